@@ -1,0 +1,5 @@
+export * from './codes';
+export * from './rules';
+export * from './limits';
+export * from './contract/auth';
+export * from './contract/app';

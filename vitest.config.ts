@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      'packages/shared/vitest.config.ts',
+      'apps/server/vitest.config.ts',
+      'apps/web/vitest.config.ts',
+    ],
+  },
+});
