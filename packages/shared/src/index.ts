@@ -3,3 +3,4 @@ export * from './rules';
 export * from './limits';
 export * from './contract/auth';
 export * from './contract/app';
+export * from './menu';
