@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test as base, expect } from '@playwright/test';
+
+const serverMain = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));
+
+export interface AtriumServer {
+  /** Member app root, e.g. http://127.0.0.1:41234/ */
+  url: string;
+  /** Admin app root, e.g. http://127.0.0.1:41234/admin/ */
+  adminUrl: string;
+  adminPassword: string;
+  dataDir: string;
+  /** Creates an admin through the server's own CLI; with rules, a role holding them. */
+  createAdmin(username: string, password: string, rules?: string[]): Promise<void>;
+}
+
+function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [serverMain, ...args], { env });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} failed:\n${out}`)),
+    );
+  });
+}
+
+function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [serverMain, 'start'], { env });
+    let out = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`Atrium did not start in time:\n${out}`));
+    }, 30_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = /Atrium listening on http:\/\/[^:]+:(\d+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve({ child, port: Number(m[1]) });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Atrium exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+/** One real Atrium server per worker, on a free port with a fresh temporary data folder. */
+export const test = base.extend<object, { atrium: AtriumServer }>({
+  atrium: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'atrium-e2e-'));
+      const adminPassword = 'e2e-Admin-pass-42';
+      const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ATRIUM_DATA_DIR: dataDir,
+        ATRIUM_ADMIN_PASSWORD: adminPassword,
+        LOG_LEVEL: 'warn',
+      };
+      const { child, port } = await startServer(env);
+      const url = `http://127.0.0.1:${port}/`;
+      await use({
+        url,
+        adminUrl: `${url}admin/`,
+        adminPassword,
+        dataDir,
+        async createAdmin(username, password, rules) {
+          const args = ['create-admin', '--username', username, '--password', password];
+          if (rules) args.push('--rules', rules.join(','));
+          await runCli(args, env);
+        },
+      });
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+});
+
+export { expect };

@@ -1,0 +1,69 @@
+// Helpers for benchmarks: boot a real built Atrium server and record results.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Starts `apps/server/dist/main.js start` on a free port with a fresh data folder. */
+export function startAtrium(extraEnv = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'atrium-bench-'));
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ATRIUM_DATA_DIR: dataDir,
+    ATRIUM_ADMIN_PASSWORD: 'bench-Admin-pass-42',
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  };
+  const child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js'), 'start'], { env });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (d) => {
+      out += d.toString();
+      const m = /Atrium listening on http:\/\/[^:]+:(\d+)/.exec(out);
+      if (m) {
+        resolve({
+          url: `http://127.0.0.1:${m[1]}/`,
+          dataDir,
+          env,
+          adminPassword: env.ATRIUM_ADMIN_PASSWORD,
+          stop: () =>
+            new Promise((r) => {
+              if (child.exitCode !== null) return r();
+              child.once('exit', r);
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`Atrium exited (${code}):\n${out}`)));
+  });
+}
+
+export function saveResult(name, result) {
+  const dir = join(root, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.json`), JSON.stringify(result, null, 2) + '\n');
+}
+
+export function printTable(rows) {
+  console.table(rows);
+}
