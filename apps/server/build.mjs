@@ -1,0 +1,27 @@
+// Bundles the server into dist/main.js. Dependencies stay external (installed in node_modules)
+// except @atrium/shared, which is TypeScript source and must be compiled in.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const pkg = JSON.parse(readFileSync(here('./package.json'), 'utf8'));
+const external = Object.keys(pkg.dependencies ?? {}).filter((name) => name !== '@atrium/shared');
+
+await build({
+  entryPoints: [here('./src/main.ts')],
+  outfile: here('./dist/main.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  external,
+  logLevel: 'warning',
+  // Bundled CommonJS code may call require(); ESM has none, so provide one.
+  banner: {
+    js: "import { createRequire as __atriumCreateRequire } from 'node:module'; const require = __atriumCreateRequire(import.meta.url);",
+  },
+});
+
+console.log('Built apps/server/dist/main.js');

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import { Limits } from '@atrium/shared';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { pino } from 'pino';
+import { createBus, type Bus } from './bus/index';
+import type { Config } from './config';
+import { createDb, type Db } from './db/index';
+import { AdminsService } from './features/admins/admins.service';
+import { registerAppRoutes } from './features/app/app.routes';
+import { AppService } from './features/app/app.service';
+import { LazyHashes } from './features/app/lazy-hashes';
+import { WebVersion } from './features/app/web-version';
+import { registerAuthRoutes } from './features/auth/auth.routes';
+import { AuthService } from './features/auth/auth.service';
+import { createAuthenticator } from './features/auth/authenticator';
+import { captchaNotRequired, type CaptchaVerifier } from './features/auth/captcha';
+import { SessionsRepository } from './features/auth/sessions.repository';
+import { SessionsService } from './features/auth/sessions.service';
+import { MembersService } from './features/members/members.service';
+import { registerFilesFeature } from './features/files/files.routes';
+import { SettingsRepository } from './features/settings/settings.repository';
+import { registerErrorHandling } from './http/errors';
+import { registerRouting } from './http/route';
+import { registerXsrf } from './http/xsrf';
+import { registerWebApp } from './web/static';
+
+export interface AppDeps {
+  /** A migrated database; when omitted one is opened from the config and closed with the app. */
+  db?: Db;
+  /** When omitted one is made from the config (memory or Redis) and closed with the app. */
+  bus?: Bus;
+  /** The clock every time-based rule reads (sessions, rate limits); tests move it. */
+  now?: () => number;
+  captcha?: CaptchaVerifier;
+  logger?: FastifyBaseLogger;
+  /** Routes an embedder (or a test) adds before the instance is sealed by `ready()`. */
+  extraRoutes?: (app: FastifyInstance) => void;
+}
+
+/** The services features share; built once per app. */
+export interface AppServices {
+  db: Db;
+  bus: Bus;
+  now: () => number;
+  admins: AdminsService;
+  members: MembersService;
+  sessions: SessionsService;
+  settings: SettingsRepository;
+  auth: AuthService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: AppServices;
+  }
+}
+
+function contentSecurityPolicy(config: Config) {
+  const s3Origin =
+    config.storage.driver === 's3' && config.storage.publicUrl
+      ? [new URL(config.storage.publicUrl).origin]
+      : [];
+  // No upgrade-insecure-requests: the default install is plain http, also on LAN addresses.
+  return {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      baseUri: ["'self'"],
+      // hash-wasm compiles WebAssembly for the in-browser MD5 of uploads.
+      scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+      // antd and the editors set inline styles.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:', ...s3Origin],
+      mediaSrc: ["'self'", 'blob:', ...s3Origin],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      workerSrc: ["'self'", 'blob:'],
+      objectSrc: ["'none'"],
+      frameAncestors: ["'self'"],
+      formAction: ["'self'"],
+    },
+  };
+}
+
+/**
+ * Builds the whole server: plugins, hooks and every feature's routes. It never listens, so tests
+ * drive it with `app.inject()` and main.ts decides where it listens.
+ */
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const now = deps.now ?? Date.now;
+  const ownsDb = deps.db === undefined;
+  const ownsBus = deps.bus === undefined;
+  const db = deps.db ?? createDb(config.database);
+  const bus = deps.bus ?? createBus(config, now);
+
+  const app = Fastify({
+    loggerInstance: deps.logger ?? pino({ level: config.logLevel }),
+    genReqId: () => randomUUID(),
+    bodyLimit: Limits.jsonBodyLimitBytes,
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < Number(config.trustProxy)
+        : config.trustProxy,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.addHook('onClose', async () => {
+    if (ownsBus) await bus.close();
+    if (ownsDb) await db.destroy();
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  // Only JSON bodies: a cross-site form can send text/plain without a preflight, never JSON.
+  app.removeContentTypeParser('text/plain');
+
+  registerErrorHandling(app);
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, { contentSecurityPolicy: contentSecurityPolicy(config) });
+  registerXsrf(app, { secureCookie: config.publicUrl?.startsWith('https:') ?? false });
+
+  const sessions = new SessionsService(new SessionsRepository(db), now);
+  const admins = new AdminsService(db, now);
+  const members = new MembersService(db, now);
+  const settings = new SettingsRepository(db);
+  const auth = new AuthService({
+    bus,
+    sessions,
+    admins,
+    members,
+    captcha: deps.captcha ?? captchaNotRequired,
+  });
+  const services: AppServices = { db, bus, now, admins, members, sessions, settings, auth };
+  app.decorate('services', services);
+  app.decorate('lazyHashes', new LazyHashes());
+  registerRouting(app, createAuthenticator({ sessions, admins, members }));
+
+  // Multipart (upload chunks) is registered by the upload feature, next to its routes, here.
+  await registerFilesFeature(app, { config, db, settings, now });
+
+  registerAuthRoutes(app, auth);
+  registerAppRoutes(
+    app,
+    new AppService({
+      settings,
+      webVersion: new WebVersion(config.webDir, now),
+      lazyHashes: app.lazyHashes,
+    }),
+  );
+
+  deps.extraRoutes?.(app);
+  await registerWebApp(app, config.webDir);
+  await app.ready();
+  return app;
+}

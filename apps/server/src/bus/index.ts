@@ -1,0 +1,10 @@
+import type { Config } from '../config';
+import { createMemoryBus } from './memory';
+import { createRedisBus } from './redis';
+import type { Bus } from './types';
+
+export function createBus(config: Pick<Config, 'redisUrl'>, now: () => number = Date.now): Bus {
+  return config.redisUrl ? createRedisBus(config.redisUrl) : createMemoryBus(now);
+}
+
+export type { Bus } from './types';

@@ -1,0 +1,196 @@
+import { parseArgs } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import { createBus } from './bus/index';
+import { ConfigError, loadConfig, resolveSecret, type Config } from './config';
+import { createDb, type Db } from './db/index';
+import { migrateToLatest } from './db/migrate';
+import { AdminsService, FOUNDER_USERNAME } from './features/admins/admins.service';
+import { SessionsRepository } from './features/auth/sessions.repository';
+import { ApiError } from './http/envelope';
+
+export interface CliIo {
+  /** Defaults to process.env (read by loadConfig, the only reader). */
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  port: number;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the db and bus. */
+  stop(): Promise<void>;
+}
+
+export type CliResult = { code: number; server?: undefined } | { code: 0; server: RunningServer };
+
+const USAGE = `Usage: atrium <command>
+
+Commands:
+  start                      migrate, create the first admin if needed, and serve
+  migrate                    apply pending database migrations
+  create-admin --username U --password P [--rules 'a,b,c']
+                             add an admin; with --rules also a role named U holding those rules
+`;
+
+const SESSION_SWEEP_MS = 60 * 60_000;
+
+function founderBanner(password: string, generated: boolean): string {
+  const line = '='.repeat(64);
+  const body = generated
+    ? [
+        `  Admin account created: ${FOUNDER_USERNAME} / ${password}`,
+        '  This password is shown only once. Sign in at /admin/ and keep it safe.',
+      ]
+    : [`  Admin account created: ${FOUNDER_USERNAME} (password from ATRIUM_ADMIN_PASSWORD)`];
+  return `\n${line}\n${body.join('\n')}\n${line}\n\n`;
+}
+
+async function openMigrated(config: Config): Promise<Db> {
+  const db = createDb(config.database);
+  try {
+    await migrateToLatest(db);
+    return db;
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}
+
+async function start(config: Config, io: CliIo): Promise<CliResult> {
+  const db = await openMigrated(config);
+  const founder = await new AdminsService(db, Date.now).ensureFounder(config.adminPassword);
+  if (founder.created) io.out(founderBanner(founder.password, founder.generated));
+
+  const bus = createBus(config);
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(config, { db, bus });
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await bus.close();
+    await db.destroy();
+    throw error;
+  }
+  const sessions = new SessionsRepository(db);
+  const sweeper = setInterval(() => {
+    sessions
+      .deleteExpired(Date.now())
+      .catch((error: unknown) => app.log.warn({ err: error }, 'session sweep failed'));
+  }, SESSION_SWEEP_MS);
+  sweeper.unref();
+
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  io.out(`Atrium listening on http://localhost:${port}\n`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      clearInterval(sweeper);
+      await app.close();
+      await bus.close();
+      await db.destroy();
+    })();
+    return stopping;
+  };
+  return { code: 0, server: { app, port, stop } };
+}
+
+async function migrate(config: Config, io: CliIo): Promise<CliResult> {
+  const db = createDb(config.database);
+  try {
+    const applied = await migrateToLatest(db);
+    io.out(
+      applied.length
+        ? `Applied migrations:\n${applied.map((m) => `  ${m}\n`).join('')}`
+        : 'Database is up to date\n',
+    );
+    return { code: 0 };
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function createAdmin(config: Config, args: string[], io: CliIo): Promise<CliResult> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      username: { type: 'string' },
+      password: { type: 'string' },
+      rules: { type: 'string' },
+    },
+    strict: true,
+  });
+  if (!values.username || !values.password) {
+    io.err(`create-admin needs --username and --password\n\n${USAGE}`);
+    return { code: 2 };
+  }
+  const rules = values.rules
+    ?.split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
+  const db = await openMigrated(config);
+  try {
+    const admin = await new AdminsService(db, Date.now).create({
+      username: values.username,
+      password: values.password,
+      ...(rules ? { rules } : {}),
+    });
+    io.out(
+      `Admin created: ${admin.username}${rules ? ` (role ${admin.username}: ${rules.join(', ')})` : ''}\n`,
+    );
+    return { code: 0 };
+  } catch (error) {
+    if (error instanceof ApiError) {
+      io.err(`${error.message}\n`);
+      return { code: 1 };
+    }
+    throw error;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Runs one CLI command. `start` resolves once listening and hands back the running server. */
+export async function runCli(argv: string[], io: CliIo): Promise<CliResult> {
+  const [command, ...rest] = argv;
+  if (command !== 'start' && command !== 'migrate' && command !== 'create-admin') {
+    (command ? io.err : io.out)(`${command ? `Unknown command: ${command}\n\n` : ''}${USAGE}`);
+    return { code: command ? 2 : 0 };
+  }
+  let config: Config;
+  try {
+    config = resolveSecret(loadConfig(io.env, io.cwd));
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.err(`${error.message}\n`);
+      return { code: 1 };
+    }
+    throw error;
+  }
+  try {
+    if (command === 'start') return await start(config, io);
+    if (command === 'migrate') return await migrate(config, io);
+    return await createAdmin(config, rest, io);
+  } catch (error) {
+    if (
+      error instanceof TypeError &&
+      'code' in error &&
+      String(error.code).startsWith('ERR_PARSE_ARGS')
+    ) {
+      io.err(`${error.message}\n\n${USAGE}`);
+      return { code: 2 };
+    }
+    const cause =
+      error instanceof Error && error.cause instanceof Error
+        ? `\n  cause: ${error.cause.message}`
+        : '';
+    io.err(
+      `atrium ${command} failed: ${error instanceof Error ? error.message : String(error)}${cause}\n`,
+    );
+    return { code: 1 };
+  }
+}

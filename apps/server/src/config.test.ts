@@ -1,0 +1,163 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, resolveSecret } from './config';
+
+const cwd = '/srv/atrium';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env, cwd);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('uses the documented defaults', () => {
+    const config = loadConfig({}, cwd);
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/srv/atrium/data',
+      database: { kind: 'sqlite', file: '/srv/atrium/data/atrium.db' },
+      storage: { driver: 'local', dir: '/srv/atrium/data/storage' },
+      logLevel: 'info',
+      redisUrl: undefined,
+      trustProxy: false,
+    });
+    expect(config.webDir.replace(/\/$/, '')).toMatch(/apps\/web\/dist$/);
+  });
+
+  it('treats postgres:// and postgresql:// URLs as PostgreSQL and anything else as a SQLite file', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }, cwd).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@h/db',
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/db' }, cwd).database.kind).toBe('postgres');
+    expect(loadConfig({ DATABASE_URL: 'db/site.sqlite' }, cwd).database).toEqual({
+      kind: 'sqlite',
+      file: '/srv/atrium/db/site.sqlite',
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig(
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ATRIUM_DATA_DIR: '/var/lib/atrium',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        ATRIUM_ADMIN_PASSWORD: 'a long password',
+        ATRIUM_SECRET: 'x'.repeat(32),
+        PUBLIC_URL: 'https://atrium.example.com/',
+        STORAGE_DRIVER: 's3',
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_REGION: 'us-east-1',
+        S3_BUCKET: 'files',
+        S3_ACCESS_KEY_ID: 'id',
+        S3_SECRET_ACCESS_KEY: 'key',
+        S3_PUBLIC_URL: 'https://cdn.example.com',
+        LOG_LEVEL: 'warn',
+        ATRIUM_WEB_DIR: 'web',
+        TRUST_PROXY: '1',
+      },
+      cwd,
+    );
+    expect(config).toMatchObject({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: '/var/lib/atrium',
+      database: { kind: 'sqlite', file: '/var/lib/atrium/atrium.db' },
+      redisUrl: 'redis://127.0.0.1:6379',
+      adminPassword: 'a long password',
+      publicUrl: 'https://atrium.example.com',
+      storage: {
+        driver: 's3',
+        endpoint: 'http://127.0.0.1:9000',
+        region: 'us-east-1',
+        bucket: 'files',
+        accessKeyId: 'id',
+        secretAccessKey: 'key',
+        publicUrl: 'https://cdn.example.com',
+      },
+      logLevel: 'warn',
+      webDir: '/srv/atrium/web',
+      trustProxy: 1,
+    });
+  });
+
+  it('names every bad variable at once', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      STORAGE_DRIVER: 'ftp',
+      LOG_LEVEL: 'loud',
+      REDIS_URL: 'http://localhost',
+      DATABASE_URL: 'mysql://localhost/db',
+      ATRIUM_SECRET: 'short',
+      ATRIUM_ADMIN_PASSWORD: 'abc',
+      PUBLIC_URL: 'not a url',
+    });
+    const named = problems.map((p) => p.split(':')[0]);
+    expect(named.sort()).toEqual(
+      [
+        'PORT',
+        'STORAGE_DRIVER',
+        'LOG_LEVEL',
+        'REDIS_URL',
+        'DATABASE_URL',
+        'ATRIUM_SECRET',
+        'ATRIUM_ADMIN_PASSWORD',
+        'PUBLIC_URL',
+      ].sort(),
+    );
+    expect(problems.find((p) => p.startsWith('STORAGE_DRIVER'))).toContain('local or s3');
+  });
+
+  it('puts every problem in the message that stops boot', () => {
+    expect(() => loadConfig({ PORT: '70000', LOG_LEVEL: 'x' }, cwd)).toThrow(
+      /Invalid configuration:\n {2}PORT: .*65535\n {2}LOG_LEVEL: /,
+    );
+  });
+
+  it('requires a bucket and region with S3 storage, even beside other problems', () => {
+    const problems = problemsOf({ STORAGE_DRIVER: 's3', PORT: '-1', S3_ACCESS_KEY_ID: 'id' });
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(
+      ['PORT', 'S3_BUCKET', 'S3_REGION', 'S3_SECRET_ACCESS_KEY'].sort(),
+    );
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', REDIS_URL: ' ', DATABASE_URL: '' }, cwd)).toMatchObject({
+      port: 8080,
+      redisUrl: undefined,
+      database: { kind: 'sqlite' },
+    });
+  });
+});
+
+describe('resolveSecret', () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps ATRIUM_SECRET when set', () => {
+    const config = loadConfig({ ATRIUM_SECRET: 's'.repeat(20) }, cwd);
+    expect(resolveSecret(config).secret).toBe('s'.repeat(20));
+  });
+
+  it('creates one private secret file in the data folder and reuses it', () => {
+    dir = mkdtempSync(join(tmpdir(), 'atrium-secret-'));
+    const config = loadConfig({ ATRIUM_DATA_DIR: dir }, cwd);
+    const first = resolveSecret(config).secret;
+    const second = resolveSecret(config).secret;
+    expect(first).toMatch(/^[\w-]{43}$/);
+    expect(second).toBe(first);
+    expect(readFileSync(join(dir, 'secret'), 'utf8')).toBe(first);
+    expect(statSync(join(dir, 'secret')).mode & 0o077).toBe(0);
+  });
+});

@@ -1,0 +1,241 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env (DESIGN 2). Every variable is parsed once; a bad value stops
+ * boot with a message that names every bad variable, not just the first.
+ */
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+export type StorageConfig =
+  | { driver: 'local'; dir: string }
+  | {
+      driver: 's3';
+      endpoint: string | undefined;
+      region: string;
+      bucket: string;
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      publicUrl: string | undefined;
+    };
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute path of the data folder (SQLite file, local storage, generated secret). */
+  dataDir: string;
+  database: DatabaseConfig;
+  redisUrl: string | undefined;
+  adminPassword: string | undefined;
+  /** Set from ATRIUM_SECRET; when unset, `resolveSecret` keeps one in the data folder. */
+  secret: string | undefined;
+  /** The address users reach the site at, without a trailing slash. */
+  publicUrl: string | undefined;
+  storage: StorageConfig;
+  logLevel: LogLevel;
+  /** Absolute path of the built web app (index.html and admin/index.html). */
+  webDir: string;
+  /** Which X-Forwarded-For hops to believe for the client address (rate limits, sessions). */
+  trustProxy: boolean | number | string[];
+}
+
+/** Thrown by `loadConfig`; its message lists every bad variable, one per line. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Works from src/config.ts and from the bundled dist/main.js: both sit two levels below apps/. */
+const defaultWebDir = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optionalText = z.preprocess(blankToUndefined, z.string().optional());
+
+const httpUrl = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .refine((v) => /^https?:\/\/[^/\s]+/i.test(v) && URL.canParse(v), 'expected an http(s) URL')
+    .transform((v) => v.replace(/\/+$/, ''))
+    .optional(),
+);
+
+const envSchema = z.object({
+  PORT: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: 'expected a port number' })
+      .int('expected a port number')
+      .min(0, 'expected a port number from 0 to 65535')
+      .max(65535, 'expected a port number from 0 to 65535')
+      .default(8080),
+  ),
+  HOST: z.preprocess(blankToUndefined, z.string().default('0.0.0.0')),
+  ATRIUM_DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data')),
+  DATABASE_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine(
+        (v) => /^postgres(ql)?:\/\//i.test(v) || /^(sqlite:|file:)/i.test(v) || !v.includes('://'),
+        'expected postgres://..., postgresql://... or a SQLite file path',
+      )
+      .optional(),
+  ),
+  REDIS_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine(
+        (v) => /^rediss?:\/\//i.test(v) && URL.canParse(v),
+        'expected redis://... or rediss://...',
+      )
+      .optional(),
+  ),
+  ATRIUM_ADMIN_PASSWORD: z.preprocess(
+    blankToUndefined,
+    z.string().min(8, 'must be at least 8 characters').max(200).optional(),
+  ),
+  ATRIUM_SECRET: z.preprocess(
+    blankToUndefined,
+    z.string().min(16, 'must be at least 16 characters').optional(),
+  ),
+  PUBLIC_URL: httpUrl,
+  STORAGE_DRIVER: z.preprocess(
+    (v) => (typeof v === 'string' ? blankToUndefined(v.toLowerCase()) : v),
+    z.enum(['local', 's3'], { error: 'expected local or s3' }).default('local'),
+  ),
+  S3_ENDPOINT: httpUrl,
+  S3_REGION: optionalText,
+  S3_BUCKET: optionalText,
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_PUBLIC_URL: httpUrl,
+  LOG_LEVEL: z.preprocess(
+    (v) => (typeof v === 'string' ? blankToUndefined(v.toLowerCase()) : v),
+    z.enum(logLevels, { error: `expected one of ${logLevels.join(', ')}` }).default('info'),
+  ),
+  ATRIUM_WEB_DIR: optionalText,
+  TRUST_PROXY: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(
+        /^(true|false|\d{1,2}|[\d.:a-fA-F/,\s]+)$/,
+        'expected true, false, a hop count or a list of proxy addresses',
+      )
+      .optional(),
+  ),
+});
+
+type Env = Record<string, string | undefined>;
+
+function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
+/** Parses the environment into a typed Config, or throws ConfigError naming every bad variable. */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const parsed = envSchema.safeParse(env);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      problems.push(`${String(issue.path[0] ?? 'environment')}: ${issue.message}`);
+    }
+  }
+  // Checked on the raw values so these are listed even when other variables are bad too.
+  if (env.STORAGE_DRIVER?.trim().toLowerCase() === 's3') {
+    for (const name of ['S3_BUCKET', 'S3_REGION'] as const) {
+      if (!env[name]?.trim()) problems.push(`${name}: required when STORAGE_DRIVER is s3`);
+    }
+    if (Boolean(env.S3_ACCESS_KEY_ID?.trim()) !== Boolean(env.S3_SECRET_ACCESS_KEY?.trim())) {
+      problems.push('S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+    }
+  }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const e = parsed.data;
+
+  const abs = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p));
+  const dataDir = abs(e.ATRIUM_DATA_DIR);
+
+  let database: DatabaseConfig;
+  if (e.DATABASE_URL && /^postgres(ql)?:\/\//i.test(e.DATABASE_URL)) {
+    database = { kind: 'postgres', url: e.DATABASE_URL };
+  } else if (e.DATABASE_URL) {
+    database = { kind: 'sqlite', file: abs(e.DATABASE_URL.replace(/^(sqlite|file):(\/\/)?/i, '')) };
+  } else {
+    database = { kind: 'sqlite', file: join(dataDir, 'atrium.db') };
+  }
+
+  const storage: StorageConfig =
+    e.STORAGE_DRIVER === 's3'
+      ? {
+          driver: 's3',
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION ?? '',
+          bucket: e.S3_BUCKET ?? '',
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          publicUrl: e.S3_PUBLIC_URL,
+        }
+      : { driver: 'local', dir: join(dataDir, 'storage') };
+
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    database,
+    redisUrl: e.REDIS_URL,
+    adminPassword: e.ATRIUM_ADMIN_PASSWORD,
+    secret: e.ATRIUM_SECRET,
+    publicUrl: e.PUBLIC_URL,
+    storage,
+    logLevel: e.LOG_LEVEL,
+    webDir: e.ATRIUM_WEB_DIR ? abs(e.ATRIUM_WEB_DIR) : defaultWebDir,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+  };
+}
+
+/**
+ * ATRIUM_SECRET, or a random one kept in `<dataDir>/secret` so a fresh single-instance install
+ * needs no setup and keeps its secret across restarts. Several instances must share ATRIUM_SECRET.
+ */
+export function resolveSecret(config: Config): Config {
+  if (config.secret) return config;
+  const file = join(config.dataDir, 'secret');
+  if (!existsSync(file)) {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 });
+    chmodSync(file, 0o600);
+  }
+  return { ...config, secret: readFileSync(file, 'utf8').trim() };
+}
+
+/** A Config for tests: everything in `dataDir`, quiet logs, no build unless `webDir` is given. */
+export function testConfig(dataDir: string, env: Env = {}): Config {
+  return loadConfig(
+    {
+      ATRIUM_DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      ATRIUM_SECRET: 'test-secret-test-secret',
+      ATRIUM_WEB_DIR: join(dataDir, 'web'),
+      ...env,
+    },
+    dataDir,
+  );
+}

@@ -1,0 +1,88 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Table shapes as the code sees them through CamelCasePlugin (columns are snake_case in SQL).
+ * Timestamps are epoch milliseconds; flags are 0/1 integers so SQLite and PostgreSQL agree.
+ */
+
+export interface AdminsTable {
+  id: Generated<number>;
+  username: string;
+  passwordHash: string;
+  nickname: string;
+  avatar: string;
+  isFounder: number;
+  disabled: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface RolesTable {
+  id: Generated<number>;
+  name: string;
+  /** JSON array of rule patterns. */
+  rules: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface AdminRolesTable {
+  adminId: number;
+  roleId: number;
+}
+
+export interface MembersTable {
+  id: Generated<number>;
+  username: string;
+  email: string | null;
+  phone: string | null;
+  passwordHash: string;
+  nickname: string;
+  avatar: string;
+  disabled: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type SubjectType = 'admin' | 'member';
+
+export interface SessionsTable {
+  id: Generated<number>;
+  subjectType: SubjectType;
+  subjectId: number;
+  tokenHash: string;
+  /** The hash of the token replaced at `rotatedAt`, still accepted for a short grace period. */
+  prevTokenHash: string | null;
+  /** When the current token was issued (creation or last rotation). */
+  rotatedAt: number;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  ip: string;
+  userAgent: string;
+  revokedAt: number | null;
+}
+
+export interface SettingsTable {
+  key: string;
+  /** JSON text. */
+  value: string;
+  updatedAt: number;
+}
+
+export interface Database {
+  admins: AdminsTable;
+  roles: RolesTable;
+  adminRoles: AdminRolesTable;
+  members: MembersTable;
+  sessions: SessionsTable;
+  settings: SettingsTable;
+}
+
+export type AdminRow = Selectable<AdminsTable>;
+export type NewAdminRow = Insertable<AdminsTable>;
+export type AdminUpdate = Updateable<AdminsTable>;
+export type RoleRow = Selectable<RolesTable>;
+export type MemberRow = Selectable<MembersTable>;
+export type NewMemberRow = Insertable<MembersTable>;
+export type SessionRow = Selectable<SessionsTable>;

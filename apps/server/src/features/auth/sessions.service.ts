@@ -1,0 +1,91 @@
+import { Limits } from '@atrium/shared';
+import type { SubjectType } from '../../db/types';
+import { hashToken, newToken } from '../../http/tokens';
+import type { Session, SessionsRepository } from './sessions.repository';
+
+/** Session timing (DESIGN 4, SPEC 9). */
+export const SessionTiming = {
+  idleMs: Limits.sessionIdleMs,
+  maxAgeMs: Limits.sessionMaxAgeMs,
+  /** A token older than this is swapped for a fresh one on its next use. */
+  rotateAfterMs: 15 * 60_000,
+  /** The replaced token keeps working this long, for requests already in flight. */
+  graceMs: 60_000,
+  /** last_seen_at / expires_at are written at most this often, not on every request. */
+  touchEveryMs: 60_000,
+} as const;
+
+export interface Authenticated {
+  session: Session;
+  /** The token to answer with; undefined when the request used a just-replaced token. */
+  token: string | undefined;
+}
+
+export class SessionsService {
+  constructor(
+    private readonly repo: SessionsRepository,
+    private readonly now: () => number,
+  ) {}
+
+  async issue(
+    subjectType: SubjectType,
+    subjectId: number,
+    client: { ip: string; userAgent: string },
+  ): Promise<{ token: string; session: Session }> {
+    const token = newToken();
+    const now = this.now();
+    const session = await this.repo.create({
+      subjectType,
+      subjectId,
+      tokenHash: hashToken(token),
+      now,
+      expiresAt: now + SessionTiming.idleMs,
+      ip: client.ip,
+      userAgent: client.userAgent.slice(0, 500),
+    });
+    return { token, session };
+  }
+
+  /**
+   * The live session for a token, sliding its idle expiry and rotating the token when it is old.
+   * A token replaced less than a minute ago still works (parallel requests), but its answer
+   * carries no token so it can't overwrite the fresh one the client just stored.
+   */
+  async authenticate(subjectType: SubjectType, token: string): Promise<Authenticated | undefined> {
+    const hash = hashToken(token);
+    const session = await this.repo.findByTokenHash(subjectType, hash);
+    if (!session) return undefined;
+    const now = this.now();
+    const hardEnd = session.createdAt + SessionTiming.maxAgeMs;
+    if (session.revokedAt !== null || session.expiresAt <= now || hardEnd <= now) return undefined;
+
+    if (session.tokenHash !== hash) {
+      return now - session.rotatedAt <= SessionTiming.graceMs
+        ? { session, token: undefined }
+        : undefined;
+    }
+
+    const expiresAt = Math.min(now + SessionTiming.idleMs, hardEnd);
+    if (now - session.rotatedAt >= SessionTiming.rotateAfterMs) {
+      const fresh = newToken();
+      const rotated = await this.repo.rotate(session.id, hash, {
+        tokenHash: hashToken(fresh),
+        now,
+        expiresAt,
+      });
+      return { session, token: rotated ? fresh : undefined };
+    }
+    if (now - session.lastSeenAt >= SessionTiming.touchEveryMs) {
+      await this.repo.touch(session.id, now, expiresAt);
+    }
+    return { session, token };
+  }
+
+  revoke(sessionId: number): Promise<void> {
+    return this.repo.revoke(sessionId, this.now());
+  }
+
+  revokeAllFor(subjectType: SubjectType, subjectId: number): Promise<void> {
+    return this.repo.revokeAllFor(subjectType, subjectId, this.now());
+  }
+}

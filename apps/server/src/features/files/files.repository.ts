@@ -1,0 +1,192 @@
+import type { Library } from '@atrium/shared/contract/files';
+import { sql, type Insertable } from 'kysely';
+import type { CategoryRow, FileCategoriesTable, FileRow, FilesDb, FilesTable, Owner } from './files.tables';
+
+export interface LibraryScope {
+  owner: Owner;
+  library: Library;
+}
+
+export interface SubtreeStats {
+  ids: number[];
+  fileCount: number;
+}
+
+/** Categories, files and their counters of one owner's library (Kysely only, dialect-neutral). */
+export class FilesRepository {
+  constructor(readonly db: FilesDb) {}
+
+  private categories(scope: LibraryScope) {
+    return this.db
+      .selectFrom('fileCategories')
+      .where('ownerType', '=', scope.owner.type)
+      .where('ownerId', '=', scope.owner.id)
+      .where('library', '=', scope.library);
+  }
+
+  private files(scope: LibraryScope) {
+    return this.db
+      .selectFrom('files')
+      .where('ownerType', '=', scope.owner.type)
+      .where('ownerId', '=', scope.owner.id)
+      .where('library', '=', scope.library);
+  }
+
+  listCategories(scope: LibraryScope): Promise<CategoryRow[]> {
+    return this.categories(scope).selectAll().orderBy('sort').orderBy('id').execute();
+  }
+
+  getCategory(scope: LibraryScope, id: number): Promise<CategoryRow | undefined> {
+    return this.categories(scope).selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The category and everything below it, with the files filed directly in each. */
+  async subtree(scope: LibraryScope, path: string): Promise<SubtreeStats> {
+    const rows = await this.categories(scope)
+      .select(['id', 'fileCount'])
+      .where('path', 'like', `${path}%`)
+      .execute();
+    return { ids: rows.map((r) => r.id), fileCount: rows.reduce((sum, r) => sum + r.fileCount, 0) };
+  }
+
+  /** Depth of the deepest category under `path`, counted from the category itself (0 = no children). */
+  async subtreeHeight(scope: LibraryScope, path: string): Promise<number> {
+    const rows = await this.categories(scope).select('path').where('path', 'like', `${path}%`).execute();
+    const base = path.split('/').length;
+    return rows.reduce((max, r) => Math.max(max, r.path.split('/').length - base), 0);
+  }
+
+  async insertCategory(row: Insertable<FileCategoriesTable>): Promise<number> {
+    const inserted = await this.db.insertInto('fileCategories').values(row).returning('id').executeTakeFirstOrThrow();
+    return inserted.id;
+  }
+
+  async updateCategory(id: number, changes: { name?: string; pid?: number; path?: string; updatedAt: number }): Promise<void> {
+    await this.db.updateTable('fileCategories').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Rewrites the path prefix of every category below `oldPath` (moving or removing a branch). */
+  async rewritePaths(scope: LibraryScope, oldPath: string, newPath: string, excludeId: number): Promise<void> {
+    await this.db
+      .updateTable('fileCategories')
+      .set({ path: sql<string>`${newPath} || substr(path, ${oldPath.length + 1})` })
+      .where('ownerType', '=', scope.owner.type)
+      .where('ownerId', '=', scope.owner.id)
+      .where('library', '=', scope.library)
+      .where('path', 'like', `${oldPath}%`)
+      .where('id', '!=', excludeId)
+      .execute();
+  }
+
+  async reparentChildren(scope: LibraryScope, fromId: number, toId: number, now: number): Promise<void> {
+    await this.db
+      .updateTable('fileCategories')
+      .set({ pid: toId, updatedAt: now })
+      .where('ownerType', '=', scope.owner.type)
+      .where('ownerId', '=', scope.owner.id)
+      .where('library', '=', scope.library)
+      .where('pid', '=', fromId)
+      .execute();
+  }
+
+  async deleteCategory(id: number): Promise<void> {
+    await this.db.deleteFrom('fileCategories').where('id', '=', id).execute();
+  }
+
+  async addToCategoryCount(categoryId: number, by: number): Promise<void> {
+    if (categoryId === 0 || by === 0) return;
+    await this.db
+      .updateTable('fileCategories')
+      .set((eb) => ({ fileCount: eb('fileCount', '+', by) }))
+      .where('id', '=', categoryId)
+      .execute();
+  }
+
+  async addToLibraryCount(scope: LibraryScope, by: number): Promise<void> {
+    await this.db
+      .insertInto('fileLibraryStats')
+      .values({ ownerType: scope.owner.type, ownerId: scope.owner.id, library: scope.library, fileCount: by })
+      .onConflict((oc) =>
+        oc
+          .columns(['ownerType', 'ownerId', 'library'])
+          .doUpdateSet((eb) => ({ fileCount: eb('fileLibraryStats.fileCount', '+', by) })),
+      )
+      .execute();
+  }
+
+  async libraryCount(scope: LibraryScope): Promise<number> {
+    const row = await this.db
+      .selectFrom('fileLibraryStats')
+      .select('fileCount')
+      .where('ownerType', '=', scope.owner.type)
+      .where('ownerId', '=', scope.owner.id)
+      .where('library', '=', scope.library)
+      .executeTakeFirst();
+    return row?.fileCount ?? 0;
+  }
+
+  async insertFile(row: Insertable<FilesTable>): Promise<FileRow> {
+    return this.db.insertInto('files').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  filesByIds(scope: LibraryScope, ids: readonly number[]): Promise<FileRow[]> {
+    return this.files(scope).selectAll().where('id', 'in', ids).execute();
+  }
+
+  async moveFiles(ids: readonly number[], categoryId: number): Promise<void> {
+    await this.db.updateTable('files').set({ categoryId }).where('id', 'in', ids).execute();
+  }
+
+  async moveCategoryFiles(scope: LibraryScope, fromId: number, toId: number): Promise<number> {
+    const result = await this.db
+      .updateTable('files')
+      .set({ categoryId: toId })
+      .where('ownerType', '=', scope.owner.type)
+      .where('ownerId', '=', scope.owner.id)
+      .where('library', '=', scope.library)
+      .where('categoryId', '=', fromId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async deleteFiles(ids: readonly number[]): Promise<void> {
+    await this.db.deleteFrom('files').where('id', 'in', ids).execute();
+  }
+
+  /** Newest first over the whole library. */
+  pageAll(scope: LibraryScope, offset: number, limit: number): Promise<FileRow[]> {
+    return this.files(scope).selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  }
+
+  /** Newest first in one category, straight off the (owner, library, category, id) index. */
+  pageCategory(scope: LibraryScope, categoryId: number, offset: number, limit: number): Promise<FileRow[]> {
+    return this.files(scope)
+      .selectAll()
+      .where('categoryId', '=', categoryId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+  }
+
+  /**
+   * Newest first in a set of categories. `dense` (the set holds a large share of the library)
+   * walks the library newest first and keeps matching rows; otherwise the rows of each category
+   * are gathered through the category index and sorted, which is cheaper for a small share.
+   */
+  pageCategories(scope: LibraryScope, path: string, offset: number, limit: number, dense: boolean): Promise<FileRow[]> {
+    const inSubtree = this.categories(scope).select('id').where('path', 'like', `${path}%`);
+    const query = this.files(scope).selectAll();
+    // Unary plus keeps the planner off the category index, so it walks the id order instead.
+    const filtered = dense
+      ? query.where(sql<number>`+category_id`, 'in', inSubtree)
+      : query.where('categoryId', 'in', inSubtree);
+    return filtered.orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  }
+
+  /** Whether the owner has a library file with this path (it may save it again). */
+  async ownsPath(scope: LibraryScope, path: string): Promise<boolean> {
+    const row = await this.files(scope).select('id').where('path', '=', path).limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+}

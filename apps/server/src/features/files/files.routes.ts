@@ -1,0 +1,247 @@
+import fastifyMultipart from '@fastify/multipart';
+import { hasRule, ok, type Envelope } from '@atrium/shared';
+import {
+  chunkFields,
+  fileManagerRequest,
+  libraries,
+  type FileManagerAction,
+  type FileManagerRequest,
+} from '@atrium/shared/contract/files';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Config } from '../../config';
+import type { Db } from '../../db/index';
+import { ApiError, noPermission, notLoggedIn } from '../../http/envelope';
+import { createStorage, type Storage, type StorageOptions } from '../../storage/index';
+import { parseLibrary, type SettingsReader } from '../upload/upload-rules';
+import { UploadService } from '../upload/upload.service';
+import { FilesService } from './files.service';
+import { filesDb, type Owner } from './files.tables';
+import type { LibraryScope } from './files.repository';
+import { registerServeRoutes } from './serve.routes';
+import { Thumbnails } from './thumbnails';
+
+type Permission = 'view' | 'upload' | 'edit' | 'delete';
+
+/** DESIGN 7: the picker flags View / Upload / Add/Edit / Delete as admin rules. */
+const permissionOf: Record<FileManagerAction | 'chunk', Permission> = {
+  config: 'view',
+  category: 'view',
+  list: 'view',
+  init: 'upload',
+  chunk: 'upload',
+  save: 'upload',
+  fileEdit: 'edit',
+  categoryEdit: 'edit',
+  fileDelete: 'delete',
+  categoryDelete: 'delete',
+};
+
+export const fileManagerRule = (permission: Permission) => `data/file_manager/${permission}`;
+
+const successMessages: Partial<Record<FileManagerAction, string>> = {
+  fileEdit: 'Edit Success',
+  fileDelete: 'Delete Success',
+  categoryEdit: 'Add Success',
+  categoryDelete: 'Delete Success',
+};
+
+/** A part one byte over the chunk size still arrives, so the answer can say it was one byte too long. */
+const oneByteOver = 1;
+
+export function storageOptions(config: Config): StorageOptions {
+  const storage = config.storage;
+  return storage.driver === 'local'
+    ? { driver: 'local', root: storage.dir }
+    : {
+        driver: 's3',
+        bucket: storage.bucket,
+        region: storage.region,
+        endpoint: storage.endpoint,
+        accessKeyId: storage.accessKeyId,
+        secretAccessKey: storage.secretAccessKey,
+      };
+}
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'body: is invalid';
+  const field = issue.path.map(String).join('.') || 'body';
+  if (issue.code === 'invalid_union' && field === 'action') {
+    return 'action: expected one of config, init, save, category, list, fileEdit, fileDelete, categoryEdit, categoryDelete';
+  }
+  return issue.message.startsWith(`${field}:`) ? issue.message : `${field}: ${issue.message}`;
+}
+
+interface Caller {
+  owner: Owner;
+  /** Admin rules; undefined for members, who hold every right over their own library. */
+  rules: string[] | undefined;
+}
+
+export interface FilesFeatureDeps {
+  config: Config;
+  db: Db;
+  settings?: SettingsReader | undefined;
+  now?: () => number;
+  /** Defaults to the driver the config names. */
+  storage?: Storage;
+  /** How often abandoned sessions and unsaved uploads are swept; 0 disables the timer. */
+  sweepIntervalMs?: number;
+}
+
+export interface FilesFeature {
+  uploads: UploadService;
+  files: FilesService;
+  storage: Storage;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    filesFeature: FilesFeature;
+  }
+}
+
+/**
+ * The file library and chunked upload at `/member_data/file_manager/:category` (each member's
+ * own library) and `/admin/data/file_manager/:category` (the admin library), plus `GET /data/...`.
+ */
+export async function registerFilesFeature(app: FastifyInstance, deps: FilesFeatureDeps): Promise<FilesFeature> {
+  const now = deps.now ?? Date.now;
+  const storage = deps.storage ?? createStorage(storageOptions(deps.config));
+  const db = filesDb(deps.db);
+  const log = app.log;
+  const uploads = new UploadService({ db, storage, settings: deps.settings, clock: now, log });
+  const files = new FilesService(db, uploads, now);
+  const thumbnails = new Thumbnails(storage);
+
+  const stopSweeper = (deps.sweepIntervalMs ?? 3_600_000) > 0 ? uploads.startSweeper(deps.sweepIntervalMs ?? 3_600_000) : undefined;
+  app.addHook('onClose', async () => stopSweeper?.());
+
+  const originOf = (req: FastifyRequest) => deps.config.publicUrl ?? `${req.protocol}://${req.host}`;
+
+  const dispatch = async (caller: Caller, scope: LibraryScope, body: FileManagerRequest, origin: string): Promise<unknown> => {
+    switch (body.action) {
+      case 'config':
+        return uploads.config();
+      case 'init':
+        return uploads.init(caller.owner, scope.library, body, origin);
+      case 'save':
+        return files.save(scope, body, origin);
+      case 'category':
+        return files.category(scope);
+      case 'list':
+        return files.list(scope, body, origin);
+      case 'fileEdit':
+        return files.fileEdit(scope, body.id, body.categoryId);
+      case 'fileDelete':
+        return files.fileDelete(scope, body.id);
+      case 'categoryEdit':
+        return files.categoryEdit(scope, body);
+      case 'categoryDelete':
+        return files.categoryDelete(scope, body.id);
+    }
+  };
+
+  const allowed = (caller: Caller, action: FileManagerAction | 'chunk') =>
+    caller.rules === undefined || hasRule(caller.rules, fileManagerRule(permissionOf[action]));
+
+  const readChunk = async (req: FastifyRequest, caller: Caller, scope: LibraryScope, origin: string): Promise<Envelope> => {
+    const { chunkSize } = await uploads.config();
+    const fields: Record<string, string> = {};
+    let data: Buffer | undefined;
+    try {
+      const parts = req.parts({
+        limits: { files: 1, fileSize: chunkSize + oneByteOver, fields: 20, fieldSize: 4096, parts: 21 },
+      });
+      for await (const part of parts) {
+        if (part.type === 'field') {
+          if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+        } else if (part.fieldname === 'file') {
+          data = await part.toBuffer();
+        } else {
+          part.file.resume();
+        }
+      }
+    } catch (error) {
+      switch (error instanceof Error && 'code' in error ? error.code : undefined) {
+        case 'FST_REQ_FILE_TOO_LARGE':
+          throw new ApiError(`file: a chunk is at most ${chunkSize} bytes`);
+        case 'FST_FILES_LIMIT':
+          throw new ApiError('file: send one chunk per request');
+        case 'FST_FIELDS_LIMIT':
+        case 'FST_PARTS_LIMIT':
+          throw new ApiError('body: too many form fields');
+      }
+      throw error;
+    }
+    if (!data) throw new ApiError('file: is required');
+    const parsed = chunkFields.safeParse(fields);
+    if (!parsed.success) throw new ApiError(firstIssue(parsed.error));
+    return ok(await uploads.chunk(caller.owner, scope.library, parsed.data, data, origin));
+  };
+
+  const handle = async (req: FastifyRequest<{ Params: { category: string } }>, caller: Caller): Promise<Envelope> => {
+    const library = parseLibrary(req.params.category);
+    if (!library) throw new ApiError(`category: expected one of ${libraries.join(', ')}`);
+    const scope: LibraryScope = { owner: caller.owner, library };
+    const origin = originOf(req);
+    if (req.isMultipart()) {
+      if (!allowed(caller, 'chunk')) return noPermission();
+      return readChunk(req, caller, scope, origin);
+    }
+    const parsed = fileManagerRequest.safeParse(req.body ?? {});
+    if (!parsed.success) throw new ApiError(firstIssue(parsed.error));
+    if (!allowed(caller, parsed.data.action)) return noPermission();
+    const data = await dispatch(caller, scope, parsed.data, origin);
+    return ok(data ?? null, successMessages[parsed.data.action] ?? '');
+  };
+
+  await app.register(async (scoped) => {
+    await scoped.register(fastifyMultipart, { throwFileSizeLimit: true });
+
+    // The caller is resolved before the body is read, so an anonymous caller learns nothing
+    // from validation and a refused upload is not received at all.
+    scoped.post(
+      '/member_data/file_manager/:category',
+      {
+        onRequest: async (req, reply) => {
+          req.member = (await app.authenticator.member(req, reply)) ?? null;
+          if (!req.member) return reply.send(notLoggedIn());
+        },
+      },
+      async (req: FastifyRequest<{ Params: { category: string } }>) => {
+        if (!req.member) return notLoggedIn();
+        return handle(req, { owner: { type: 'member', id: req.member.id }, rules: undefined });
+      },
+    );
+
+    scoped.post(
+      '/admin/data/file_manager/:category',
+      {
+        onRequest: async (req, reply) => {
+          req.admin = (await app.authenticator.admin(req, reply)) ?? null;
+          if (!req.admin) return reply.send(notLoggedIn());
+          const rights = (['view', 'upload', 'edit', 'delete'] as const).map(fileManagerRule);
+          if (!hasRule(req.admin.rules, rights)) return reply.send(noPermission());
+        },
+      },
+      async (req: FastifyRequest<{ Params: { category: string } }>) => {
+        if (!req.admin) return notLoggedIn();
+        return handle(req, { owner: { type: 'admin', id: 0 }, rules: req.admin.rules });
+      },
+    );
+
+    registerServeRoutes(scoped, { storage, uploads: uploads.repo, thumbnails });
+  });
+
+  // Listed for the route walks; each action also checks its own right (permissionOf).
+  app.routeRegistry.push(
+    { method: 'POST', path: '/member_data/file_manager/:category', area: 'member', rule: undefined, public: false, body: fileManagerRequest },
+    { method: 'POST', path: '/admin/data/file_manager/:category', area: 'admin', rule: fileManagerRule('view'), public: false, body: fileManagerRequest },
+  );
+
+  const feature: FilesFeature = { uploads, files, storage };
+  app.decorate('filesFeature', feature);
+  return feature;
+}

@@ -1,0 +1,272 @@
+import {
+  fileListPageSize,
+  libraryRootNames,
+  type CategoryEditRequest,
+  type CategoryListItem,
+  type CategoryNode,
+  type CategoryResponse,
+  type FileRecord,
+  type ListRequest,
+  type SaveRequest,
+} from '@atrium/shared/contract/files';
+import { Limits } from '@atrium/shared';
+import { ApiError } from '../../http/envelope';
+import { checkFileName, parseBlobPath } from '../upload/upload-rules';
+import { UploadRepository } from '../upload/upload.repository';
+import type { UploadService } from '../upload/upload.service';
+import { FilesRepository, type LibraryScope } from './files.repository';
+import type { CategoryRow, FileRow, FilesDb } from './files.tables';
+
+/** How deep categories nest below the root; "Parent" lists hold the ones that can take a child. */
+export const maxCategoryDepth = 6;
+
+const imageExtensions: readonly string[] = Limits.imageExtensions;
+
+/** Where the grid thumbnail of an image file is served. */
+export function thumbnailPath(path: string): string {
+  return path.replace(/^\/data\//, '/data/thumb/').replace(/\.[a-z0-9]+$/, '.webp');
+}
+
+function depthOf(path: string): number {
+  return path.split('/').filter(Boolean).length;
+}
+
+export function toRecord(row: FileRow, origin: string): FileRecord {
+  const record: FileRecord = {
+    id: row.id,
+    category: row.library,
+    filename: row.name,
+    name: row.name,
+    path: row.path,
+    fullPath: origin + row.path,
+    type: row.ext,
+    size: row.size,
+    categoryId: row.categoryId,
+    createdAt: row.createdAt,
+  };
+  if (imageExtensions.includes(row.ext)) record.thumbnail = origin + thumbnailPath(row.path);
+  return record;
+}
+
+/** The library of one owner: categories, listing, filing uploads, moves and deletes (SPEC 7.3, DESIGN 6). */
+export class FilesService {
+  private readonly repo: FilesRepository;
+
+  constructor(
+    private readonly db: FilesDb,
+    private readonly uploads: UploadService,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.repo = new FilesRepository(db);
+  }
+
+  async category(scope: LibraryScope): Promise<CategoryResponse> {
+    const rows = await this.repo.listCategories(scope);
+    const rootName = libraryRootNames[scope.library];
+    const root: CategoryNode = { id: 0, pid: 0, name: rootName, title: rootName, sort: 0, _child: [] };
+    const nodes = new Map<number, CategoryNode>();
+    for (const row of rows) {
+      nodes.set(row.id, { id: row.id, pid: row.pid, name: row.name, title: row.name, sort: row.sort, _child: [] });
+    }
+    for (const row of rows) {
+      const node = nodes.get(row.id);
+      if (node) (nodes.get(row.pid) ?? root)._child.push(node);
+    }
+    const flatten = (node: CategoryNode, depth: number, into: CategoryListItem[], maxDepth: number) => {
+      into.push({ id: node.id, pid: node.pid, name: node.name, title: node.title, sort: node.sort, depth });
+      if (depth < maxDepth) for (const child of node._child) flatten(child, depth + 1, into, maxDepth);
+      return into;
+    };
+    const prune = (node: CategoryNode, depth: number): CategoryNode => ({
+      ...node,
+      _child: depth + 1 < maxCategoryDepth ? node._child.map((child) => prune(child, depth + 1)) : [],
+    });
+    const listAll = flatten(root, 0, [], Number.POSITIVE_INFINITY);
+    const parentRoot = prune(root, 0);
+    return {
+      categoryTreeAll: [root],
+      categoryListAll: listAll,
+      categoryTreeParent: [parentRoot],
+      categoryListParent: flatten(parentRoot, 0, [], maxCategoryDepth - 1),
+      categories: listAll.slice(1),
+    };
+  }
+
+  /** The caller's category `id`, or a failure naming the field; 0 is the root. */
+  private async ownCategory(repo: FilesRepository, scope: LibraryScope, id: number, field: string): Promise<CategoryRow | undefined> {
+    if (id === 0) return undefined;
+    const row = await repo.getCategory(scope, id);
+    if (!row) throw new ApiError(`${field}: category ${id} does not exist in this library`);
+    return row;
+  }
+
+  async list(scope: LibraryScope, request: ListRequest, origin: string) {
+    const pageSize = fileListPageSize;
+    const offset = (request.page - 1) * pageSize;
+    const category = await this.ownCategory(this.repo, scope, request.categoryId, 'categoryId');
+    let rows: FileRow[];
+    let total: number;
+    if (!category) {
+      total = await this.repo.libraryCount(scope);
+      rows = offset < total ? await this.repo.pageAll(scope, offset, pageSize) : [];
+    } else {
+      const subtree = await this.repo.subtree(scope, category.path);
+      total = subtree.fileCount;
+      if (offset >= total) rows = [];
+      else if (subtree.ids.length === 1) rows = await this.repo.pageCategory(scope, category.id, offset, pageSize);
+      else {
+        // Walking the library newest first finds a page after about (offset + pageSize) x
+        // library / subtree rows; gathering the subtree costs its size. Take the cheaper.
+        const library = await this.repo.libraryCount(scope);
+        const dense = ((offset + pageSize) * library) / Math.max(1, total) < total;
+        rows = await this.repo.pageCategories(scope, category.path, offset, pageSize, dense);
+      }
+    }
+    return { records: rows.map((row) => toRecord(row, origin)), total, pageSize, page: request.page };
+  }
+
+  /** Files an upload of the caller into its library (SPEC 7.3 `save`). */
+  async save(scope: LibraryScope, request: SaveRequest, origin: string): Promise<FileRecord> {
+    const parsed = parseBlobPath(request.path);
+    if (!parsed) throw new ApiError('path: not the path of an uploaded file');
+    if (parsed.library !== scope.library) throw new ApiError(`path: belongs to the ${parsed.library} library`);
+    const { name } = checkFileName(request.name);
+    const row = await this.db.transaction().execute(async (trx) => {
+      const repo = new FilesRepository(trx);
+      const uploadRepo = new UploadRepository(trx);
+      await this.ownCategory(repo, scope, request.categoryId, 'categoryId');
+      const pending = await uploadRepo.ownedUploads(scope.owner, scope.library, request.path);
+      const blobId = pending[0]?.blobId ?? (await uploadRepo.ownsFilePath(scope.owner, scope.library, request.path))?.blobId;
+      if (blobId === undefined) throw new ApiError('path: you have no upload with this path');
+      const blob = await trx.selectFrom('fileBlobs').select(['id', 'size']).where('id', '=', blobId).executeTakeFirst();
+      if (!blob || !(await uploadRepo.addBlobRefs(blob.id, 1))) throw new ApiError('path: this upload has expired');
+      const file = await repo.insertFile({
+        ownerType: scope.owner.type,
+        ownerId: scope.owner.id,
+        library: scope.library,
+        categoryId: request.categoryId,
+        blobId: blob.id,
+        name,
+        ext: parsed.ext,
+        size: blob.size,
+        path: request.path,
+        createdAt: this.clock(),
+      });
+      if (pending.length > 0) {
+        await uploadRepo.deleteUploads(pending.map((u) => u.id));
+        await uploadRepo.dropBlobRefs(blob.id, pending.length);
+      }
+      await repo.addToCategoryCount(request.categoryId, 1);
+      await repo.addToLibraryCount(scope, 1);
+      return file;
+    });
+    return toRecord(row, origin);
+  }
+
+  /** The caller's files with these ids, or a failure when any is not theirs. */
+  private async ownFiles(repo: FilesRepository, scope: LibraryScope, ids: readonly number[]): Promise<FileRow[]> {
+    const unique = [...new Set(ids)];
+    const rows = await repo.filesByIds(scope, unique);
+    if (rows.length !== unique.length) {
+      const found = new Set(rows.map((r) => r.id));
+      const missing = unique.find((id) => !found.has(id));
+      throw new ApiError(`id: file ${missing} does not exist in this library`);
+    }
+    return rows;
+  }
+
+  private static countByCategory(rows: readonly FileRow[]): Map<number, number> {
+    const counts = new Map<number, number>();
+    for (const row of rows) counts.set(row.categoryId, (counts.get(row.categoryId) ?? 0) + 1);
+    return counts;
+  }
+
+  async fileEdit(scope: LibraryScope, ids: readonly number[], categoryId: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const repo = new FilesRepository(trx);
+      await this.ownCategory(repo, scope, categoryId, 'categoryId');
+      const rows = await this.ownFiles(repo, scope, ids);
+      for (const [from, count] of FilesService.countByCategory(rows)) await repo.addToCategoryCount(from, -count);
+      await repo.addToCategoryCount(categoryId, rows.length);
+      await repo.moveFiles(
+        rows.map((r) => r.id),
+        categoryId,
+      );
+    });
+  }
+
+  async fileDelete(scope: LibraryScope, ids: readonly number[]): Promise<void> {
+    const blobIds = await this.db.transaction().execute(async (trx) => {
+      const repo = new FilesRepository(trx);
+      const uploadRepo = new UploadRepository(trx);
+      const rows = await this.ownFiles(repo, scope, ids);
+      await repo.deleteFiles(rows.map((r) => r.id));
+      for (const [from, count] of FilesService.countByCategory(rows)) await repo.addToCategoryCount(from, -count);
+      await repo.addToLibraryCount(scope, -rows.length);
+      const perBlob = new Map<number, number>();
+      for (const row of rows) perBlob.set(row.blobId, (perBlob.get(row.blobId) ?? 0) + 1);
+      for (const [blobId, count] of perBlob) await uploadRepo.dropBlobRefs(blobId, count);
+      return [...perBlob.keys()];
+    });
+    for (const blobId of blobIds) await this.uploads.collectBlob(blobId);
+  }
+
+  async categoryEdit(scope: LibraryScope, request: CategoryEditRequest): Promise<{ id: number }> {
+    return this.db.transaction().execute(async (trx) => {
+      const repo = new FilesRepository(trx);
+      const now = this.clock();
+      const parent = await this.ownCategory(repo, scope, request.pid, 'pid');
+      const parentPath = parent?.path ?? '/';
+      const parentDepth = depthOf(parentPath);
+      const tooDeep = () => new ApiError(`pid: categories nest at most ${maxCategoryDepth} levels deep`);
+
+      if (request.id === 0) {
+        if (parentDepth + 1 > maxCategoryDepth) throw tooDeep();
+        const id = await repo.insertCategory({
+          ownerType: scope.owner.type,
+          ownerId: scope.owner.id,
+          library: scope.library,
+          pid: request.pid,
+          name: request.title,
+          sort: 0,
+          path: parentPath,
+          fileCount: 0,
+          createdAt: now,
+          updatedAt: now,
+        });
+        await repo.updateCategory(id, { path: `${parentPath}${id}/`, updatedAt: now });
+        return { id };
+      }
+
+      const category = await this.ownCategory(repo, scope, request.id, 'id');
+      if (!category) throw new ApiError('id: choose a category');
+      if (request.pid === category.pid) {
+        await repo.updateCategory(category.id, { name: request.title, updatedAt: now });
+        return { id: category.id };
+      }
+      if (parentPath.startsWith(category.path)) throw new ApiError('pid: a category cannot move under itself');
+      const height = await repo.subtreeHeight(scope, category.path);
+      if (parentDepth + 1 + height > maxCategoryDepth) throw tooDeep();
+      const newPath = `${parentPath}${category.id}/`;
+      await repo.rewritePaths(scope, category.path, newPath, category.id);
+      await repo.updateCategory(category.id, { name: request.title, pid: request.pid, path: newPath, updatedAt: now });
+      return { id: category.id };
+    });
+  }
+
+  /** Deletes a category; its files and sub-categories move to its parent, so nothing is lost. */
+  async categoryDelete(scope: LibraryScope, id: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const repo = new FilesRepository(trx);
+      const category = await this.ownCategory(repo, scope, id, 'id');
+      if (!category) throw new ApiError('id: choose a category');
+      const parent = await this.ownCategory(repo, scope, category.pid, 'pid');
+      const now = this.clock();
+      const moved = await repo.moveCategoryFiles(scope, category.id, category.pid);
+      await repo.addToCategoryCount(category.pid, moved);
+      await repo.reparentChildren(scope, category.id, category.pid, now);
+      await repo.rewritePaths(scope, category.path, parent?.path ?? '/', category.id);
+      await repo.deleteCategory(category.id);
+    });
+  }
+}

@@ -1,0 +1,123 @@
+import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Library } from '@atrium/shared/contract/files';
+import type { Database, Db } from '../../db/index';
+
+/** Table shapes of the file library and upload engine (migration 2026_11_21_1000_files). */
+
+export type OwnerType = 'admin' | 'member';
+
+/** Whose library: a member's own, or the one admin library (owner id 0) all admins share. */
+export interface Owner {
+  type: OwnerType;
+  id: number;
+}
+
+export interface FileBlobsTable {
+  id: Generated<number>;
+  sha256: string;
+  md5: string;
+  size: number;
+  storageKey: string;
+  refCount: number;
+  createdAt: number;
+}
+
+export type UploadStatus = 'open' | 'finishing';
+
+export interface UploadSessionsTable {
+  id: Generated<number>;
+  ownerType: OwnerType;
+  ownerId: number;
+  library: Library;
+  md5: string;
+  size: number;
+  name: string;
+  ext: string;
+  chunkSize: number;
+  chunks: number;
+  stagingKey: string;
+  stagingUploadId: string | null;
+  md5State: string | null;
+  hashedChunks: number;
+  status: UploadStatus;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface UploadChunksTable {
+  sessionId: number;
+  idx: number;
+  size: number;
+  etag: string;
+}
+
+export interface UploadsTable {
+  id: Generated<number>;
+  ownerType: OwnerType;
+  ownerId: number;
+  library: Library;
+  blobId: number;
+  name: string;
+  ext: string;
+  path: string;
+  createdAt: number;
+}
+
+export interface FileCategoriesTable {
+  id: Generated<number>;
+  ownerType: OwnerType;
+  ownerId: number;
+  library: Library;
+  pid: number;
+  name: string;
+  sort: number;
+  path: string;
+  fileCount: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface FilesTable {
+  id: Generated<number>;
+  ownerType: OwnerType;
+  ownerId: number;
+  library: Library;
+  categoryId: number;
+  blobId: number;
+  name: string;
+  ext: string;
+  size: number;
+  path: string;
+  createdAt: number;
+}
+
+export interface FileLibraryStatsTable {
+  ownerType: OwnerType;
+  ownerId: number;
+  library: Library;
+  fileCount: number;
+}
+
+export type FilesTables = {
+  fileBlobs: FileBlobsTable;
+  uploadSessions: UploadSessionsTable;
+  uploadChunks: UploadChunksTable;
+  uploads: UploadsTable;
+  fileCategories: FileCategoriesTable;
+  files: FilesTable;
+  fileLibraryStats: FileLibraryStatsTable;
+};
+
+export type FilesDb = Kysely<Database & FilesTables>;
+
+/** The shared database handle seen with this feature's tables. */
+export function filesDb(db: Db): FilesDb {
+  return db.withTables<FilesTables>();
+}
+
+export type BlobRow = Selectable<FileBlobsTable>;
+export type SessionRow = Selectable<UploadSessionsTable>;
+export type ChunkRow = Selectable<UploadChunksTable>;
+export type UploadRow = Selectable<UploadsTable>;
+export type CategoryRow = Selectable<FileCategoriesTable>;
+export type FileRow = Selectable<FilesTable>;

@@ -1,0 +1,111 @@
+import { Limits } from '@atrium/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ByteRange, Storage } from '../../storage/index';
+import { parseBlobPath } from '../upload/upload-rules';
+import type { UploadRepository } from '../upload/upload.repository';
+import { presentationOf, uploadCsp } from './content-types';
+import type { Thumbnails } from './thumbnails';
+
+/** Content-addressed: a path's bytes never change, so browsers and proxies may keep them for good. */
+const immutable = 'public, max-age=31536000, immutable';
+/** Thumbnails are rendered from the whole image in memory; bigger sources get none. */
+const maxThumbnailSource = 64 * 1024 * 1024;
+
+type Parsed = { kind: 'full' } | { kind: 'range'; range: ByteRange } | { kind: 'unsatisfiable' };
+
+/** One `bytes=` range (the only kind players and browsers send for media). */
+export function parseRange(header: string | undefined, size: number): Parsed {
+  if (!header) return { kind: 'full' };
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match) return { kind: 'full' };
+  const [, first = '', last = ''] = match;
+  if (first === '' && last === '') return { kind: 'full' };
+  let start: number;
+  let end: number;
+  if (first === '') {
+    const suffix = Number(last);
+    if (suffix === 0) return { kind: 'unsatisfiable' };
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(first);
+    end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
+  }
+  if (start >= size || start > end) return { kind: 'unsatisfiable' };
+  return { kind: 'range', range: { start, end } };
+}
+
+function securityHeaders(reply: FastifyReply): void {
+  reply.header('X-Content-Type-Options', 'nosniff');
+  reply.header('Content-Security-Policy', uploadCsp);
+  reply.header('Cross-Origin-Resource-Policy', 'same-origin');
+}
+
+function notFound(reply: FastifyReply) {
+  securityHeaders(reply);
+  return reply.code(404).type('text/plain; charset=utf-8').header('Cache-Control', 'no-store').send('Not found\n');
+}
+
+interface FileParams {
+  library: string;
+  prefix: string;
+  file: string;
+}
+
+/** `GET /data/...`: uploaded files and their thumbnails (DESIGN 9). */
+export function registerServeRoutes(
+  app: FastifyInstance,
+  deps: { storage: Storage; uploads: UploadRepository; thumbnails: Thumbnails },
+): void {
+  app.get('/data/thumb/:library/:prefix/:file', async (req: FastifyRequest<{ Params: FileParams }>, reply) => {
+    const { library, prefix, file } = req.params;
+    const parsed = parseBlobPath(`/data/${library}/${prefix}/${file}`);
+    if (!parsed || parsed.ext !== 'webp') return notFound(reply);
+    const blob = await deps.uploads.blobServedAs(parsed.sha256, Limits.imageExtensions);
+    if (!blob || blob.size > maxThumbnailSource) return notFound(reply);
+    let thumb: Buffer;
+    try {
+      thumb = await deps.thumbnails.get(blob.sha256, blob.storageKey);
+    } catch (error) {
+      req.log.info({ err: error, sha256: blob.sha256 }, 'no thumbnail for this image');
+      return notFound(reply);
+    }
+    securityHeaders(reply);
+    return reply
+      .header('Cache-Control', immutable)
+      .header('ETag', `"${blob.sha256}-thumb"`)
+      .type('image/webp')
+      .send(thumb);
+  });
+
+  app.get('/data/:library/:prefix/:file', async (req: FastifyRequest<{ Params: FileParams }>, reply) => {
+    const { library, prefix, file } = req.params;
+    const parsed = parseBlobPath(`/data/${library}/${prefix}/${file}`);
+    if (!parsed) return notFound(reply);
+    const blob = await deps.uploads.blobServedAs(parsed.sha256, [parsed.ext]);
+    if (!blob) return notFound(reply);
+
+    const etag = `"${blob.sha256}"`;
+    const shown = presentationOf(parsed.ext);
+    securityHeaders(reply);
+    reply
+      .header('Cache-Control', immutable)
+      .header('ETag', etag)
+      .header('Accept-Ranges', 'bytes')
+      .header('Content-Disposition', shown.inline ? 'inline' : `attachment; filename="${blob.sha256.slice(0, 16)}.${parsed.ext}"`)
+      .type(shown.contentType);
+    if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+
+    const range = parseRange(req.headers.range, blob.size);
+    if (range.kind === 'unsatisfiable') {
+      return reply.code(416).header('Content-Range', `bytes */${blob.size}`).send();
+    }
+    if (range.kind === 'range') {
+      const { start, end } = range.range;
+      reply.code(206).header('Content-Range', `bytes ${start}-${end}/${blob.size}`).header('Content-Length', end - start + 1);
+      return reply.send(await deps.storage.read(blob.storageKey, range.range));
+    }
+    reply.header('Content-Length', blob.size);
+    return reply.send(await deps.storage.read(blob.storageKey));
+  });
+}

@@ -1,0 +1,97 @@
+import type { Readable } from 'node:stream';
+import { fileTypeFromStream } from 'file-type/node';
+
+/**
+ * What `file-type` may report for each declared extension. Containers are listed with their
+ * close relatives (an .mov is often branded mp4, a .docx is a zip) so real files are not refused.
+ */
+const magic: Record<string, readonly string[]> = {
+  jpg: ['jpg'],
+  jpeg: ['jpg'],
+  png: ['png', 'apng'],
+  gif: ['gif'],
+  webp: ['webp'],
+  bmp: ['bmp'],
+  avif: ['avif'],
+  mp4: ['mp4', 'm4v', 'mov', '3gp', '3g2', 'f4v'],
+  m4v: ['mp4', 'm4v', 'mov'],
+  mov: ['mov', 'mp4', 'm4v', '3gp'],
+  webm: ['webm', 'mkv'],
+  mkv: ['mkv', 'webm'],
+  mp3: ['mp3'],
+  wav: ['wav'],
+  ogg: ['ogg', 'oga', 'opus', 'spx', 'ogx', 'ogv'],
+  m4a: ['m4a', 'mp4', 'm4b'],
+  flac: ['flac'],
+  aac: ['aac'],
+  pdf: ['pdf', 'ai'],
+  zip: ['zip', 'docx', 'xlsx', 'pptx', 'epub', 'odt', 'ods', 'odp', 'jar', 'apk'],
+  docx: ['docx', 'zip'],
+  xlsx: ['xlsx', 'zip'],
+  pptx: ['pptx', 'zip'],
+  doc: ['cfb'],
+  xls: ['cfb'],
+  ppt: ['cfb'],
+};
+
+/** Formats with no magic number: they must be valid UTF-8 (and JSON must parse). */
+const textExtensions = new Set(['txt', 'csv', 'md', 'json', 'svg', 'html', 'htm', 'xml', 'js', 'css', 'log']);
+
+/** Bigger JSON is checked for UTF-8 and shape only: parsing it would need that much memory again. */
+const maxParsedJson = 16 * 1024 * 1024;
+
+export function isTextExtension(ext: string): boolean {
+  return textExtensions.has(ext);
+}
+
+/**
+ * Sniffs a binary upload's real type from its first bytes; undefined when it matches `ext`,
+ * otherwise a description of what it is.
+ */
+export async function checkBinaryContent(ext: string, stream: Readable): Promise<string | undefined> {
+  const found = await fileTypeFromStream(stream);
+  stream.destroy();
+  const allowed = magic[ext];
+  if (allowed) {
+    if (!found) return `the content is not a .${ext} file`;
+    return allowed.includes(found.ext) ? undefined : `the content is .${found.ext}, not .${ext}`;
+  }
+  // An extension nobody described: refuse only a recognisable other format.
+  if (found && found.ext !== ext) return `the content is .${found.ext}, not .${ext}`;
+  return undefined;
+}
+
+/**
+ * Streams a text upload through a strict UTF-8 decoder (and JSON.parse for .json); undefined when
+ * it is valid, otherwise what is wrong.
+ */
+export async function checkTextContent(ext: string, size: number, stream: Readable): Promise<string | undefined> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const parseJson = ext === 'json' && size <= maxParsedJson;
+  const pieces: string[] = [];
+  let firstChar = '';
+  try {
+    for await (const part of stream) {
+      const text = decoder.decode(part as Uint8Array, { stream: true });
+      if (parseJson) pieces.push(text);
+      else if (!firstChar) firstChar = text.trimStart().charAt(0);
+    }
+    const rest = decoder.decode();
+    if (parseJson) pieces.push(rest);
+  } catch {
+    stream.destroy();
+    return `the content is not UTF-8 text, as a .${ext} file must be`;
+  }
+  if (ext === 'json') {
+    if (parseJson) {
+      try {
+        JSON.parse(pieces.join(''));
+      } catch {
+        return 'the content is not valid JSON';
+      }
+    } else if (firstChar !== '{' && firstChar !== '[') {
+      return 'the content is not valid JSON';
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,268 @@
+import type { Library } from '@atrium/shared/contract/files';
+import type { Insertable } from 'kysely';
+import type {
+  BlobRow,
+  ChunkRow,
+  FilesDb,
+  Owner,
+  SessionRow,
+  UploadRow,
+  UploadSessionsTable,
+  UploadsTable,
+} from '../files/files.tables';
+
+export interface SessionKey {
+  owner: Owner;
+  library: Library;
+  md5: string;
+  size: number;
+  name: string;
+}
+
+/** Upload sessions, their chunks, finished uploads and blobs (Kysely only, dialect-neutral). */
+export class UploadRepository {
+  constructor(readonly db: FilesDb) {}
+
+  findSession(key: SessionKey): Promise<SessionRow | undefined> {
+    return this.db
+      .selectFrom('uploadSessions')
+      .selectAll()
+      .where('ownerType', '=', key.owner.type)
+      .where('ownerId', '=', key.owner.id)
+      .where('library', '=', key.library)
+      .where('md5', '=', key.md5)
+      .where('size', '=', key.size)
+      .where('name', '=', key.name)
+      .executeTakeFirst();
+  }
+
+  getSession(id: number): Promise<SessionRow | undefined> {
+    return this.db.selectFrom('uploadSessions').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Inserts a session; undefined when another request created the same key first. */
+  async insertSession(row: Insertable<UploadSessionsTable>): Promise<number | undefined> {
+    const inserted = await this.db
+      .insertInto('uploadSessions')
+      .values(row)
+      .onConflict((oc) => oc.columns(['ownerType', 'ownerId', 'library', 'md5', 'size', 'name']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return inserted?.id;
+  }
+
+  async deleteSession(id: number): Promise<void> {
+    await this.db.deleteFrom('uploadChunks').where('sessionId', '=', id).execute();
+    await this.db.deleteFrom('uploadSessions').where('id', '=', id).execute();
+  }
+
+  async touchSession(id: number, now: number): Promise<void> {
+    await this.db.updateTable('uploadSessions').set({ updatedAt: now }).where('id', '=', id).execute();
+  }
+
+  /** Claims the right to finish the upload; false when another request holds a fresh claim. */
+  async claimFinish(session: SessionRow, now: number, staleBefore: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('uploadSessions')
+      .set({ status: 'finishing', updatedAt: now })
+      .where('id', '=', session.id)
+      .where((eb) =>
+        eb.or([eb('status', '=', 'open'), eb.and([eb('status', '=', 'finishing'), eb('updatedAt', '<', staleBefore)])]),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async releaseFinish(id: number, now: number): Promise<void> {
+    await this.db.updateTable('uploadSessions').set({ status: 'open', updatedAt: now }).where('id', '=', id).execute();
+  }
+
+  /** Saves the MD5 state only if nobody advanced it meanwhile. */
+  async saveHashState(id: number, fromChunks: number, toChunks: number, state: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('uploadSessions')
+      .set({ md5State: state, hashedChunks: toChunks })
+      .where('id', '=', id)
+      .where('hashedChunks', '=', fromChunks)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  listChunks(sessionId: number): Promise<ChunkRow[]> {
+    return this.db.selectFrom('uploadChunks').selectAll().where('sessionId', '=', sessionId).orderBy('idx').execute();
+  }
+
+  hasChunk(sessionId: number, idx: number): Promise<boolean> {
+    return this.db
+      .selectFrom('uploadChunks')
+      .select('idx')
+      .where('sessionId', '=', sessionId)
+      .where('idx', '=', idx)
+      .executeTakeFirst()
+      .then((row) => row !== undefined);
+  }
+
+  async addChunk(row: ChunkRow): Promise<void> {
+    await this.db
+      .insertInto('uploadChunks')
+      .values(row)
+      .onConflict((oc) => oc.columns(['sessionId', 'idx']).doUpdateSet({ size: row.size, etag: row.etag }))
+      .execute();
+  }
+
+  async deleteChunks(sessionId: number, indexes: readonly number[]): Promise<void> {
+    if (indexes.length === 0) return;
+    await this.db.deleteFrom('uploadChunks').where('sessionId', '=', sessionId).where('idx', 'in', indexes).execute();
+  }
+
+  expiredSessions(before: number, limit: number): Promise<SessionRow[]> {
+    return this.db.selectFrom('uploadSessions').selectAll().where('updatedAt', '<', before).limit(limit).execute();
+  }
+
+  findBlobBySha(sha256: string): Promise<BlobRow | undefined> {
+    return this.db.selectFrom('fileBlobs').selectAll().where('sha256', '=', sha256).executeTakeFirst();
+  }
+
+  /**
+   * A blob with this MD5 and size that the owner already holds in this library under the same
+   * extension, through a library file or an unsaved upload ("instant upload").
+   */
+  async findOwnedBlob(owner: Owner, library: Library, ext: string, md5: string, size: number): Promise<BlobRow | undefined> {
+    const candidates = await this.db
+      .selectFrom('fileBlobs')
+      .selectAll()
+      .where('md5', '=', md5)
+      .where('size', '=', size)
+      .where('refCount', '>', 0)
+      .execute();
+    for (const blob of candidates) {
+      const viaFile = await this.db
+        .selectFrom('files')
+        .select('id')
+        .where('blobId', '=', blob.id)
+        .where('ownerType', '=', owner.type)
+        .where('ownerId', '=', owner.id)
+        .where('library', '=', library)
+        .where('ext', '=', ext)
+        .limit(1)
+        .executeTakeFirst();
+      if (viaFile) return blob;
+      const viaUpload = await this.db
+        .selectFrom('uploads')
+        .select('id')
+        .where('blobId', '=', blob.id)
+        .where('ownerType', '=', owner.type)
+        .where('ownerId', '=', owner.id)
+        .where('library', '=', library)
+        .where('ext', '=', ext)
+        .limit(1)
+        .executeTakeFirst();
+      if (viaUpload) return blob;
+    }
+    return undefined;
+  }
+
+  /** Adds `by` references to a blob; false when it is gone (its last reference was dropped). */
+  async addBlobRefs(blobId: number, by: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('fileBlobs')
+      .set((eb) => ({ refCount: eb('refCount', '+', by) }))
+      .where('id', '=', blobId)
+      .where('refCount', '>', 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async dropBlobRefs(blobId: number, by: number): Promise<void> {
+    await this.db
+      .updateTable('fileBlobs')
+      .set((eb) => ({ refCount: eb('refCount', '-', by) }))
+      .where('id', '=', blobId)
+      .execute();
+  }
+
+  /** Records a blob with one reference, or adds one to the blob already holding this content. */
+  async upsertBlob(row: Omit<BlobRow, 'id' | 'refCount'>): Promise<BlobRow> {
+    await this.db
+      .insertInto('fileBlobs')
+      .values({ ...row, refCount: 1 })
+      .onConflict((oc) => oc.column('sha256').doUpdateSet((eb) => ({ refCount: eb('fileBlobs.refCount', '+', 1) })))
+      .execute();
+    const blob = await this.findBlobBySha(row.sha256);
+    if (!blob) throw new Error(`blob ${row.sha256} vanished right after it was written`);
+    return blob;
+  }
+
+  unreferencedBlobs(limit: number): Promise<BlobRow[]> {
+    return this.db.selectFrom('fileBlobs').selectAll().where('refCount', '<=', 0).limit(limit).execute();
+  }
+
+  /** Deletes the blob row if it is still unreferenced; true when this call deleted it. */
+  async deleteBlobIfUnreferenced(blobId: number): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('fileBlobs')
+      .where('id', '=', blobId)
+      .where('refCount', '<=', 0)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+
+  async insertUpload(row: Insertable<UploadsTable>): Promise<void> {
+    await this.db.insertInto('uploads').values(row).execute();
+  }
+
+  ownedUploads(owner: Owner, library: Library, path: string): Promise<UploadRow[]> {
+    return this.db
+      .selectFrom('uploads')
+      .selectAll()
+      .where('ownerType', '=', owner.type)
+      .where('ownerId', '=', owner.id)
+      .where('library', '=', library)
+      .where('path', '=', path)
+      .execute();
+  }
+
+  async deleteUploads(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.deleteFrom('uploads').where('id', 'in', ids).execute();
+  }
+
+  expiredUploads(before: number, limit: number): Promise<UploadRow[]> {
+    return this.db.selectFrom('uploads').selectAll().where('createdAt', '<', before).limit(limit).execute();
+  }
+
+  /** True when a library file of this owner has the path. */
+  async ownsFilePath(owner: Owner, library: Library, path: string): Promise<{ blobId: number } | undefined> {
+    return this.db
+      .selectFrom('files')
+      .select('blobId')
+      .where('ownerType', '=', owner.type)
+      .where('ownerId', '=', owner.id)
+      .where('library', '=', library)
+      .where('path', '=', path)
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** The blob, when a file or unsaved upload points at it under one of these extensions. */
+  async blobServedAs(sha256: string, exts: readonly string[]): Promise<BlobRow | undefined> {
+    const blob = await this.findBlobBySha(sha256);
+    if (!blob || blob.refCount <= 0) return undefined;
+    const viaFile = await this.db
+      .selectFrom('files')
+      .select('id')
+      .where('blobId', '=', blob.id)
+      .where('ext', 'in', exts)
+      .limit(1)
+      .executeTakeFirst();
+    if (viaFile) return blob;
+    const viaUpload = await this.db
+      .selectFrom('uploads')
+      .select('id')
+      .where('blobId', '=', blob.id)
+      .where('ext', 'in', exts)
+      .limit(1)
+      .executeTakeFirst();
+    return viaUpload ? blob : undefined;
+  }
+}

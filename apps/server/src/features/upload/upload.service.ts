@@ -1,0 +1,449 @@
+import { createHash, type Hash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { createMD5, type IHasher } from 'hash-wasm';
+import type {
+  ChunkFields,
+  ChunkResponse,
+  InitRequest,
+  InitResponse,
+  Library,
+  UploadConfig,
+} from '@atrium/shared/contract/files';
+import { ApiError } from '../../http/envelope';
+import { blobKey, StorageNotFoundError, thumbKey, type ChunkReceipt, type StagingRef, type Storage } from '../../storage/index';
+import type { FilesDb, Owner, SessionRow } from '../files/files.tables';
+import { checkBinaryContent, checkTextContent, isTextExtension } from './content-check';
+import {
+  blobPath,
+  checkAllowed,
+  checkFileName,
+  checkMd5,
+  loadUploadConfig,
+  parseStrictInteger,
+  retryUpload,
+  type SettingsReader,
+} from './upload-rules';
+import { UploadRepository, type SessionKey } from './upload.repository';
+
+/** Sessions untouched and uploads unsaved for this long are swept (DESIGN 6). */
+export const uploadTtlMs = 24 * 3_600_000;
+/** A claim to finish an upload older than this is taken to belong to a crashed process. */
+const finishLeaseMs = 5 * 60_000;
+/** Width of library thumbnails. */
+export const thumbWidth = 240;
+/** Running SHA-256 states kept in memory (a node Hash cannot be saved like hash-wasm's MD5). */
+const maxShaStates = 256;
+
+export interface UploadServiceDeps {
+  db: FilesDb;
+  storage: Storage;
+  settings?: SettingsReader | undefined;
+  clock?: () => number;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+export interface SweepResult {
+  sessions: number;
+  uploads: number;
+  blobs: number;
+}
+
+const toBase64 = (state: Uint8Array) => Buffer.from(state).toString('base64');
+const fromBase64 = (state: string) => new Uint8Array(Buffer.from(state, 'base64'));
+
+function stagingOf(session: SessionRow): StagingRef {
+  return { key: session.stagingKey, uploadId: session.stagingUploadId };
+}
+
+function receiptOf(row: { idx: number; size: number; etag: string }): ChunkReceipt {
+  return { index: row.idx, size: row.size, etag: row.etag };
+}
+
+/** Chunks held from index 0 without a gap. */
+function contiguous(indexes: readonly number[]): number {
+  const held = new Set(indexes);
+  let count = 0;
+  while (held.has(count)) count += 1;
+  return count;
+}
+
+function chunkLength(session: SessionRow, index: number): number {
+  return index < session.chunks - 1 ? session.chunkSize : session.size - session.chunkSize * (session.chunks - 1);
+}
+
+/**
+ * The chunked upload engine (DESIGN 6): sessions keyed by (owner, library, md5, size, name),
+ * bounded chunk indexes with exact sizes, a running MD5 kept in the database so any instance can
+ * continue it, verification at the end and content-addressed, reference-counted blobs.
+ */
+export class UploadService {
+  readonly repo: UploadRepository;
+  private readonly storage: Storage;
+  private readonly settings: SettingsReader | undefined;
+  private readonly clock: () => number;
+  private readonly log: UploadServiceDeps['log'];
+  private readonly shaStates = new Map<number, { hashedChunks: number; hash: Hash }>();
+
+  constructor(deps: UploadServiceDeps) {
+    this.repo = new UploadRepository(deps.db);
+    this.storage = deps.storage;
+    this.settings = deps.settings;
+    this.clock = deps.clock ?? Date.now;
+    this.log = deps.log;
+  }
+
+  config(): Promise<UploadConfig> {
+    return loadUploadConfig(this.settings, this.storage.minChunkSize);
+  }
+
+  async init(owner: Owner, library: Library, request: InitRequest, origin: string): Promise<InitResponse> {
+    const { name, ext } = checkFileName(request.name);
+    const config = await this.config();
+    checkAllowed(config, library, ext, request.size);
+    const md5 = checkMd5(request.md5);
+    const size = request.size;
+    const chunkSize = config.chunkSize;
+    const chunks = Math.ceil(size / chunkSize);
+    const key: SessionKey = { owner, library, md5, size, name };
+
+    const instant = await this.instantUpload(owner, library, name, ext, md5, size);
+    if (instant) {
+      const leftover = await this.repo.findSession(key);
+      if (leftover) await this.resetSession(leftover);
+      return { chunkUploaded: chunks, chunks, chunkSize, path: instant, fullPath: origin + instant, data: { filename: name, size } };
+    }
+
+    let session = await this.repo.findSession(key);
+    if (session && session.chunkSize !== chunkSize) {
+      // The admin changed the chunk size: chunk boundaries no longer line up, start over.
+      await this.resetSession(session);
+      session = undefined;
+    }
+    if (session) {
+      const receipts = (await this.repo.listChunks(session.id)).map(receiptOf);
+      const stored = await this.storage.storedChunks(stagingOf(session), chunkSize, receipts);
+      if (stored.length !== receipts.length) {
+        this.log?.warn({ sessionId: session.id }, 'upload staging lost chunks; starting the upload over');
+        await this.resetSession(session);
+      } else {
+        await this.repo.touchSession(session.id, this.clock());
+        // With every chunk held but no result yet (a lost answer or a crash while finishing), the
+        // client re-sends the last chunk, which finishes the upload.
+        return { chunkUploaded: Math.min(contiguous(stored), chunks - 1), chunks, chunkSize };
+      }
+    }
+    await this.openSession(key, ext, chunkSize, chunks);
+    return { chunkUploaded: 0, chunks, chunkSize };
+  }
+
+  private async openSession(key: SessionKey, ext: string, chunkSize: number, chunks: number): Promise<void> {
+    const staging = await this.storage.beginUpload();
+    const now = this.clock();
+    const id = await this.repo.insertSession({
+      ownerType: key.owner.type,
+      ownerId: key.owner.id,
+      library: key.library,
+      md5: key.md5,
+      size: key.size,
+      name: key.name,
+      ext,
+      chunkSize,
+      chunks,
+      stagingKey: staging.key,
+      stagingUploadId: staging.uploadId,
+      md5State: null,
+      hashedChunks: 0,
+      status: 'open',
+      createdAt: now,
+      updatedAt: now,
+    });
+    // Another request opened the same session first: keep theirs.
+    if (id === undefined) await this.storage.abort(staging);
+  }
+
+  /** Gives the owner a new unsaved upload of content it already holds; its path, or undefined. */
+  private async instantUpload(
+    owner: Owner,
+    library: Library,
+    name: string,
+    ext: string,
+    md5: string,
+    size: number,
+  ): Promise<string | undefined> {
+    const blob = await this.repo.findOwnedBlob(owner, library, ext, md5, size);
+    if (!blob) return undefined;
+    const path = blobPath(library, blob.sha256, ext);
+    const taken = await this.repo.db.transaction().execute(async (trx) => {
+      const repo = new UploadRepository(trx);
+      if (!(await repo.addBlobRefs(blob.id, 1))) return false;
+      await repo.insertUpload({ ownerType: owner.type, ownerId: owner.id, library, blobId: blob.id, name, ext, path, createdAt: this.clock() });
+      return true;
+    });
+    return taken ? path : undefined;
+  }
+
+  async chunk(owner: Owner, library: Library, fields: ChunkFields, data: Buffer, origin: string): Promise<ChunkResponse> {
+    const { name, ext } = checkFileName(fields.name);
+    const md5 = checkMd5(fields.md5);
+    const size = parseStrictInteger('size', fields.size);
+    const chunks = parseStrictInteger('chunks', fields.chunks);
+    const index = parseStrictInteger('chunk', fields.chunk);
+    checkAllowed(await this.config(), library, ext, size);
+
+    const session = await this.repo.findSession({ owner, library, md5, size, name });
+    if (!session) throw retryUpload('No upload in progress for this file: start it with init');
+    if (chunks !== session.chunks) throw new ApiError(`chunks: this file has ${session.chunks} chunks, not ${chunks}`);
+    if (index >= session.chunks) {
+      throw new ApiError(`chunk: expected a whole number from 0 to ${session.chunks - 1}, got ${index}`);
+    }
+    const expected = chunkLength(session, index);
+    if (data.length !== expected) {
+      throw new ApiError(`chunk ${index}: expected exactly ${expected} bytes, received ${data.length}`);
+    }
+    const now = this.clock();
+    if (session.status === 'finishing' && session.updatedAt >= now - finishLeaseMs) {
+      throw new ApiError('This upload is being finished: try again in a moment');
+    }
+
+    if (!(await this.repo.hasChunk(session.id, index))) {
+      let receipt: ChunkReceipt;
+      try {
+        receipt = await this.storage.writeChunk(stagingOf(session), index, session.chunkSize, data);
+      } catch (error) {
+        if (!(error instanceof StorageNotFoundError)) throw error;
+        await this.resetSession(session);
+        throw retryUpload('The stored part of this upload has expired');
+      }
+      await this.repo.addChunk({ sessionId: session.id, idx: index, size: receipt.size, etag: receipt.etag });
+      await this.advanceHash(session, index, data);
+    }
+    await this.repo.touchSession(session.id, now);
+
+    const held = (await this.repo.listChunks(session.id)).map((row) => row.idx);
+    if (held.length === session.chunks) return this.finish(session, origin);
+    return { chunkUploaded: contiguous(held), chunks: session.chunks };
+  }
+
+  /**
+   * Folds chunk `index` into the running hashes when it extends the hashed prefix, then any later
+   * chunks already stored (read back where the store allows), and saves the MD5 state.
+   */
+  private async advanceHash(session: SessionRow, index: number, data: Buffer): Promise<void> {
+    const current = await this.repo.getSession(session.id);
+    if (!current || current.hashedChunks !== index) return;
+    const md5 = await this.md5At(current);
+    const sha = this.shaAt(current);
+    md5.update(data);
+    sha?.update(data);
+    let hashed = index + 1;
+    if (hashed < current.chunks) {
+      const later = new Map((await this.repo.listChunks(current.id)).map((row) => [row.idx, row]));
+      for (let row = later.get(hashed); row; row = later.get(hashed)) {
+        const bytes = await this.storage.readChunk(stagingOf(current), receiptOf(row), current.chunkSize);
+        if (!bytes) break;
+        md5.update(bytes);
+        sha?.update(bytes);
+        hashed += 1;
+      }
+    }
+    const saved = await this.repo.saveHashState(current.id, current.hashedChunks, hashed, toBase64(md5.save()));
+    this.shaStates.delete(current.id);
+    if (saved && sha) this.rememberSha(current.id, hashed, sha);
+  }
+
+  private async md5At(session: SessionRow): Promise<IHasher> {
+    const md5 = await createMD5();
+    if (session.md5State && session.hashedChunks > 0) md5.load(fromBase64(session.md5State));
+    else md5.init();
+    return md5;
+  }
+
+  /** The in-memory SHA-256 at the same point as the saved MD5, if this process has it. */
+  private shaAt(session: SessionRow): Hash | undefined {
+    if (session.hashedChunks === 0) return createHash('sha256');
+    const state = this.shaStates.get(session.id);
+    return state && state.hashedChunks === session.hashedChunks ? state.hash : undefined;
+  }
+
+  private rememberSha(sessionId: number, hashedChunks: number, hash: Hash): void {
+    this.shaStates.set(sessionId, { hashedChunks, hash });
+    if (this.shaStates.size > maxShaStates) {
+      const oldest = this.shaStates.keys().next();
+      if (!oldest.done) this.shaStates.delete(oldest.value);
+    }
+  }
+
+  private async finish(claimed: SessionRow, origin: string): Promise<ChunkResponse> {
+    const now = this.clock();
+    if (!(await this.repo.claimFinish(claimed, now, now - finishLeaseMs))) {
+      throw new ApiError('This upload is being finished: try again in a moment');
+    }
+    const session = (await this.repo.getSession(claimed.id)) ?? claimed;
+    const staging = stagingOf(session);
+    let verified: { sha256: string };
+    try {
+      const receipts = (await this.repo.listChunks(session.id)).map(receiptOf);
+      await this.storage.assemble(staging, receipts);
+      verified = await this.verify(session);
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      if (error instanceof StorageNotFoundError) {
+        await this.resetSession(session);
+        throw retryUpload('The stored part of this upload is gone');
+      }
+      await this.repo.releaseFinish(session.id, this.clock());
+      throw error;
+    }
+    const path = await this.storeBlob(session, verified.sha256);
+    this.shaStates.delete(session.id);
+    return {
+      chunkUploaded: session.chunks,
+      chunks: session.chunks,
+      data: { filename: session.name, size: session.size },
+      path,
+      fullPath: origin + path,
+    };
+  }
+
+  /** Whole-file MD5 against the declared one, SHA-256 for the content address, and a content check. */
+  private async verify(session: SessionRow): Promise<{ sha256: string }> {
+    const staging = stagingOf(session);
+    const md5 = await this.md5At(session);
+    const sha = this.shaAt(session);
+    const md5From = session.hashedChunks * session.chunkSize;
+    const shaFrom = sha ? md5From : 0;
+    const shaHash = sha ?? createHash('sha256');
+    const from = Math.min(md5From, shaFrom);
+    if (from < session.size) {
+      let offset = from;
+      const stream = await this.storage.readStaging(staging, { start: from, end: session.size - 1 });
+      for await (const part of stream as AsyncIterable<Buffer>) {
+        const end = offset + part.length;
+        if (end > shaFrom) shaHash.update(shaFrom > offset ? part.subarray(shaFrom - offset) : part);
+        if (end > md5From) md5.update(md5From > offset ? part.subarray(md5From - offset) : part);
+        offset = end;
+      }
+      if (offset !== session.size) throw new StorageNotFoundError(session.stagingKey);
+    }
+    if (md5.digest('hex') !== session.md5) {
+      await this.resetSession(session);
+      throw retryUpload("The file's MD5 does not match the one declared at init");
+    }
+    const problem = await this.checkContent(session, staging);
+    if (problem) {
+      await this.resetSession(session);
+      throw retryUpload(`The file does not match its extension: ${problem}`);
+    }
+    return { sha256: shaHash.digest('hex') };
+  }
+
+  private async checkContent(session: SessionRow, staging: StagingRef): Promise<string | undefined> {
+    const read = (): Promise<Readable> => this.storage.readStaging(staging, { start: 0, end: session.size - 1 });
+    if (isTextExtension(session.ext)) return checkTextContent(session.ext, session.size, await read());
+    return checkBinaryContent(session.ext, await read());
+  }
+
+  /** Files the verified bytes under their content address and records the unsaved upload. */
+  private async storeBlob(session: SessionRow, sha256: string): Promise<string> {
+    const staging = stagingOf(session);
+    const owner: Owner = { type: session.ownerType, id: session.ownerId };
+    const path = blobPath(session.library, sha256, session.ext);
+    const upload = {
+      ownerType: owner.type,
+      ownerId: owner.id,
+      library: session.library,
+      name: session.name,
+      ext: session.ext,
+      path,
+      createdAt: this.clock(),
+    };
+    const existing = await this.repo.findBlobBySha(sha256);
+    if (existing) {
+      const shared = await this.repo.db.transaction().execute(async (trx) => {
+        const repo = new UploadRepository(trx);
+        if (!(await repo.addBlobRefs(existing.id, 1))) return false;
+        await repo.insertUpload({ ...upload, blobId: existing.id });
+        await repo.deleteSession(session.id);
+        return true;
+      });
+      if (shared) {
+        await this.storage.abort(staging);
+        return path;
+      }
+    }
+    const key = blobKey(sha256);
+    await this.storage.promote(staging, key);
+    await this.repo.db.transaction().execute(async (trx) => {
+      const repo = new UploadRepository(trx);
+      const blob = await repo.upsertBlob({ sha256, md5: session.md5, size: session.size, storageKey: key, createdAt: this.clock() });
+      await repo.insertUpload({ ...upload, blobId: blob.id });
+      await repo.deleteSession(session.id);
+    });
+    return path;
+  }
+
+  /** Drops a session and its bytes; the next init starts from chunk 0. */
+  private async resetSession(session: SessionRow): Promise<void> {
+    this.shaStates.delete(session.id);
+    await this.repo.deleteSession(session.id);
+    try {
+      await this.storage.abort(stagingOf(session));
+    } catch (error) {
+      this.log?.warn({ err: error, sessionId: session.id }, 'could not free the bytes of a dropped upload session');
+    }
+  }
+
+  /** Deletes a blob nothing points at any more, with its thumbnail. */
+  async collectBlob(blobId: number): Promise<void> {
+    const blob = await this.repo.db.selectFrom('fileBlobs').selectAll().where('id', '=', blobId).executeTakeFirst();
+    if (!blob || blob.refCount > 0) return;
+    if (!(await this.repo.deleteBlobIfUnreferenced(blob.id))) return;
+    await this.storage.delete(blob.storageKey);
+    await this.storage.delete(thumbKey(blob.sha256, thumbWidth));
+  }
+
+  /** Frees abandoned sessions, unsaved uploads older than 24 h and blobs nothing points at. */
+  async sweep(now: number = this.clock()): Promise<SweepResult> {
+    const before = now - uploadTtlMs;
+    const result: SweepResult = { sessions: 0, uploads: 0, blobs: 0 };
+    for (let batch = await this.repo.expiredSessions(before, 100); batch.length > 0; batch = await this.repo.expiredSessions(before, 100)) {
+      for (const session of batch) {
+        await this.resetSession(session);
+        result.sessions += 1;
+      }
+    }
+    for (let batch = await this.repo.expiredUploads(before, 100); batch.length > 0; batch = await this.repo.expiredUploads(before, 100)) {
+      for (const upload of batch) {
+        await this.repo.db.transaction().execute(async (trx) => {
+          const repo = new UploadRepository(trx);
+          await repo.deleteUploads([upload.id]);
+          await repo.dropBlobRefs(upload.blobId, 1);
+        });
+        result.uploads += 1;
+      }
+    }
+    for (let batch = await this.repo.unreferencedBlobs(100); batch.length > 0; batch = await this.repo.unreferencedBlobs(100)) {
+      for (const blob of batch) {
+        await this.collectBlob(blob.id);
+        result.blobs += 1;
+      }
+    }
+    return result;
+  }
+
+  /** Runs `sweep` every `intervalMs` until the returned function is called. */
+  startSweeper(intervalMs: number): () => void {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      this.sweep()
+        .catch((error: unknown) => this.log?.warn({ err: error }, 'upload sweep failed'))
+        .finally(() => {
+          running = false;
+        });
+    }, intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+}

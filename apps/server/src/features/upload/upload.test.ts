@@ -1,0 +1,279 @@
+import { randomBytes } from 'node:crypto';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Code } from '@atrium/shared';
+import { defaultUploadConfig, type ChunkResponse, type UploadConfig } from '@atrium/shared/contract/files';
+import sharp from 'sharp';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { testDbKinds } from '../../testing/db';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+import { filesDb } from '../files/files.tables';
+import {
+  FileClient,
+  md5Of,
+  testChunkSize,
+  textFile,
+  useUploadConfig,
+  type UploadFile,
+} from '../files/files.testing';
+
+async function pngFile(name: string, width = 300, height = 200): Promise<UploadFile> {
+  const data = await sharp({
+    create: { width, height, channels: 3, background: { r: 200, g: 30, b: 90 } },
+  })
+    .composite([{ input: randomBytes(width * height * 3), raw: { width, height, channels: 3 } }])
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+  return { name, data };
+}
+
+describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
+  let t: TestApp;
+  let member: FileClient;
+  let files: FileClient;
+
+  const storageDir = () => join(t.dataDir, 'storage');
+  const db = () => filesDb(t.db);
+  const sessionCount = async () => (await db().selectFrom('uploadSessions').select('id').execute()).length;
+  const chunkRows = async () => (await db().selectFrom('uploadChunks').selectAll().execute()).length;
+  const stagingBytes = async () => {
+    const dir = join(storageDir(), 'staging');
+    const names = await readdir(dir).catch(() => []);
+    let total = 0;
+    for (const name of names) total += (await stat(join(dir, name))).size;
+    return total;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ db: kind });
+    await useUploadConfig(t);
+  });
+  afterAll(async () => {
+    await t.cleanup();
+  });
+  beforeEach(async () => {
+    const { token } = await t.loginMember();
+    member = new FileClient(t, { area: 'member', token }, 'image');
+    files = new FileClient(t, { area: 'member', token }, 'file');
+  });
+
+  it('answers the upload configuration', async () => {
+    const answer = await member.call<UploadConfig>({ action: 'config' });
+    expect(answer.code).toBe(0);
+    expect(answer.data.chunkSize).toBe(testChunkSize);
+    expect(answer.data.category.image).toEqual(defaultUploadConfig.category.image);
+    expect(answer.data.category.video.extensions).toEqual(['mp4', 'webm', 'mov']);
+  });
+
+  it('uploads a file in chunks, in any order, and serves the exact bytes', async () => {
+    const file = await pngFile('photo.png');
+    const chunks = Math.ceil(file.data.length / testChunkSize);
+    expect(chunks).toBeGreaterThan(3);
+
+    const init = await member.init(file);
+    expect(init).toMatchObject({ code: 0, data: { chunkUploaded: 0, chunks } });
+
+    // A chunk beyond the gap is stored but does not move chunkUploaded.
+    const early = await member.sendChunk(file, 2);
+    expect(early.json).toMatchObject({ code: 0, data: { chunkUploaded: 0 } });
+    expect((await member.sendChunk(file, 0)).json.data.chunkUploaded).toBe(1);
+    expect((await member.sendChunk(file, 1)).json.data.chunkUploaded).toBe(3);
+
+    let last: ChunkResponse | undefined;
+    for (let i = 3; i < chunks; i += 1) {
+      const { json } = await member.sendChunk(file, i);
+      expect(json.code, json.msg).toBe(0);
+      last = json.data;
+    }
+    expect(last).toMatchObject({ data: { filename: 'photo.png', size: file.data.length } });
+    expect(last?.path).toMatch(/^\/data\/image\/[0-9a-f]{2}\/[0-9a-f]{64}\.png$/);
+    expect(last?.fullPath).toBe(`http://localhost:80${last?.path}`);
+
+    const served = await t.app.inject({ method: 'GET', url: last?.path ?? '' });
+    expect(served.statusCode).toBe(200);
+    expect(md5Of(served.rawPayload)).toBe(md5Of(file.data));
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.headers['content-disposition']).toBe('inline');
+    expect(await sessionCount()).toBe(0);
+    expect(await stagingBytes()).toBe(0);
+  });
+
+  it('resumes: init answers the chunks already held and only the rest are sent', async () => {
+    const file = { name: 'notes.txt', data: textFile(testChunkSize * 5 + 77, 'resume') };
+    expect((await files.init(file)).data.chunkUploaded).toBe(0);
+    for (const i of [0, 1, 2]) expect((await files.sendChunk(file, i)).json.code).toBe(0);
+
+    const again = await files.init(file);
+    expect(again).toMatchObject({ code: 0, data: { chunkUploaded: 3, chunks: 6 } });
+    // A chunk sent twice changes nothing.
+    expect((await files.sendChunk(file, 2)).json).toMatchObject({ code: 0, data: { chunkUploaded: 3 } });
+
+    let done: ChunkResponse | undefined;
+    for (let i = 3; i < 6; i += 1) done = (await files.sendChunk(file, i)).json.data;
+    const served = await t.app.inject({ method: 'GET', url: done?.path ?? '' });
+    expect(served.rawPayload.equals(file.data)).toBe(true);
+  });
+
+  it('answers an identical file at once ("instant upload") without a chunk', async () => {
+    const file = { name: 'same.txt', data: textFile(3000, 'instant') };
+    const first = await files.uploadAndSave(file);
+    const again = await files.init({ ...file, name: 'renamed copy.txt' });
+    expect(again).toMatchObject({
+      code: 0,
+      data: { chunkUploaded: 3, chunks: 3, path: first.path, data: { filename: 'renamed copy.txt', size: 3000 } },
+    });
+    const saved = await files.call({ action: 'save', path: first.path, name: 'renamed copy.txt', size: 3000, categoryId: 0 });
+    expect(saved.code).toBe(0);
+    const blobs = await db().selectFrom('fileBlobs').selectAll().where('md5', '=', md5Of(file.data)).execute();
+    expect(blobs).toHaveLength(1);
+    expect(blobs[0]?.refCount).toBe(2);
+  });
+
+  describe('refuses bad chunks with a clear message and stores nothing', () => {
+    const file = { name: 'bounds.txt', data: textFile(testChunkSize * 3 + 10, 'bounds') };
+
+    beforeEach(async () => {
+      expect((await files.init(file)).code).toBe(0);
+    });
+
+    it.each([
+      ['0/../x', /^chunk: expected a whole number written with digits only, got "0\/\.\.\/x"$/],
+      ['-1', /^chunk: expected a whole number written with digits only/],
+      ['1.5', /^chunk: expected a whole number written with digits only/],
+      ['1e1', /^chunk: expected a whole number written with digits only/],
+      ['', /^chunk: expected a whole number written with digits only/],
+      ['4', /^chunk: expected a whole number from 0 to 3, got 4$/],
+      ['5', /^chunk: expected a whole number from 0 to 3, got 5$/],
+    ])('chunk %j', async (chunk, message) => {
+      const rowsBefore = await chunkRows();
+      const bytesBefore = await stagingBytes();
+      const { res, json } = await files.sendChunk(file, 0, { fields: { chunk } });
+      expect(res.statusCode).toBe(200);
+      expect(json.code).toBe(Code.Failure);
+      expect(json.msg).toMatch(message);
+      expect(await chunkRows()).toBe(rowsBefore);
+      expect(await stagingBytes()).toBe(bytesBefore);
+    });
+
+    it.each([
+      ['one byte short', (b: Buffer) => b.subarray(0, b.length - 1), /^chunk 1: expected exactly 1024 bytes, received 1023$/],
+      ['one byte long', (b: Buffer) => Buffer.concat([b, Buffer.from('x')]), /^chunk 1: expected exactly 1024 bytes, received 1025$/],
+      ['far too long', (b: Buffer) => Buffer.concat([b, b, b]), /^file: a chunk is at most 1024 bytes$/],
+    ])('a body %s', async (_name, change, message) => {
+      const rowsBefore = await chunkRows();
+      const bytesBefore = await stagingBytes();
+      const body = change(file.data.subarray(testChunkSize, testChunkSize * 2));
+      const { json } = await files.sendChunk(file, 1, { body });
+      expect(json).toMatchObject({ code: Code.Failure, msg: expect.stringMatching(message) });
+      expect(await chunkRows()).toBe(rowsBefore);
+      expect(await stagingBytes()).toBe(bytesBefore);
+    });
+
+    it('the last chunk must be exactly the remainder', async () => {
+      const { json } = await files.sendChunk(file, 3, { body: Buffer.alloc(testChunkSize) });
+      expect(json.msg).toBe('chunk 3: expected exactly 10 bytes, received 1024');
+    });
+
+    it('a chunk count that does not match the file', async () => {
+      const { json } = await files.sendChunk(file, 0, { fields: { chunks: '5' } });
+      expect(json.msg).toBe('chunks: this file has 4 chunks, not 5');
+    });
+
+    it('a chunk of a file never initialised', async () => {
+      const other = { name: 'other.txt', data: textFile(2000, 'other') };
+      const { json } = await files.sendChunk(other, 0);
+      expect(json.code).toBe(Code.Failure);
+      expect(json.msg).toContain('ShouldRetryUpload');
+    });
+
+    it('a form without the file part', async () => {
+      const { json } = await files.sendChunk(file, 0, { body: Buffer.alloc(0) });
+      expect(json.code).toBe(Code.Failure);
+    });
+  });
+
+  it('a wrong md5 fails the last chunk with ShouldRetryUpload and starts over', async () => {
+    const file = { name: 'wrong.txt', data: textFile(2500, 'wrong md5'), md5: 'f'.repeat(32) };
+    const answer = await files.upload(file);
+    expect(answer.code).toBe(Code.Failure);
+    expect(answer.msg).toContain('ShouldRetryUpload');
+    expect(answer.msg).toContain('MD5');
+    expect((await files.init(file)).data.chunkUploaded).toBe(0);
+    expect(await stagingBytes()).toBe(0);
+  });
+
+  it('content that does not match its extension fails with ShouldRetryUpload', async () => {
+    const fake = { name: 'fake.png', data: textFile(2100, 'not an image') };
+    const answer = await member.upload(fake);
+    expect(answer).toMatchObject({ code: Code.Failure, msg: expect.stringContaining('ShouldRetryUpload') });
+    expect(answer.msg).toContain('does not match its extension');
+
+    const binaryText = { name: 'binary.txt', data: randomBytes(1500) };
+    const text = await files.upload(binaryText);
+    expect(text.msg).toMatch(/not UTF-8 text.*ShouldRetryUpload/);
+
+    const badJson = { name: 'broken.json', data: Buffer.from('{"a": [1, 2') };
+    expect((await files.upload(badJson)).msg).toMatch(/not valid JSON.*ShouldRetryUpload/);
+  });
+
+  describe('init refuses', () => {
+    it.each([
+      ['a forbidden extension', { name: 'run.exe', size: 10 }, '文件类型不合法（只能上传jpg,jpeg,png,gif,webp文件）'],
+      ['a size over maxSize', { name: 'big.png', size: 20 * 1024 * 1024 + 1 }, '文件大小不合法'],
+      ['a 201-byte name', { name: `${'a'.repeat(197)}.png`, size: 10 }, 'name: at most 200 bytes (UTF-8), this one has 201'],
+      ['a name with NUL', { name: 'a\u0000b.png', size: 10 }, 'name: control characters such as NUL are not allowed'],
+      ['a name without extension', { name: 'README', size: 10 }, 'name: needs a file extension such as .jpg'],
+      ['a bad md5', { name: 'a.png', size: 10, md5: 'xyz' }, 'md5: expected 32 hex digits'],
+      ['an empty file', { name: 'a.png', size: 0 }, 'size: an empty file cannot be uploaded'],
+    ])('%s', async (_name, fields, message) => {
+      const before = await sessionCount();
+      const answer = await member.call({ action: 'init', md5: 'a'.repeat(32), ...fields });
+      expect(answer).toEqual({ code: Code.Failure, msg: message, data: null });
+      expect(await sessionCount()).toBe(before);
+    });
+
+    it('accepts a 200-byte name of multi-byte characters', async () => {
+      const name = `${'文'.repeat(65)}a.png`;
+      expect(Buffer.byteLength(name)).toBe(200);
+      expect((await member.call({ action: 'init', name, size: 10, md5: 'b'.repeat(32) })).code).toBe(0);
+    });
+  });
+
+  it('keeps a name with ../ as a display name only', async () => {
+    const file = { name: '../../etc/passwd.txt', data: textFile(1500, 'traversal') };
+    const saved = await files.uploadAndSave(file);
+    expect(saved).toMatchObject({ name: '../../etc/passwd.txt', filename: '../../etc/passwd.txt' });
+    expect(saved.path).toMatch(/^\/data\/file\/[0-9a-f]{2}\/[0-9a-f]{64}\.txt$/);
+    const everything = await readdir(storageDir(), { recursive: true });
+    expect(everything.some((p) => p.includes('passwd') || p.includes('..'))).toBe(false);
+  });
+
+  it('the sweeper frees abandoned sessions and unsaved uploads after 24 h, not saved files', async () => {
+    const abandoned = { name: 'abandoned.txt', data: textFile(2500, 'abandoned') };
+    await files.init(abandoned);
+    await files.sendChunk(abandoned, 0);
+    const unsaved = await files.upload({ name: 'unsaved.txt', data: textFile(1200, 'unsaved') });
+    const kept = await files.uploadAndSave({ name: 'kept.txt', data: textFile(1300, 'kept') });
+    expect(await stagingBytes()).toBeGreaterThan(0);
+
+    t.clock.advance(23 * 3_600_000);
+    const early = await sweep(t);
+    expect(early).toEqual({ sessions: 0, uploads: 0, blobs: 0 });
+
+    t.clock.advance(2 * 3_600_000);
+    const late = await sweep(t);
+    expect(late.sessions).toBeGreaterThanOrEqual(1);
+    expect(late.uploads).toBeGreaterThanOrEqual(1);
+    expect(await stagingBytes()).toBe(0);
+    expect((await t.app.inject({ method: 'GET', url: unsaved.data.path ?? '' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: kept.path })).statusCode).toBe(200);
+    // The member's sign-in has expired too by now.
+    const again = new FileClient(t, { area: 'member', token: (await t.loginMember()).token }, 'file');
+    expect((await again.init(abandoned)).data.chunkUploaded).toBe(0);
+  });
+});
+
+async function sweep(t: TestApp) {
+  const feature = t.app.filesFeature;
+  return feature.uploads.sweep(t.clock.now());
+}

@@ -1,0 +1,193 @@
+import { Writable } from 'node:stream';
+import { ok } from '@atrium/shared';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createTestApp, type TestApp } from '../testing/test-app';
+import { route } from './route';
+
+const logLines: string[] = [];
+const logStream = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    logLines.push(chunk.toString());
+    done();
+  },
+});
+
+const nested = z.strictObject({
+  title: z.string(),
+  options: z.strictObject({ size: z.number().int(), tags: z.array(z.string()) }),
+});
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({
+    deps: { logger: pino({ level: 'error' }, logStream) },
+    setup: (app) => {
+      route(app, {
+        area: 'public',
+        path: '/api/test/crash',
+        body: z.strictObject({}),
+        handler: () => Promise.reject(new Error('database exploded at /secret/path.ts:12')),
+      });
+      route(app, {
+        area: 'public',
+        path: '/api/test/nested',
+        body: nested,
+        handler: async ({ body }) => ok(body),
+      });
+    },
+  });
+});
+afterAll(async () => {
+  await t.cleanup();
+});
+
+const postRaw = (url: string, payload: string, contentType = 'application/json') =>
+  t.app.inject({ method: 'POST', url, headers: { 'content-type': contentType }, payload });
+
+describe('request errors answer HTTP 200 with code -1 naming the problem', () => {
+  it('malformed JSON', async () => {
+    const res = await postRaw('/api/auth/login', '{"username": "a",');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ code: -1, msg: 'Invalid JSON body', data: null });
+  });
+
+  it('an empty JSON body', async () => {
+    const res = await postRaw('/api/auth/login', '');
+    expect(res.json()).toEqual({ code: -1, msg: 'Invalid JSON body', data: null });
+  });
+
+  it('a missing field', async () => {
+    const { res, json } = await t.post('/api/auth/login', { username: 'a' });
+    expect(res.statusCode).toBe(200);
+    expect(json).toEqual({ code: -1, msg: 'password: is required', data: null });
+  });
+
+  it('a field of the wrong type', async () => {
+    const { json } = await t.post('/api/auth/login', { username: 42, password: 'x' });
+    expect(json).toEqual({ code: -1, msg: 'username: expected string', data: null });
+  });
+
+  it('an extra field', async () => {
+    const { json } = await t.post('/api/auth/login', { username: 'a', password: 'b', admin: true });
+    expect(json).toEqual({ code: -1, msg: 'admin: unknown field', data: null });
+  });
+
+  it('a body that is not an object', async () => {
+    for (const body of [[], 'text', 7, null]) {
+      const { json } = await t.post('/api/auth/login', body);
+      expect(json).toEqual({ code: -1, msg: 'body: expected object', data: null });
+    }
+  });
+
+  it('a schema rule other than type (with its own message)', async () => {
+    const { json } = await t.post('/api/auth/login', { username: '', password: 'x' });
+    expect(json).toEqual({ code: -1, msg: 'username is required', data: null });
+  });
+
+  it('nested fields by their dotted path', async () => {
+    const wrong = await t.post('/api/test/nested', {
+      title: 't',
+      options: { size: 1.5, tags: [] },
+    });
+    expect(wrong.json.msg).toMatch(/^options\.size: /);
+    const item = await t.post('/api/test/nested', {
+      title: 't',
+      options: { size: 1, tags: ['a', 2] },
+    });
+    expect(item.json.msg).toBe('options.tags.1: expected string');
+    const extra = await t.post('/api/test/nested', {
+      title: 't',
+      options: { size: 1, tags: [], x: 1 },
+    });
+    expect(extra.json.msg).toBe('options.x: unknown field');
+    const good = await t.post('/api/test/nested', {
+      title: 't',
+      options: { size: 1, tags: ['a'] },
+    });
+    expect(good.json).toEqual({
+      code: 0,
+      msg: '',
+      data: { title: 't', options: { size: 1, tags: ['a'] } },
+    });
+  });
+
+  it('a body over 1 MiB', async () => {
+    const res = await postRaw(
+      '/api/auth/login',
+      JSON.stringify({ username: 'a', password: 'x'.repeat(1024 * 1024) }),
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ code: -1, msg: 'Request body too large', data: null });
+  });
+
+  it('a body just under 1 MiB is read (and then validated)', async () => {
+    const res = await postRaw(
+      '/api/auth/login',
+      JSON.stringify({ username: 'a', password: 'x'.repeat(1000 * 1000) }),
+    );
+    expect(res.json()).toMatchObject({ code: -1, msg: expect.stringMatching(/^password: /) });
+  });
+
+  it('an unsupported content type, including text/plain', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
+      const res = await postRaw('/api/auth/login', 'username=a&password=b', type);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ code: -1, msg: expect.stringMatching(/content type/i) });
+    }
+  });
+
+  it('a POST without a body counts as an empty object', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/app/config' });
+    expect(res.json()).toMatchObject({ code: 0 });
+    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login' });
+    expect(login.json()).toEqual({ code: -1, msg: 'username: is required', data: null });
+  });
+});
+
+describe('unknown routes', () => {
+  it('answer HTTP 404', async () => {
+    for (const url of ['/api/nope', '/admin/api/nope', '/api/auth/login/x']) {
+      const res = await postRaw(url, '{}');
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ code: -1 });
+    }
+  });
+
+  it('GET of an API address is 404 (every call is a POST)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/auth/login' });
+    expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('a crash', () => {
+  it('answers HTTP 500 with a generic message, logs the error with the request id, never a stack', async () => {
+    logLines.length = 0;
+    const res = await postRaw('/api/test/crash', '{}');
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ code: -1, msg: 'Internal server error', data: null });
+    expect(res.body).not.toMatch(/exploded|secret|\.ts|at /);
+    const requestId = res.headers['x-request-id'];
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const logged = logLines.map(
+      (l) => JSON.parse(l) as { reqId?: string; err?: { message?: string } },
+    );
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        reqId: requestId,
+        err: expect.objectContaining({ message: expect.stringContaining('exploded') }),
+      }),
+    );
+  });
+});
+
+describe('every answer', () => {
+  it('carries a fresh request id and the security headers', async () => {
+    const a = await t.post('/api/app/config');
+    const b = await t.post('/api/app/config');
+    expect(a.res.headers['x-request-id']).not.toBe(b.res.headers['x-request-id']);
+    expect(a.res.headers['x-content-type-options']).toBe('nosniff');
+    expect(a.res.headers['content-security-policy']).toContain("default-src 'self'");
+  });
+});

@@ -1,0 +1,30 @@
+import { TokenKey, XsrfCookie, XsrfHeader } from '@atrium/shared';
+import type { FastifyInstance } from 'fastify';
+import { fail, Messages } from './envelope';
+import { newToken, safeEqual } from './tokens';
+
+/**
+ * Double-submit XSRF check (DESIGN 4). The page reads the `XSRF-TOKEN` cookie and echoes it in
+ * `X-XSRF-TOKEN`; another site can make the browser send the cookie but cannot read it. Every POST
+ * that carries a session token must echo it, or it is refused before anything runs.
+ */
+export function registerXsrf(app: FastifyInstance, options: { secureCookie: boolean }): void {
+  app.addHook('onRequest', async (req, reply) => {
+    const cookie = req.cookies[XsrfCookie];
+    if (!cookie) {
+      reply.setCookie(XsrfCookie, newToken(), {
+        path: '/',
+        sameSite: 'lax',
+        httpOnly: false,
+        secure: options.secureCookie,
+      });
+    }
+    if (req.method !== 'POST') return;
+    const carriesToken = Boolean(req.headers[TokenKey.member] || req.headers[TokenKey.admin]);
+    if (!carriesToken) return;
+    const header = req.headers[XsrfHeader];
+    if (!cookie || typeof header !== 'string' || !safeEqual(cookie, header)) {
+      return reply.code(200).send(fail(Messages.xsrfMismatch));
+    }
+  });
+}

@@ -1,0 +1,248 @@
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListPartsCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import {
+  StorageNotFoundError,
+  type ByteRange,
+  type ChunkReceipt,
+  type StagingRef,
+  type Storage,
+  type StoredObject,
+} from './storage';
+
+export interface S3StorageOptions {
+  bucket: string;
+  region: string;
+  /** A custom endpoint (MinIO, R2, s3rver...); path-style addressing is used with it. */
+  endpoint?: string | undefined;
+  accessKeyId?: string | undefined;
+  secretAccessKey?: string | undefined;
+}
+
+/** S3 refuses multipart parts under 5 MiB, except the last one. */
+export const s3MinPartSize = 5 * 1024 * 1024;
+
+function statusOf(error: unknown): number | undefined {
+  return error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
+}
+
+function isNotFound(error: unknown): boolean {
+  if (!(error instanceof S3ServiceException)) return false;
+  return error.name === 'NoSuchKey' || error.name === 'NotFound' || error.name === 'NoSuchUpload' || statusOf(error) === 404;
+}
+
+/** Some S3-compatible stores (s3rver among them) answer 405/501 to ListParts and AbortMultipartUpload. */
+function isUnsupported(error: unknown): boolean {
+  const status = statusOf(error);
+  return status === 405 || status === 501;
+}
+
+function toReadable(body: unknown, key: string): Readable {
+  if (body instanceof Readable) return body;
+  throw new Error(`S3 returned no readable body for ${key}`);
+}
+
+/**
+ * S3-compatible storage: an upload session is a multipart upload of a staging key and chunk N is
+ * part N + 1, so chunks go straight to the store and finishing is CompleteMultipartUpload plus a
+ * server-side copy to the content key.
+ */
+export class S3Storage implements Storage {
+  readonly driver = 's3';
+  readonly minChunkSize = s3MinPartSize;
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(options: S3StorageOptions) {
+    this.bucket = options.bucket;
+    this.client = new S3Client({
+      region: options.region,
+      ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
+      ...(options.accessKeyId && options.secretAccessKey
+        ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
+        : {}),
+      // Stores that predate S3's default CRC checksums reject or ignore them; MD5 ETags suffice.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  async beginUpload(): Promise<StagingRef> {
+    const key = `staging/${randomBytes(16).toString('hex')}`;
+    const answer = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }));
+    if (!answer.UploadId) throw new Error('S3 CreateMultipartUpload answered no UploadId');
+    return { key, uploadId: answer.UploadId };
+  }
+
+  private uploadIdOf(staging: StagingRef): string {
+    if (!staging.uploadId) throw new Error(`staging ${staging.key} has no multipart upload id`);
+    return staging.uploadId;
+  }
+
+  async writeChunk(staging: StagingRef, index: number, _chunkSize: number, data: Buffer): Promise<ChunkReceipt> {
+    try {
+      const answer = await this.client.send(
+        new UploadPartCommand({
+          Bucket: this.bucket,
+          Key: staging.key,
+          UploadId: this.uploadIdOf(staging),
+          PartNumber: index + 1,
+          Body: data,
+          ContentLength: data.length,
+        }),
+      );
+      if (!answer.ETag) throw new Error('S3 UploadPart answered no ETag');
+      return { index, size: data.length, etag: answer.ETag };
+    } catch (error) {
+      if (isNotFound(error)) throw new StorageNotFoundError(staging.key);
+      throw error;
+    }
+  }
+
+  readChunk(): Promise<Buffer | undefined> {
+    return Promise.resolve(undefined);
+  }
+
+  async storedChunks(staging: StagingRef, _chunkSize: number, receipts: readonly ChunkReceipt[]): Promise<number[]> {
+    const held = new Map<number, string>();
+    let marker: string | undefined;
+    try {
+      for (;;) {
+        const page = await this.client.send(
+          new ListPartsCommand({
+            Bucket: this.bucket,
+            Key: staging.key,
+            UploadId: this.uploadIdOf(staging),
+            MaxParts: 1000,
+            PartNumberMarker: marker,
+          }),
+        );
+        for (const part of page.Parts ?? []) {
+          if (part.PartNumber !== undefined && part.ETag) held.set(part.PartNumber - 1, part.ETag);
+        }
+        if (!page.IsTruncated || !page.NextPartNumberMarker) break;
+        marker = page.NextPartNumberMarker;
+      }
+    } catch (error) {
+      if (isNotFound(error)) return [];
+      // Without ListParts the receipts are the best record: each was written after S3 acknowledged the part.
+      if (isUnsupported(error)) return receipts.map((r) => r.index).sort((a, b) => a - b);
+      throw error;
+    }
+    return receipts
+      .filter((r) => held.get(r.index) === r.etag)
+      .map((r) => r.index)
+      .sort((a, b) => a - b);
+  }
+
+  async assemble(staging: StagingRef, receipts: readonly ChunkReceipt[]): Promise<void> {
+    const parts = [...receipts]
+      .sort((a, b) => a.index - b.index)
+      .map((r) => ({ PartNumber: r.index + 1, ETag: r.etag }));
+    try {
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: staging.key,
+          UploadId: this.uploadIdOf(staging),
+          MultipartUpload: { Parts: parts },
+        }),
+      );
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      // Completed by an earlier attempt that stopped before promoting: the object is there.
+      if (!(await this.stat(staging.key))) throw new StorageNotFoundError(staging.key);
+    }
+  }
+
+  readStaging(staging: StagingRef, range?: ByteRange): Promise<Readable> {
+    return this.read(staging.key, range);
+  }
+
+  async promote(staging: StagingRef, key: string): Promise<void> {
+    try {
+      await this.client.send(
+        new CopyObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          CopySource: `${this.bucket}/${staging.key}`,
+        }),
+      );
+    } catch (error) {
+      if (isNotFound(error)) throw new StorageNotFoundError(staging.key);
+      throw error;
+    }
+    await this.delete(staging.key);
+  }
+
+  async abort(staging: StagingRef): Promise<void> {
+    if (staging.uploadId) {
+      try {
+        await this.client.send(
+          new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: staging.key, UploadId: staging.uploadId }),
+        );
+      } catch (error) {
+        if (!isNotFound(error) && !isUnsupported(error)) throw error;
+      }
+    }
+    // An assembled but never promoted staging object is a plain object by now.
+    await this.delete(staging.key);
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable> {
+    try {
+      const answer = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      );
+      return toReadable(answer.Body, key);
+    } catch (error) {
+      if (isNotFound(error)) throw new StorageNotFoundError(key);
+      throw error;
+    }
+  }
+
+  async stat(key: string): Promise<StoredObject | undefined> {
+    try {
+      const answer = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { size: answer.ContentLength ?? 0 };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async put(key: string, data: Buffer, contentType: string): Promise<void> {
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentType: contentType, ContentLength: data.length }),
+    );
+  }
+
+  async delete(key: string): Promise<void> {
+    try {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+
+  destroy(): void {
+    this.client.destroy();
+  }
+}

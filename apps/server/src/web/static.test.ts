@@ -1,0 +1,116 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../testing/test-app';
+
+describe('with a built web app', () => {
+  let t: TestApp;
+  let webDir: string;
+  beforeAll(async () => {
+    webDir = mkdtempSync(join(tmpdir(), 'atrium-web-'));
+    mkdirSync(join(webDir, 'admin'));
+    mkdirSync(join(webDir, 'assets'));
+    writeFileSync(
+      join(webDir, 'index.html'),
+      '<div id="app"></div><script src="/assets/member-1a2b.js"></script>',
+    );
+    writeFileSync(join(webDir, 'admin', 'index.html'), '<div id="app"></div><!-- admin -->');
+    writeFileSync(join(webDir, 'assets', 'member-1a2b.js'), 'console.log("member")');
+    writeFileSync(join(webDir, 'favicon.svg'), '<svg/>');
+    writeFileSync(join(webDir, '.env'), 'SECRET=1');
+    t = await createTestApp({ env: { ATRIUM_WEB_DIR: webDir } });
+  });
+  afterAll(async () => {
+    await t.cleanup();
+    rmSync(webDir, { recursive: true, force: true });
+  });
+
+  const get = (url: string) => t.app.inject({ method: 'GET', url });
+
+  it('serves the member app at / and the admin app at /admin/, always revalidated', async () => {
+    const member = await get('/');
+    expect(member.statusCode).toBe(200);
+    expect(member.headers['content-type']).toMatch(/^text\/html/);
+    expect(member.body).toContain('member-1a2b.js');
+    expect(member.headers['cache-control']).toBe('no-cache');
+
+    const admin = await get('/admin/');
+    expect(admin.statusCode).toBe(200);
+    expect(admin.body).toContain('<!-- admin -->');
+    expect(admin.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('redirects /admin to /admin/', async () => {
+    const res = await get('/admin');
+    expect([301, 302, 308]).toContain(res.statusCode);
+    expect(res.headers.location).toBe('/admin/');
+  });
+
+  it('serves hashed assets as immutable for a year', async () => {
+    const res = await get('/assets/member-1a2b.js');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('console.log("member")');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('serves other files of the build', async () => {
+    const res = await get('/favicon.svg');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).not.toContain('immutable');
+  });
+
+  it('answers 404 for unknown paths, hidden files and paths outside the build', async () => {
+    for (const url of [
+      '/nope',
+      '/assets/missing.js',
+      '/admin/nope',
+      '/.env',
+      '/../package.json',
+      '/%2e%2e/package.json',
+    ]) {
+      expect((await get(url)).statusCode, url).toBeGreaterThanOrEqual(400);
+      expect((await get(url)).statusCode, url).toBeLessThan(500);
+    }
+    expect((await get('/nope')).statusCode).toBe(404);
+  });
+
+  it('puts the security headers on pages too', async () => {
+    const res = await get('/');
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+    expect(csp).toContain("img-src 'self' data: blob:");
+    expect(csp).toContain("frame-ancestors 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
+  it('hands the page an XSRF cookie', async () => {
+    const res = await get('/');
+    expect(res.cookies.map((c) => c.name)).toContain('XSRF-TOKEN');
+  });
+});
+
+describe('without a build', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.cleanup();
+  });
+
+  it('tells the visitor to run the build', async () => {
+    for (const url of ['/', '/admin/']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/plain/);
+      expect(res.body).toContain('npm run build');
+    }
+  });
+
+  it('still answers 404 for other paths', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/assets/x.js' })).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,252 @@
+import { z } from 'zod';
+
+/**
+ * File library and chunked upload (SPEC 3.2-3.6, 7.2, 7.3; DESIGN 6): the calls at
+ * `/member_data/file_manager/{library}` and `/admin/data/file_manager/{library}`.
+ */
+
+export const libraries = ['image', 'file', 'video', 'audio'] as const;
+export type Library = (typeof libraries)[number];
+export const librarySchema = z.enum(libraries);
+
+/** Name of each library's root category (id 0). */
+export const libraryRootNames: Record<Library, string> = {
+  image: 'Image Gallery',
+  file: 'File Gallery',
+  video: 'Video Gallery',
+  audio: 'Audio Gallery',
+};
+
+const MiB = 1024 * 1024;
+
+export const uploadLibraryConfigSchema = z.object({
+  extensions: z.array(z.string().regex(/^[a-z0-9]{1,10}$/, 'extensions are lower-case letters and digits')).min(1),
+  maxSize: z.number().int().positive(),
+});
+export type UploadLibraryConfig = z.infer<typeof uploadLibraryConfigSchema>;
+
+/** The `upload` setting and the answer of `action=config` (SPEC 3.6 dataUpload). */
+export const uploadConfigSchema = z.object({
+  chunkSize: z.number().int().min(1).max(100 * MiB),
+  category: z.object({
+    image: uploadLibraryConfigSchema,
+    file: uploadLibraryConfigSchema,
+    video: uploadLibraryConfigSchema,
+    audio: uploadLibraryConfigSchema,
+  }),
+});
+export type UploadConfig = z.infer<typeof uploadConfigSchema>;
+
+/** DESIGN 6 defaults; the admin may change them through the `upload` setting. */
+export const defaultUploadConfig: UploadConfig = {
+  chunkSize: 5 * MiB,
+  category: {
+    image: { extensions: ['jpg', 'jpeg', 'png', 'gif', 'webp'], maxSize: 20 * MiB },
+    video: { extensions: ['mp4', 'webm', 'mov'], maxSize: 2048 * MiB },
+    audio: { extensions: ['mp3', 'wav', 'ogg', 'm4a', 'flac'], maxSize: 200 * MiB },
+    file: {
+      extensions: ['pdf', 'txt', 'csv', 'md', 'json', 'zip', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx'],
+      maxSize: 1024 * MiB,
+    },
+  },
+};
+
+/** Longest file name accepted, in UTF-8 bytes. */
+export const maxFileNameBytes = 200;
+export const maxCategoryNameLength = 100;
+export const fileListPageSize = 10;
+
+/** A non-negative integer sent as a JSON number or a string of digits. */
+const idField = z.union([
+  z.number().int('expected a whole number').min(0, 'expected 0 or more'),
+  z
+    .string()
+    .regex(/^\d{1,15}$/, 'expected a whole number')
+    .transform(Number),
+]);
+
+/** Ids of checked files: "3,5,8" (SPEC 7.3), a single number, or a list. */
+const idListField = z
+  .union([
+    z.number().int().positive(),
+    z.string().regex(/^\s*\d{1,15}(\s*,\s*\d{1,15})*\s*$/, 'expected ids joined with commas'),
+    z.array(z.number().int().positive()),
+  ])
+  .transform((value) => {
+    if (typeof value === 'number') return [value];
+    if (Array.isArray(value)) return value;
+    return value.split(',').map((part) => Number(part.trim()));
+  })
+  .pipe(z.array(z.number().int().positive('ids are 1 or more')).min(1, 'no id given').max(1000, 'at most 1000 ids at once'));
+
+export const configRequest = z.object({ action: z.literal('config') });
+
+export const initRequest = z.object({
+  action: z.literal('init'),
+  name: z.string(),
+  type: z.string().max(255).optional(),
+  lastModifiedDate: z.string().max(100).optional(),
+  size: z.number().int('size: expected a whole number of bytes').min(1, 'size: an empty file cannot be uploaded'),
+  md5: z.string().regex(/^[0-9a-fA-F]{32}$/, 'md5: expected 32 hex digits'),
+});
+export type InitRequest = z.infer<typeof initRequest>;
+
+export const saveRequest = z.object({
+  action: z.literal('save'),
+  path: z.string().min(1).max(500),
+  name: z.string(),
+  /** Sent by the client for information only: the stored size is what counts. */
+  size: z.union([z.number(), z.string()]).optional(),
+  categoryId: idField.default(0),
+});
+export type SaveRequest = z.infer<typeof saveRequest>;
+
+export const categoryRequest = z.object({ action: z.literal('category') });
+
+export const listRequest = z.object({
+  action: z.literal('list'),
+  page: z
+    .union([z.number().int().min(1), z.string().regex(/^\d{1,9}$/).transform(Number)])
+    .default(1)
+    .transform((page) => Math.max(1, page)),
+  categoryId: idField.default(0),
+});
+export type ListRequest = z.infer<typeof listRequest>;
+
+export const fileEditRequest = z.object({
+  action: z.literal('fileEdit'),
+  categoryId: idField,
+  id: idListField,
+});
+export type FileEditRequest = z.infer<typeof fileEditRequest>;
+
+export const fileDeleteRequest = z.object({ action: z.literal('fileDelete'), id: idListField });
+export type FileDeleteRequest = z.infer<typeof fileDeleteRequest>;
+
+export const categoryEditRequest = z.object({
+  action: z.literal('categoryEdit'),
+  id: idField.default(0),
+  pid: idField.default(0),
+  title: z
+    .string()
+    .trim()
+    .min(1, 'title: is required')
+    .max(maxCategoryNameLength, `title: at most ${maxCategoryNameLength} characters`),
+});
+export type CategoryEditRequest = z.infer<typeof categoryEditRequest>;
+
+export const categoryDeleteRequest = z.object({
+  action: z.literal('categoryDelete'),
+  id: idField.pipe(z.number().min(1, 'id: choose a category')),
+});
+export type CategoryDeleteRequest = z.infer<typeof categoryDeleteRequest>;
+
+/** Every JSON call of the file manager, told apart by `action`. */
+export const fileManagerRequest = z.discriminatedUnion('action', [
+  configRequest,
+  initRequest,
+  saveRequest,
+  categoryRequest,
+  listRequest,
+  fileEditRequest,
+  fileDeleteRequest,
+  categoryEditRequest,
+  categoryDeleteRequest,
+]);
+export type FileManagerRequest = z.infer<typeof fileManagerRequest>;
+export type FileManagerAction = FileManagerRequest['action'];
+
+/** The text fields of a chunk's multipart form (SPEC 7.2); numbers arrive as strings. */
+export const chunkFields = z.object({
+  id: z.string().max(100).optional(),
+  name: z.string(),
+  type: z.string().max(255).optional(),
+  lastModifiedDate: z.string().max(100).optional(),
+  size: z.string(),
+  chunks: z.string(),
+  chunk: z.string(),
+  md5: z.string(),
+});
+export type ChunkFields = z.infer<typeof chunkFields>;
+
+/** A file of the library as the picker lists it (SPEC 3.2). */
+export interface FileRecord {
+  id: number;
+  /** The library key. */
+  category: Library;
+  filename: string;
+  name: string;
+  path: string;
+  fullPath: string;
+  /** The extension, lower-case. */
+  type: string;
+  size: number;
+  categoryId: number;
+  createdAt: number;
+  /** Address of a small preview, for images. */
+  thumbnail?: string;
+}
+
+export interface CategoryNode {
+  id: number;
+  pid: number;
+  name: string;
+  title: string;
+  sort: number;
+  _child: CategoryNode[];
+}
+
+export interface CategoryListItem {
+  id: number;
+  pid: number;
+  name: string;
+  title: string;
+  sort: number;
+  depth: number;
+}
+
+/** Answer of `action=category` (SPEC 3.3, 7.3). */
+export interface CategoryResponse {
+  /** The root (id 0, "<Library> Gallery") with every category nested under `_child`. */
+  categoryTreeAll: CategoryNode[];
+  /** categoryTreeAll flattened in tree order, each with its depth (root 0). */
+  categoryListAll: CategoryListItem[];
+  /** The tree of categories that can take a sub-category (every one, and the root). */
+  categoryTreeParent: CategoryNode[];
+  categoryListParent: CategoryListItem[];
+  /** The categories without the root, flat, in tree order. */
+  categories: CategoryListItem[];
+}
+
+export interface ListResponse {
+  records: FileRecord[];
+  total: number;
+  pageSize: number;
+  page: number;
+}
+
+/** Answer of `action=init` (SPEC 7.2, DESIGN 6). */
+export interface InitResponse {
+  chunkUploaded: number;
+  chunks: number;
+  chunkSize: number;
+  /** Present when the owner already has this content: nothing needs to be sent. */
+  path?: string;
+  fullPath?: string;
+  data?: { filename: string; size: number };
+}
+
+/** Answer of a chunk: progress, or on the last one the finished upload (SPEC 7.2). */
+export interface ChunkResponse {
+  chunkUploaded: number;
+  chunks: number;
+  data?: { filename: string; size: number };
+  path?: string;
+  fullPath?: string;
+}
+
+/** Answer of `action=save`: the new library file. */
+export type SaveResponse = FileRecord;
+
+/** Marker the upload button looks for to restart a file from scratch (SPEC 4.5). */
+export const shouldRetryUpload = 'ShouldRetryUpload';
