@@ -1,6 +1,15 @@
 import type { Library } from '@atrium/shared/contract/files';
 import { sql, type Insertable } from 'kysely';
-import type { CategoryRow, FileCategoriesTable, FileRow, FilesDb, FilesTable, Owner } from './files.tables';
+import {
+  categoryColumns,
+  fileColumns,
+  type CategoryRow,
+  type FileCategoriesTable,
+  type FileRow,
+  type FilesDb,
+  type FilesTable,
+  type Owner,
+} from './files.tables';
 
 export interface LibraryScope {
   owner: Owner;
@@ -33,11 +42,11 @@ export class FilesRepository {
   }
 
   listCategories(scope: LibraryScope): Promise<CategoryRow[]> {
-    return this.categories(scope).selectAll().orderBy('sort').orderBy('id').execute();
+    return this.categories(scope).select(categoryColumns).orderBy('sort').orderBy('id').execute();
   }
 
   getCategory(scope: LibraryScope, id: number): Promise<CategoryRow | undefined> {
-    return this.categories(scope).selectAll().where('id', '=', id).executeTakeFirst();
+    return this.categories(scope).select(categoryColumns).where('id', '=', id).executeTakeFirst();
   }
 
   /** The category and everything below it, with the files filed directly in each. */
@@ -126,11 +135,11 @@ export class FilesRepository {
   }
 
   async insertFile(row: Insertable<FilesTable>): Promise<FileRow> {
-    return this.db.insertInto('files').values(row).returningAll().executeTakeFirstOrThrow();
+    return this.db.insertInto('files').values(row).returning(fileColumns).executeTakeFirstOrThrow();
   }
 
   filesByIds(scope: LibraryScope, ids: readonly number[]): Promise<FileRow[]> {
-    return this.files(scope).selectAll().where('id', 'in', ids).execute();
+    return this.files(scope).select(fileColumns).where('id', 'in', ids).execute();
   }
 
   async moveFiles(ids: readonly number[], categoryId: number): Promise<void> {
@@ -155,13 +164,13 @@ export class FilesRepository {
 
   /** Newest first over the whole library. */
   pageAll(scope: LibraryScope, offset: number, limit: number): Promise<FileRow[]> {
-    return this.files(scope).selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    return this.files(scope).select(fileColumns).orderBy('id', 'desc').limit(limit).offset(offset).execute();
   }
 
   /** Newest first in one category, straight off the (owner, library, category, id) index. */
   pageCategory(scope: LibraryScope, categoryId: number, offset: number, limit: number): Promise<FileRow[]> {
     return this.files(scope)
-      .selectAll()
+      .select(fileColumns)
       .where('categoryId', '=', categoryId)
       .orderBy('id', 'desc')
       .limit(limit)
@@ -176,7 +185,7 @@ export class FilesRepository {
    */
   pageCategories(scope: LibraryScope, path: string, offset: number, limit: number, dense: boolean): Promise<FileRow[]> {
     const inSubtree = this.categories(scope).select('id').where('path', 'like', `${path}%`);
-    const query = this.files(scope).selectAll();
+    const query = this.files(scope).select(fileColumns);
     // Unary plus keeps the planner off the category index, so it walks the id order instead.
     const filtered = dense
       ? query.where(sql<number>`+category_id`, 'in', inSubtree)

@@ -1,4 +1,3 @@
-import fastifyMultipart from '@fastify/multipart';
 import { hasRule, ok, type Envelope } from '@atrium/shared';
 import {
   chunkFields,
@@ -13,6 +12,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/index';
 import { ApiError, noPermission, notLoggedIn } from '../../http/envelope';
 import { createStorage, type Storage, type StorageOptions } from '../../storage/index';
+import { ChunkFormError, readChunkForm } from '../upload/chunk-form';
 import { parseLibrary, type SettingsReader } from '../upload/upload-rules';
 import { UploadService } from '../upload/upload.service';
 import { FilesService } from './files.service';
@@ -61,6 +61,10 @@ export function storageOptions(config: Config): StorageOptions {
         accessKeyId: storage.accessKeyId,
         secretAccessKey: storage.secretAccessKey,
       };
+}
+
+function isMultipart(req: FastifyRequest): boolean {
+  return /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '');
 }
 
 function firstIssue(error: z.ZodError): string {
@@ -116,7 +120,10 @@ export async function registerFilesFeature(app: FastifyInstance, deps: FilesFeat
   const thumbnails = new Thumbnails(storage);
 
   const stopSweeper = (deps.sweepIntervalMs ?? 3_600_000) > 0 ? uploads.startSweeper(deps.sweepIntervalMs ?? 3_600_000) : undefined;
-  app.addHook('onClose', async () => stopSweeper?.());
+  app.addHook('onClose', async () => {
+    stopSweeper?.();
+    await uploads.close();
+  });
 
   const originOf = (req: FastifyRequest) => deps.config.publicUrl ?? `${req.protocol}://${req.host}`;
 
@@ -148,37 +155,23 @@ export async function registerFilesFeature(app: FastifyInstance, deps: FilesFeat
 
   const readChunk = async (req: FastifyRequest, caller: Caller, scope: LibraryScope, origin: string): Promise<Envelope> => {
     const { chunkSize } = await uploads.config();
-    const fields: Record<string, string> = {};
-    let data: Buffer | undefined;
+    let form;
     try {
-      const parts = req.parts({
-        limits: { files: 1, fileSize: chunkSize + oneByteOver, fields: 20, fieldSize: 4096, parts: 21 },
+      form = await readChunkForm(req.raw, req.headers, {
+        fileSize: chunkSize + oneByteOver,
+        fields: 20,
+        fieldSize: 4096,
       });
-      for await (const part of parts) {
-        if (part.type === 'field') {
-          if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-        } else if (part.fieldname === 'file') {
-          data = await part.toBuffer();
-        } else {
-          part.file.resume();
-        }
-      }
     } catch (error) {
-      switch (error instanceof Error && 'code' in error ? error.code : undefined) {
-        case 'FST_REQ_FILE_TOO_LARGE':
-          throw new ApiError(`file: a chunk is at most ${chunkSize} bytes`);
-        case 'FST_FILES_LIMIT':
-          throw new ApiError('file: send one chunk per request');
-        case 'FST_FIELDS_LIMIT':
-        case 'FST_PARTS_LIMIT':
-          throw new ApiError('body: too many form fields');
-      }
-      throw error;
+      if (!(error instanceof ChunkFormError)) throw error;
+      throw new ApiError(error.tooLarge ? `file: a chunk is at most ${chunkSize} bytes` : error.message);
     }
-    if (!data) throw new ApiError('file: is required');
-    const parsed = chunkFields.safeParse(fields);
-    if (!parsed.success) throw new ApiError(firstIssue(parsed.error));
-    return ok(await uploads.chunk(caller.owner, scope.library, parsed.data, data, origin));
+    const parsed = chunkFields.safeParse(form.fields);
+    if (!form.file || !parsed.success) {
+      form.release();
+      throw new ApiError(parsed.success ? 'file: is required' : firstIssue(parsed.error));
+    }
+    return ok(await uploads.chunk(caller.owner, scope.library, parsed.data, form.file, origin, form.release));
   };
 
   const handle = async (req: FastifyRequest<{ Params: { category: string } }>, caller: Caller): Promise<Envelope> => {
@@ -186,7 +179,7 @@ export async function registerFilesFeature(app: FastifyInstance, deps: FilesFeat
     if (!library) throw new ApiError(`category: expected one of ${libraries.join(', ')}`);
     const scope: LibraryScope = { owner: caller.owner, library };
     const origin = originOf(req);
-    if (req.isMultipart()) {
+    if (isMultipart(req)) {
       if (!allowed(caller, 'chunk')) return noPermission();
       return readChunk(req, caller, scope, origin);
     }
@@ -198,7 +191,9 @@ export async function registerFilesFeature(app: FastifyInstance, deps: FilesFeat
   };
 
   await app.register(async (scoped) => {
-    await scoped.register(fastifyMultipart, { throwFileSizeLimit: true });
+    // A chunk's body is left unread here: readChunkForm reads the raw request once, and the
+    // request keeps no body object (the audit log records the JSON `save`, not the bytes).
+    scoped.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null));
 
     // The caller is resolved before the body is read, so an anonymous caller learns nothing
     // from validation and a refused upload is not received at all.

@@ -7,6 +7,7 @@ import {
   type CategoryResponse,
   type FileRecord,
   type ListRequest,
+  type ListResponse,
   type SaveRequest,
 } from '@atrium/shared/contract/files';
 import { Limits } from '@atrium/shared';
@@ -100,7 +101,7 @@ export class FilesService {
     return row;
   }
 
-  async list(scope: LibraryScope, request: ListRequest, origin: string) {
+  async list(scope: LibraryScope, request: ListRequest, origin: string): Promise<ListResponse> {
     const pageSize = fileListPageSize;
     const offset = (request.page - 1) * pageSize;
     const category = await this.ownCategory(this.repo, scope, request.categoryId, 'categoryId');

@@ -115,6 +115,56 @@ export function filesDb(db: Db): FilesDb {
   return db.withTables<FilesTables>();
 }
 
+/** Explicit column lists for the repositories (DESIGN 11). */
+export const blobColumns = ['id', 'sha256', 'md5', 'size', 'storageKey', 'refCount', 'createdAt'] as const;
+export const sessionColumns = [
+  'id',
+  'ownerType',
+  'ownerId',
+  'library',
+  'md5',
+  'size',
+  'name',
+  'ext',
+  'chunkSize',
+  'chunks',
+  'stagingKey',
+  'stagingUploadId',
+  'md5State',
+  'hashedChunks',
+  'status',
+  'createdAt',
+  'updatedAt',
+] as const;
+export const chunkColumns = ['sessionId', 'idx', 'size', 'etag'] as const;
+export const uploadColumns = ['id', 'ownerType', 'ownerId', 'library', 'blobId', 'name', 'ext', 'path', 'createdAt'] as const;
+export const categoryColumns = [
+  'id',
+  'ownerType',
+  'ownerId',
+  'library',
+  'pid',
+  'name',
+  'sort',
+  'path',
+  'fileCount',
+  'createdAt',
+  'updatedAt',
+] as const;
+export const fileColumns = [
+  'id',
+  'ownerType',
+  'ownerId',
+  'library',
+  'categoryId',
+  'blobId',
+  'name',
+  'ext',
+  'size',
+  'path',
+  'createdAt',
+] as const;
+
 export type BlobRow = Selectable<FileBlobsTable>;
 export type SessionRow = Selectable<UploadSessionsTable>;
 export type ChunkRow = Selectable<UploadChunksTable>;

@@ -49,7 +49,8 @@ export function isTextExtension(ext: string): boolean {
  * otherwise a description of what it is.
  */
 export async function checkBinaryContent(ext: string, stream: Readable): Promise<string | undefined> {
-  const found = await fileTypeFromStream(stream);
+  // A damaged container can make the sniffer give up: that is "not recognised", not a crash.
+  const found = await fileTypeFromStream(stream).catch(() => undefined);
   stream.destroy();
   const allowed = magic[ext];
   if (allowed) {

@@ -1,14 +1,18 @@
 import type { Library } from '@atrium/shared/contract/files';
 import type { Insertable } from 'kysely';
-import type {
-  BlobRow,
-  ChunkRow,
-  FilesDb,
-  Owner,
-  SessionRow,
-  UploadRow,
-  UploadSessionsTable,
-  UploadsTable,
+import {
+  blobColumns,
+  chunkColumns,
+  sessionColumns,
+  uploadColumns,
+  type BlobRow,
+  type ChunkRow,
+  type FilesDb,
+  type Owner,
+  type SessionRow,
+  type UploadRow,
+  type UploadSessionsTable,
+  type UploadsTable,
 } from '../files/files.tables';
 
 export interface SessionKey {
@@ -26,7 +30,7 @@ export class UploadRepository {
   findSession(key: SessionKey): Promise<SessionRow | undefined> {
     return this.db
       .selectFrom('uploadSessions')
-      .selectAll()
+      .select(sessionColumns)
       .where('ownerType', '=', key.owner.type)
       .where('ownerId', '=', key.owner.id)
       .where('library', '=', key.library)
@@ -37,7 +41,7 @@ export class UploadRepository {
   }
 
   getSession(id: number): Promise<SessionRow | undefined> {
-    return this.db.selectFrom('uploadSessions').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.db.selectFrom('uploadSessions').select(sessionColumns).where('id', '=', id).executeTakeFirst();
   }
 
   /** Inserts a session; undefined when another request created the same key first. */
@@ -89,7 +93,7 @@ export class UploadRepository {
   }
 
   listChunks(sessionId: number): Promise<ChunkRow[]> {
-    return this.db.selectFrom('uploadChunks').selectAll().where('sessionId', '=', sessionId).orderBy('idx').execute();
+    return this.db.selectFrom('uploadChunks').select(chunkColumns).where('sessionId', '=', sessionId).orderBy('idx').execute();
   }
 
   hasChunk(sessionId: number, idx: number): Promise<boolean> {
@@ -116,11 +120,15 @@ export class UploadRepository {
   }
 
   expiredSessions(before: number, limit: number): Promise<SessionRow[]> {
-    return this.db.selectFrom('uploadSessions').selectAll().where('updatedAt', '<', before).limit(limit).execute();
+    return this.db.selectFrom('uploadSessions').select(sessionColumns).where('updatedAt', '<', before).limit(limit).execute();
+  }
+
+  getBlob(id: number): Promise<BlobRow | undefined> {
+    return this.db.selectFrom('fileBlobs').select(blobColumns).where('id', '=', id).executeTakeFirst();
   }
 
   findBlobBySha(sha256: string): Promise<BlobRow | undefined> {
-    return this.db.selectFrom('fileBlobs').selectAll().where('sha256', '=', sha256).executeTakeFirst();
+    return this.db.selectFrom('fileBlobs').select(blobColumns).where('sha256', '=', sha256).executeTakeFirst();
   }
 
   /**
@@ -130,7 +138,7 @@ export class UploadRepository {
   async findOwnedBlob(owner: Owner, library: Library, ext: string, md5: string, size: number): Promise<BlobRow | undefined> {
     const candidates = await this.db
       .selectFrom('fileBlobs')
-      .selectAll()
+      .select(blobColumns)
       .where('md5', '=', md5)
       .where('size', '=', size)
       .where('refCount', '>', 0)
@@ -194,7 +202,7 @@ export class UploadRepository {
   }
 
   unreferencedBlobs(limit: number): Promise<BlobRow[]> {
-    return this.db.selectFrom('fileBlobs').selectAll().where('refCount', '<=', 0).limit(limit).execute();
+    return this.db.selectFrom('fileBlobs').select(blobColumns).where('refCount', '<=', 0).limit(limit).execute();
   }
 
   /** Deletes the blob row if it is still unreferenced; true when this call deleted it. */
@@ -214,7 +222,7 @@ export class UploadRepository {
   ownedUploads(owner: Owner, library: Library, path: string): Promise<UploadRow[]> {
     return this.db
       .selectFrom('uploads')
-      .selectAll()
+      .select(uploadColumns)
       .where('ownerType', '=', owner.type)
       .where('ownerId', '=', owner.id)
       .where('library', '=', library)
@@ -228,10 +236,10 @@ export class UploadRepository {
   }
 
   expiredUploads(before: number, limit: number): Promise<UploadRow[]> {
-    return this.db.selectFrom('uploads').selectAll().where('createdAt', '<', before).limit(limit).execute();
+    return this.db.selectFrom('uploads').select(uploadColumns).where('createdAt', '<', before).limit(limit).execute();
   }
 
-  /** True when a library file of this owner has the path. */
+  /** The blob behind a library file of this owner with the path, if there is one. */
   async ownsFilePath(owner: Owner, library: Library, path: string): Promise<{ blobId: number } | undefined> {
     return this.db
       .selectFrom('files')

@@ -1,6 +1,4 @@
-import { createHash, type Hash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { createMD5, type IHasher } from 'hash-wasm';
 import type {
   ChunkFields,
   ChunkResponse,
@@ -13,6 +11,7 @@ import { ApiError } from '../../http/envelope';
 import { blobKey, StorageNotFoundError, thumbKey, type ChunkReceipt, type StagingRef, type Storage } from '../../storage/index';
 import type { FilesDb, Owner, SessionRow } from '../files/files.tables';
 import { checkBinaryContent, checkTextContent, isTextExtension } from './content-check';
+import { Hasher } from './hasher';
 import {
   blobPath,
   checkAllowed,
@@ -31,8 +30,8 @@ export const uploadTtlMs = 24 * 3_600_000;
 const finishLeaseMs = 5 * 60_000;
 /** Width of library thumbnails. */
 export const thumbWidth = 240;
-/** Running SHA-256 states kept in memory (a node Hash cannot be saved like hash-wasm's MD5). */
-const maxShaStates = 256;
+/** Bytes re-read from storage are handed to the hash worker in pieces of about this size. */
+const hashBatchBytes = 4 * 1024 * 1024;
 
 export interface UploadServiceDeps {
   db: FilesDb;
@@ -48,8 +47,8 @@ export interface SweepResult {
   blobs: number;
 }
 
-const toBase64 = (state: Uint8Array) => Buffer.from(state).toString('base64');
-const fromBase64 = (state: string) => new Uint8Array(Buffer.from(state, 'base64'));
+/** The hash worker's key for a session's running SHA-256. */
+const hashKey = (session: SessionRow) => `session:${session.id}`;
 
 function stagingOf(session: SessionRow): StagingRef {
   return { key: session.stagingKey, uploadId: session.stagingUploadId };
@@ -82,7 +81,9 @@ export class UploadService {
   private readonly settings: SettingsReader | undefined;
   private readonly clock: () => number;
   private readonly log: UploadServiceDeps['log'];
-  private readonly shaStates = new Map<number, { hashedChunks: number; hash: Hash }>();
+  private readonly hasher = new Hasher();
+  /** Per session, the hashing still running behind the answers already sent (see `chunk`). */
+  private readonly hashing = new Map<number, Promise<void>>();
 
   constructor(deps: UploadServiceDeps) {
     this.repo = new UploadRepository(deps.db);
@@ -182,7 +183,37 @@ export class UploadService {
     return taken ? path : undefined;
   }
 
-  async chunk(owner: Owner, library: Library, fields: ChunkFields, data: Buffer, origin: string): Promise<ChunkResponse> {
+  /**
+   * Stores one chunk. `release`, when given, is called once the engine no longer reads `data`
+   * (its hash may still be running after the answer), so the caller can reuse the buffer.
+   */
+  async chunk(
+    owner: Owner,
+    library: Library,
+    fields: ChunkFields,
+    data: Buffer,
+    origin: string,
+    release: () => void = () => undefined,
+  ): Promise<ChunkResponse> {
+    let handedOver = false;
+    try {
+      return await this.storeChunk(owner, library, fields, data, origin, () => {
+        handedOver = true;
+        return release;
+      });
+    } finally {
+      if (!handedOver) release();
+    }
+  }
+
+  private async storeChunk(
+    owner: Owner,
+    library: Library,
+    fields: ChunkFields,
+    data: Buffer,
+    origin: string,
+    handOver: () => () => void,
+  ): Promise<ChunkResponse> {
     const { name, ext } = checkFileName(fields.name);
     const md5 = checkMd5(fields.md5);
     const size = parseStrictInteger('size', fields.size);
@@ -215,13 +246,35 @@ export class UploadService {
         throw retryUpload('The stored part of this upload has expired');
       }
       await this.repo.addChunk({ sessionId: session.id, idx: index, size: receipt.size, etag: receipt.etag });
-      await this.advanceHash(session, index, data);
+      // Hashing a chunk runs while the client sends the next one; waiting for the previous
+      // chunk's hash keeps at most one chunk behind, so memory stays bounded.
+      await this.queueHash(session, index, data, handOver());
     }
     await this.repo.touchSession(session.id, now);
 
     const held = (await this.repo.listChunks(session.id)).map((row) => row.idx);
-    if (held.length === session.chunks) return this.finish(session, origin);
+    if (held.length === session.chunks) {
+      await this.hashing.get(session.id);
+      return this.finish(session, origin);
+    }
     return { chunkUploaded: contiguous(held), chunks: session.chunks };
+  }
+
+  /** Queues the hash of a stored chunk behind the session's earlier ones; resolves when those are done. */
+  private queueHash(session: SessionRow, index: number, data: Buffer, release: () => void): Promise<void> {
+    const previous = this.hashing.get(session.id) ?? Promise.resolve();
+    const next = previous
+      .then(() => this.advanceHash(session, index, data))
+      .catch((error: unknown) => {
+        // The verification at the end re-reads whatever was not hashed here.
+        this.log?.warn({ err: error, sessionId: session.id }, 'running upload hash failed');
+      })
+      .finally(() => {
+        release();
+        if (this.hashing.get(session.id) === next) this.hashing.delete(session.id);
+      });
+    this.hashing.set(session.id, next);
+    return previous;
   }
 
   /**
@@ -231,46 +284,43 @@ export class UploadService {
   private async advanceHash(session: SessionRow, index: number, data: Buffer): Promise<void> {
     const current = await this.repo.getSession(session.id);
     if (!current || current.hashedChunks !== index) return;
-    const md5 = await this.md5At(current);
-    const sha = this.shaAt(current);
-    md5.update(data);
-    sha?.update(data);
+    const key = hashKey(current);
+    let state = await this.hasher.fold(key, index * current.chunkSize, index > 0 ? current.md5State : null, [data]);
     let hashed = index + 1;
     if (hashed < current.chunks) {
       const later = new Map((await this.repo.listChunks(current.id)).map((row) => [row.idx, row]));
       for (let row = later.get(hashed); row; row = later.get(hashed)) {
         const bytes = await this.storage.readChunk(stagingOf(current), receiptOf(row), current.chunkSize);
         if (!bytes) break;
-        md5.update(bytes);
-        sha?.update(bytes);
+        state = await this.hasher.fold(key, hashed * current.chunkSize, state, [bytes]);
         hashed += 1;
       }
     }
-    const saved = await this.repo.saveHashState(current.id, current.hashedChunks, hashed, toBase64(md5.save()));
-    this.shaStates.delete(current.id);
-    if (saved && sha) this.rememberSha(current.id, hashed, sha);
+    if (!(await this.repo.saveHashState(current.id, current.hashedChunks, hashed, state))) await this.hasher.drop(key);
   }
 
-  private async md5At(session: SessionRow): Promise<IHasher> {
-    const md5 = await createMD5();
-    if (session.md5State && session.hashedChunks > 0) md5.load(fromBase64(session.md5State));
-    else md5.init();
-    return md5;
-  }
-
-  /** The in-memory SHA-256 at the same point as the saved MD5, if this process has it. */
-  private shaAt(session: SessionRow): Hash | undefined {
-    if (session.hashedChunks === 0) return createHash('sha256');
-    const state = this.shaStates.get(session.id);
-    return state && state.hashedChunks === session.hashedChunks ? state.hash : undefined;
-  }
-
-  private rememberSha(sessionId: number, hashedChunks: number, hash: Hash): void {
-    this.shaStates.set(sessionId, { hashedChunks, hash });
-    if (this.shaStates.size > maxShaStates) {
-      const oldest = this.shaStates.keys().next();
-      if (!oldest.done) this.shaStates.delete(oldest.value);
+  /** Streams the staging object from byte `from` through the hash worker; the final MD5 state. */
+  private async foldStaging(session: SessionRow, key: string, from: number, state: string | null): Promise<string | null> {
+    if (from >= session.size) return state;
+    const stream = await this.storage.readStaging(stagingOf(session), { start: from, end: session.size - 1 });
+    let offset = from;
+    let batch: Buffer[] = [];
+    let batched = 0;
+    const flush = async () => {
+      const piece = Buffer.concat(batch, batched);
+      state = await this.hasher.fold(key, offset, state, [piece]);
+      offset += batched;
+      batch = [];
+      batched = 0;
+    };
+    for await (const part of stream as AsyncIterable<Buffer>) {
+      batch.push(part);
+      batched += part.length;
+      if (batched >= hashBatchBytes) await flush();
     }
+    if (batched > 0) await flush();
+    if (offset !== session.size) throw new StorageNotFoundError(session.stagingKey);
+    return state;
   }
 
   private async finish(claimed: SessionRow, origin: string): Promise<ChunkResponse> {
@@ -295,7 +345,6 @@ export class UploadService {
       throw error;
     }
     const path = await this.storeBlob(session, verified.sha256);
-    this.shaStates.delete(session.id);
     return {
       chunkUploaded: session.chunks,
       chunks: session.chunks,
@@ -307,34 +356,25 @@ export class UploadService {
 
   /** Whole-file MD5 against the declared one, SHA-256 for the content address, and a content check. */
   private async verify(session: SessionRow): Promise<{ sha256: string }> {
-    const staging = stagingOf(session);
-    const md5 = await this.md5At(session);
-    const sha = this.shaAt(session);
-    const md5From = session.hashedChunks * session.chunkSize;
-    const shaFrom = sha ? md5From : 0;
-    const shaHash = sha ?? createHash('sha256');
-    const from = Math.min(md5From, shaFrom);
-    if (from < session.size) {
-      let offset = from;
-      const stream = await this.storage.readStaging(staging, { start: from, end: session.size - 1 });
-      for await (const part of stream as AsyncIterable<Buffer>) {
-        const end = offset + part.length;
-        if (end > shaFrom) shaHash.update(shaFrom > offset ? part.subarray(shaFrom - offset) : part);
-        if (end > md5From) md5.update(md5From > offset ? part.subarray(md5From - offset) : part);
-        offset = end;
-      }
-      if (offset !== session.size) throw new StorageNotFoundError(session.stagingKey);
-    }
-    if (md5.digest('hex') !== session.md5) {
+    const key = hashKey(session);
+    const hashedBytes = session.hashedChunks * session.chunkSize;
+    const state = await this.foldStaging(session, key, hashedBytes, session.hashedChunks > 0 ? session.md5State : null);
+    const digest = await this.hasher.digest(key, session.size, state);
+    if (digest.md5 !== session.md5) {
       await this.resetSession(session);
       throw retryUpload("The file's MD5 does not match the one declared at init");
     }
-    const problem = await this.checkContent(session, staging);
+    const problem = await this.checkContent(session, stagingOf(session));
     if (problem) {
       await this.resetSession(session);
       throw retryUpload(`The file does not match its extension: ${problem}`);
     }
-    return { sha256: shaHash.digest('hex') };
+    if (digest.sha256) return { sha256: digest.sha256 };
+    // This process did not see the whole upload (a restart, another instance): hash it all again.
+    const checkKey = `check:${session.id}`;
+    const full = await this.hasher.digest(checkKey, session.size, await this.foldStaging(session, checkKey, 0, null));
+    if (!full.sha256) throw new Error(`no SHA-256 for upload session ${session.id}`);
+    return { sha256: full.sha256 };
   }
 
   private async checkContent(session: SessionRow, staging: StagingRef): Promise<string | undefined> {
@@ -384,7 +424,7 @@ export class UploadService {
 
   /** Drops a session and its bytes; the next init starts from chunk 0. */
   private async resetSession(session: SessionRow): Promise<void> {
-    this.shaStates.delete(session.id);
+    await this.hasher.drop(hashKey(session));
     await this.repo.deleteSession(session.id);
     try {
       await this.storage.abort(stagingOf(session));
@@ -395,7 +435,7 @@ export class UploadService {
 
   /** Deletes a blob nothing points at any more, with its thumbnail. */
   async collectBlob(blobId: number): Promise<void> {
-    const blob = await this.repo.db.selectFrom('fileBlobs').selectAll().where('id', '=', blobId).executeTakeFirst();
+    const blob = await this.repo.getBlob(blobId);
     if (!blob || blob.refCount > 0) return;
     if (!(await this.repo.deleteBlobIfUnreferenced(blob.id))) return;
     await this.storage.delete(blob.storageKey);
@@ -429,6 +469,11 @@ export class UploadService {
       }
     }
     return result;
+  }
+
+  /** Stops the hash worker. */
+  close(): Promise<void> {
+    return this.hasher.close();
   }
 
   /** Runs `sweep` every `intervalMs` until the returned function is called. */

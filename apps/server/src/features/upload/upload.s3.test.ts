@@ -1,0 +1,79 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { defaultUploadConfig } from '@atrium/shared/contract/files';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startS3rver, type RunningS3 } from '../../storage/s3rver.testing';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+import { FileClient, useUploadConfig } from '../files/files.testing';
+
+const MiB = 1024 * 1024;
+const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+/** The upload engine on S3 storage (s3rver in-process): chunk N is part N + 1 of a multipart upload. */
+describe('chunked upload on S3 storage', () => {
+  let s3: RunningS3;
+  let t: TestApp;
+  let c: FileClient;
+
+  beforeAll(async () => {
+    s3 = await startS3rver();
+    t = await createTestApp({
+      env: {
+        STORAGE_DRIVER: 's3',
+        S3_ENDPOINT: s3.options.endpoint ?? '',
+        S3_REGION: s3.options.region,
+        S3_BUCKET: s3.options.bucket,
+        S3_ACCESS_KEY_ID: 'S3RVER',
+        S3_SECRET_ACCESS_KEY: 'S3RVER',
+      },
+    });
+    // A smaller chunk size is raised to S3's 5 MiB minimum part size.
+    await useUploadConfig(t, { ...defaultUploadConfig, chunkSize: 1024 });
+    c = new FileClient(t, { area: 'member', token: (await t.loginMember()).token }, 'file');
+  });
+  afterAll(async () => {
+    await t.cleanup();
+    await s3.stop();
+  });
+
+  it('answers the chunk size S3 needs', async () => {
+    const config = await c.call<{ chunkSize: number }>({ action: 'config' });
+    expect(config.data.chunkSize).toBe(5 * MiB);
+  });
+
+  it('resumes, takes chunks out of order, verifies and serves the exact bytes; delete frees them', async () => {
+    const data = Buffer.concat([Buffer.from('PK\u0003\u0004'), randomBytes(11 * MiB)]);
+    // Plain random bytes after a zip signature: declare it a zip.
+    const file = { name: 'archive.zip', data };
+    expect((await c.init(file)).data).toMatchObject({ chunkUploaded: 0, chunks: 3, chunkSize: 5 * MiB });
+    expect((await c.sendChunk(file, 1, { chunkSize: 5 * MiB })).json).toMatchObject({ code: 0, data: { chunkUploaded: 0 } });
+    expect((await c.init(file)).data.chunkUploaded).toBe(0);
+    expect((await c.sendChunk(file, 0, { chunkSize: 5 * MiB })).json).toMatchObject({ code: 0, data: { chunkUploaded: 2 } });
+    expect((await c.init(file)).data.chunkUploaded).toBe(2);
+    const last = await c.sendChunk(file, 2, { chunkSize: 5 * MiB });
+    expect(last.json.code, last.json.msg).toBe(0);
+    const path = last.json.data.path ?? '';
+    expect(path).toBe(`/data/file/${sha(data).slice(0, 2)}/${sha(data)}.zip`);
+
+    const served = await t.app.inject({ method: 'GET', url: path });
+    expect(served.statusCode).toBe(200);
+    expect(sha(served.rawPayload)).toBe(sha(data));
+    const range = await t.app.inject({ method: 'GET', url: path, headers: { range: `bytes=${5 * MiB - 2}-${5 * MiB + 1}` } });
+    expect(range.statusCode).toBe(206);
+    expect(range.rawPayload.equals(data.subarray(5 * MiB - 2, 5 * MiB + 2))).toBe(true);
+
+    const saved = await c.call<{ id: number }>({ action: 'save', path, name: 'archive.zip', size: data.length, categoryId: 0 });
+    expect(saved.code).toBe(0);
+    expect((await c.call({ action: 'fileDelete', id: String(saved.data.id) })).code).toBe(0);
+    expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(404);
+    expect(await t.app.filesFeature.storage.stat(`blobs/${sha(data).slice(0, 2)}/${sha(data)}`)).toBeUndefined();
+  });
+
+  it('a wrong md5 is caught on S3 too', async () => {
+    const data = Buffer.concat([Buffer.from('PK\u0003\u0004'), randomBytes(6 * MiB)]);
+    const file = { name: 'wrong.zip', data, md5: '0'.repeat(32) };
+    await c.init(file);
+    await c.sendChunk(file, 0, { chunkSize: 5 * MiB });
+    const last = await c.sendChunk(file, 1, { chunkSize: 5 * MiB });
+    expect(last.json.msg).toContain('ShouldRetryUpload');
+  });
+});

@@ -1,0 +1,263 @@
+// Budgets (DESIGN 10, issue 7):
+//  1. Streaming through Atrium adds at most 10 ms (p50) to the first-token latency of calling
+//     the provider directly. Both are measured from the same client against the same scripted
+//     OpenAI-compatible server: directly (POST /v1/chat/completions, stream) and through Atrium
+//     (POST aigc/chat/send, then aigc/chat/stream), each until the first content token.
+//  2. One instance holds 1,000 concurrent streams: 1,000 answers trickling one token a second,
+//     each followed by an SSE client. Every client must receive tokens; the instance's memory
+//     (RSS) is reported, and it must still answer other calls quickly.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tsImport } from 'tsx/esm/api';
+import { printTable, root, saveResult } from './lib.mjs';
+
+const LATENCY_RUNS = Number(process.env.CHAT_BENCH_RUNS ?? 200);
+const WARMUP = 20;
+const STREAMS = Number(process.env.CHAT_BENCH_STREAMS ?? 1000);
+const ADDED_BUDGET_MS = 10;
+const ADMIN_PASSWORD = 'bench-Admin-pass-42';
+const XSRF = 'bench-xsrf';
+
+const { startFakeOpenAi } = await tsImport('../apps/server/src/testing/fake-openai.ts', import.meta.url);
+
+function startServer(env) {
+  const child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js'), 'start'], { env });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (d) => {
+      out += d.toString();
+      const m = /Atrium listening on http:\/\/[^:]+:(\d+)/.exec(out);
+      if (m) resolve({ child, url: `http://127.0.0.1:${m[1]}` });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`Atrium exited (${code}):\n${out}`)));
+  });
+}
+
+const rssMiB = (pid) => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return +(kb / 1024).toFixed(1);
+};
+
+function quantile(sorted, q) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+function stats(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mean = samples.reduce((s, v) => s + v, 0) / samples.length;
+  return {
+    p50: +quantile(sorted, 0.5).toFixed(2),
+    p95: +quantile(sorted, 0.95).toFixed(2),
+    mean: +mean.toFixed(2),
+  };
+}
+
+async function call(base, path, body, token, area = 'member') {
+  const headers = { 'content-type': 'application/json', 'is-ajax': 'true' };
+  if (token) {
+    headers[area === 'admin' ? 'admin-api-token' : 'api-token'] = token;
+    headers.cookie = `XSRF-TOKEN=${XSRF}`;
+    headers['x-xsrf-token'] = XSRF;
+  }
+  const res = await fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body) });
+  const json = await res.json();
+  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
+  return json.data;
+}
+
+/** Reads an SSE body: resolves at the first event matching `until`, then keeps the socket or cancels it. */
+async function readEvents(res, { onFirstDelta, keepOpen, onDelta }) {
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let first = true;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let cut;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const isDelta = block.includes('event: delta') || /"content":"[^"]/.test(block);
+      if (!isDelta) continue;
+      onDelta?.();
+      if (first) {
+        first = false;
+        onFirstDelta?.();
+        if (!keepOpen) {
+          await reader.cancel();
+          return;
+        }
+      }
+    }
+  }
+}
+
+const fake = await startFakeOpenAi({ models: ['bench-model'] });
+const dataDir = mkdtempSync(join(tmpdir(), 'atrium-chat-bench-'));
+const server = await startServer({
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  ATRIUM_DATA_DIR: dataDir,
+  ATRIUM_ADMIN_PASSWORD: ADMIN_PASSWORD,
+  LOG_LEVEL: 'warn',
+});
+const base = server.url;
+const result = {};
+try {
+  const admin = (await call(base, '/admin/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).token;
+  const provider = await call(base, '/admin/api/aigc/provider/save', { id: 0, name: 'Bench', baseUrl: fake.url, apiKey: 'sk-bench' }, admin, 'admin');
+  const model = await call(base, '/admin/api/aigc/model/save', { id: 0, providerId: provider.id, name: 'bench-model', title: 'Bench' }, admin, 'admin');
+  const room = await call(base, '/admin/api/aigc/chat_room/save', { id: 0, title: 'Bench room', modelId: model.id }, admin, 'admin');
+  await call(base, '/admin/api/aigc/usage/quota_save', { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 }, admin, 'admin');
+  await call(base, '/admin/api/members/create', { username: 'bencher', password: 'bench-Member-pass-42' }, admin, 'admin');
+  const member = (await call(base, '/api/auth/login', { username: 'bencher', password: 'bench-Member-pass-42' })).token;
+  const memberHeaders = {
+    'content-type': 'application/json',
+    'is-ajax': 'true',
+    'api-token': member,
+    cookie: `XSRF-TOKEN=${XSRF}`,
+    'x-xsrf-token': XSRF,
+  };
+
+  // ---- 1. first-token latency -------------------------------------------------------------
+  fake.setDefault({ text: 'Hello from the scripted model: a short answer of a dozen tokens or so.' });
+  const direct = async () => {
+    const started = performance.now();
+    const res = await fetch(`${fake.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
+      body: JSON.stringify({ model: 'bench-model', stream: true, messages: [{ role: 'user', content: 'Hi' }] }),
+    });
+    let at = 0;
+    await readEvents(res, { onFirstDelta: () => (at = performance.now() - started) });
+    return at;
+  };
+  const conversations = [];
+  for (let i = 0; i < LATENCY_RUNS + WARMUP; i++) {
+    conversations.push(await call(base, '/api/aigc/conversation/create', { roomId: room.id }, member));
+  }
+  const viaAtrium = async (conversation) => {
+    const started = performance.now();
+    const sent = await call(base, '/api/aigc/chat/send', { conversationId: conversation.id, content: 'Hi' }, member);
+    const res = await fetch(`${base}/api/aigc/chat/stream`, {
+      method: 'POST',
+      headers: memberHeaders,
+      body: JSON.stringify({ messageId: sent.assistantMessage.id, offset: 0 }),
+    });
+    let at = 0;
+    await readEvents(res, { onFirstDelta: () => (at = performance.now() - started) });
+    return at;
+  };
+  const directMs = [];
+  const atriumMs = [];
+  for (let i = 0; i < LATENCY_RUNS + WARMUP; i++) {
+    // Interleaved, so both see the same machine load.
+    const d = await direct();
+    const a = await viaAtrium(conversations[i]);
+    if (i >= WARMUP) {
+      directMs.push(d);
+      atriumMs.push(a);
+    }
+  }
+  const d = stats(directMs);
+  const a = stats(atriumMs);
+  const addedP50 = +(a.p50 - d.p50).toFixed(2);
+  printTable([
+    { path: 'provider directly', ...d },
+    { path: 'through Atrium (send + stream)', ...a },
+    { path: 'added', p50: addedP50, p95: +(a.p95 - d.p95).toFixed(2), mean: +(a.mean - d.mean).toFixed(2) },
+  ]);
+  const latencyPass = addedP50 <= ADDED_BUDGET_MS;
+  console.log(`first token: +${addedP50} ms at p50 through Atrium (budget ${ADDED_BUDGET_MS} ms) ${latencyPass ? 'OK' : 'OVER BUDGET'}`);
+  result.firstToken = { runs: LATENCY_RUNS, directMs: d, atriumMs: a, addedP50Ms: addedP50, budgetMs: ADDED_BUDGET_MS, pass: latencyPass };
+
+  // ---- 2. 1,000 concurrent streams ---------------------------------------------------------
+  await new Promise((r) => setTimeout(r, 500));
+  const idleRss = rssMiB(server.child.pid);
+  const longText = Array.from({ length: 120 }, (_, i) => `token${i}`).join(' ');
+  fake.setDefault({ text: longText, delayMs: 1000, hang: true });
+  const many = [];
+  for (let i = 0; i < STREAMS; i += 50) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, STREAMS - i) }, () => call(base, '/api/aigc/conversation/create', { roomId: room.id }, member)),
+    );
+    many.push(...batch);
+  }
+  let receiving = 0;
+  let deltas = 0;
+  const streams = [];
+  const openedAt = performance.now();
+  for (let i = 0; i < many.length; i += 50) {
+    await Promise.all(
+      many.slice(i, i + 50).map(async (conversation) => {
+        const sent = await call(base, '/api/aigc/chat/send', { conversationId: conversation.id, content: 'Stay a while' }, member);
+        const res = await fetch(`${base}/api/aigc/chat/stream`, {
+          method: 'POST',
+          headers: memberHeaders,
+          body: JSON.stringify({ messageId: sent.assistantMessage.id, offset: 0 }),
+            });
+        streams.push({ id: sent.assistantMessage.id, done: readEvents(res, { keepOpen: true, onFirstDelta: () => receiving++, onDelta: () => deltas++ }).catch(() => {}) });
+      }),
+    );
+  }
+  const deadline = Date.now() + 60_000;
+  while (receiving < STREAMS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const openSec = +((performance.now() - openedAt) / 1000).toFixed(1);
+  // Let every stream carry a few more tokens while the memory settles.
+  await new Promise((r) => setTimeout(r, 5_000));
+  const loadedRss = rssMiB(server.child.pid);
+  const upstreamOpen = fake.completions().filter((r) => !r.finished && !r.aborted).length;
+  const probe = [];
+  for (let i = 0; i < 20; i++) {
+    const started = performance.now();
+    await call(base, '/api/app/config', {}, member);
+    probe.push(performance.now() - started);
+  }
+  const configMs = stats(probe);
+  const deltasBefore = deltas;
+  await new Promise((r) => setTimeout(r, 2_000));
+  const deltasPerSec = Math.round((deltas - deltasBefore) / 2);
+  const perStreamKiB = +(((loadedRss - idleRss) * 1024) / STREAMS).toFixed(1);
+  printTable([
+    { measure: 'streams receiving tokens', value: `${receiving} / ${STREAMS}` },
+    { measure: 'upstream requests open', value: upstreamOpen },
+    { measure: 'time to open all (s)', value: openSec },
+    { measure: 'tokens delivered per second', value: deltasPerSec },
+    { measure: 'RSS idle (MiB)', value: idleRss },
+    { measure: `RSS with ${STREAMS} streams (MiB)`, value: loadedRss },
+    { measure: 'RSS per stream (KiB)', value: perStreamKiB },
+    { measure: 'app/config p50 under load (ms)', value: configMs.p50 },
+  ]);
+  const streamsPass = receiving === STREAMS && upstreamOpen >= STREAMS && configMs.p50 < 100;
+  console.log(`${STREAMS} concurrent streams: ${streamsPass ? 'OK' : 'FAILED'} (${loadedRss} MiB RSS)`);
+  result.concurrentStreams = {
+    streams: STREAMS,
+    receiving,
+    upstreamOpen,
+    openSeconds: openSec,
+    deltasPerSecond: deltasPerSec,
+    rssIdleMiB: idleRss,
+    rssLoadedMiB: loadedRss,
+    rssPerStreamKiB: perStreamKiB,
+    appConfigUnderLoadMs: configMs,
+    pass: streamsPass,
+  };
+  saveResult('chat', result);
+  if (!latencyPass || !streamsPass) process.exitCode = 1;
+} finally {
+  await new Promise((resolve) => {
+    if (server.child.exitCode !== null) return resolve();
+    server.child.once('exit', resolve);
+    server.child.kill('SIGTERM');
+  });
+  await fake.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}

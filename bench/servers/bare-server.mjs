@@ -1,0 +1,30 @@
+// The baseline of the upload bench: a bare node:http server that writes each request body at
+// the offset the query names, into one file per upload, and answers a small JSON.
+import { createWriteStream, mkdtempSync, openSync, closeSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const dir = mkdtempSync(join(tmpdir(), 'atrium-bench-bare-'));
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://x');
+  const file = join(dir, (url.searchParams.get('id') ?? 'upload').replace(/[^a-z0-9]/gi, ''));
+  const offset = Number(url.searchParams.get('offset') ?? 0);
+  if (offset === 0) closeSync(openSync(file, 'w'));
+  const out = createWriteStream(file, { flags: 'r+', start: offset });
+  req.pipe(out);
+  out.on('finish', () => res.end('{"code":0}'));
+  out.on('error', (error) => {
+    res.statusCode = 500;
+    res.end(String(error));
+  });
+});
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  console.log(`listening ${typeof address === 'object' && address ? address.port : 0} ${dir}`);
+});
+process.on('SIGTERM', () => {
+  server.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+});

@@ -1,0 +1,29 @@
+// @tus/server with its file store, for the upload bench. Needs the packages @tus/server and
+// @tus/file-store (not dependencies of Atrium itself); exits with code 3 when they are missing.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+let Server;
+let FileStore;
+try {
+  ({ Server } = await import('@tus/server'));
+  ({ FileStore } = await import('@tus/file-store'));
+} catch {
+  console.error('tus packages are not installed');
+  process.exit(3);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'atrium-bench-tus-'));
+const tus = new Server({ path: '/files', datastore: new FileStore({ directory: dir }) });
+const server = createServer((req, res) => tus.handle(req, res));
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  console.log(`listening ${typeof address === 'object' && address ? address.port : 0} ${dir}`);
+});
+process.on('SIGTERM', () => {
+  server.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+});

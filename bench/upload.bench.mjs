@@ -1,0 +1,157 @@
+// Goal (DESIGN 10): ingest of a 1 GiB upload in 5 MiB chunks over loopback, verified and stored,
+// at least 1.2x @tus/server with its file store and at least 0.8x a bare node:http server writing
+// the same bytes to disk, all measured in the same run. Each server runs in its own process;
+// the client sends chunks one after another, as the upload button does.
+// BENCH_UPLOAD_MIB sets the size (default 1024), BENCH_UPLOAD_RUNS the runs per server (best kept).
+import { createHash, randomFillSync } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import http from 'node:http';
+import { printTable, startAtrium } from './lib.mjs';
+import { MiB, adminHeaders, atriumLogin, request, saveUploadResults, startBenchServer } from './upload-lib.mjs';
+
+const size = Number(process.env.BENCH_UPLOAD_MIB ?? 1024) * MiB;
+const runs = Number(process.env.BENCH_UPLOAD_RUNS ?? 2);
+const chunkSize = 5 * MiB;
+const chunks = Math.ceil(size / chunkSize);
+
+// An MP4 header first so Atrium's content check sees the video it claims to be; random after it.
+const data = randomFillSync(Buffer.allocUnsafe(size));
+Buffer.from('000000186674797069736f6d0000020069736f6d6d703432', 'hex').copy(data, 0);
+let md5 = '';
+let sha256 = '';
+/** Each run uploads different bytes, or Atrium would answer the repeat as an instant upload. */
+function prepareRun(run) {
+  data.writeUInt32BE(run, 64);
+  md5 = createHash('md5').update(data).digest('hex');
+  sha256 = createHash('sha256').update(data).digest('hex');
+}
+const chunkAt = (i) => data.subarray(i * chunkSize, Math.min(size, (i + 1) * chunkSize));
+
+async function timed(fn) {
+  const start = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+async function atrium(agent, port, token, run) {
+  const url = '/admin/data/file_manager/video';
+  const name = `bench-${run}.mp4`;
+  const headers = adminHeaders(token);
+  let path;
+  const seconds = await timed(async () => {
+    const init = await request(agent, {
+      port,
+      path: url,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: [Buffer.from(JSON.stringify({ action: 'init', name, type: 'video/mp4', size, md5 }))],
+    });
+    const answer = JSON.parse(init.body.toString());
+    if (answer.code !== 0 || answer.data.chunkUploaded !== 0) throw new Error(`init: ${init.body}`);
+    const boundary = '----atriumbench';
+    for (let i = 0; i < chunks; i += 1) {
+      const fields = { id: 'WU_FILE_0', name, type: 'video/mp4', size: String(size), chunks: String(chunks), chunk: String(i), md5 };
+      let head = '';
+      for (const [k, v] of Object.entries(fields)) head += `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+      head += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+      const res = await request(agent, {
+        port,
+        path: url,
+        headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body: [Buffer.from(head), chunkAt(i), Buffer.from(`\r\n--${boundary}--\r\n`)],
+      });
+      const json = JSON.parse(res.body.toString());
+      if (json.code !== 0) throw new Error(`chunk ${i}: ${json.msg}`);
+      if (i === chunks - 1) path = json.data.path;
+    }
+  });
+  if (!path?.includes(sha256)) throw new Error(`Atrium stored the upload under ${path}, expected its sha-256 ${sha256}`);
+  // The stored bytes are checked outside the timing.
+  const served = createHash('sha256');
+  await new Promise((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path, agent }, (res) => {
+      res.on('data', (d) => served.update(d));
+      res.on('end', resolve);
+      res.on('error', reject);
+    });
+  });
+  if (served.digest('hex') !== sha256) throw new Error('Atrium served different bytes');
+  return seconds;
+}
+
+async function bare(agent, port, run) {
+  return timed(async () => {
+    for (let i = 0; i < chunks; i += 1) {
+      const res = await request(agent, { port, method: 'PUT', path: `/?id=bare${run}&offset=${i * chunkSize}`, body: [chunkAt(i)] });
+      if (res.status !== 200) throw new Error(`bare chunk ${i}: ${res.status}`);
+    }
+  });
+}
+
+async function tus(agent, port) {
+  return timed(async () => {
+    const created = await request(agent, {
+      port,
+      path: '/files',
+      headers: { 'tus-resumable': '1.0.0', 'upload-length': String(size) },
+    });
+    if (created.status !== 201) throw new Error(`tus create: ${created.status} ${created.body}`);
+    const location = new URL(String(created.headers.location), `http://127.0.0.1:${port}`).pathname;
+    for (let i = 0; i < chunks; i += 1) {
+      const res = await request(agent, {
+        port,
+        method: 'PATCH',
+        path: location,
+        headers: { 'tus-resumable': '1.0.0', 'upload-offset': String(i * chunkSize), 'content-type': 'application/offset+octet-stream' },
+        body: [chunkAt(i)],
+      });
+      if (res.status !== 204) throw new Error(`tus chunk ${i}: ${res.status} ${res.body}`);
+    }
+  });
+}
+
+const results = { atrium: [], bare: [], tus: [] };
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+const atriumServer = await startAtrium();
+const port = Number(new URL(atriumServer.url).port);
+const token = await atriumLogin(agent, port, atriumServer.adminPassword);
+const bareServer = await startBenchServer('bare-server.mjs');
+const tusServer = await startBenchServer('tus-server.mjs');
+try {
+  for (let run = 0; run < runs; run += 1) {
+    prepareRun(run);
+    results.bare.push(await bare(agent, bareServer.port, run));
+    if (tusServer) results.tus.push(await tus(agent, tusServer.port));
+    results.atrium.push(await atrium(agent, port, token, run));
+  }
+} finally {
+  agent.destroy();
+  await atriumServer.stop();
+  rmSync(atriumServer.dataDir, { recursive: true, force: true });
+  await bareServer.stop();
+  await tusServer?.stop();
+}
+
+const mibps = (list) => (list.length ? +(size / MiB / Math.min(...list)).toFixed(1) : null);
+const summary = { atrium: mibps(results.atrium), bare: mibps(results.bare), tus: mibps(results.tus) };
+const vsBare = summary.bare ? +(summary.atrium / summary.bare).toFixed(2) : null;
+const vsTus = summary.tus ? +(summary.atrium / summary.tus).toFixed(2) : null;
+printTable([
+  { server: 'Atrium (verified: MD5 + SHA-256 + type)', 'MiB/s': summary.atrium, goal: '' },
+  { server: 'bare node:http to disk', 'MiB/s': summary.bare, goal: `Atrium >= 0.8x: ${vsBare}x` },
+  { server: '@tus/server + @tus/file-store', 'MiB/s': summary.tus ?? 'not installed', goal: `Atrium >= 1.2x: ${vsTus ?? 'n/a'}x` },
+]);
+const pass = vsBare !== null && vsBare >= 0.8 && (vsTus === null || vsTus >= 1.2);
+saveUploadResults('ingest', {
+  sizeMiB: size / MiB,
+  chunkMiB: chunkSize / MiB,
+  runs,
+  seconds: results,
+  mibPerSecond: summary,
+  ratioVsBare: vsBare,
+  ratioVsTus: vsTus,
+  tusInstalled: tusServer !== undefined,
+  pass,
+});
+console.log(`upload ingest: ${summary.atrium} MiB/s, ${vsBare}x bare, ${vsTus ?? 'n/a (tus not installed)'}x tus ${pass ? 'OK' : 'BELOW GOAL'}`);
+if (!pass) process.exitCode = 1;
