@@ -1,0 +1,232 @@
+import type { Browser, Page } from '@playwright/test';
+import { solveCaptcha } from '../../server/src/features/captcha/captcha.testing';
+import { test, expect, type AtriumServer } from './fixtures';
+
+/** The pages in English, so the SPEC's English labels ("Click to get", ...) are what we click. */
+async function englishPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext();
+  await context.addInitScript(() => localStorage.setItem('atrium.lang', 'en'));
+  return context.newPage();
+}
+
+/** A valid 1x1 PNG, so the server's content check accepts it. */
+const onePixelPng =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+const captchaImage = (page: Page) => page.getByRole('button', { name: 'Click to refresh' });
+
+/** Waits for a drawn captcha (other than `previous`) and answers it the way a person would. */
+async function answerCaptcha(page: Page, previous?: string): Promise<string> {
+  const image = captchaImage(page);
+  await expect(image).toHaveAttribute('data-loaded', 'true');
+  if (previous) await expect(image).not.toHaveAttribute('src', previous);
+  const src = (await image.getAttribute('src')) ?? '';
+  await page.getByLabel('Captcha').fill(solveCaptcha(src));
+  return src;
+}
+
+async function adminSignIn(page: Page, atrium: AtriumServer): Promise<void> {
+  await page.goto(`${atrium.adminUrl}#/login`);
+  await page.getByLabel('Username', { exact: true }).fill('admin');
+  await page.getByLabel('Password', { exact: true }).fill(atrium.adminPassword);
+  await page.getByRole('button', { name: /Sign in/ }).click();
+  await expect(page).toHaveURL(/#\/dashboard$/);
+}
+
+/** Reads the newest code from the admin outbox page: the default `log` transport keeps it there. */
+async function codeFromOutbox(admin: Page, atrium: AtriumServer, masked: string): Promise<string> {
+  await admin.goto(`${atrium.adminUrl}#/system/outbox`);
+  // A fresh load: the page may already show an older list.
+  await admin.reload();
+  const row = admin.getByRole('row').filter({ hasText: masked }).first();
+  await expect(row).toBeVisible();
+  await expect(row).toContainText('Logged');
+  const text = (await row.textContent()) ?? '';
+  const code = /code is (\d{6})/.exec(text)?.[1];
+  expect(code, `a code in "${text}"`).toBeDefined();
+  return code ?? '';
+}
+
+/** Signs in with `login` (username, e-mail or phone); the header then greets `name`. */
+async function memberSignIn(
+  page: Page,
+  atrium: AtriumServer,
+  login: string,
+  password: string,
+  name = login,
+) {
+  await page.goto(`${atrium.url}#/login`);
+  await page.getByLabel('Username', { exact: true }).fill(login);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: /Sign in/ }).click();
+  await expect(page.getByRole('banner').getByRole('button', { name })).toBeVisible();
+}
+
+test.describe('member accounts', () => {
+  test('register with a code from the outbox, sign out, sign in, change the password: the old session is gone', async ({
+    browser,
+    atrium,
+  }) => {
+    const page = await englishPage(browser);
+    const admin = await englishPage(browser);
+    await adminSignIn(admin, atrium);
+
+    await page.goto(`${atrium.url}#/login`);
+    await page.getByRole('link', { name: 'Create one' }).click();
+    await expect(page).toHaveURL(/#\/register$/);
+    await expect(page.getByRole('heading', { name: 'Join Atrium' })).toBeVisible();
+
+    await page.getByLabel('Username', { exact: true }).fill('river_song');
+    await page.getByLabel('E-mail or phone').fill('River.Song@Example.com');
+    const shown = await answerCaptcha(page);
+    const send = page.getByRole('button', { name: 'Click to get' });
+    await send.click();
+    await expect(page.getByRole('button', { name: /^\d+s$/ })).toBeDisabled();
+    await expect(page.getByRole('button', { name: /^(59|60)s$/ })).toBeVisible();
+
+    const code = await codeFromOutbox(admin, atrium, 'r***@example.com');
+    await page.getByLabel('Verification code').fill(code);
+    // Sending used the captcha up; the control has drawn a new one.
+    await answerCaptcha(page, shown);
+    await page.getByLabel('Password', { exact: true }).fill('first pass 1');
+    await page.getByLabel('Confirm password').fill('first pass 1');
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    const userButton = page.getByRole('banner').getByRole('button', { name: 'river_song' });
+    await expect(userButton).toBeVisible();
+    await expect(page).toHaveURL(/#\/$/);
+
+    await userButton.click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await expect(page.getByRole('banner').getByRole('button', { name: 'Sign in' })).toBeVisible();
+
+    await memberSignIn(page, atrium, 'river.song@example.com', 'first pass 1', 'river_song');
+    // A second device signed in before the change.
+    const other = await englishPage(browser);
+    await memberSignIn(other, atrium, 'river_song', 'first pass 1');
+
+    await page.getByRole('banner').getByRole('button', { name: 'river_song' }).click();
+    await page.getByRole('menuitem', { name: 'Profile' }).click();
+    await expect(page).toHaveURL(/#\/profile$/);
+    await expect(page.getByText('river.song@example.com')).toBeVisible();
+
+    // The avatar: an image uploaded into the member's library, saved at once, shown in the header.
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'me.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(onePixelPng, 'base64'),
+    });
+    await expect(page.getByTestId('profile-avatar').locator('img')).toHaveAttribute(
+      'src',
+      /\/data\/image\/[0-9a-f]{2}\/[0-9a-f]{64}\.png$/,
+    );
+    await expect(page.getByRole('banner').locator('img[src*="/data/image/"]')).toBeVisible();
+    await page.getByLabel('Current password').fill('first pass 1');
+    await page.getByLabel('New password').fill('second pass 2');
+    await page.getByLabel('Confirm password').fill('second pass 2');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect(
+      page.getByText('Password changed; your other devices are signed out'),
+    ).toBeVisible();
+
+    // This device stays signed in; the other one's session is gone.
+    await page.reload();
+    await expect(
+      page.getByRole('banner').getByRole('button', { name: 'river_song' }),
+    ).toBeVisible();
+    await other.goto(`${atrium.url}#/profile`);
+    await other.reload();
+    await expect(other).toHaveURL(/#\/login\?redirect=%2Fprofile$/);
+
+    await memberSignIn(other, atrium, 'river_song', 'second pass 2');
+  });
+
+  test('a forgotten password is reset with a code sent to the phone', async ({
+    browser,
+    atrium,
+  }) => {
+    // Waits out the 60 s between two codes to one phone.
+    test.setTimeout(150_000);
+    const page = await englishPage(browser);
+    const admin = await englishPage(browser);
+    await adminSignIn(admin, atrium);
+
+    // Sign up with a phone number first.
+    await page.goto(`${atrium.url}#/register`);
+    await page.getByLabel('Username', { exact: true }).fill('phone_person');
+    await page.getByLabel('E-mail or phone').fill('13912345678');
+    const shown = await answerCaptcha(page);
+    await page.getByRole('button', { name: 'Click to get' }).click();
+    await page
+      .getByLabel('Verification code')
+      .fill(await codeFromOutbox(admin, atrium, '139****5678'));
+    await answerCaptcha(page, shown);
+    await page.getByLabel('Password', { exact: true }).fill('phone pass 1');
+    await page.getByLabel('Confirm password').fill('phone pass 1');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(
+      page.getByRole('banner').getByRole('button', { name: 'phone_person' }),
+    ).toBeVisible();
+    await page.getByRole('banner').getByRole('button', { name: 'phone_person' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+
+    await page.goto(`${atrium.url}#/login`);
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
+    await page.getByLabel('E-mail or phone').fill('139 1234 5678');
+    // A wrong captcha is refused and the image redraws itself.
+    const before = await captchaImage(page).getAttribute('src');
+    await page.getByLabel('Captcha').fill('ZZZZ');
+    await page.getByRole('button', { name: 'Click to get' }).click();
+    await expect(page.getByText('Wrong captcha')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Click to get' })).toBeEnabled();
+    // The sign-up code went to this phone moments ago: the page says how long to wait.
+    const shownNow = await answerCaptcha(page, before ?? undefined);
+    await page.getByRole('button', { name: 'Click to get' }).click();
+    const wait = page.getByText(/^Please wait \d+ s before requesting another code$/);
+    await expect(wait).toBeVisible();
+    const seconds = Number(/(\d+)/.exec((await wait.textContent()) ?? '')?.[1]);
+    expect(seconds).toBeGreaterThan(0);
+    expect(seconds).toBeLessThanOrEqual(60);
+    await expect(page.getByRole('button', { name: 'Click to get' })).toBeEnabled();
+    await page.waitForTimeout(seconds * 1000);
+    await answerCaptcha(page, shownNow);
+    await page.getByRole('button', { name: 'Click to get' }).click();
+    await expect(page.getByRole('button', { name: /^\d+s$/ })).toBeDisabled();
+    // Two codes went to this phone; the newest row is the reset code.
+    await page
+      .getByLabel('Verification code')
+      .fill(await codeFromOutbox(admin, atrium, '139****5678'));
+    await page.getByLabel('New password').fill('phone pass 2');
+    await page.getByLabel('Confirm password').fill('phone pass 2');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await expect(page).toHaveURL(/#\/login$/);
+    await memberSignIn(page, atrium, '13912345678', 'phone pass 2', 'phone_person');
+  });
+
+  test('with the login captcha set to "always", the admin login asks for it', async ({
+    browser,
+    atrium,
+  }) => {
+    const admin = await englishPage(browser);
+    await adminSignIn(admin, atrium);
+    await admin.goto(`${atrium.adminUrl}#/system/message`);
+    await expect(admin.getByRole('heading', { name: 'Message transports' })).toBeVisible();
+    await admin.getByRole('radio', { name: 'Always' }).check();
+    await expect(admin.getByText('Saved')).toBeVisible();
+    try {
+      const page = await englishPage(browser);
+      await page.goto(`${atrium.adminUrl}#/login`);
+      await page.getByLabel('Username', { exact: true }).fill('admin');
+      await page.getByLabel('Password', { exact: true }).fill(atrium.adminPassword);
+      await page.getByRole('button', { name: /Sign in/ }).click();
+      await expect(page.getByRole('alert')).toContainText('Please enter the captcha');
+      await answerCaptcha(page);
+      await page.getByRole('button', { name: /Sign in/ }).click();
+      await expect(page).toHaveURL(/#\/dashboard$/);
+    } finally {
+      await admin.getByRole('radio', { name: /^Automatic/ }).check();
+      await expect(admin.getByRole('radio', { name: /^Automatic/ })).toBeChecked();
+    }
+  });
+});

@@ -1,0 +1,88 @@
+import { filterMenu } from '@atrium/shared/rules';
+import { adminMenu } from '@atrium/shared/menu';
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+
+async function signIn(page: Page, adminUrl: string, username: string, password: string) {
+  await page.goto(`${adminUrl}#/login`);
+  await page.getByLabel('用户名', { exact: true }).fill(username);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+  await expect(page.getByRole('navigation', { name: 'menu' })).toBeVisible();
+}
+
+test('a role holding only the rooms rule: its admin sees only that menu and is refused the file library', async ({
+  page,
+  browser,
+  atrium,
+}) => {
+  await signIn(page, atrium.adminUrl, 'admin', atrium.adminPassword);
+
+  // The founder builds the role in the editor: dashboard from the menu tree (somewhere to land),
+  // the rooms rule typed by hand, and the preview follows as they go.
+  await page.goto(`${atrium.adminUrl}#/system/role`);
+  await page.getByRole('button', { name: '新建角色' }).click();
+  await page.getByLabel('角色名称').fill('Room keepers');
+  await page
+    .locator('.ant-tree-treenode', { hasText: '仪表盘' })
+    .locator('.ant-tree-checkbox')
+    .click();
+  await page.getByLabel('自定义规则').fill('aigc/chat_room*');
+  await page.getByLabel('自定义规则').press('Enter');
+
+  const stored = page.getByTestId('stored-rules');
+  await expect(stored.getByText('dashboard*', { exact: true })).toBeVisible();
+  await expect(stored.getByText('aigc/chat_room*', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('preview-dashboard')).toHaveAttribute('data-shown', 'true');
+  await expect(page.getByTestId('preview-system/admin')).toHaveAttribute('data-shown', 'false');
+  await expect(page.getByTestId('preview-data/file_manager')).toHaveAttribute(
+    'data-shown',
+    'false',
+  );
+
+  await page.getByRole('button', { name: '创建角色' }).click();
+  await expect(page.getByRole('option', { name: /Room keepers/ })).toBeVisible();
+
+  // An administrator holding that role.
+  await page.goto(`${atrium.adminUrl}#/system/admin`);
+  await page.getByRole('button', { name: '新建管理员' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('用户名').fill('keeper');
+  await dialog.getByLabel('密码').fill('Keeper-pass-2026');
+  await dialog.getByLabel('角色').click();
+  await page.locator('.ant-select-item-option', { hasText: 'Room keepers' }).click();
+  // A multiple select stays open for more choices.
+  await page.keyboard.press('Escape');
+  await dialog.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('row', { name: /keeper/ })).toContainText('Room keepers');
+
+  // They sign in elsewhere and see only what the role grants.
+  const context = await browser.newContext();
+  const keeper = await context.newPage();
+  await signIn(keeper, atrium.adminUrl, 'keeper', 'Keeper-pass-2026');
+  await expect(keeper).toHaveURL(/#\/dashboard$/);
+  const nav = keeper.getByRole('navigation', { name: 'menu' });
+  const rules = ['dashboard*', 'aigc/chat_room*'];
+  const topLevel = nav.locator(':scope > ul > li.ant-menu-item, :scope > ul > li.ant-menu-submenu');
+  await expect(topLevel).toHaveCount(filterMenu(adminMenu, rules).length);
+  await expect(nav.getByText('仪表盘', { exact: true })).toBeVisible();
+  for (const hidden of ['资料库', '文件管理', '系统管理', '管理员', '会员管理']) {
+    await expect(nav.getByText(hidden, { exact: true })).toHaveCount(0);
+  }
+
+  // The file library refuses them: the page says so and the server answers 1003.
+  await keeper.goto(`${atrium.adminUrl}#/data/file_manager`);
+  await expect(keeper.getByText('没有查看文件库的权限')).toBeVisible();
+  const cookies = await context.cookies();
+  const cookie = (name: string) => cookies.find((c) => c.name === name)?.value ?? '';
+  const answer = await keeper.request.post(`${atrium.adminUrl}data/file_manager/image`, {
+    headers: {
+      'admin-api-token': cookie('admin-api-token'),
+      'x-xsrf-token': cookie('XSRF-TOKEN'),
+    },
+    data: { action: 'list' },
+  });
+  expect(await answer.json()).toMatchObject({ code: 1003 });
+  await context.close();
+});

@@ -1,0 +1,106 @@
+import { mkdirSync } from 'node:fs';
+import { startFakeOpenAi, type FakeOpenAi } from '../../server/src/testing/fake-openai';
+import { expect, test } from './fixtures';
+import { signInAdmin } from './files-support';
+
+const SCREENS = '/work/screens';
+const KEY = 'sk-admin-e2e-secret-key-123456';
+
+let fake: FakeOpenAi;
+
+test.beforeAll(async () => {
+  fake = await startFakeOpenAi({ apiKey: KEY, models: ['fake-chat', 'fake-vision'] });
+});
+
+test.afterAll(async () => {
+  await fake.close();
+});
+
+test('an admin sets up a provider, a model and a room; members see the room; usage is charted', async ({ page, browser, atrium }) => {
+  test.setTimeout(120_000);
+  mkdirSync(SCREENS, { recursive: true });
+  await signInAdmin(page, atrium, '/aigc/model');
+
+  // Provider: the connection test proves the key works; the key is never shown again.
+  await page.getByRole('button', { name: '新建服务商' }).click();
+  const dialog = page.getByRole('dialog', { name: '新建服务商' });
+  await dialog.getByLabel('名称').fill('Fake AI');
+  await dialog.getByLabel('接口地址').fill(fake.url);
+  await dialog.getByLabel('API Key').fill(KEY);
+  await dialog.getByRole('button', { name: '测试连接' }).click();
+  await expect(dialog.getByText(/连接成功.*可用模型 2 个/)).toBeVisible();
+  await dialog.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText(/已设置 ••••3456/)).toBeVisible();
+  await expect(page.locator('body')).not.toContainText(KEY);
+
+  await page.getByRole('button', { name: '添加模型' }).click();
+  const modelDialog = page.getByRole('dialog', { name: '添加模型' });
+  await modelDialog.getByLabel('模型 ID').fill('fake-chat');
+  await modelDialog.getByLabel('显示名称').fill('Fake Chat');
+  await modelDialog.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.getByRole('cell', { name: 'Fake Chat' })).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/chat-admin-models-1280.png`, fullPage: true });
+
+  // Room, through the menu.
+  await page.getByRole('menuitem', { name: '聊天室' }).click();
+  await expect(page).toHaveURL(/#\/aigc\/chat_room$/);
+  await page.getByRole('button', { name: '新建聊天室' }).click();
+  const editor = page.getByRole('dialog', { name: '新建聊天室' });
+  await editor.getByLabel('标题').fill('Helpdesk');
+  await editor.getByLabel('模型').click();
+  await page.getByRole('option', { name: /Fake Chat/ }).click();
+  await editor.getByLabel('介绍（富文本 HTML）').fill('<p>We <b>help</b>.<script>alert(1)</script></p>');
+  await editor.getByLabel('系统提示词').fill('Be brief.');
+  await editor.getByLabel('生成参数（JSON）').fill('{ oops');
+  await editor.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(editor.getByText('不是合法的 JSON 对象')).toBeVisible();
+  await editor.getByLabel('生成参数（JSON）').fill('{"temperature": 0.2}');
+  await editor.getByRole('button', { name: '添加' }).click();
+  await editor.getByPlaceholder('名称').fill('Reset password');
+  await editor.getByPlaceholder('内容').fill('How do I reset my password?');
+  await editor.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(editor).toBeHidden();
+  await expect(page.getByRole('cell', { name: 'Helpdesk' })).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/chat-admin-rooms-1280.png`, fullPage: true });
+
+  // A visitor's home lists it, without the script.
+  const visitor = await browser.newPage();
+  await visitor.goto(atrium.url);
+  const card = visitor.getByRole('link', { name: 'Helpdesk' });
+  await expect(card).toContainText('We help.');
+  await expect(card).toContainText('Fake Chat');
+  await visitor.close();
+
+  // Usage: one answer, then the chart and the tables.
+  const headers = {
+    'content-type': 'application/json',
+    'admin-api-token': (await page.context().cookies()).find((c) => c.name === 'admin-api-token')?.value ?? '',
+    cookie: 'XSRF-TOKEN=x',
+    'x-xsrf-token': 'x',
+  };
+  const post = async (path: string, body: unknown, extra: Record<string, string> = headers) => {
+    const res = await fetch(atrium.url + path, { method: 'POST', headers: extra, body: JSON.stringify(body) });
+    const json = (await res.json()) as { code: number; msg: string; data: { id: number; token: string } };
+    if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
+    return json.data;
+  };
+  await post('admin/api/members/create', { username: 'usage_member', password: 'usage-Member-42' });
+  const { token } = await post('api/auth/login', { username: 'usage_member', password: 'usage-Member-42' }, { 'content-type': 'application/json' });
+  const member = { 'content-type': 'application/json', 'api-token': token, cookie: 'XSRF-TOKEN=x', 'x-xsrf-token': 'x' };
+  const rooms = (await (await fetch(`${atrium.url}api/aigc/chat_room/all`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { data: { records: { id: number; title: string }[] } };
+  const helpdesk = rooms.data.records.find((r) => r.title === 'Helpdesk');
+  const conversation = await post('api/aigc/conversation/create', { roomId: helpdesk?.id }, member);
+  await post('api/aigc/chat/send', { conversationId: conversation.id, content: 'Hello there' }, member);
+  await expect.poll(() => fake.completions().at(-1)?.finished).toBe(true);
+
+  await page.getByRole('menuitem', { name: '用量统计' }).click();
+  await expect(page).toHaveURL(/#\/aigc\/usage$/);
+  await expect(page.getByRole('cell', { name: 'usage_member' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Helpdesk' })).toBeVisible();
+  await expect(page.getByTestId('usage-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
+  await page.getByLabel('每日提问次数').fill('50');
+  await page.getByRole('button', { name: '保存配额' }).click();
+  await expect(page.getByText('Save Success')).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/chat-admin-usage-1280.png`, fullPage: true });
+});

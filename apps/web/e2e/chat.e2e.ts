@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { startFakeOpenAi, type FakeOpenAi } from '../../server/src/testing/fake-openai';
+import { expect, test, type AtriumServer } from './fixtures';
+import { solidPng } from './files-support';
+
+const XSRF = 'e2e-chat-xsrf';
+const SCREENS = '/work/screens';
+const MEMBER = { username: 'chatter', password: 'chat-Member-pass-42' };
+
+const story = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+/** A JSON API call as a signed-in client makes it (token header plus the XSRF pair). */
+async function call<T>(base: string, path: string, body: unknown, auth?: { header: string; token: string }) {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'is-ajax': 'true' };
+  if (auth) {
+    headers[auth.header] = auth.token;
+    headers.cookie = `XSRF-TOKEN=${XSRF}`;
+    headers['x-xsrf-token'] = XSRF;
+  }
+  const res = await fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body) });
+  const json = (await res.json()) as Envelope<T>;
+  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
+  return json.data;
+}
+
+/** Uploads a PNG into the admin library (init, one chunk, save) and answers its path. */
+async function uploadCover(atrium: AtriumServer, admin: { header: string; token: string }, rgb: [number, number, number]) {
+  const png = solidPng(320, 180, rgb);
+  const md5 = createHash('md5').update(png).digest('hex');
+  const url = `${atrium.url}admin/data/file_manager/image`;
+  const name = `cover-${rgb.join('-')}.png`;
+  await call(atrium.url, 'admin/data/file_manager/image', { action: 'init', name, type: 'image/png', size: png.length, md5 }, admin);
+  const form = new FormData();
+  for (const [key, value] of Object.entries({ id: 'WU_FILE_0', name, type: 'image/png', size: String(png.length), chunks: '1', chunk: '0', md5 })) {
+    form.append(key, value);
+  }
+  form.append("file", new Blob([new Uint8Array(png)]), name);
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { [admin.header]: admin.token, cookie: `XSRF-TOKEN=${XSRF}`, 'x-xsrf-token': XSRF, 'is-ajax': 'true' },
+    body: form,
+  });
+  const chunk = (await res.json()) as Envelope<{ path: string }>;
+  if (chunk.code !== 0) throw new Error(`cover upload: ${chunk.msg}`);
+  await call(atrium.url, 'admin/data/file_manager/image', { action: 'save', path: chunk.data.path, name, size: png.length, categoryId: 0 }, admin);
+  return chunk.data.path;
+}
+
+let fake: FakeOpenAi;
+
+test.beforeAll(async () => {
+  fake = await startFakeOpenAi({ models: ['story-model'] });
+  fake.setDefault({ text: story, delayMs: 60 });
+});
+
+test.afterAll(async () => {
+  await fake.close();
+});
+
+/** Provider, model, rooms and a member through the admin API; the member's token as a cookie. */
+async function seed(page: Page, atrium: AtriumServer) {
+  const { token: adminToken } = await call<{ token: string }>(atrium.url, 'admin/api/auth/login', {
+    username: 'admin',
+    password: atrium.adminPassword,
+  });
+  const admin = { header: 'admin-api-token', token: adminToken };
+  const provider = await call<{ id: number }>(atrium.url, 'admin/api/aigc/provider/save', { id: 0, name: 'Fake', baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' }, admin);
+  const model = await call<{ id: number }>(atrium.url, 'admin/api/aigc/model/save', { id: 0, providerId: provider.id, name: 'story-model', title: 'Story Teller', vision: true }, admin);
+  const [blue, orange] = await Promise.all([uploadCover(atrium, admin, [64, 120, 230]), uploadCover(atrium, admin, [240, 140, 60])]);
+  const room = await call<{ id: number }>(atrium.url, 'admin/api/aigc/chat_room/save', {
+    id: 0,
+    title: 'Story studio',
+    cover: blue,
+    description: '<p>Short stories on demand, <b>streamed</b> as they are written.</p>',
+    modelId: model.id,
+    systemPrompt: 'You tell stories.',
+    params: { temperature: 0.8 },
+    prompts: [{ name: 'A fable', value: 'Tell me a fable' }],
+    sort: 0,
+  }, admin);
+  await call(atrium.url, 'admin/api/aigc/chat_room/save', { id: 0, title: 'Code helper', cover: orange, description: '<p>Answers with highlighted code.</p>', modelId: model.id, sort: 1 }, admin);
+  await call(atrium.url, 'admin/api/aigc/chat_room/save', { id: 0, title: 'Coming soon', description: '<p>No model yet.</p>', sort: 2 }, admin);
+  await call(atrium.url, 'admin/api/aigc/usage/quota_save', { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 }, admin);
+  await call(atrium.url, 'admin/api/members/create', MEMBER, admin);
+  const { token } = await call<{ token: string }>(atrium.url, 'api/auth/login', MEMBER);
+  await page.context().addCookies([{ name: 'api-token', value: token, url: atrium.url }]);
+  return { roomId: room.id };
+}
+
+const answers = (page: Page) => page.locator('[data-role="assistant"]');
+
+test('a member chats in a room: tokens stream, a reload continues the answer, stop and regenerate', async ({ page, atrium }) => {
+  test.setTimeout(120_000);
+  mkdirSync(SCREENS, { recursive: true });
+  const { roomId } = await seed(page, atrium);
+
+  await page.goto(atrium.url);
+  await expect(page.getByRole('link', { name: 'Story studio' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Coming soon' })).toContainText('未配置模型');
+  await page.screenshot({ path: `${SCREENS}/chat-home-1280.png`, fullPage: true });
+
+  await page.getByLabel('搜索聊天室').fill('code');
+  await expect(page.getByRole('link', { name: 'Story studio' })).toBeHidden();
+  await expect(page.locator('mark.atrium-highlight').first()).toHaveText(/code/i);
+  await page.getByLabel('搜索聊天室').fill('');
+
+  await page.getByRole('link', { name: 'Story studio' }).click();
+  await expect(page).toHaveURL(new RegExp(`#/${roomId}`));
+  await expect(page.getByRole('button', { name: 'A fable' })).toBeVisible();
+
+  // Send: tokens arrive one after another.
+  const box = page.getByLabel('输入消息');
+  await box.fill('Tell me a long story');
+  await box.press('Enter');
+  const answer = answers(page).last();
+  await expect(answer).toHaveAttribute('data-status', 'streaming');
+  await expect(answer).toContainText('word3');
+  const early = (await answer.innerText()).length;
+  await expect(answer).toContainText('word12');
+  expect((await answer.innerText()).length).toBeGreaterThan(early);
+  await expect(page).toHaveURL(/[?&]c=\d+/);
+
+  // Reload in the middle: the answer continues from where the page was and completes.
+  await page.reload();
+  const resumed = answers(page).last();
+  await expect(resumed).toContainText('word20');
+  await expect(resumed).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  await expect(resumed).toContainText(story);
+  await page.screenshot({ path: `${SCREENS}/chat-room-1280.png` });
+
+  // Stop: the provider request is aborted and the answer keeps what it had.
+  const before = fake.completions().length;
+  await box.fill('And another one');
+  await box.press('Enter');
+  await expect(answers(page).last()).toContainText('word5');
+  await page.getByRole('button', { name: /停\s*止/ }).last().click();
+  await expect(answers(page).last()).toHaveAttribute('data-status', 'stopped');
+  await expect.poll(() => fake.completions()[before]?.aborted).toBe(true);
+  const stoppedText = await answers(page).last().innerText();
+  expect(stoppedText).not.toContain('word59');
+
+  // Regenerate the latest answer: a fresh one streams in its place.
+  fake.script({ text: 'A brand new ending, with `code` and **bold** words.', delayMs: 40 });
+  await page.getByRole('button', { name: '重新生成' }).click();
+  const regenerated = answers(page).last();
+  await expect(regenerated).toHaveAttribute('data-status', 'done');
+  await expect(regenerated).toContainText('A brand new ending');
+  await expect(regenerated.locator('strong')).toHaveText('bold');
+  await expect(answers(page)).toHaveCount(2);
+
+  // 375 px: the room and the home still work.
+  await page.setViewportSize({ width: 375, height: 780 });
+  await expect(page.getByLabel('输入消息')).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/chat-room-375.png` });
+  await page.goto(atrium.url);
+  await expect(page.getByRole('link', { name: 'Story studio' })).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/chat-home-375.png`, fullPage: true });
+});

@@ -1,0 +1,215 @@
+import { writeFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+import { buttonName, signInAdmin, solidPng } from './files-support';
+
+interface Picked {
+  items: {
+    category?: string;
+    filename?: string;
+    name?: string;
+    path: string;
+    fullPath: string;
+    type: string;
+  }[];
+}
+
+test.describe.configure({ mode: 'serial' });
+
+/** What the selector page posted with Confirm, oldest first. */
+async function picked(page: Page): Promise<Picked[]> {
+  return page.evaluate(() => (window as unknown as { __picked: Picked[] }).__picked);
+}
+
+const card = (page: Page, name: string) => page.getByRole('checkbox', { name, exact: true });
+const toolbar = (page: Page) => page.locator('.atrium-fp-actions');
+const question = (page: Page) => page.locator('.ant-modal').filter({ hasText: '确认删除？' });
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => {
+    const store = window as unknown as { __picked: unknown[] };
+    store.__picked = [];
+    window.addEventListener('message', (event) => store.__picked.push(event.data));
+  });
+});
+
+test('the image library: upload, select with max 3 and reverse order, then max 1, and a custom link', async ({
+  page,
+  atrium,
+}, testInfo) => {
+  const files = ['red', 'green', 'blue', 'amber'].map((name, i) => {
+    const path = testInfo.outputPath(`${name}.png`);
+    writeFileSync(path, solidPng(48, 32, [i * 60, 200 - i * 40, 80 + i * 30]));
+    return path;
+  });
+  await signInAdmin(page, atrium, '/data/file_manager/select/image?max=3');
+  await expect(page.getByText('暂无记录')).toBeVisible();
+  await page.locator('.atrium-upload input[type="file"]').setInputFiles(files);
+  for (const name of ['red.png', 'green.png', 'blue.png', 'amber.png'])
+    await expect(card(page, name)).toBeVisible({ timeout: 30_000 });
+  await expect(card(page, 'red.png').locator('img')).toHaveAttribute('src', /.+/);
+
+  await card(page, 'red.png').click();
+  await expect(page.getByText('倒序选择')).toHaveCount(0);
+  await card(page, 'green.png').click();
+  await card(page, 'blue.png').click();
+  await card(page, 'amber.png').click();
+  await expect(page.getByText('最多选择 3 项')).toBeVisible();
+  await expect(card(page, 'amber.png')).toHaveAttribute('aria-checked', 'false');
+  await page.getByText('倒序选择').click();
+  await page.getByRole('button', { name: buttonName('确定') }).click();
+  await expect.poll(async () => (await picked(page)).length).toBe(1);
+  const [first] = await picked(page);
+  expect(first?.items.map((i) => i.filename)).toEqual(['blue.png', 'green.png', 'red.png']);
+  expect(first?.items[0]).toMatchObject({ category: 'image', type: 'png' });
+  expect(first?.items[0]?.fullPath).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/data\//);
+
+  await page.goto(`${atrium.adminUrl}#/data/file_manager/select/image?max=1`);
+  await card(page, 'red.png').click();
+  await card(page, 'green.png').click();
+  await expect(card(page, 'red.png')).toHaveAttribute('aria-checked', 'false');
+  await expect(card(page, 'green.png')).toHaveAttribute('aria-checked', 'true');
+  await page.getByRole('button', { name: buttonName('确定') }).click();
+  await expect
+    .poll(async () => (await picked(page)).at(-1)?.items.map((i) => i.filename))
+    .toEqual(['green.png']);
+
+  await page.getByRole('tab', { name: '自定义链接' }).click();
+  await page.getByRole('button', { name: buttonName('确定') }).click();
+  await expect(page.getByText('请输入', { exact: true })).toBeVisible();
+  await page.getByLabel('链接地址').fill('https://example.com/cat.png');
+  await page.getByRole('button', { name: buttonName('确定') }).click();
+  await expect
+    .poll(async () => (await picked(page)).at(-1)?.items)
+    .toEqual([
+      {
+        name: '',
+        path: 'https://example.com/cat.png',
+        fullPath: 'https://example.com/cat.png',
+        type: '',
+      },
+    ]);
+});
+
+test('categories: add, edit, move files in, delete; files: delete after confirming', async ({
+  page,
+  atrium,
+}) => {
+  await signInAdmin(page, atrium, '/data/file_manager');
+  await expect(card(page, 'red.png')).toBeVisible();
+  const side = page.locator('.atrium-fp-side');
+  await expect(side.getByRole('button', { name: '编辑分类' })).toBeDisabled();
+  await expect(side.getByRole('button', { name: '删除分类' })).toBeDisabled();
+
+  await side.getByRole('button', { name: '新增分类' }).click();
+  let dialog = page.locator('.ant-modal').filter({ hasText: '新增分类' });
+  await dialog.getByLabel('名称').fill('Holidays');
+  await dialog.getByRole('button', { name: buttonName('确定') }).click();
+  await expect(page.getByText('添加成功')).toBeVisible();
+  await side.getByText('Holidays').click();
+  await side.getByRole('button', { name: '新增分类' }).click();
+  dialog = page.locator('.ant-modal').filter({ hasText: '新增分类' });
+  await dialog.getByLabel('名称').fill('Beach');
+  await dialog.getByRole('button', { name: buttonName('确定') }).click();
+  await expect(side.getByText('Beach')).toBeVisible();
+
+  await side.getByText('Beach').click();
+  await side.getByRole('button', { name: '编辑分类' }).click();
+  dialog = page.locator('.ant-modal').filter({ hasText: '编辑分类' });
+  await expect(dialog.getByLabel('名称')).toHaveValue('Beach');
+  await dialog.getByLabel('名称').fill('Seaside');
+  await dialog.getByRole('button', { name: buttonName('确定') }).click();
+  await expect(side.getByText('Seaside')).toBeVisible();
+  await expect(side.getByText('Beach')).toHaveCount(0);
+
+  // Move two files into Holidays.
+  await card(page, 'red.png').click();
+  await card(page, 'blue.png').click();
+  await toolbar(page)
+    .getByRole('button', { name: buttonName('编辑') })
+    .click();
+  dialog = page.locator('.ant-modal').filter({ hasText: '编辑文件' });
+  await dialog.getByRole('combobox').click();
+  await page.locator('.ant-select-dropdown').getByTitle('Holidays').click();
+  await dialog.getByRole('button', { name: buttonName('确定') }).click();
+  await expect(page.getByText('编辑成功')).toBeVisible();
+  await side.getByText('Holidays').click();
+  await expect(card(page, 'red.png')).toBeVisible();
+  await expect(card(page, 'blue.png')).toBeVisible();
+  await expect(card(page, 'green.png')).toHaveCount(0);
+
+  // Delete the Seaside category, asked first; cancel keeps it.
+  await side.getByText('Seaside').click();
+  await side.getByRole('button', { name: '删除分类' }).click();
+  await question(page)
+    .getByRole('button', { name: buttonName('取消') })
+    .click();
+  await expect(side.getByText('Seaside')).toBeVisible();
+  await side.getByRole('button', { name: '删除分类' }).click();
+  await question(page)
+    .getByRole('button', { name: buttonName('确定') })
+    .click();
+  await expect(page.getByText('删除成功')).toBeVisible();
+  await expect(side.getByText('Seaside')).toHaveCount(0);
+
+  // Delete a file from the root view.
+  await expect(toolbar(page).getByRole('button', { name: buttonName('删除') })).toBeDisabled();
+  await card(page, 'amber.png').click();
+  await toolbar(page)
+    .getByRole('button', { name: buttonName('删除') })
+    .click();
+  await question(page)
+    .getByRole('button', { name: buttonName('确定') })
+    .click();
+  await expect(card(page, 'amber.png')).toHaveCount(0);
+  await expect(card(page, 'green.png')).toBeVisible();
+});
+
+test('narrow screens fold the category menu behind a toggle; screenshots at 1280 and 375 px', async ({
+  page,
+  atrium,
+}) => {
+  await signInAdmin(page, atrium, '/data/file_manager/select/image?max=3');
+  await expect(card(page, 'red.png')).toBeVisible();
+  await card(page, 'red.png').click();
+  await card(page, 'green.png').click();
+  await page.screenshot({ path: '/work/screens/files-picker-1280.png', fullPage: true });
+  await page.goto(`${atrium.adminUrl}#/data/file_manager`);
+  await expect(card(page, 'red.png')).toBeVisible();
+  await page.screenshot({ path: '/work/screens/files-admin-1280.png', fullPage: true });
+  await page.locator('.atrium-fp-side').getByRole('button', { name: '新增分类' }).click();
+  const dialog = page.locator('.ant-modal').filter({ hasText: '新增分类' });
+  await expect(dialog).toBeVisible();
+  await page.screenshot({ path: '/work/screens/files-add-category-1280.png' });
+  await dialog.locator('.ant-modal-close').click();
+  await expect(dialog).toBeHidden();
+
+  await page.setViewportSize({ width: 375, height: 812 });
+  const toggle = page.locator('.atrium-fp-fold');
+  await expect(toggle).toBeVisible();
+  await expect(page.locator('.atrium-fp-side')).toHaveCount(0);
+  await page.screenshot({ path: '/work/screens/files-admin-375.png', fullPage: true });
+  await toggle.click();
+  await expect(page.locator('.atrium-fp-side').getByText('Holidays')).toBeVisible();
+  await page.screenshot({ path: '/work/screens/files-admin-375-menu.png', fullPage: true });
+  await page.locator('.atrium-fp-side').getByText('Holidays').click();
+  await expect(page.locator('.atrium-fp-side')).toHaveCount(0);
+  await expect(toggle).toContainText('Holidays');
+  await expect(card(page, 'red.png')).toBeVisible();
+  await expect(card(page, 'green.png')).toHaveCount(0);
+
+  await page.goto(`${atrium.adminUrl}#/data/file_manager/select/image?max=3`);
+  await expect(card(page, 'red.png')).toBeVisible();
+  await page.screenshot({ path: '/work/screens/files-picker-375.png', fullPage: true });
+
+  // The picker's own colours follow the dark theme too.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('switch', { name: '深色模式' }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.screenshot({ path: '/work/screens/files-picker-dark-1280.png', fullPage: true });
+});
+
+test('members: "My files" needs a signed-in member', async ({ page, atrium }) => {
+  await page.goto(`${atrium.url}#/files`);
+  await expect(page).toHaveURL(/#\/login\?redirect=%2Ffiles/);
+});

@@ -1,0 +1,88 @@
+import { writeFileSync } from 'node:fs';
+import { crc32, deflateSync } from 'node:zlib';
+import type { Page, Request } from '@playwright/test';
+import type { AtriumServer } from './fixtures';
+
+/** Signs in as the first admin through the login page, which then opens `path` ("/data/..."). */
+export async function signInAdmin(page: Page, atrium: AtriumServer, path: string): Promise<void> {
+  await page.goto(`${atrium.adminUrl}#/login?redirect=${encodeURIComponent(path)}`);
+  await page.getByLabel('用户名').fill('admin');
+  await page.getByLabel('密码').fill(atrium.adminPassword);
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+  await page.waitForURL((url) => url.hash === `#${path}`);
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'ascii');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type, 'ascii'), data])) >>> 0, 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/** A real PNG of one colour, so the server's content check and thumbnailer accept it. */
+export function solidPng(width: number, height: number, rgb: [number, number, number]): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 2;
+  const row = Buffer.alloc(1 + width * 3);
+  for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A text file of `bytes` bytes (valid UTF-8, as the server checks .txt content). */
+export function writeTextFile(path: string, bytes: number, seed: string): void {
+  const line = `${seed} the quick brown fox jumps over the lazy dog 0123456789\n`;
+  const block = line.repeat(Math.ceil((1024 * 1024) / line.length));
+  const parts: string[] = [];
+  let left = bytes;
+  while (left > 0) {
+    const piece = block.slice(0, Math.min(left, block.length));
+    parts.push(piece);
+    left -= piece.length;
+  }
+  writeFileSync(path, parts.join(''));
+}
+
+/** The chunk index of an upload request, or undefined when it is not a chunk. */
+export function chunkIndex(request: Request): number | undefined {
+  if (
+    request.method() !== 'POST' ||
+    !/\/data\/file_manager\/[a-z]+$/.test(new URL(request.url()).pathname)
+  )
+    return undefined;
+  if (!(request.headers()['content-type'] ?? '').startsWith('multipart/form-data'))
+    return undefined;
+  const body = request.postDataBuffer();
+  if (!body) return undefined;
+  // Only the head of the body is text: the fields come before the file part.
+  const match = /name="chunk"\r\n\r\n(\d+)\r\n/.exec(body.subarray(0, 4096).toString('latin1'));
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
+/** The JSON action of a file library request. */
+export function actionOf(request: Request): string | undefined {
+  if (request.method() !== 'POST' || !request.url().includes('/data/file_manager/'))
+    return undefined;
+  if (!(request.headers()['content-type'] ?? '').startsWith('application/json')) return undefined;
+  try {
+    const body = JSON.parse(request.postData() ?? '{}') as { action?: unknown };
+    return typeof body.action === 'string' ? body.action : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** antd spaces two-character Chinese button labels ("删 除"). */
+export function buttonName(text: string): RegExp {
+  return new RegExp([...text].join('\\s*'));
+}

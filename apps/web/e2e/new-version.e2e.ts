@@ -1,0 +1,48 @@
+import { test, expect } from './fixtures';
+
+test('a new deployment prompts to reload; cancel lets the next change prompt again', async ({
+  page,
+  atrium,
+}) => {
+  // Stand in for deployments by changing the hash the server reports for the pages.
+  let hashPC = 'deploy-1';
+  await page.route('**/api/app/config', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { data: { hashPC: string } };
+    body.data.hashPC = hashPC;
+    await route.fulfill({ response, json: body });
+  });
+  await page.clock.install();
+  await page.goto(atrium.url);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+
+  const prompt = page.getByRole('dialog').filter({ hasText: '页面代码已更新，是否立即刷新页面？' });
+
+  // Same hash on the 30 s refresh: nothing to say.
+  await page.clock.fastForward(30_000);
+  await page.waitForTimeout(500);
+  await expect(prompt).toHaveCount(0);
+
+  hashPC = 'deploy-2';
+  await page.clock.fastForward(30_000);
+  await expect(prompt).toBeVisible();
+  await expect(page.getByRole('dialog', { name: '提示' })).toBeVisible();
+
+  await prompt.getByRole('button', { name: /取\s*消/ }).click();
+  await expect(prompt).toBeHidden();
+
+  // Still deploy-2: cancelled means "not now", not "ask every 30 s".
+  await page.clock.fastForward(30_000);
+  await page.waitForTimeout(500);
+  await expect(prompt).toBeHidden();
+
+  hashPC = 'deploy-3';
+  await page.clock.fastForward(30_000);
+  await expect(prompt).toBeVisible();
+
+  await page.evaluate(() => {
+    (window as unknown as { beforeReload: boolean }).beforeReload = true;
+  });
+  await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: /确\s*定/ }).click()]);
+  expect(await page.evaluate(() => 'beforeReload' in window)).toBe(false);
+});

@@ -1,0 +1,62 @@
+import { Card, Empty, Flex, Tabs, Typography } from 'antd';
+import { useSearchParams } from 'react-router';
+import { hasRule } from '@atrium/shared';
+import type { Library } from '@atrium/shared/contract/files';
+import { usePermissionStore } from '@/stores/permission-store';
+import { useFilesT } from '@/features/files/i18n';
+import { isLibrary, libraryKeys } from '@/features/files/libraries';
+import { FilePicker } from '@/components/file-picker/file-picker';
+
+const adminFileManagerUrl = '/admin/data/file_manager';
+
+/** The library page manages many files at once: check as many as a page shows and more. */
+const manageMax = 999;
+
+/** Admin "Files" (`#/data/file_manager`): the shared library, one tab per kind of file. */
+export function FilesPage() {
+  const t = useFilesT();
+  const rules = usePermissionStore((s) => s.rules);
+  const [search, setSearch] = useSearchParams();
+  const requested = search.get('library');
+  const library: Library = isLibrary(requested) ? requested : 'image';
+  const permission = {
+    view: hasRule(rules, 'data/file_manager/view'),
+    upload: hasRule(rules, 'data/file_manager/upload'),
+    addEdit: hasRule(rules, 'data/file_manager/edit'),
+    delete: hasRule(rules, 'data/file_manager/delete'),
+  };
+
+  return (
+    <Flex vertical gap={16}>
+      <Typography.Title level={3} style={{ margin: 0 }}>
+        {t('files.pageAdmin')}
+      </Typography.Title>
+      <Card styles={{ body: { paddingTop: 8 } }}>
+        {permission.view ? (
+          <Tabs
+            activeKey={library}
+            onChange={(key) =>
+              setSearch(key === 'image' ? {} : { library: key }, { replace: true })
+            }
+            destroyOnHidden
+            items={libraryKeys.map((key) => ({
+              key,
+              label: t(`files.library.${key}`),
+              children: (
+                <FilePicker
+                  mode="flat"
+                  url={adminFileManagerUrl}
+                  category={key}
+                  max={manageMax}
+                  permission={permission}
+                />
+              ),
+            }))}
+          />
+        ) : (
+          <Empty description={t('files.noPermission')} />
+        )}
+      </Card>
+    </Flex>
+  );
+}

@@ -1,0 +1,107 @@
+import { lazy, Suspense } from 'react';
+import { Button, Flex, Layout, Space, theme } from 'antd';
+import { IdcardOutlined } from '@ant-design/icons';
+import { FolderOpenOutlined } from '@ant-design/icons';
+import { Link, Outlet, useNavigate } from 'react-router';
+import { Brand } from '@/components/brand';
+import { LanguageSwitch, ThemeSwitch } from '@/components/header-tools';
+import { toast } from '@/lib/feedback';
+import { useT } from '@/lib/i18n';
+import { useSmallWindow } from '@/lib/use-media-query';
+import { useConfigStore } from '@/stores/config-store';
+import { useUserStore } from '@/stores/user-store';
+import { useLogout } from '@/features/auth/api/logout';
+import { useAccountT } from '@/features/account/i18n';
+import { useFilesT } from '@/features/files/i18n';
+
+export const contentMaxWidth = 1200;
+
+// The menu (and antd's Menu under it) is only for signed-in members: not part of the first load.
+const UserMenu = lazy(async () => ({ default: (await import('@/components/user-menu')).UserMenu }));
+
+export function MemberLayout() {
+  const { t } = useT();
+  const tAccount = useAccountT();
+  const { token } = theme.useToken();
+  const small = useSmallWindow();
+  const navigate = useNavigate();
+  const siteName = useConfigStore((s) => s.config.siteName) || t('app.name');
+  const user = useUserStore((s) => s.user);
+  const logout = useLogout();
+  const tFiles = useFilesT();
+
+  const onLogout = () =>
+    logout.mutate(undefined, {
+      onSuccess: () => {
+        toast.success(t('auth.loggedOut'));
+        void navigate('/');
+      },
+    });
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Header
+        style={{
+          position: 'sticky',
+          top: 0,
+          zIndex: 10,
+          height: 64,
+          paddingInline: small ? 16 : 24,
+          borderBottom: `1px solid ${token.colorBorderSecondary}`,
+          backdropFilter: 'saturate(180%) blur(8px)',
+        }}
+      >
+        <Flex
+          align="center"
+          justify="space-between"
+          gap={12}
+          style={{ height: '100%', maxWidth: contentMaxWidth, margin: '0 auto' }}
+        >
+          <Brand name={siteName} />
+          <Space size={small ? 4 : 12}>
+            <LanguageSwitch compact={small} />
+            <ThemeSwitch />
+            {user.id > 0 && (
+              <Link to="/files">
+                <Button type="text" icon={<FolderOpenOutlined />} aria-label={tFiles('files.pageMember')}>
+                  {small ? null : tFiles('files.pageMember')}
+                </Button>
+              </Link>
+            )}
+            {user.id > 0 ? (
+              <Suspense fallback={<Button type="text" loading aria-label={user.username} />}>
+                <UserMenu
+                  user={user}
+                  onLogout={onLogout}
+                  compact={small}
+                  links={[
+                    {
+                      key: 'profile',
+                      label: tAccount('account.profile'),
+                      icon: <IdcardOutlined />,
+                      onClick: () => void navigate('/profile'),
+                    },
+                  ]}
+                />
+              </Suspense>
+            ) : (
+              <Link to="/login">
+                <Button type="primary">{t('auth.login')}</Button>
+              </Link>
+            )}
+          </Space>
+        </Flex>
+      </Layout.Header>
+      <Layout.Content style={{ padding: small ? '20px 16px 40px' : '32px 24px 56px' }}>
+        <div style={{ maxWidth: contentMaxWidth, margin: '0 auto' }}>
+          <Outlet />
+        </div>
+      </Layout.Content>
+      <Layout.Footer style={{ textAlign: 'center', background: 'transparent' }}>
+        <span style={{ color: token.colorTextTertiary }}>
+          {t('member.footer', { year: new Date().getFullYear(), site: siteName })}
+        </span>
+      </Layout.Footer>
+    </Layout>
+  );
+}

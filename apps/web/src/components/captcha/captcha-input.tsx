@@ -1,0 +1,42 @@
+import { Flex, Input } from 'antd';
+import { CaptchaImage } from './captcha-image';
+
+export interface CaptchaInputProps {
+  id?: string;
+  value?: string;
+  onChange?: (value: string) => void;
+  placeholder?: string;
+  /** Changing it draws a new image and is the moment to forget the typed answer. */
+  refreshKey?: number;
+  height?: number;
+  autoFocus?: boolean;
+}
+
+/** A form control: the answer box with the captcha image beside it. */
+export function CaptchaInput({
+  id,
+  value,
+  onChange,
+  placeholder,
+  refreshKey,
+  height = 40,
+  autoFocus,
+}: CaptchaInputProps) {
+  return (
+    <Flex gap={8} align="center">
+      <Input
+        id={id}
+        value={value}
+        onChange={(e) => onChange?.(e.target.value)}
+        placeholder={placeholder}
+        maxLength={8}
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        autoFocus={autoFocus}
+        style={{ height, flex: 1, minWidth: 0 }}
+      />
+      <CaptchaImage height={height} refreshKey={refreshKey} />
+    </Flex>
+  );
+}

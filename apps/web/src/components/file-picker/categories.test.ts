@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { categoryOptions, findCategory, subtreeIds, toTreeItems } from './categories';
+
+const tree = [
+  {
+    id: 0,
+    name: 'Image Gallery',
+    _child: [
+      {
+        id: 1,
+        pid: 0,
+        name: 'Holidays',
+        _child: [{ id: 3, pid: 1, name: 'Beach 2024', _child: [] }],
+      },
+      { id: 2, pid: 0, name: 'Work', _child: [] },
+    ],
+  },
+];
+
+describe('category trees', () => {
+  it('keeps the categories whose name contains the filter, with the branches leading to them', () => {
+    const items = toTreeItems(tree, '_child', 'beach');
+    expect(items).toEqual([
+      {
+        key: 0,
+        title: 'Image Gallery',
+        children: [
+          { key: 1, title: 'Holidays', children: [{ key: 3, title: 'Beach 2024', children: [] }] },
+        ],
+      },
+    ]);
+  });
+
+  it('keeps the root when nothing matches so everything stays reachable', () => {
+    expect(toTreeItems(tree, '_child', 'zzz')).toEqual([
+      { key: 0, title: 'Image Gallery', children: [] },
+    ]);
+  });
+
+  it('reads children under a configured child key', () => {
+    const custom = [{ id: 0, name: 'Root', kids: [{ id: 4, name: 'Kid' }] }];
+    expect(
+      toTreeItems(custom, 'kids')
+        .at(0)
+        ?.children.map((c) => c.title),
+    ).toEqual(['Kid']);
+    expect(toTreeItems(custom, '_child').at(0)?.children).toEqual([]);
+  });
+
+  it('finds nodes and their subtrees', () => {
+    expect(findCategory(tree, 3, '_child')?.name).toBe('Beach 2024');
+    expect([...subtreeIds(tree, 1, '_child')].sort()).toEqual([1, 3]);
+  });
+
+  it('indents select options by depth', () => {
+    expect(
+      categoryOptions([
+        { id: 0, name: 'Root', depth: 0 },
+        { id: 1, name: 'A', depth: 1 },
+      ]),
+    ).toEqual([
+      { value: 0, label: 'Root', depth: 0 },
+      { value: 1, label: 'A', depth: 1 },
+    ]);
+  });
+});

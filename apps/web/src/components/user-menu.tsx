@@ -1,0 +1,59 @@
+import type { ReactNode } from 'react';
+import { Avatar, Button, Dropdown, theme } from 'antd';
+import type { MenuProps } from 'antd';
+import { LogoutOutlined } from '@ant-design/icons';
+import type { PublicUser } from '@atrium/shared';
+import { useT } from '@/lib/i18n';
+import { displayName } from '@/stores/user-store';
+
+export interface UserMenuProps {
+  user: PublicUser;
+  onLogout: () => void;
+  compact?: boolean;
+  /** Entries shown above sign-out, e.g. the member's profile. */
+  links?: { key: string; label: string; icon?: ReactNode; onClick: () => void }[];
+}
+
+export function UserAvatar({ user }: { user: PublicUser }) {
+  const { token } = theme.useToken();
+  return (
+    <Avatar size={28} src={user.avatar || undefined} style={{ background: token.colorPrimary }}>
+      {Array.from(displayName(user))[0]?.toUpperCase()}
+    </Avatar>
+  );
+}
+
+/** The signed-in person's button in the header; its menu holds sign-out. */
+export function UserMenu({ user, onLogout, compact = false, links = [] }: UserMenuProps) {
+  const { t } = useT();
+  const { token } = theme.useToken();
+  const name = displayName(user);
+  const items: MenuProps['items'] = [
+    {
+      key: 'who',
+      disabled: true,
+      label: <span style={{ color: token.colorTextSecondary }}>{t('auth.signedInAs', { name })}</span>,
+    },
+    { type: 'divider' },
+    ...links.map(({ key, label, icon }) => ({ key, label, icon })),
+    { key: 'logout', icon: <LogoutOutlined />, label: t('auth.logout'), danger: true },
+  ];
+  return (
+    <Dropdown
+      trigger={['click']}
+      placement="bottomRight"
+      menu={{
+        items,
+        onClick: ({ key }) =>
+          key === 'logout' ? onLogout() : links.find((l) => l.key === key)?.onClick(),
+      }}
+    >
+      <Button type="text" aria-label={name} style={{ paddingInline: 6, height: 40 }}>
+        <UserAvatar user={user} />
+        {!compact && (
+          <span style={{ maxWidth: 140, overflow: 'hidden', textOverflow: 'ellipsis' }}>{name}</span>
+        )}
+      </Button>
+    </Dropdown>
+  );
+}

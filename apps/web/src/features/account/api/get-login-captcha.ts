@@ -1,0 +1,18 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { LoginCaptchaMode } from '@atrium/shared/contract/accounts-rules';
+import { fetchData } from '@/lib/api';
+import { accountKeys } from './keys';
+
+export function fetchLoginCaptcha(signal?: AbortSignal): Promise<{ mode: LoginCaptchaMode }> {
+  return fetchData<{ mode: LoginCaptchaMode }>('system/login_captcha/get', {}, { signal });
+}
+
+export const loginCaptchaQueryOptions = queryOptions({
+  queryKey: accountKeys.loginCaptcha,
+  queryFn: ({ signal }) => fetchLoginCaptcha(signal),
+  staleTime: 0,
+});
+
+export function useLoginCaptchaMode() {
+  return useQuery(loginCaptchaQueryOptions);
+}

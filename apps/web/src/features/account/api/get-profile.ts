@@ -1,0 +1,18 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Profile } from '@atrium/shared/contract/accounts-rules';
+import { fetchData } from '@/lib/api';
+import { accountKeys } from './keys';
+
+export function fetchProfile(signal?: AbortSignal): Promise<Profile> {
+  return fetchData<Profile>('account/profile', {}, { signal });
+}
+
+export const profileQueryOptions = queryOptions({
+  queryKey: accountKeys.profile,
+  queryFn: ({ signal }) => fetchProfile(signal),
+  staleTime: 0,
+});
+
+export function useProfile() {
+  return useQuery(profileQueryOptions);
+}

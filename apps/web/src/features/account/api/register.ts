@@ -1,0 +1,29 @@
+import { useMutation } from '@tanstack/react-query';
+import type { LoginResponse } from '@atrium/shared';
+import { fetchData, type ApiError } from '@/lib/api';
+import { useApiStore } from '@/stores/api-store';
+import { refreshAppConfig } from '@/features/app/api/get-app-config';
+
+export interface RegisterBody {
+  username: string;
+  password: string;
+  target: string;
+  code: string;
+  captcha: string;
+  nickname?: string;
+}
+
+/** Creates the account; the server signs the new member in, so the config is refreshed after. */
+export async function register(body: RegisterBody): Promise<LoginResponse> {
+  const data = await fetchData<LoginResponse>('auth/register', body, {
+    successToast: false,
+    onFailure: () => true,
+  });
+  if (data.token && !useApiStore.getState().token) useApiStore.getState().setToken(data.token);
+  await refreshAppConfig();
+  return data;
+}
+
+export function useRegister() {
+  return useMutation<LoginResponse, ApiError, RegisterBody>({ mutationFn: register });
+}

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { LoginCaptchaMode } from '@atrium/shared/contract/accounts-rules';
+import { fetchData, type ApiError } from '@/lib/api';
+import { accountKeys } from './keys';
+
+export function saveLoginCaptcha(mode: LoginCaptchaMode): Promise<{ mode: LoginCaptchaMode }> {
+  return fetchData<{ mode: LoginCaptchaMode }>('system/login_captcha/save', { mode });
+}
+
+export function useSaveLoginCaptcha() {
+  const client = useQueryClient();
+  return useMutation<{ mode: LoginCaptchaMode }, ApiError, LoginCaptchaMode>({
+    mutationFn: saveLoginCaptcha,
+    onSuccess: (data) => client.setQueryData(accountKeys.loginCaptcha, data),
+  });
+}

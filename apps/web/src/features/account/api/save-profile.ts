@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Profile } from '@atrium/shared/contract/accounts-rules';
+import { fetchData, type ApiError } from '@/lib/api';
+import { refreshAppConfig } from '@/features/app/api/get-app-config';
+import { accountKeys } from './keys';
+
+export interface SaveProfileBody {
+  nickname: string;
+  avatar: string;
+}
+
+/** Saves nickname and avatar, then refreshes the config so the header shows them at once. */
+export async function saveProfile(body: SaveProfileBody): Promise<Profile> {
+  const profile = await fetchData<Profile>('account/profile/save', body, { successToast: false });
+  await refreshAppConfig();
+  return profile;
+}
+
+export function useSaveProfile() {
+  const client = useQueryClient();
+  return useMutation<Profile, ApiError, SaveProfileBody>({
+    mutationFn: saveProfile,
+    onSuccess: (profile) => client.setQueryData(accountKeys.profile, profile),
+  });
+}

@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { fetchData, type ApiError } from '@/lib/api';
+
+/** Sends a test message through the saved transports; it lands in the outbox too. */
+export function testMessaging(target: string): Promise<null> {
+  return fetchData<null>('system/message/test', { target });
+}
+
+export function useTestMessaging() {
+  const client = useQueryClient();
+  return useMutation<null, ApiError, string>({
+    mutationFn: testMessaging,
+    onSettled: () => client.invalidateQueries({ queryKey: ['account', 'outbox'] }),
+  });
+}

@@ -1,0 +1,100 @@
+import { Flex, Form, Input } from 'antd';
+import { MailOutlined } from '@ant-design/icons';
+import { Code } from '@atrium/shared/codes';
+import { parseTarget } from '@atrium/shared/contract/accounts-rules';
+import { CaptchaField } from '@/components/captcha/captcha-field';
+import { VerifyCodeButton } from '@/components/verify-code-button/verify-code-button';
+import { ApiError } from '@/lib/api';
+import { toast } from '@/lib/feedback';
+import { sendVerifyCode } from '../api/send-verify-code';
+import { useAccountT } from '../i18n';
+
+export interface VerifyFieldsProps {
+  captchaKey: number;
+  /** Called once a send has reached the server: the captcha is used up either way. */
+  onCaptchaUsed: (error?: unknown) => void;
+  /** Whether submitting the form needs the captcha too, not only sending the code. */
+  captchaOnSubmit: boolean;
+}
+
+class MissingCaptcha extends Error {}
+
+/** E-mail or phone, the captcha, and the code with its send button (register and reset). */
+export function VerifyFields({ captchaKey, onCaptchaUsed, captchaOnSubmit }: VerifyFieldsProps) {
+  const t = useAccountT();
+  const form = Form.useFormInstance<{ target: string; captcha: string }>();
+
+  const send = async () => {
+    const { target } = await form.validateFields(['target']);
+    const captcha = String(form.getFieldValue('captcha') ?? '').trim();
+    if (!captcha) {
+      form.setFields([{ name: 'captcha', errors: [t('account.captchaRequired')] }]);
+      throw new MissingCaptcha();
+    }
+    try {
+      await sendVerifyCode({ target, captcha });
+    } catch (error) {
+      onCaptchaUsed(error);
+      throw error;
+    }
+    onCaptchaUsed();
+    toast.success(t('account.codeSent'));
+  };
+
+  const onError = (error: unknown) => {
+    // Field problems are already shown beside the fields.
+    if (!(error instanceof ApiError)) return;
+    const data = error.result.data;
+    const wait =
+      error.code === Code.TooManyRequests &&
+      typeof data === 'object' &&
+      data !== null &&
+      'wait' in data
+        ? Number(data.wait)
+        : undefined;
+    toast.error(wait ? t('account.wait', { count: wait }) : error.message);
+  };
+
+  return (
+    <>
+      <Form.Item
+        name="target"
+        label={t('account.target')}
+        rules={[
+          {
+            validator: (_rule, value: unknown) =>
+              typeof value === 'string' && parseTarget(value)
+                ? Promise.resolve()
+                : Promise.reject(new Error(t('account.targetInvalid'))),
+          },
+        ]}
+      >
+        <Input
+          prefix={<MailOutlined />}
+          autoComplete="email"
+          placeholder={t('account.targetPlaceholder')}
+        />
+      </Form.Item>
+      <CaptchaField refreshKey={captchaKey} required={captchaOnSubmit} />
+      <Form.Item label={t('account.code')} required>
+        <Flex gap={8}>
+          <Form.Item
+            name="code"
+            noStyle
+            rules={[{ required: true, pattern: /^\d{6}$/, message: t('account.codeInvalid') }]}
+          >
+            <Input
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              placeholder={t('account.codePlaceholder')}
+              aria-label={t('account.code')}
+              style={{ flex: 1, minWidth: 0 }}
+            />
+          </Form.Item>
+          <VerifyCodeButton send={send} onError={onError} />
+        </Flex>
+      </Form.Item>
+    </>
+  );
+}

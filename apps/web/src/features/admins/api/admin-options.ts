@@ -1,0 +1,21 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { RoleOption } from '@atrium/shared/contract/admins';
+import { fetchData } from '@/lib/api';
+import { adminKeys } from './keys';
+
+/** The roles an administrator can be given (readable with `system/admin` alone). */
+export function fetchAdminOptions(signal?: AbortSignal) {
+  return fetchData<{ roles: RoleOption[] }>('admins/options', {}, { signal });
+}
+
+export function adminOptionsQuery() {
+  return queryOptions({
+    queryKey: adminKeys.options,
+    queryFn: ({ signal }) => fetchAdminOptions(signal),
+    staleTime: 0,
+  });
+}
+
+export function useAdminOptions(enabled = true) {
+  return useQuery({ ...adminOptionsQuery(), enabled });
+}

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AdminCreateRequest, AdminView } from '@atrium/shared/contract/admins';
+import { fetchData, type ApiError } from '@/lib/api';
+import { adminKeys } from './keys';
+
+export function createAdmin(body: AdminCreateRequest) {
+  return fetchData<AdminView>('admins/create', body);
+}
+
+export function useCreateAdmin() {
+  const client = useQueryClient();
+  return useMutation<AdminView, ApiError, AdminCreateRequest>({
+    mutationFn: createAdmin,
+    onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}

@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { fetchData, type ApiError } from '@/lib/api';
+import { adminKeys } from './keys';
+
+export function deleteAdmin(id: number) {
+  return fetchData<null>('admins/delete', { id });
+}
+
+export function useDeleteAdmin() {
+  const client = useQueryClient();
+  return useMutation<null, ApiError, number>({
+    mutationFn: deleteAdmin,
+    onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}

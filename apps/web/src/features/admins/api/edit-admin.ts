@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AdminEditRequest, AdminView } from '@atrium/shared/contract/admins';
+import { fetchData, type ApiError } from '@/lib/api';
+import { adminKeys } from './keys';
+
+export function editAdmin(body: AdminEditRequest) {
+  return fetchData<AdminView>('admins/edit', body);
+}
+
+export function useEditAdmin() {
+  const client = useQueryClient();
+  return useMutation<AdminView, ApiError, AdminEditRequest>({
+    mutationFn: editAdmin,
+    onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}

@@ -1,0 +1,22 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { AdminListRequest, AdminView } from '@atrium/shared/contract/admins';
+import type { Paged } from '@atrium/shared/contract/paging';
+import { fetchData } from '@/lib/api';
+import { adminKeys } from './keys';
+
+export function listAdmins(query: AdminListRequest, signal?: AbortSignal) {
+  return fetchData<Paged<AdminView>>('admins/list', query, { signal });
+}
+
+export function listAdminsQuery(query: AdminListRequest) {
+  return queryOptions({
+    queryKey: adminKeys.list(query),
+    queryFn: ({ signal }) => listAdmins(query, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+}
+
+export function useAdminList(query: AdminListRequest) {
+  return useQuery(listAdminsQuery(query));
+}

@@ -1,0 +1,11 @@
+import { useMutation } from '@tanstack/react-query';
+import type { AdminPasswordRequest } from '@atrium/shared/contract/admins';
+import { fetchData, type ApiError } from '@/lib/api';
+
+export function resetAdminPassword(body: AdminPasswordRequest) {
+  return fetchData<null>('admins/reset_password', body);
+}
+
+export function useResetAdminPassword() {
+  return useMutation<null, ApiError, AdminPasswordRequest>({ mutationFn: resetAdminPassword });
+}

@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AdminView } from '@atrium/shared/contract/admins';
+import { fetchData, type ApiError } from '@/lib/api';
+import { adminKeys } from './keys';
+
+export interface SetAdminDisabled {
+  id: number;
+  disabled: boolean;
+}
+
+/** Disabling ends the administrator's sessions at once; enabling lets them sign in again. */
+export function setAdminDisabled({ id, disabled }: SetAdminDisabled) {
+  return fetchData<AdminView>(disabled ? 'admins/disable' : 'admins/enable', { id });
+}
+
+export function useSetAdminDisabled() {
+  const client = useQueryClient();
+  return useMutation<AdminView, ApiError, SetAdminDisabled>({
+    mutationFn: setAdminDisabled,
+    onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}

@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { fetchData, type ApiError } from '@/lib/api';
+import { aiKeys } from './keys';
+
+export function deleteModel(id: number): Promise<null> {
+  return fetchData<null>('aigc/model/delete', { id });
+}
+
+export function useDeleteModel() {
+  const client = useQueryClient();
+  return useMutation<null, ApiError, number>({
+    mutationFn: deleteModel,
+    onSuccess: () => client.invalidateQueries({ queryKey: aiKeys.all }),
+  });
+}

@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { fetchData, type ApiError } from '@/lib/api';
+import { aiKeys } from './keys';
+
+export function deleteProvider(id: number): Promise<null> {
+  return fetchData<null>('aigc/provider/delete', { id });
+}
+
+export function useDeleteProvider() {
+  const client = useQueryClient();
+  return useMutation<null, ApiError, number>({
+    mutationFn: deleteProvider,
+    onSuccess: () => client.invalidateQueries({ queryKey: aiKeys.all }),
+  });
+}

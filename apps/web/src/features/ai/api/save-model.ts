@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ModelRecord, ModelSaveRequest } from '@atrium/shared/contract/chat';
+import { fetchData, type ApiError } from '@/lib/api';
+import { aiKeys } from './keys';
+
+export function saveModel(body: ModelSaveRequest): Promise<ModelRecord> {
+  return fetchData<ModelRecord>('aigc/model/save', body);
+}
+
+export function useSaveModel() {
+  const client = useQueryClient();
+  return useMutation<ModelRecord, ApiError, ModelSaveRequest>({
+    mutationFn: saveModel,
+    onSuccess: () => client.invalidateQueries({ queryKey: aiKeys.all }),
+  });
+}

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ProviderRecord, ProviderSaveRequest } from '@atrium/shared/contract/chat';
+import { fetchData, type ApiError } from '@/lib/api';
+import { aiKeys } from './keys';
+
+export function saveProvider(body: ProviderSaveRequest): Promise<ProviderRecord> {
+  return fetchData<ProviderRecord>('aigc/provider/save', body);
+}
+
+export function useSaveProvider() {
+  const client = useQueryClient();
+  return useMutation<ProviderRecord, ApiError, ProviderSaveRequest>({
+    mutationFn: saveProvider,
+    onSuccess: () => client.invalidateQueries({ queryKey: aiKeys.all }),
+  });
+}

@@ -1,0 +1,132 @@
+import { Form, Input, InputNumber, Modal, Switch } from 'antd';
+import type { ModelRecord } from '@atrium/shared/contract/chat';
+import { useSaveModel } from '../api/save-model';
+import { useAiT } from '../i18n';
+
+interface Values {
+  name: string;
+  title: string;
+  vision: boolean;
+  contextLength: number;
+  enabled: boolean;
+  sort: number;
+}
+
+export interface ModelTarget {
+  providerId: number;
+  /** undefined: a new model of that provider. */
+  model?: ModelRecord;
+}
+
+const FORM_ID = 'ai-model-form';
+
+/** Create or edit one model of a provider. */
+export function ModelDialog({
+  target,
+  onClose,
+}: {
+  target: ModelTarget | undefined;
+  onClose: () => void;
+}) {
+  const t = useAiT();
+  const save = useSaveModel();
+  return (
+    <Modal
+      open={target !== undefined}
+      title={target?.model ? t('ai.editModel') : t('ai.createModel')}
+      onCancel={onClose}
+      okText={t('ai.save')}
+      cancelText={t('ai.cancel')}
+      confirmLoading={save.isPending}
+      okButtonProps={{ htmlType: 'submit', form: FORM_ID }}
+      destroyOnHidden
+    >
+      {target && <ModelForm target={target} save={save.mutateAsync} onSaved={onClose} />}
+    </Modal>
+  );
+}
+
+/** Mounted afresh each time the dialog opens, so its initial values are the model's. */
+function ModelForm({
+  target,
+  save,
+  onSaved,
+}: {
+  target: ModelTarget;
+  save: ReturnType<typeof useSaveModel>['mutateAsync'];
+  onSaved: () => void;
+}) {
+  const t = useAiT();
+  const { model } = target;
+  return (
+    <Form<Values>
+      name={FORM_ID}
+      layout="vertical"
+      initialValues={{
+        name: model?.name ?? '',
+        title: model?.title ?? '',
+        vision: model?.vision ?? false,
+        contextLength: model?.contextLength ?? 0,
+        enabled: model?.enabled ?? true,
+        sort: model?.sort ?? 0,
+      }}
+      onFinish={async (values) => {
+        try {
+          await save({
+            id: model?.id ?? 0,
+            providerId: target.providerId,
+            name: values.name.trim(),
+            title: values.title.trim(),
+            vision: values.vision,
+            contextLength: values.contextLength,
+            enabled: values.enabled,
+            sort: values.sort,
+          });
+          onSaved();
+        } catch {
+          // The API client has shown why; the dialog stays open to fix it.
+        }
+      }}
+    >
+      <Form.Item
+        name="name"
+        label={t('ai.modelName')}
+        extra={t('ai.modelNameHint')}
+        rules={[
+          {
+            required: true,
+            whitespace: true,
+            message: t('ai.required', { field: t('ai.modelName') }),
+          },
+        ]}
+      >
+        <Input maxLength={200} />
+      </Form.Item>
+      <Form.Item
+        name="title"
+        label={t('ai.modelTitle')}
+        rules={[
+          {
+            required: true,
+            whitespace: true,
+            message: t('ai.required', { field: t('ai.modelTitle') }),
+          },
+        ]}
+      >
+        <Input maxLength={100} />
+      </Form.Item>
+      <Form.Item name="contextLength" label={t('ai.contextLength')}>
+        <InputNumber min={0} max={10_000_000} step={1024} style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item name="sort" label={t('ai.sort')}>
+        <InputNumber min={-1_000_000} max={1_000_000} style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item name="vision" label={t('ai.vision')} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item name="enabled" label={t('ai.enabled')} valuePropName="checked">
+        <Switch />
+      </Form.Item>
+    </Form>
+  );
+}

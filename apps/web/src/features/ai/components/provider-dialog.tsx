@@ -1,0 +1,182 @@
+import { useState } from 'react';
+import { Alert, Button, Checkbox, Form, Input, Modal, Space, Tag } from 'antd';
+import { ApiOutlined } from '@ant-design/icons';
+import type { ProviderRecord, ProviderTestResponse } from '@atrium/shared/contract/chat';
+import { useSaveProvider } from '../api/save-provider';
+import { useTestProvider } from '../api/test-provider';
+import { useAiT } from '../i18n';
+
+interface Values {
+  name: string;
+  baseUrl: string;
+  apiKey?: string;
+  removeKey?: boolean;
+  testModel?: string;
+}
+
+export interface ProviderDialogProps {
+  /** undefined: closed; null: a new provider. */
+  provider: ProviderRecord | null | undefined;
+  onClose: () => void;
+}
+
+const FORM_ID = 'ai-provider-form';
+
+/** Create or edit a provider; the key is write-only: it is never shown, only replaced or removed. */
+export function ProviderDialog({ provider, onClose }: ProviderDialogProps) {
+  const t = useAiT();
+  const save = useSaveProvider();
+  return (
+    <Modal
+      open={provider !== undefined}
+      title={provider ? t('ai.editProvider') : t('ai.createProvider')}
+      onCancel={onClose}
+      okText={t('ai.save')}
+      cancelText={t('ai.cancel')}
+      confirmLoading={save.isPending}
+      okButtonProps={{ htmlType: 'submit', form: FORM_ID }}
+      destroyOnHidden
+    >
+      <ProviderForm editing={provider ?? undefined} save={save.mutateAsync} onSaved={onClose} />
+    </Modal>
+  );
+}
+
+/** Mounted afresh each time the dialog opens, so its initial values are the provider's. */
+function ProviderForm({
+  editing,
+  save,
+  onSaved,
+}: {
+  editing: ProviderRecord | undefined;
+  save: ReturnType<typeof useSaveProvider>['mutateAsync'];
+  onSaved: () => void;
+}) {
+  const t = useAiT();
+  const [form] = Form.useForm<Values>();
+  const test = useTestProvider();
+  const [tested, setTested] = useState<ProviderTestResponse>();
+  const removeKey = Form.useWatch('removeKey', form);
+
+  const keyField = (values: Values): { apiKey?: string } => {
+    if (values.removeKey) return { apiKey: '' };
+    if (values.apiKey?.trim()) return { apiKey: values.apiKey.trim() };
+    return editing ? {} : { apiKey: '' };
+  };
+
+  const runTest = async () => {
+    setTested(undefined);
+    const values = await form.validateFields(['baseUrl']);
+    const all = form.getFieldsValue();
+    try {
+      setTested(
+        await test.mutateAsync({
+          id: editing?.id ?? 0,
+          baseUrl: values.baseUrl,
+          ...keyField(all),
+          ...(all.testModel?.trim() ? { model: all.testModel.trim() } : {}),
+        }),
+      );
+    } catch {
+      // The API client has shown why.
+    }
+  };
+
+  return (
+    <Form<Values>
+      form={form}
+      name={FORM_ID}
+      layout="vertical"
+      initialValues={{
+        name: editing?.name ?? '',
+        baseUrl: editing?.baseUrl ?? 'https://api.openai.com/v1',
+        apiKey: '',
+        removeKey: false,
+        testModel: editing?.models[0]?.name ?? '',
+      }}
+      onFinish={async (values) => {
+        try {
+          await save({
+            id: editing?.id ?? 0,
+            name: values.name.trim(),
+            baseUrl: values.baseUrl.trim(),
+            ...keyField(values),
+          });
+          onSaved();
+        } catch {
+          // The API client has shown why; the dialog stays open to fix it.
+        }
+      }}
+    >
+      <Form.Item
+        name="name"
+        label={t('ai.name')}
+        rules={[
+          {
+            required: true,
+            whitespace: true,
+            message: t('ai.required', { field: t('ai.name') }),
+          },
+        ]}
+      >
+        <Input maxLength={100} placeholder="OpenAI / DeepSeek / Ollama" />
+      </Form.Item>
+      <Form.Item
+        name="baseUrl"
+        label={t('ai.baseUrl')}
+        rules={[
+          { required: true, type: 'url', message: t('ai.required', { field: t('ai.baseUrl') }) },
+        ]}
+      >
+        <Input maxLength={500} placeholder="https://api.openai.com/v1" />
+      </Form.Item>
+      <Form.Item
+        name="apiKey"
+        label={t('ai.apiKey')}
+        extra={editing?.hasKey ? t('ai.keySet', { hint: editing.keyHint }) : undefined}
+      >
+        <Input.Password
+          autoComplete="new-password"
+          disabled={removeKey === true}
+          placeholder={editing?.hasKey ? t('ai.keyKeep') : 'sk-...'}
+        />
+      </Form.Item>
+      {editing?.hasKey && (
+        <Form.Item name="removeKey" valuePropName="checked" style={{ marginTop: -8 }}>
+          <Checkbox>{t('ai.keyRemove')}</Checkbox>
+        </Form.Item>
+      )}
+      <Form.Item name="testModel" label={t('ai.testModel')}>
+        <Input maxLength={200} placeholder="gpt-4o-mini" />
+      </Form.Item>
+      <Space direction="vertical" style={{ width: '100%' }}>
+        <Button icon={<ApiOutlined />} loading={test.isPending} onClick={() => void runTest()}>
+          {t('ai.test')}
+        </Button>
+        {tested && (
+          <Alert
+            type="success"
+            showIcon
+            title={
+              tested.method === 'models'
+                ? t('ai.testOk', { ms: tested.latencyMs, count: tested.models.length })
+                : t('ai.testOkCompletion', { ms: tested.latencyMs })
+            }
+            description={
+              tested.models.length > 0 && (
+                <div style={{ maxHeight: 120, overflowY: 'auto' }}>
+                  {t('ai.available')}{' '}
+                  {tested.models.map((m) => (
+                    <Tag key={m} style={{ marginTop: 4 }}>
+                      {m}
+                    </Tag>
+                  ))}
+                </div>
+              )
+            }
+          />
+        )}
+      </Space>
+    </Form>
+  );
+}

@@ -1,0 +1,41 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { AdminAppConfigResponse, AppConfigResponse } from '@atrium/shared';
+import { Limits } from '@atrium/shared/limits';
+import { fetchData } from '@/lib/api';
+import { queryClient as appQueryClient } from '@/lib/query-client';
+import { applyAppConfig } from '../apply-app-config';
+
+export type AppConfig = AppConfigResponse | AdminAppConfigResponse;
+
+export const appConfigKey = ['app', 'config'] as const;
+
+/**
+ * The app refresh (SPEC 4.1): fetches `app/config` and applies it to the client stores before the
+ * query resolves, so anything awaiting the refresh sees the new user, rules and menus. Only the
+ * first load reports failures; the 30 s background refresh stays quiet when the server blips.
+ */
+export async function fetchAppConfig(quiet = false): Promise<AppConfig> {
+  const data = await fetchData<AppConfig>(
+    'app/config',
+    {},
+    { successToast: false, errorToast: !quiet },
+  );
+  applyAppConfig(data);
+  return data;
+}
+
+export const appConfigQuery = queryOptions({
+  queryKey: appConfigKey,
+  queryFn: () => fetchAppConfig(appQueryClient.getQueryData(appConfigKey) !== undefined),
+  refetchInterval: Limits.appRefreshMs,
+  staleTime: 0,
+});
+
+export function useAppConfig() {
+  return useQuery(appConfigQuery);
+}
+
+/** Refreshes now (after login or logout) and waits until the stores hold the new answer. */
+export function refreshAppConfig(): Promise<AppConfig> {
+  return appQueryClient.fetchQuery({ ...appConfigQuery, queryFn: () => fetchAppConfig(false) });
+}

@@ -1,0 +1,29 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { ConversationRecord, RecordsResponse } from '@atrium/shared/contract/chat';
+import { fetchData } from '@/lib/api';
+import { chatKeys } from './keys';
+
+/** The member's conversations in a room, most recently active first. */
+export async function listConversations(
+  roomId: number,
+  signal?: AbortSignal,
+): Promise<ConversationRecord[]> {
+  const data = await fetchData<RecordsResponse<ConversationRecord>>(
+    'aigc/conversation/list',
+    { roomId },
+    { signal },
+  );
+  return data.records;
+}
+
+export function listConversationsQuery(roomId: number) {
+  return queryOptions({
+    queryKey: chatKeys.conversations(roomId),
+    queryFn: ({ signal }) => listConversations(roomId, signal),
+    staleTime: 30_000,
+  });
+}
+
+export function useConversations(roomId: number, enabled: boolean) {
+  return useQuery({ ...listConversationsQuery(roomId), enabled });
+}

@@ -1,0 +1,33 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type {
+  ChatSendRequest,
+  ChatSendResponse,
+  ConversationRecord,
+} from '@atrium/shared/contract/chat';
+import { fetchData, type ApiError } from '@/lib/api';
+import { chatKeys } from './keys';
+import { appendMessages, type MessagePages } from './list-messages';
+
+export function sendMessage(body: ChatSendRequest): Promise<ChatSendResponse> {
+  return fetchData<ChatSendResponse>('aigc/chat/send', body);
+}
+
+/** Sends; the question and the (streaming) answer join the conversation's newest page. */
+export function useSendMessage(roomId: number) {
+  const client = useQueryClient();
+  return useMutation<ChatSendResponse, ApiError, ChatSendRequest>({
+    mutationFn: sendMessage,
+    onSuccess: (sent, body) => {
+      client.setQueryData<MessagePages>(chatKeys.messages(body.conversationId), (data) =>
+        appendMessages(data, [sent.userMessage, sent.assistantMessage]),
+      );
+      // The server titles a new conversation after its first question.
+      void client.invalidateQueries({ queryKey: chatKeys.conversations(roomId) });
+      client.setQueryData<ConversationRecord[]>(chatKeys.conversations(roomId), (list) => {
+        if (!list) return list;
+        const current = list.find((c) => c.id === body.conversationId);
+        return current ? [current, ...list.filter((c) => c !== current)] : list;
+      });
+    },
+  });
+}

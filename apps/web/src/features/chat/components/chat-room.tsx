@@ -1,0 +1,275 @@
+import { useCallback, useMemo, useState } from 'react';
+import { Alert, Button, Drawer, Flex, Tag, theme, Typography } from 'antd';
+import { ArrowLeftOutlined, EyeOutlined, MenuOutlined, RobotOutlined } from '@ant-design/icons';
+import { Link, useSearchParams } from 'react-router';
+import type { RoomRecord } from '@atrium/shared/contract/chat';
+import { ImageCover } from '@/components/image-cover/image-cover';
+import { loginLocation } from '@/lib/login-redirect';
+import { useSmallWindow } from '@/lib/use-media-query';
+import { assetUrl } from '@/lib/urls';
+import { useUserStore } from '@/stores/user-store';
+import { useCreateConversation } from '../api/create-conversation';
+import { useDeleteConversation } from '../api/delete-conversation';
+import { useConversations } from '../api/list-conversations';
+import { flattenPages, useMessages } from '../api/list-messages';
+import { useRegenerateAnswer } from '../api/regenerate-answer';
+import { useRenameConversation } from '../api/rename-conversation';
+import { useSendMessage } from '../api/send-message';
+import { useStopAnswer } from '../api/stop-answer';
+import { useAnswerStreams } from '../hooks/use-answer-streams';
+import { useChatT } from '../i18n';
+import { Composer } from './composer';
+import { ConversationList } from './conversation-list';
+import { MessageList } from './message-list';
+import './chat.css';
+
+const SIDER_WIDTH = 260;
+
+/** The room's cover, introduction, intro media and suggested prompts: the start of a chat. */
+function RoomIntro({ room, onPrompt }: { room: RoomRecord; onPrompt?: (text: string) => void }) {
+  const t = useChatT();
+  return (
+    <Flex vertical gap={16} style={{ maxWidth: 720, margin: '8px auto 24px' }}>
+      <Flex gap={16} align="center">
+        <div style={{ width: 72, flex: 'none', borderRadius: 14, overflow: 'hidden' }}>
+          <ImageCover src={room.cover} alt={room.title} />
+        </div>
+        <div style={{ minWidth: 0 }}>
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {room.title}
+          </Typography.Title>
+          {room.model && (
+            <Typography.Text type="secondary">
+              {t('chat.model', { model: room.model.title })}
+            </Typography.Text>
+          )}
+        </div>
+      </Flex>
+      {room.description && (
+        // Rich text an administrator wrote; the server sanitised it with an allow-list on save.
+        <div
+          className="atrium-room-description"
+          dangerouslySetInnerHTML={{ __html: room.description }}
+        />
+      )}
+      {room.introVideo && (
+        <video
+          src={assetUrl(room.introVideo)}
+          controls
+          preload="metadata"
+          style={{ width: '100%', borderRadius: 10 }}
+        />
+      )}
+      {room.introAudio && (
+        <audio
+          src={assetUrl(room.introAudio)}
+          controls
+          preload="metadata"
+          style={{ width: '100%' }}
+        />
+      )}
+      {onPrompt && room.prompts.length > 0 && (
+        <div>
+          <Typography.Text type="secondary">{t('chat.suggested')}</Typography.Text>
+          <div className="atrium-chips" style={{ marginTop: 8 }}>
+            {room.prompts.map((p, i) => (
+              <Button key={i} shape="round" onClick={() => onPrompt(p.value)} title={p.value}>
+                {p.name || p.value}
+              </Button>
+            ))}
+          </div>
+        </div>
+      )}
+    </Flex>
+  );
+}
+
+/** A chat room (`#/:id`): the member's conversations beside the chat with the room's model. */
+export function ChatRoom({ room }: { room: RoomRecord }) {
+  const t = useChatT();
+  const { token } = theme.useToken();
+  const small = useSmallWindow();
+  const user = useUserStore((s) => s.user);
+  const signedIn = user.id > 0;
+  const [search, setSearch] = useSearchParams();
+  const [drawer, setDrawer] = useState(false);
+
+  const conversations = useConversations(room.id, signedIn);
+  // The conversation in the address (kept across reloads) once it is known to be the member's;
+  // otherwise the most recent one.
+  const requested = Number(search.get('c')) || undefined;
+  const activeId = conversations.data
+    ? (conversations.data.find((c) => c.id === requested) ?? conversations.data[0])?.id
+    : undefined;
+  const select = useCallback(
+    (id: number | undefined) => {
+      setSearch(id ? { c: String(id) } : {}, { replace: true });
+      setDrawer(false);
+    },
+    [setSearch],
+  );
+
+  const messagesQuery = useMessages(signedIn ? activeId : undefined);
+  const messages = useMemo(() => flattenPages(messagesQuery.data), [messagesQuery.data]);
+  const { reconnecting } = useAnswerStreams(activeId, messages);
+  const streamingMessage = messages.find((m) => m.role === 'assistant' && m.status === 'streaming');
+
+  const create = useCreateConversation(room.id);
+  const rename = useRenameConversation(room.id);
+  const remove = useDeleteConversation(room.id);
+  const send = useSendMessage(room.id);
+  const stop = useStopAnswer();
+  const regenerate = useRegenerateAnswer();
+
+  const onSend = async (content: string, images: string[]): Promise<boolean> => {
+    try {
+      const conversationId = activeId ?? (await create.mutateAsync()).id;
+      if (activeId === undefined) select(conversationId);
+      await send.mutateAsync({ conversationId, content, images });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const onStop = useCallback((id: number) => stop.mutate(id), [stop]);
+  const onRegenerate = useCallback((id: number) => regenerate.mutate(id), [regenerate]);
+
+  const noModel = room.model === null;
+  const list = (
+    <ConversationList
+      conversations={conversations.data}
+      loading={conversations.isLoading}
+      activeId={activeId}
+      creating={create.isPending}
+      onSelect={select}
+      onCreate={() => create.mutate(undefined, { onSuccess: (c) => select(c.id) })}
+      onRename={(id, title) => rename.mutateAsync({ id, title })}
+      onDelete={async (id) => {
+        await remove.mutateAsync(id);
+        if (id === activeId) select(undefined);
+      }}
+    />
+  );
+
+  return (
+    <div
+      className="atrium-chat"
+      style={{
+        background: token.colorBgContainer,
+        border: `1px solid ${token.colorBorderSecondary}`,
+      }}
+    >
+      {signedIn && !small && (
+        <aside
+          style={{
+            width: SIDER_WIDTH,
+            flex: 'none',
+            borderRight: `1px solid ${token.colorBorderSecondary}`,
+            background: token.colorFillQuaternary,
+          }}
+        >
+          {list}
+        </aside>
+      )}
+      {signedIn && small && (
+        <Drawer
+          open={drawer}
+          onClose={() => setDrawer(false)}
+          placement="left"
+          size={SIDER_WIDTH + 20}
+          title={t('chat.conversations')}
+          styles={{ body: { padding: 0 } }}
+        >
+          {list}
+        </Drawer>
+      )}
+      <section className="atrium-chat-main" aria-label={room.title}>
+        <Flex
+          align="center"
+          gap={8}
+          style={{ padding: '10px 14px', borderBottom: `1px solid ${token.colorBorderSecondary}` }}
+        >
+          <Link to="/" aria-label={t('chat.back')}>
+            <Button type="text" icon={<ArrowLeftOutlined />}>
+              {small ? null : t('chat.back')}
+            </Button>
+          </Link>
+          {signedIn && small && (
+            <Button
+              type="text"
+              icon={<MenuOutlined />}
+              aria-label={t('chat.conversations')}
+              onClick={() => setDrawer(true)}
+            />
+          )}
+          <Typography.Title level={5} style={{ margin: 0, flex: 1, minWidth: 0 }} ellipsis>
+            {room.title}
+          </Typography.Title>
+          {room.model && (
+            <Tag
+              color="blue"
+              variant="filled"
+              icon={<RobotOutlined />}
+              style={{ marginInlineEnd: 0 }}
+            >
+              {room.model.title}
+            </Tag>
+          )}
+          {room.model?.vision && !small && (
+            <Tag
+              color="purple"
+              variant="filled"
+              icon={<EyeOutlined />}
+              style={{ marginInlineEnd: 0 }}
+            >
+              {t('chat.vision')}
+            </Tag>
+          )}
+        </Flex>
+        {noModel && <Alert type="warning" showIcon banner title={t('chat.noModel')} />}
+        {reconnecting && <Alert type="info" showIcon banner title={t('chat.reconnecting')} />}
+        {signedIn ? (
+          <>
+            <MessageList
+              messages={messages}
+              hasOlder={messagesQuery.hasNextPage}
+              loadingOlder={messagesQuery.isFetchingNextPage}
+              onLoadOlder={() => void messagesQuery.fetchNextPage()}
+              header={
+                <RoomIntro
+                  room={room}
+                  onPrompt={
+                    messages.length === 0 && !noModel ? (text) => void onSend(text, []) : undefined
+                  }
+                />
+              }
+              busy={streamingMessage !== undefined || regenerate.isPending}
+              onStop={onStop}
+              onRegenerate={onRegenerate}
+            />
+            <Composer
+              disabled={noModel}
+              streaming={streamingMessage !== undefined}
+              sending={send.isPending || create.isPending}
+              vision={room.model?.vision === true}
+              onSend={onSend}
+              onStop={() => streamingMessage && onStop(streamingMessage.id)}
+            />
+          </>
+        ) : (
+          <div className="atrium-chat-scroll">
+            <RoomIntro room={room} />
+            <Flex vertical align="center" gap={12} style={{ margin: '12px 0 32px' }}>
+              <Typography.Text type="secondary">{t('chat.loginToChat')}</Typography.Text>
+              <Link to={loginLocation(`/${room.id}`)}>
+                <Button type="primary" size="large">
+                  {t('chat.login')}
+                </Button>
+              </Link>
+            </Flex>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+import { useState } from 'react';
+import { Button, Dropdown, Empty, Input, Modal, Spin, theme, Typography } from 'antd';
+import {
+  DeleteOutlined,
+  EditOutlined,
+  MessageOutlined,
+  MoreOutlined,
+  PlusOutlined,
+} from '@ant-design/icons';
+import type { ConversationRecord } from '@atrium/shared/contract/chat';
+import { confirmDialog } from '@/lib/feedback';
+import { useChatT } from '../i18n';
+
+export interface ConversationListProps {
+  conversations: ConversationRecord[] | undefined;
+  loading: boolean;
+  activeId: number | undefined;
+  creating: boolean;
+  onSelect: (id: number) => void;
+  onCreate: () => void;
+  onRename: (id: number, title: string) => Promise<unknown>;
+  onDelete: (id: number) => Promise<unknown>;
+}
+
+/** The member's conversations in the room: new, pick, rename, delete. */
+export function ConversationList({
+  conversations,
+  loading,
+  activeId,
+  creating,
+  onSelect,
+  onCreate,
+  onRename,
+  onDelete,
+}: ConversationListProps) {
+  const t = useChatT();
+  const { token } = theme.useToken();
+  const [renaming, setRenaming] = useState<ConversationRecord>();
+  const [title, setTitle] = useState('');
+
+  const remove = async (conversation: ConversationRecord) => {
+    if (await confirmDialog(t('chat.confirmDelete', { title: conversation.title }))) {
+      await onDelete(conversation.id);
+    }
+  };
+
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }}>
+      <div style={{ padding: 12 }}>
+        <Button
+          block
+          type="primary"
+          ghost
+          icon={<PlusOutlined />}
+          loading={creating}
+          onClick={onCreate}
+        >
+          {t('chat.newConversation')}
+        </Button>
+      </div>
+      <nav
+        aria-label={t('chat.conversations')}
+        style={{ flex: 1, overflowY: 'auto', padding: '0 8px 12px' }}
+      >
+        {loading && !conversations ? (
+          <Spin style={{ display: 'block', margin: '24px auto' }} />
+        ) : !conversations || conversations.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chat.noConversations')} />
+        ) : (
+          conversations.map((c) => {
+            const active = c.id === activeId;
+            return (
+              <div
+                key={c.id}
+                role="button"
+                tabIndex={0}
+                aria-current={active ? 'true' : undefined}
+                onClick={() => onSelect(c.id)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter' || e.key === ' ') {
+                    e.preventDefault();
+                    onSelect(c.id);
+                  }
+                }}
+                style={{
+                  display: 'flex',
+                  alignItems: 'center',
+                  gap: 8,
+                  padding: '8px 6px 8px 10px',
+                  marginBottom: 2,
+                  borderRadius: 8,
+                  cursor: 'pointer',
+                  background: active ? token.colorPrimaryBg : undefined,
+                  color: active ? token.colorPrimaryText : undefined,
+                }}
+              >
+                <MessageOutlined style={{ opacity: 0.6 }} />
+                <Typography.Text ellipsis style={{ flex: 1, color: 'inherit' }}>
+                  {c.title}
+                </Typography.Text>
+                <Dropdown
+                  trigger={['click']}
+                  menu={{
+                    items: [
+                      { key: 'rename', icon: <EditOutlined />, label: t('chat.rename') },
+                      {
+                        key: 'delete',
+                        icon: <DeleteOutlined />,
+                        label: t('chat.delete'),
+                        danger: true,
+                      },
+                    ],
+                    onClick: ({ key, domEvent }) => {
+                      domEvent.stopPropagation();
+                      if (key === 'rename') {
+                        setTitle(c.title);
+                        setRenaming(c);
+                      } else void remove(c);
+                    },
+                  }}
+                >
+                  <Button
+                    size="small"
+                    type="text"
+                    aria-label={`${t('chat.rename')} / ${t('chat.delete')}`}
+                    icon={<MoreOutlined />}
+                    onClick={(e) => e.stopPropagation()}
+                  />
+                </Dropdown>
+              </div>
+            );
+          })
+        )}
+      </nav>
+      <Modal
+        open={renaming !== undefined}
+        title={t('chat.renameTitle')}
+        onCancel={() => setRenaming(undefined)}
+        okButtonProps={{ disabled: title.trim() === '' }}
+        onOk={async () => {
+          if (renaming) await onRename(renaming.id, title.trim());
+          setRenaming(undefined);
+        }}
+        destroyOnHidden
+      >
+        <Input
+          autoFocus
+          maxLength={100}
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          aria-label={t('chat.renameTitle')}
+        />
+      </Modal>
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { DashboardStats } from '@atrium/shared/contract/dashboard';
+import { fetchData } from '@/lib/api';
+
+export const dashboardDays = 30;
+
+/** Per-day charts end today in the viewer's time zone. */
+export function fetchDashboardStats(signal?: AbortSignal) {
+  const utcOffsetMinutes = -new Date().getTimezoneOffset();
+  return fetchData<DashboardStats>(
+    'dashboard/stats',
+    { days: dashboardDays, utcOffsetMinutes },
+    { signal },
+  );
+}
+
+export function dashboardStatsQuery() {
+  return queryOptions({
+    queryKey: ['dashboard', 'stats'] as const,
+    queryFn: ({ signal }) => fetchDashboardStats(signal),
+    staleTime: 0,
+  });
+}
+
+export function useDashboardStats(enabled: boolean) {
+  return useQuery({ ...dashboardStatsQuery(), enabled });
+}

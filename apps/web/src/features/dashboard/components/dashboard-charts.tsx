@@ -1,0 +1,190 @@
+import { Card, Col, Empty, Row, Typography, theme } from 'antd';
+import {
+  Area,
+  AreaChart,
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  Legend,
+  Pie,
+  PieChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import type { DashboardStats, DayCount } from '@atrium/shared/contract/dashboard';
+import { formatSize } from '@/components/file-picker/file-record';
+import { useDashboardT } from '../i18n';
+
+/**
+ * The dashboard's charts. This module (and recharts with it) is loaded on its own, after the
+ * numbers, so the charting library never weighs on the first load of the admin app.
+ */
+
+const chartHeight = 260;
+const shortDate = (date: string) => date.slice(5);
+
+function DayChart({
+  days,
+  color,
+  name,
+  kind,
+}: {
+  days: DayCount[];
+  color: string;
+  name: string;
+  kind: 'bar' | 'area';
+}) {
+  const { token } = theme.useToken();
+  const axis = { fontSize: 12, fill: token.colorTextSecondary };
+  const tooltip = (
+    <Tooltip
+      contentStyle={{
+        background: token.colorBgElevated,
+        border: `1px solid ${token.colorBorderSecondary}`,
+        borderRadius: token.borderRadius,
+      }}
+    />
+  );
+  return (
+    <ResponsiveContainer width="100%" height={chartHeight}>
+      {kind === 'bar' ? (
+        <BarChart data={days} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
+          <CartesianGrid
+            strokeDasharray="3 3"
+            vertical={false}
+            stroke={token.colorBorderSecondary}
+          />
+          <XAxis dataKey="date" tickFormatter={shortDate} tick={axis} minTickGap={16} />
+          <YAxis allowDecimals={false} tick={axis} />
+          {tooltip}
+          <Bar dataKey="count" name={name} fill={color} radius={[4, 4, 0, 0]} maxBarSize={18} />
+        </BarChart>
+      ) : (
+        <AreaChart data={days} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
+          <defs>
+            <linearGradient id="signups-fill" x1="0" y1="0" x2="0" y2="1">
+              <stop offset="0%" stopColor={color} stopOpacity={0.35} />
+              <stop offset="100%" stopColor={color} stopOpacity={0.02} />
+            </linearGradient>
+          </defs>
+          <CartesianGrid
+            strokeDasharray="3 3"
+            vertical={false}
+            stroke={token.colorBorderSecondary}
+          />
+          <XAxis dataKey="date" tickFormatter={shortDate} tick={axis} minTickGap={16} />
+          <YAxis allowDecimals={false} tick={axis} />
+          {tooltip}
+          <Area
+            type="monotone"
+            dataKey="count"
+            name={name}
+            stroke={color}
+            strokeWidth={2}
+            fill="url(#signups-fill)"
+          />
+        </AreaChart>
+      )}
+    </ResponsiveContainer>
+  );
+}
+
+function StorageChart({ stats }: { stats: DashboardStats }) {
+  const t = useDashboardT();
+  const { token } = theme.useToken();
+  const colors = [token.colorPrimary, token.colorInfo, token.colorWarning, token.colorSuccess];
+  const data = stats.storageByLibrary.map((l) => ({
+    name: t(`dashboardStats.library.${l.library}`),
+    bytes: l.bytes,
+    files: l.files,
+  }));
+  if (stats.counts.storageBytes === 0) {
+    return (
+      <Empty
+        image={Empty.PRESENTED_IMAGE_SIMPLE}
+        description={t('dashboardStats.noFiles')}
+        style={{ height: chartHeight, display: 'grid', placeContent: 'center' }}
+      />
+    );
+  }
+  return (
+    <ResponsiveContainer width="100%" height={chartHeight}>
+      <PieChart>
+        <Pie
+          data={data}
+          dataKey="bytes"
+          nameKey="name"
+          innerRadius={58}
+          outerRadius={92}
+          paddingAngle={2}
+          stroke="none"
+        >
+          {data.map((entry, i) => (
+            <Cell key={entry.name} fill={colors[i % colors.length]} />
+          ))}
+        </Pie>
+        <Tooltip
+          formatter={(value, _name, item) => [
+            `${formatSize(Number(value))} · ${t('dashboardStats.filesCount', {
+              count: (item.payload as { files: number }).files,
+            })}`,
+          ]}
+          contentStyle={{
+            background: token.colorBgElevated,
+            border: `1px solid ${token.colorBorderSecondary}`,
+            borderRadius: token.borderRadius,
+          }}
+        />
+        <Legend
+          verticalAlign="bottom"
+          formatter={(value: string, entry) => {
+            const bytes = (entry.payload as { bytes?: number } | undefined)?.bytes ?? 0;
+            return (
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {value} {formatSize(bytes)}
+              </Typography.Text>
+            );
+          }}
+        />
+      </PieChart>
+    </ResponsiveContainer>
+  );
+}
+
+export function DashboardCharts({ stats, days }: { stats: DashboardStats; days: number }) {
+  const t = useDashboardT();
+  const { token } = theme.useToken();
+  const range = t('dashboardStats.lastDays', { days });
+  return (
+    <Row gutter={[16, 16]}>
+      <Col xs={24} lg={12} xl={8}>
+        <Card title={t('dashboardStats.uploadsPerDay')} extra={range} data-testid="chart-uploads">
+          <DayChart
+            days={stats.uploadsPerDay}
+            color={token.colorPrimary}
+            name={t('dashboardStats.uploads')}
+            kind="bar"
+          />
+        </Card>
+      </Col>
+      <Col xs={24} lg={12} xl={8}>
+        <Card title={t('dashboardStats.signupsPerDay')} extra={range} data-testid="chart-signups">
+          <DayChart
+            days={stats.signupsPerDay}
+            color={token.colorSuccess}
+            name={t('dashboardStats.signups')}
+            kind="area"
+          />
+        </Card>
+      </Col>
+      <Col xs={24} lg={12} xl={8}>
+        <Card title={t('dashboardStats.storageByLibrary')} data-testid="chart-storage">
+          <StorageChart stats={stats} />
+        </Card>
+      </Col>
+    </Row>
+  );
+}

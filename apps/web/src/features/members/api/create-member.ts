@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { MemberCreateRequest, MemberView } from '@atrium/shared/contract/members-admin';
+import { fetchData, type ApiError } from '@/lib/api';
+import { memberKeys } from './keys';
+
+export function createMember(body: MemberCreateRequest) {
+  return fetchData<MemberView>('members/create', body);
+}
+
+export function useCreateMember() {
+  const client = useQueryClient();
+  return useMutation<MemberView, ApiError, MemberCreateRequest>({
+    mutationFn: createMember,
+    onSuccess: () => client.invalidateQueries({ queryKey: memberKeys.all }),
+  });
+}

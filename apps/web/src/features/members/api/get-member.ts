@@ -1,0 +1,21 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { MemberDetail } from '@atrium/shared/contract/members-admin';
+import { fetchData } from '@/lib/api';
+import { memberKeys } from './keys';
+
+/** One member with their storage use. */
+export function getMember(id: number, signal?: AbortSignal) {
+  return fetchData<MemberDetail>('members/get', { id }, { signal });
+}
+
+export function getMemberQuery(id: number) {
+  return queryOptions({
+    queryKey: memberKeys.detail(id),
+    queryFn: ({ signal }) => getMember(id, signal),
+    staleTime: 0,
+  });
+}
+
+export function useMember(id: number | undefined) {
+  return useQuery({ ...getMemberQuery(id ?? 0), enabled: id !== undefined });
+}

@@ -1,0 +1,22 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { MemberListRequest, MemberView } from '@atrium/shared/contract/members-admin';
+import type { Paged } from '@atrium/shared/contract/paging';
+import { fetchData } from '@/lib/api';
+import { memberKeys } from './keys';
+
+export function listMembers(query: MemberListRequest, signal?: AbortSignal) {
+  return fetchData<Paged<MemberView>>('members/list', query, { signal });
+}
+
+export function listMembersQuery(query: MemberListRequest) {
+  return queryOptions({
+    queryKey: memberKeys.list(query),
+    queryFn: ({ signal }) => listMembers(query, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+}
+
+export function useMemberList(query: MemberListRequest) {
+  return useQuery(listMembersQuery(query));
+}

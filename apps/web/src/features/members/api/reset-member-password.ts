@@ -1,0 +1,11 @@
+import { useMutation } from '@tanstack/react-query';
+import type { MemberPasswordRequest } from '@atrium/shared/contract/members-admin';
+import { fetchData, type ApiError } from '@/lib/api';
+
+export function resetMemberPassword(body: MemberPasswordRequest) {
+  return fetchData<null>('members/reset_password', body);
+}
+
+export function useResetMemberPassword() {
+  return useMutation<null, ApiError, MemberPasswordRequest>({ mutationFn: resetMemberPassword });
+}

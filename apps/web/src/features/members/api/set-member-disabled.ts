@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { MemberView } from '@atrium/shared/contract/members-admin';
+import { fetchData, type ApiError } from '@/lib/api';
+import { memberKeys } from './keys';
+
+export interface SetMemberDisabled {
+  id: number;
+  disabled: boolean;
+}
+
+/** Disabling ends the member's sessions at once; enabling lets them sign in again. */
+export function setMemberDisabled({ id, disabled }: SetMemberDisabled) {
+  return fetchData<MemberView>(disabled ? 'members/disable' : 'members/enable', { id });
+}
+
+export function useSetMemberDisabled() {
+  const client = useQueryClient();
+  return useMutation<MemberView, ApiError, SetMemberDisabled>({
+    mutationFn: setMemberDisabled,
+    onSuccess: () => client.invalidateQueries({ queryKey: memberKeys.all }),
+  });
+}

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { RoleCreateRequest, RoleView } from '@atrium/shared/contract/admins';
+import { fetchData, type ApiError } from '@/lib/api';
+import { roleKeys } from './list-roles';
+
+export function createRole(body: RoleCreateRequest) {
+  return fetchData<RoleView>('roles/create', body);
+}
+
+export function useCreateRole() {
+  const client = useQueryClient();
+  return useMutation<RoleView, ApiError, RoleCreateRequest>({
+    mutationFn: createRole,
+    onSuccess: () => client.invalidateQueries({ queryKey: roleKeys.all }),
+  });
+}

@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { fetchData, type ApiError } from '@/lib/api';
+import { roleKeys } from './list-roles';
+
+export function deleteRole(id: number) {
+  return fetchData<null>('roles/delete', { id });
+}
+
+export function useDeleteRole() {
+  const client = useQueryClient();
+  return useMutation<null, ApiError, number>({
+    mutationFn: deleteRole,
+    onSuccess: () => client.invalidateQueries({ queryKey: roleKeys.all }),
+  });
+}

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { RoleEditRequest, RoleView } from '@atrium/shared/contract/admins';
+import { fetchData, type ApiError } from '@/lib/api';
+import { roleKeys } from './list-roles';
+
+export function editRole(body: RoleEditRequest) {
+  return fetchData<RoleView>('roles/edit', body);
+}
+
+export function useEditRole() {
+  const client = useQueryClient();
+  return useMutation<RoleView, ApiError, RoleEditRequest>({
+    mutationFn: editRole,
+    onSuccess: () => client.invalidateQueries({ queryKey: roleKeys.all }),
+  });
+}

@@ -1,0 +1,21 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { RoleView } from '@atrium/shared/contract/admins';
+import { fetchData } from '@/lib/api';
+
+export const roleKeys = { all: ['roles'] as const };
+
+export function listRoles(signal?: AbortSignal) {
+  return fetchData<{ records: RoleView[] }>('roles/list', {}, { signal });
+}
+
+export function listRolesQuery() {
+  return queryOptions({
+    queryKey: roleKeys.all,
+    queryFn: ({ signal }) => listRoles(signal),
+    staleTime: 0,
+  });
+}
+
+export function useRoleList() {
+  return useQuery(listRolesQuery());
+}

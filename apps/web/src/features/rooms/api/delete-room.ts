@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { fetchData, type ApiError } from '@/lib/api';
+import { roomKeys } from './keys';
+
+export function deleteRoom(id: number): Promise<null> {
+  return fetchData<null>('aigc/chat_room/delete', { id });
+}
+
+export function useDeleteRoom() {
+  const client = useQueryClient();
+  return useMutation<null, ApiError, number>({
+    mutationFn: deleteRoom,
+    onSuccess: () => client.invalidateQueries({ queryKey: roomKeys.admin }),
+  });
+}

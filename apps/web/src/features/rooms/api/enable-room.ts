@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { fetchData, type ApiError } from '@/lib/api';
+import { roomKeys } from './keys';
+
+export function enableRoom(body: { id: number; enabled: boolean }): Promise<null> {
+  return fetchData<null>('aigc/chat_room/enable', body, { successToast: false });
+}
+
+export function useEnableRoom() {
+  const client = useQueryClient();
+  return useMutation<null, ApiError, { id: number; enabled: boolean }>({
+    mutationFn: enableRoom,
+    onSuccess: () => client.invalidateQueries({ queryKey: roomKeys.admin }),
+  });
+}

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AdminRoomRecord, RoomSaveRequest } from '@atrium/shared/contract/chat';
+import { fetchData, type ApiError } from '@/lib/api';
+import { roomKeys } from './keys';
+
+export function saveRoom(body: RoomSaveRequest): Promise<AdminRoomRecord> {
+  return fetchData<AdminRoomRecord>('aigc/chat_room/save', body);
+}
+
+export function useSaveRoom() {
+  const client = useQueryClient();
+  return useMutation<AdminRoomRecord, ApiError, RoomSaveRequest>({
+    mutationFn: saveRoom,
+    onSuccess: () => client.invalidateQueries({ queryKey: roomKeys.admin }),
+  });
+}

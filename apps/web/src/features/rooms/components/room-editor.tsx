@@ -1,0 +1,242 @@
+import { Button, Drawer, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import type {
+  AdminRoomRecord,
+  GenerationParams,
+  SuggestedPrompt,
+} from '@atrium/shared/contract/chat';
+import { useSmallWindow } from '@/lib/use-media-query';
+import { useModelOptions } from '../api/admin-rooms';
+import { useSaveRoom } from '../api/save-room';
+import { useRoomsT } from '../i18n';
+import { MediaPathField } from './media-path-field';
+
+interface Values {
+  title: string;
+  cover: string;
+  description: string;
+  modelId: number;
+  systemPrompt: string;
+  params: string;
+  prompts: SuggestedPrompt[];
+  introVideo: string;
+  introAudio: string;
+  enabled: boolean;
+  sort: number;
+}
+
+/** The parameters text as an object, or undefined when it is not a JSON object. */
+export function parseParams(text: string): GenerationParams | undefined {
+  if (!text.trim()) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as GenerationParams)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface RoomEditorProps {
+  /** undefined: closed; null: a new room. */
+  room: AdminRoomRecord | null | undefined;
+  onClose: () => void;
+}
+
+const FORM_ID = 'aigc-room-form';
+
+/**
+ * Create or edit a room. The issue-5 form fields (image, rich text, code editor, name/value
+ * list) do not exist yet; these are plain inputs with the same values, ready to be swapped.
+ */
+export function RoomEditor({ room, onClose }: RoomEditorProps) {
+  const t = useRoomsT();
+  const small = useSmallWindow();
+  const save = useSaveRoom();
+  return (
+    <Drawer
+      open={room !== undefined}
+      title={room ? t('rooms.editTitle') : t('rooms.createTitle')}
+      size={small ? '100%' : 640}
+      onClose={onClose}
+      destroyOnHidden
+      extra={
+        <Space>
+          <Button onClick={onClose}>{t('rooms.cancel')}</Button>
+          <Button type="primary" htmlType="submit" form={FORM_ID} loading={save.isPending}>
+            {t('rooms.save')}
+          </Button>
+        </Space>
+      }
+    >
+      {room !== undefined && (
+        <RoomForm editing={room ?? undefined} save={save.mutateAsync} onSaved={onClose} />
+      )}
+    </Drawer>
+  );
+}
+
+/** Mounted afresh each time the editor opens, so its initial values are the room's. */
+function RoomForm({
+  editing,
+  save,
+  onSaved,
+}: {
+  editing: AdminRoomRecord | undefined;
+  save: ReturnType<typeof useSaveRoom>['mutateAsync'];
+  onSaved: () => void;
+}) {
+  const t = useRoomsT();
+  const models = useModelOptions(true);
+  return (
+    <Form<Values>
+      name={FORM_ID}
+      layout="vertical"
+      initialValues={{
+        title: editing?.title ?? '',
+        cover: editing?.cover ?? '',
+        description: editing?.description ?? '',
+        modelId: editing?.modelId ?? 0,
+        systemPrompt: editing?.systemPrompt ?? '',
+        params: JSON.stringify(editing?.params ?? { temperature: 0.7 }, null, 2),
+        prompts: editing?.prompts ?? [],
+        introVideo: editing?.introVideo ?? '',
+        introAudio: editing?.introAudio ?? '',
+        enabled: editing?.enabled ?? true,
+        sort: editing?.sort ?? 0,
+      }}
+      onFinish={async (values) => {
+        try {
+          await save({
+            id: editing?.id ?? 0,
+            title: values.title.trim(),
+            cover: values.cover,
+            description: values.description,
+            modelId: values.modelId,
+            systemPrompt: values.systemPrompt,
+            params: parseParams(values.params) ?? {},
+            prompts: (values.prompts ?? []).filter((p) => p.value?.trim()),
+            introVideo: values.introVideo,
+            introAudio: values.introAudio,
+            enabled: values.enabled,
+            sort: values.sort,
+          });
+          onSaved();
+        } catch {
+          // The API client has shown why; the editor stays open to fix it.
+        }
+      }}
+    >
+      <Form.Item
+        name="title"
+        label={t('rooms.fieldTitle')}
+        rules={[
+          {
+            required: true,
+            whitespace: true,
+            message: t('rooms.required', { field: t('rooms.fieldTitle') }),
+          },
+        ]}
+      >
+        <Input maxLength={100} />
+      </Form.Item>
+      <Form.Item name="cover" label={t('rooms.fieldCover')}>
+        <MediaPathField library="image" selectLabel={t('rooms.selectImage')} />
+      </Form.Item>
+      <Form.Item name="modelId" label={t('rooms.fieldModel')}>
+        <Select
+          loading={models.isLoading}
+          options={[
+            { value: 0, label: t('rooms.fieldModelNone') },
+            ...(models.data ?? []).map((m) => ({
+              value: m.id,
+              label: `${m.title} · ${m.providerName} (${m.name})${m.enabled ? '' : t('rooms.fieldModelDisabled')}`,
+            })),
+          ]}
+        />
+      </Form.Item>
+      <Form.Item
+        name="description"
+        label={t('rooms.fieldDescription')}
+        extra={t('rooms.fieldDescriptionHint')}
+      >
+        <Input.TextArea
+          autoSize={{ minRows: 4, maxRows: 14 }}
+          maxLength={100_000}
+          placeholder="<p>...</p>"
+        />
+      </Form.Item>
+      <Form.Item name="systemPrompt" label={t('rooms.fieldSystemPrompt')}>
+        <Input.TextArea autoSize={{ minRows: 3, maxRows: 14 }} maxLength={20_000} />
+      </Form.Item>
+      <Form.Item
+        name="params"
+        label={t('rooms.fieldParams')}
+        extra={t('rooms.fieldParamsHint')}
+        rules={[
+          {
+            validator: async (_rule, value: string) => {
+              if (parseParams(value ?? '') === undefined) throw new Error(t('rooms.paramsInvalid'));
+            },
+          },
+        ]}
+      >
+        <Input.TextArea
+          autoSize={{ minRows: 5, maxRows: 100 }}
+          spellCheck={false}
+          style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' }}
+        />
+      </Form.Item>
+      <Form.Item label={t('rooms.fieldPrompts')}>
+        <Form.List name="prompts">
+          {(fields, { add, remove }) => (
+            <Space direction="vertical" style={{ width: '100%' }}>
+              {fields.map((field) => (
+                <Space.Compact key={field.key} style={{ width: '100%' }}>
+                  <Form.Item name={[field.name, 'name']} noStyle>
+                    <Input
+                      placeholder={t('rooms.promptName')}
+                      maxLength={100}
+                      style={{ width: '35%' }}
+                    />
+                  </Form.Item>
+                  <Form.Item name={[field.name, 'value']} noStyle>
+                    <Input placeholder={t('rooms.promptValue')} maxLength={4000} />
+                  </Form.Item>
+                  <Button
+                    icon={<DeleteOutlined />}
+                    aria-label={t('rooms.delete')}
+                    onClick={() => remove(field.name)}
+                  />
+                </Space.Compact>
+              ))}
+              <Button
+                type="link"
+                icon={<PlusOutlined />}
+                style={{ paddingInline: 0 }}
+                onClick={() => add({ name: '', value: '' })}
+              >
+                {t('rooms.promptAdd')}
+              </Button>
+            </Space>
+          )}
+        </Form.List>
+      </Form.Item>
+      <Form.Item name="introVideo" label={t('rooms.fieldIntroVideo')}>
+        <MediaPathField library="video" selectLabel={t('rooms.selectVideo')} />
+      </Form.Item>
+      <Form.Item name="introAudio" label={t('rooms.fieldIntroAudio')}>
+        <MediaPathField library="audio" selectLabel={t('rooms.selectAudio')} />
+      </Form.Item>
+      <Space size={32} wrap>
+        <Form.Item name="enabled" label={t('rooms.fieldEnabled')} valuePropName="checked">
+          <Switch />
+        </Form.Item>
+        <Form.Item name="sort" label={t('rooms.fieldSort')}>
+          <InputNumber min={-1_000_000} max={1_000_000} />
+        </Form.Item>
+      </Space>
+    </Form>
+  );
+}

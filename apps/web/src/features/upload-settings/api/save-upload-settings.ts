@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { UploadConfig } from '@atrium/shared/contract/files';
+import type { UploadSettingsView } from '@atrium/shared/contract/upload-settings';
+import { fetchData, type ApiError } from '@/lib/api';
+import { uploadSettingsKeys } from './get-upload-settings';
+
+export function saveUploadSettings(config: UploadConfig) {
+  return fetchData<UploadSettingsView>('settings/upload/save', { config });
+}
+
+export function useSaveUploadSettings() {
+  const client = useQueryClient();
+  return useMutation<UploadSettingsView, ApiError, UploadConfig>({
+    mutationFn: saveUploadSettings,
+    onSuccess: (view) => client.setQueryData(uploadSettingsKeys.all, view),
+  });
+}

@@ -1,0 +1,189 @@
+import { useEffect } from 'react';
+import { Alert, Button, Card, Col, Flex, Form, InputNumber, Row, Select, Space } from 'antd';
+import { SaveOutlined, UndoOutlined } from '@ant-design/icons';
+import { libraries, type Library, type UploadConfig } from '@atrium/shared/contract/files';
+import {
+  browserRunnableExtensions,
+  type UploadSettingsView,
+} from '@atrium/shared/contract/upload-settings';
+import { toast } from '@/lib/feedback';
+import { useSaveUploadSettings } from '../api/save-upload-settings';
+import { useUploadSettingsT } from '../i18n';
+
+const MiB = 1024 * 1024;
+const extensionPattern = /^[a-z0-9]{1,10}$/;
+
+interface FormValues {
+  chunkSizeMiB: number;
+  category: Record<Library, { extensions: string[]; maxSizeMiB: number }>;
+}
+
+const toMiB = (bytes: number) => Math.round((bytes / MiB) * 100) / 100;
+const formatMiB = (bytes: number) => `${toMiB(bytes)} MiB`;
+
+function toForm(config: UploadConfig): FormValues {
+  const category = {} as FormValues['category'];
+  for (const library of libraries) {
+    const rules = config.category[library];
+    category[library] = { extensions: rules.extensions, maxSizeMiB: toMiB(rules.maxSize) };
+  }
+  return { chunkSizeMiB: toMiB(config.chunkSize), category };
+}
+
+function toConfig(values: FormValues): UploadConfig {
+  const category = {} as UploadConfig['category'];
+  for (const library of libraries) {
+    const rules = values.category[library];
+    category[library] = {
+      extensions: rules.extensions,
+      maxSize: Math.round(rules.maxSizeMiB * MiB),
+    };
+  }
+  return { chunkSize: Math.round(values.chunkSizeMiB * MiB), category };
+}
+
+/** ".JPG" and "jpg" are the same extension. */
+const normalise = (values: string[]) => [
+  ...new Set(values.map((v) => v.trim().replace(/^\.+/, '').toLowerCase()).filter(Boolean)),
+];
+
+export interface UploadSettingsFormProps {
+  view: UploadSettingsView;
+}
+
+export function UploadSettingsForm({ view }: UploadSettingsFormProps) {
+  const t = useUploadSettingsT();
+  const [form] = Form.useForm<FormValues>();
+  const save = useSaveUploadSettings();
+  const minChunkMiB = Math.max(0.01, Math.ceil((view.minChunkSize / MiB) * 100) / 100);
+
+  useEffect(() => {
+    form.setFieldsValue(toForm(view.config));
+  }, [form, view.config]);
+
+  const submit = async () => {
+    const values = await form.validateFields();
+    await save.mutateAsync(toConfig(values));
+  };
+
+  const extensionRules = (library: Library) => [
+    {
+      validator: async (_: unknown, value: string[] | undefined) => {
+        const list = value ?? [];
+        if (list.length === 0) throw new Error(t('uploadSettings.extensionsRequired'));
+        const bad = list.filter((ext) => !extensionPattern.test(ext));
+        if (bad.length > 0) {
+          throw new Error(t('uploadSettings.extensionInvalid', { list: bad.join(', ') }));
+        }
+        const runnable = list.filter((ext) =>
+          (browserRunnableExtensions as readonly string[]).includes(ext),
+        );
+        if (library === 'image' && runnable.length > 0) {
+          throw new Error(t('uploadSettings.runnable', { list: runnable.join(', ') }));
+        }
+      },
+    },
+  ];
+
+  return (
+    <Form<FormValues>
+      form={form}
+      layout="vertical"
+      requiredMark={false}
+      initialValues={toForm(view.config)}
+      onFinish={() => void submit().catch(() => undefined)}
+    >
+      <Flex vertical gap={16}>
+        <Card title={t('uploadSettings.chunk')}>
+          {view.storageDriver === 's3' && (
+            <Alert
+              type="info"
+              showIcon
+              style={{ marginBottom: 16 }}
+              title={t('uploadSettings.chunkS3', { min: formatMiB(view.minChunkSize) })}
+            />
+          )}
+          <Form.Item
+            name="chunkSizeMiB"
+            label={t('uploadSettings.chunkSize')}
+            extra={t('uploadSettings.chunkHelp')}
+            rules={[
+              {
+                required: true,
+                message: t('uploadSettings.chunkMin', { min: formatMiB(view.minChunkSize) }),
+              },
+              {
+                type: 'number',
+                min: minChunkMiB,
+                message: t('uploadSettings.chunkMin', { min: formatMiB(view.minChunkSize) }),
+              },
+            ]}
+            style={{ marginBottom: 0 }}
+          >
+            <InputNumber
+              min={minChunkMiB}
+              max={100}
+              step={1}
+              precision={2}
+              suffix={t('uploadSettings.mib')}
+              style={{ width: 200 }}
+            />
+          </Form.Item>
+        </Card>
+
+        <Row gutter={[16, 16]}>
+          {libraries.map((library) => (
+            <Col key={library} xs={24} lg={12}>
+              <Card title={t(`uploadSettings.library.${library}`)} style={{ height: '100%' }}>
+                <Form.Item
+                  name={['category', library, 'extensions']}
+                  label={t('uploadSettings.extensions')}
+                  rules={extensionRules(library)}
+                  normalize={(value: string[]) => normalise(value)}
+                >
+                  <Select
+                    mode="tags"
+                    open={false}
+                    suffixIcon={null}
+                    tokenSeparators={[',', ' ', ';']}
+                    placeholder={t('uploadSettings.extensionsPlaceholder')}
+                    aria-label={`${t(`uploadSettings.library.${library}`)} ${t('uploadSettings.extensions')}`}
+                  />
+                </Form.Item>
+                <Form.Item
+                  name={['category', library, 'maxSizeMiB']}
+                  label={t('uploadSettings.maxSize')}
+                  rules={[{ required: true, type: 'number', min: 0.01 }]}
+                  style={{ marginBottom: 0 }}
+                >
+                  <InputNumber
+                    min={0.01}
+                    max={1024 * 1024}
+                    precision={2}
+                    suffix={t('uploadSettings.mib')}
+                    style={{ width: 200 }}
+                  />
+                </Form.Item>
+              </Card>
+            </Col>
+          ))}
+        </Row>
+
+        <Space>
+          <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={save.isPending}>
+            {t('uploadSettings.save')}
+          </Button>
+          <Button
+            icon={<UndoOutlined />}
+            onClick={() => {
+              form.setFieldsValue(toForm(view.defaults));
+              toast.info(t('uploadSettings.resetHint'));
+            }}
+          >
+            {t('uploadSettings.reset')}
+          </Button>
+        </Space>
+      </Flex>
+    </Form>
+  );
+}

@@ -1,0 +1,30 @@
+import type { UploadSettingsMessages } from './zh-cn';
+
+/** Upload settings, English. */
+export const uploadSettingsEn: UploadSettingsMessages = {
+  'uploadSettings.title': 'Upload settings',
+  'uploadSettings.subtitle':
+    'Allowed extensions and size limits per library, and the chunk size. A save applies to the very next upload.',
+  'uploadSettings.chunk': 'Chunks',
+  'uploadSettings.chunkSize': 'Chunk size',
+  'uploadSettings.chunkHelp': 'Bytes carried by each upload request.',
+  'uploadSettings.chunkS3':
+    'S3 storage is on: chunks must be at least {{min}} (the smallest S3 part).',
+  'uploadSettings.chunkMin': 'Chunks are at least {{min}}',
+  'uploadSettings.library.image': 'Image library',
+  'uploadSettings.library.file': 'File library',
+  'uploadSettings.library.video': 'Video library',
+  'uploadSettings.library.audio': 'Audio library',
+  'uploadSettings.extensions': 'Allowed extensions',
+  'uploadSettings.extensionsPlaceholder': 'Type an extension and press Enter, e.g. jpg',
+  'uploadSettings.extensionsRequired': 'At least one extension is needed',
+  'uploadSettings.extensionInvalid': 'Extensions are lower-case letters and digits: {{list}}',
+  'uploadSettings.runnable':
+    '{{list}} can run scripts in a browser and is not allowed in the image library; put such files in the file library (served as downloads).',
+  'uploadSettings.maxSize': 'Largest file',
+  'uploadSettings.mib': 'MiB',
+  'uploadSettings.save': 'Save',
+  'uploadSettings.reset': 'Restore defaults',
+  'uploadSettings.resetHint': 'The form now holds the defaults; save to apply them.',
+  'uploadSettings.noPermission': 'You may not change settings.',
+};

@@ -1,0 +1,30 @@
+/** Upload settings, Simplified Chinese. */
+export const uploadSettingsZhCN = {
+  'uploadSettings.title': '上传设置',
+  'uploadSettings.subtitle':
+    '每个文件库允许的扩展名和大小上限，以及分片大小。保存后下一次上传立即生效。',
+  'uploadSettings.chunk': '分片',
+  'uploadSettings.chunkSize': '分片大小',
+  'uploadSettings.chunkHelp': '每个上传请求携带的字节数。',
+  'uploadSettings.chunkS3': '当前使用 S3 存储：分片至少 {{min}}（S3 分段的最小值）。',
+  'uploadSettings.chunkMin': '分片至少 {{min}}',
+  'uploadSettings.library.image': '图片库',
+  'uploadSettings.library.file': '文件库',
+  'uploadSettings.library.video': '视频库',
+  'uploadSettings.library.audio': '音频库',
+  'uploadSettings.extensions': '允许的扩展名',
+  'uploadSettings.extensionsPlaceholder': '输入扩展名后回车，例如 jpg',
+  'uploadSettings.extensionsRequired': '至少需要一个扩展名',
+  'uploadSettings.extensionInvalid': '扩展名只能是小写字母和数字：{{list}}',
+  'uploadSettings.runnable':
+    '{{list}} 可以在浏览器中运行脚本，图片库不允许；这类文件请放到文件库（以下载方式提供）。',
+  'uploadSettings.maxSize': '单个文件上限',
+  'uploadSettings.mib': 'MiB',
+  'uploadSettings.save': '保存',
+  'uploadSettings.reset': '恢复默认值',
+  'uploadSettings.resetHint': '表单已恢复为默认值，保存后生效。',
+  'uploadSettings.noPermission': '你没有修改设置的权限。',
+};
+
+export type UploadSettingsKey = keyof typeof uploadSettingsZhCN;
+export type UploadSettingsMessages = Record<UploadSettingsKey, string>;

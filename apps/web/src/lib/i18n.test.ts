@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { en } from './locales/en';
+import { zhCN } from './locales/zh-cn';
+import { currentLanguage, i18n, setLanguage, t, tText } from './i18n';
+
+afterEach(() => setLanguage('zh-CN'));
+
+describe('translation', () => {
+  it('speaks Chinese by default and English when chosen, remembering the choice', () => {
+    setLanguage('zh-CN');
+    expect(t('dialog.title')).toBe('提示');
+    expect(t('loading.text')).toBe('加载中...');
+    setLanguage('en');
+    expect(currentLanguage()).toBe('en');
+    expect(localStorage.getItem('atrium.lang')).toBe('en');
+    expect(document.documentElement.lang).toBe('en');
+    expect(t('picker.selectAtMost', { count: 3 })).toBe('Select 3 item(s) at most');
+    expect(t('app.newVersion')).toBe('Page code has been updated, refresh the page now?');
+  });
+
+  it('carries the SPEC texts word for word', () => {
+    expect(zhCN['app.newVersion']).toBe('页面代码已更新，是否立即刷新页面？');
+    expect(zhCN['upload.illegalType']).toBe('文件类型不合法（只能上传{{extensions}}文件）');
+    expect(en['api.notFound']).toBe('Request failed: address does not exist');
+    expect(en['picker.selectorServerMissing']).toBe('Please configure window.__selectorDialogServer first');
+  });
+
+  it('has a text for every key in both languages, with the same placeholders', () => {
+    const holes = (text: string) => (text.match(/\{\{\w+\}\}/g) ?? []).sort();
+    for (const key of Object.keys(zhCN) as (keyof typeof zhCN)[]) {
+      expect(en[key], key).toBeTruthy();
+      expect(holes(en[key]), key).toEqual(holes(zhCN[key]));
+    }
+  });
+
+  it('translates menu keys that arrive as data and shows unknown ones as they are', () => {
+    setLanguage('en');
+    expect(tText('menu.dashboard')).toBe('Dashboard');
+    expect(tText('Custom entry')).toBe('Custom entry');
+  });
+
+  it('does not HTML-escape interpolated values (React escapes on render)', () => {
+    expect(i18n.t('dashboard.greeting', { name: '<b>' })).toContain('<b>');
+  });
+});

@@ -1,0 +1,19 @@
+import { useSyncExternalStore } from 'react';
+import { Limits } from '@atrium/shared/limits';
+
+export function useMediaQuery(query: string): boolean {
+  return useSyncExternalStore(
+    (notify) => {
+      const list = window.matchMedia(query);
+      list.addEventListener('change', notify);
+      return () => list.removeEventListener('change', notify);
+    },
+    () => window.matchMedia(query).matches,
+    () => false,
+  );
+}
+
+/** Windows narrower than 600 px (SPEC 9) get the folded, drawer-style layout. */
+export function useSmallWindow(): boolean {
+  return useMediaQuery(`(max-width: ${Limits.smallWindowPx - 1}px)`);
+}

@@ -1,0 +1,24 @@
+import { queryClient } from '@/lib/query-client';
+import { useApiStore } from '@/stores/api-store';
+import { useConfigStore } from '@/stores/config-store';
+import { useLazyStore } from '@/stores/lazy-store';
+import { usePanelStore } from '@/stores/panel-store';
+import { usePermissionStore } from '@/stores/permission-store';
+import { useReloadStore } from '@/stores/reload-store';
+import { useUserStore } from '@/stores/user-store';
+import { useDialogQueue } from '@/lib/feedback';
+
+/** Puts every page-wide store and the query cache back to how a fresh page starts. */
+export function resetStores(): void {
+  queryClient.clear();
+  const reset = <T>(store: { setState: (state: T, replace: true) => void; getInitialState: () => T }) =>
+    store.setState(store.getInitialState(), true);
+  reset(useApiStore);
+  reset(useConfigStore);
+  reset(useLazyStore);
+  reset(usePanelStore);
+  reset(usePermissionStore);
+  reset(useReloadStore);
+  reset(useUserStore);
+  reset(useDialogQueue);
+}
