@@ -1,7 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  CamelCasePlugin,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config';
 import type { Database } from './types';
@@ -14,6 +21,34 @@ export interface DbOptions {
 }
 
 const INT8_OID = 20;
+const statementCacheSize = 500;
+
+/**
+ * Kysely prepares a new SQLite statement for every query; preparing costs about as much as
+ * running a simple indexed read. Queries are serialised on the one connection and never
+ * streamed, so a prepared statement can be reused for the same SQL text.
+ */
+function withStatementCache(database: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  return {
+    close: () => database.close(),
+    prepare(sql) {
+      const cached = cache.get(sql);
+      if (cached) {
+        cache.delete(sql);
+        cache.set(sql, cached);
+        return cached;
+      }
+      const statement = database.prepare(sql);
+      cache.set(sql, statement);
+      if (cache.size > statementCacheSize) {
+        const oldest = cache.keys().next();
+        if (!oldest.done) cache.delete(oldest.value);
+      }
+      return statement;
+    },
+  };
+}
 
 /**
  * Opens the database named by the config. SQLite runs in WAL mode with foreign keys on and a
@@ -28,7 +63,10 @@ export function createDb(config: DatabaseConfig, options: DbOptions = {}): Db {
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
     database.pragma('synchronous = NORMAL');
-    return new Kysely<Database>({ dialect: new SqliteDialect({ database }), plugins });
+    return new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(database) }),
+      plugins,
+    });
   }
   const pool = new pg.Pool({
     connectionString: config.url,
