@@ -7,6 +7,16 @@ import type { MenuItem } from './rules';
 export const adminMenu: MenuItem[] = [
   { title: 'menu.dashboard', url: 'dashboard', icon: 'dashboard' },
   {
+    title: 'menu.aigc',
+    url: 'aigc',
+    icon: 'robot',
+    children: [
+      { title: 'menu.chatRooms', url: 'aigc/chat_room' },
+      { title: 'menu.aiModels', url: 'aigc/model' },
+      { title: 'menu.usage', url: 'aigc/usage' },
+    ],
+  },
+  {
     title: 'menu.library',
     url: 'data',
     icon: 'folder',
@@ -23,6 +33,10 @@ export const adminMenu: MenuItem[] = [
       { title: 'menu.roles', url: 'system/role' },
       { title: 'menu.members', url: 'member' },
       { title: 'menu.settings', url: 'system/setting' },
+      { title: 'menu.uploadSettings', url: 'system/upload', rule: 'system/setting' },
+      { title: 'menu.audit', url: 'system/audit' },
+      { title: 'menu.outbox', url: 'system/outbox' },
+      { title: 'menu.messaging', url: 'system/message' },
     ],
   },
 ];

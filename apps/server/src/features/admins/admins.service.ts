@@ -14,6 +14,8 @@ export interface CreateAdminInput {
   isFounder?: boolean;
   /** When given, a role named after the admin holding these rules is created and linked. */
   rules?: string[];
+  /** Existing roles to link. */
+  roleIds?: readonly number[];
 }
 
 export class AdminsService {
@@ -62,6 +64,7 @@ export class AdminsService {
         });
         await admins.addRole(admin.id, role.id);
       }
+      for (const roleId of input.roleIds ?? []) await admins.addRole(admin.id, roleId);
       return admin;
     });
   }

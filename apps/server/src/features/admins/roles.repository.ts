@@ -44,6 +44,43 @@ export class RolesRepository {
     return row && toRole(row);
   }
 
+  async findByIds(ids: readonly number[]): Promise<Role[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('roles')
+      .select(columns)
+      .where('id', 'in', [...ids])
+      .execute();
+    return rows.map(toRole);
+  }
+
+  async list(): Promise<Role[]> {
+    const rows = await this.db.selectFrom('roles').select(columns).orderBy('name').execute();
+    return rows.map(toRole);
+  }
+
+  /** How many admins hold each role, keyed by role id (roles nobody holds are absent). */
+  async adminCounts(): Promise<Map<number, number>> {
+    const rows = await this.db
+      .selectFrom('adminRoles')
+      .select((eb) => ['roleId', eb.fn.countAll<number>().as('count')])
+      .groupBy('roleId')
+      .execute();
+    return new Map(rows.map((r) => [r.roleId, Number(r.count)]));
+  }
+
+  async update(id: number, input: { name: string; rules: string[]; now: number }): Promise<void> {
+    await this.db
+      .updateTable('roles')
+      .set({ name: input.name, rules: JSON.stringify(input.rules), updatedAt: input.now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.deleteFrom('roles').where('id', '=', id).execute();
+  }
+
   async create(input: { name: string; rules: string[]; now: number }): Promise<Role> {
     const row = await this.db
       .insertInto('roles')

@@ -1,0 +1,38 @@
+import { ok } from '@atrium/shared';
+import { auditListRequest, auditOptionsRequest } from '@atrium/shared/contract/audit';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/index';
+import { route } from '../../http/route';
+import { registerAuditHook } from './audit.hook';
+import { AuditService } from './audit.service';
+
+export const auditRule = 'system/audit';
+
+/**
+ * The audit log: the hook that records every admin write, and the calls that read it. Called
+ * right after the routing decorations, before any feature registers a route.
+ */
+export function registerAuditFeature(
+  app: FastifyInstance,
+  deps: { db: Db; now: () => number },
+): AuditService {
+  const service = new AuditService(deps.db);
+  registerAuditHook(app, service, deps.now);
+
+  route(app, {
+    area: 'admin',
+    rule: auditRule,
+    path: '/admin/api/audit/list',
+    body: auditListRequest,
+    handler: async ({ body }) => ok(await service.list(body)),
+  });
+
+  route(app, {
+    area: 'admin',
+    rule: auditRule,
+    path: '/admin/api/audit/options',
+    body: auditOptionsRequest,
+    handler: async () => ok(await service.options()),
+  });
+  return service;
+}

@@ -1,0 +1,153 @@
+import { Code } from '@atrium/shared';
+import type { AuditEntry, AuditOptions } from '@atrium/shared/contract/audit';
+import type { Paged } from '@atrium/shared/contract/paging';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDbKinds } from '../../testing/db';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+import { FileClient } from '../files/files.testing';
+import { auditAction, auditDetail, auditTarget, isReadAction } from './audit.hook';
+
+describe.each(testDbKinds)('audit log on %s', (kind) => {
+  let t: TestApp;
+  let founder: string;
+  let founderId: number;
+
+  beforeAll(async () => {
+    t = await createTestApp({ db: kind });
+    const login = await t.loginAdmin();
+    founder = login.token;
+    founderId = login.user.id;
+  });
+  afterAll(async () => {
+    await t.cleanup();
+  });
+
+  const call = <T = unknown>(token: string, path: string, body: Record<string, unknown> = {}) =>
+    t.post<T>(`/admin/api/${path}`, body, { area: 'admin', token }).then((r) => r.json);
+
+  const entries = async (filter: Record<string, unknown> = {}) =>
+    (await call<Paged<AuditEntry>>(founder, 'audit/list', { pageSize: 100, ...filter })).data;
+
+  describe('the audit log', () => {
+    it('records an admin write with who, what, target, when and IP, secrets hidden', async () => {
+      const created = await call<{ id: number }>(founder, 'admins/create', {
+        username: 'audited_one',
+        password: 'never shown password',
+      });
+      const { records } = await entries({ action: 'admins/create' });
+      expect(records).toHaveLength(1);
+      expect(records[0]).toMatchObject({
+        adminId: founderId,
+        adminUsername: expect.any(String),
+        action: 'admins/create',
+        target: `#${created.data.id} audited_one`,
+        ip: '127.0.0.1',
+        createdAt: t.clock.now(),
+      });
+      expect(records[0]?.detail).toContain('"password":"***"');
+      expect(records[0]?.detail).not.toContain('never shown');
+    });
+
+    it('leaves out reads, refused calls and failed writes', async () => {
+      const before = (await entries()).total;
+      await call(founder, 'admins/list');
+      await call(founder, 'members/get', { id: 1 });
+      await call(founder, 'dashboard/stats');
+      await call(founder, 'admins/create', { username: 'x', password: 'short' });
+      await call(founder, 'roles/delete', { id: 424242 });
+      const weak = await t.loginAdmin({ rules: ['dashboard'] });
+      expect((await call(weak.token, 'roles/create', { name: 'Nope', rules: [] })).code).toBe(
+        Code.NoPermission,
+      );
+      expect((await entries()).total).toBe(before);
+    });
+
+    it('covers routes of other features too, such as the admin file library', async () => {
+      const files = new FileClient(t, { area: 'admin', token: founder }, 'image');
+      expect((await files.call({ action: 'list' })).code).toBe(0);
+      const res = await files.call<{ id: number }>({
+        action: 'categoryEdit',
+        id: 0,
+        pid: 0,
+        title: 'Logos',
+      });
+      expect(res.code).toBe(0);
+      const { records } = await entries({ action: 'data/file_manager/image:categoryEdit' });
+      expect(records).toHaveLength(1);
+      expect(records[0]?.target).toContain('Logos');
+      expect((await entries({ action: 'data/file_manager/image:list' })).total).toBe(0);
+    });
+
+    it('filters by admin, action and time range, newest first, paged', async () => {
+      const { admin, password } = await t.createAdmin({
+        username: 'second_admin',
+        rules: ['member'],
+      });
+      const second = await t.loginAdmin({ username: 'second_admin', password });
+      const start = t.clock.now();
+      for (let i = 0; i < 3; i += 1) {
+        t.clock.advance(1000);
+        await call(second.token, 'members/create', {
+          username: `made${i}`,
+          password: 'pass word 1',
+        });
+      }
+      t.clock.advance(1000);
+      await call(founder, 'roles/create', { name: 'Late role', rules: [] });
+
+      const mine = await entries({ adminId: admin.id });
+      expect(mine.records.map((e) => e.target)).toEqual([
+        expect.stringContaining('made2'),
+        expect.stringContaining('made1'),
+        expect.stringContaining('made0'),
+      ]);
+      const ranged = await entries({ from: start + 1500, to: start + 3000 });
+      expect(ranged.records.map((e) => e.action)).toEqual(['members/create', 'members/create']);
+      const paged = await call<Paged<AuditEntry>>(founder, 'audit/list', {
+        action: 'members/create',
+        pageSize: 2,
+        page: 2,
+      });
+      expect(paged.data).toMatchObject({ total: 3, page: 2, pageSize: 2 });
+      expect(paged.data.records[0]?.target).toContain('made0');
+
+      const options = await call<AuditOptions>(founder, 'audit/options');
+      expect(options.data.actions).toEqual(
+        expect.arrayContaining(['admins/create', 'members/create', 'roles/create']),
+      );
+      expect(options.data.admins).toContainEqual({ id: admin.id, username: 'second_admin' });
+    });
+  });
+});
+
+describe('what counts as a write', () => {
+  it('names the action by path, plus the body action of the file manager', () => {
+    expect(auditAction('/admin/api/admins/disable?x=1', {})).toBe('admins/disable');
+    expect(auditAction('/admin/data/file_manager/file', { action: 'fileDelete' })).toBe(
+      'data/file_manager/file:fileDelete',
+    );
+  });
+
+  it('treats reading verbs as reads and anything else as a write', () => {
+    for (const read of [
+      'admins/list',
+      'members/get',
+      'aigc/chat_room/all',
+      'x/y:config',
+      'a:init',
+    ]) {
+      expect(isReadAction(read), read).toBe(true);
+    }
+    for (const write of ['admins/create', 'settings/upload/save', 'auth/logout', 'x:fileEdit']) {
+      expect(isReadAction(write), write).toBe(false);
+    }
+  });
+
+  it('describes the target and hides secrets at any depth', () => {
+    expect(auditTarget({ id: [3, 5] }, null)).toBe('#3,5');
+    expect(auditTarget({ title: 'Cats' }, { id: 9 })).toBe('#9 Cats');
+    expect(auditDetail({ provider: { apiKey: 'sk-1', name: 'p' }, token: 't' })).toBe(
+      '{"provider":{"apiKey":"***","name":"p"},"token":"***"}',
+    );
+  });
+});

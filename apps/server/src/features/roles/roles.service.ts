@@ -1,0 +1,89 @@
+import type { RoleView } from '@atrium/shared/contract/admins';
+import { coversRules } from '@atrium/shared/role-rules';
+import type { Db } from '../../db/index';
+import { ApiError } from '../../http/envelope';
+import type { AdminPrincipal } from '../../http/principal';
+import { RolesRepository, type Role } from '../admins/roles.repository';
+
+/**
+ * Roles (issue 8, rule `system/role`). Rules are read on every request (AdminsService.principal),
+ * so a change reaches the role's admins on their next call. An admin only writes rules they hold
+ * themselves and only touches roles within their own rules.
+ */
+export class RolesService {
+  private readonly roles: RolesRepository;
+
+  constructor(
+    db: Db,
+    private readonly now: () => number,
+  ) {
+    this.roles = new RolesRepository(db);
+  }
+
+  async list(): Promise<RoleView[]> {
+    const [roles, counts] = await Promise.all([this.roles.list(), this.roles.adminCounts()]);
+    return roles.map((role) => this.toView(role, counts.get(role.id) ?? 0));
+  }
+
+  async create(actor: AdminPrincipal, input: { name: string; rules: string[] }): Promise<RoleView> {
+    const rules = this.grantable(actor, input.rules);
+    await this.refuseTakenName(input.name);
+    const role = await this.roles.create({ name: input.name, rules, now: this.now() });
+    return this.toView(role, 0);
+  }
+
+  async edit(
+    actor: AdminPrincipal,
+    id: number,
+    input: { name: string; rules: string[] },
+  ): Promise<RoleView> {
+    const role = await this.manageable(actor, id);
+    const rules = this.grantable(actor, input.rules);
+    if (input.name !== role.name) await this.refuseTakenName(input.name);
+    await this.roles.update(id, { name: input.name, rules, now: this.now() });
+    return this.view(id);
+  }
+
+  async delete(actor: AdminPrincipal, id: number): Promise<void> {
+    const role = await this.manageable(actor, id);
+    const holders = (await this.roles.adminCounts()).get(id) ?? 0;
+    if (holders > 0) {
+      throw new ApiError(
+        `Role ${role.name} is held by ${holders} admin(s): take it from them before deleting it`,
+      );
+    }
+    await this.roles.delete(id);
+  }
+
+  private async view(id: number): Promise<RoleView> {
+    const role = await this.roles.findById(id);
+    if (!role) throw new ApiError(`id: role ${id} does not exist`);
+    return this.toView(role, (await this.roles.adminCounts()).get(id) ?? 0);
+  }
+
+  private toView(role: Role, adminCount: number): RoleView {
+    return { ...role, adminCount };
+  }
+
+  private async manageable(actor: AdminPrincipal, id: number): Promise<Role> {
+    const role = await this.roles.findById(id);
+    if (!role) throw new ApiError(`id: role ${id} does not exist`);
+    if (!coversRules(actor.rules, role.rules)) {
+      throw new ApiError(`Role ${role.name} holds rules you don't hold, so you can't change it`);
+    }
+    return role;
+  }
+
+  private grantable(actor: AdminPrincipal, rules: readonly string[]): string[] {
+    const unique = [...new Set(rules)];
+    const beyond = unique.filter((rule) => !coversRules(actor.rules, [rule]));
+    if (beyond.length > 0) {
+      throw new ApiError(`rules: you can't grant ${beyond.join(', ')}: you don't hold it yourself`);
+    }
+    return unique;
+  }
+
+  private async refuseTakenName(name: string): Promise<void> {
+    if (await this.roles.findByName(name)) throw new ApiError(`name: a role named ${name} exists`);
+  }
+}

@@ -1,0 +1,117 @@
+import { Code } from '@atrium/shared';
+import type { RoleView } from '@atrium/shared/contract/admins';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+
+let t: TestApp;
+let founder: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  founder = (await t.loginAdmin()).token;
+});
+afterAll(async () => {
+  await t.cleanup();
+});
+
+const call = <T = unknown>(token: string, path: string, body: Record<string, unknown> = {}) =>
+  t.post<T>(`/admin/api/${path}`, body, { area: 'admin', token }).then((r) => r.json);
+
+const listed = async () =>
+  (await call<{ records: RoleView[] }>(founder, 'roles/list')).data.records;
+
+describe('roles', () => {
+  it('creates, lists with how many admins hold each, renames and deletes', async () => {
+    const created = await call<RoleView>(founder, 'roles/create', {
+      name: '  Editors ',
+      rules: ['aigc/chat_room*', 'dashboard', 'dashboard'],
+    });
+    expect(created).toMatchObject({
+      code: 0,
+      msg: 'Add Success',
+      data: { name: 'Editors', rules: ['aigc/chat_room*', 'dashboard'], adminCount: 0 },
+    });
+    const id = created.data.id;
+
+    const edited = await call<RoleView>(founder, 'roles/edit', {
+      id,
+      name: 'Room editors',
+      rules: ['aigc/chat_room*'],
+    });
+    expect(edited.data).toMatchObject({ name: 'Room editors', rules: ['aigc/chat_room*'] });
+    expect((await listed()).find((r) => r.id === id)).toMatchObject({ name: 'Room editors' });
+
+    expect((await call(founder, 'roles/delete', { id })).code).toBe(0);
+    expect((await listed()).some((r) => r.id === id)).toBe(false);
+  });
+
+  it('a change reaches the role’s admins on their next request', async () => {
+    const role = await call<RoleView>(founder, 'roles/create', {
+      name: 'Desk',
+      rules: ['dashboard'],
+    });
+    const { admin, password } = await t.createAdmin({ username: 'desk_clerk', rules: [] });
+    await t.db
+      .insertInto('adminRoles')
+      .values({ adminId: admin.id, roleId: role.data.id })
+      .execute();
+    const { token } = await t.loginAdmin({ username: 'desk_clerk', password });
+    expect((await call(token, 'members/list')).code).toBe(Code.NoPermission);
+    expect((await listed()).find((r) => r.id === role.data.id)?.adminCount).toBe(1);
+
+    await call(founder, 'roles/edit', {
+      id: role.data.id,
+      name: 'Desk',
+      rules: ['dashboard', 'member'],
+    });
+    expect((await call(token, 'members/list')).code).toBe(0);
+
+    await call(founder, 'roles/edit', { id: role.data.id, name: 'Desk', rules: [] });
+    expect((await call(token, 'members/list')).code).toBe(Code.NoPermission);
+    expect((await call(token, 'dashboard/stats')).code).toBe(Code.NoPermission);
+  });
+
+  it('refuses deleting a role somebody holds', async () => {
+    const { admin } = await t.createAdmin({ username: 'holder', rules: ['dashboard'] });
+    const role = (await listed()).find((r) => r.name === admin.username);
+    const res = await call(founder, 'roles/delete', { id: role?.id });
+    expect(res).toMatchObject({
+      code: Code.Failure,
+      msg: 'Role holder is held by 1 admin(s): take it from them before deleting it',
+    });
+  });
+
+  it('refuses a duplicate name and malformed rules, naming the field', async () => {
+    await call(founder, 'roles/create', { name: 'Twin', rules: [] });
+    expect((await call(founder, 'roles/create', { name: 'Twin', rules: [] })).msg).toBe(
+      'name: a role named Twin exists',
+    );
+    expect(
+      (await call(founder, 'roles/create', { name: 'Bad', rules: ['system admin'] })).msg,
+    ).toBe('rules.0: use letters, digits, _ / . : - and the * wildcard');
+    expect((await call(founder, 'roles/create', { name: '   ', rules: [] })).msg).toBe(
+      'name: is required',
+    );
+  });
+
+  it('an admin only writes rules they hold, and only touches roles within them', async () => {
+    const { token } = await t.loginAdmin({ rules: ['system/role', 'aigc/*'] });
+    const ok = await call<RoleView>(token, 'roles/create', {
+      name: 'Sub rooms',
+      rules: ['aigc/chat_room*'],
+    });
+    expect(ok.code).toBe(0);
+    const wider = await call(token, 'roles/create', { name: 'Wider', rules: ['aigc/*', 'member'] });
+    expect(wider).toMatchObject({
+      code: Code.Failure,
+      msg: "rules: you can't grant member: you don't hold it yourself",
+    });
+    const all = await call<RoleView>(founder, 'roles/create', { name: 'Everything', rules: ['*'] });
+    const tamper = await call(token, 'roles/edit', {
+      id: all.data.id,
+      name: 'Everything',
+      rules: [],
+    });
+    expect(tamper.msg).toBe("Role Everything holds rules you don't hold, so you can't change it");
+  });
+});

@@ -1,0 +1,129 @@
+import { Code } from '@atrium/shared';
+import { defaultUploadConfig, type UploadConfig } from '@atrium/shared/contract/files';
+import type { UploadSettingsView } from '@atrium/shared/contract/upload-settings';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+import { FileClient, md5Of } from '../files/files.testing';
+
+const MiB = 1024 * 1024;
+
+describe('upload settings on local storage', () => {
+  let t: TestApp;
+  let founder: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    founder = (await t.loginAdmin()).token;
+  });
+  afterAll(async () => {
+    await t.cleanup();
+  });
+
+  const call = <T = unknown>(path: string, body: Record<string, unknown> = {}) =>
+    t
+      .post<T>(`/admin/api/settings/upload/${path}`, body, { area: 'admin', token: founder })
+      .then((r) => r.json);
+
+  it('starts from the defaults', async () => {
+    const res = await call<UploadSettingsView>('get');
+    expect(res.data).toEqual({
+      config: defaultUploadConfig,
+      defaults: defaultUploadConfig,
+      minChunkSize: 1,
+      storageDriver: 'local',
+    });
+  });
+
+  it('a save is what the upload `config` answer and `init` follow from the next call', async () => {
+    const config: UploadConfig = {
+      chunkSize: 2 * MiB,
+      category: {
+        ...defaultUploadConfig.category,
+        file: { extensions: ['txt', 'log', 'txt'], maxSize: 1000 },
+      },
+    };
+    const saved = await call<UploadSettingsView>('save', { config });
+    expect(saved).toMatchObject({ code: 0, msg: 'Save Success' });
+    expect(saved.data.config.category.file.extensions).toEqual(['txt', 'log']);
+
+    const member = await t.loginMember();
+    const files = new FileClient(t, { area: 'member', token: member.token }, 'file');
+    expect((await files.call({ action: 'config' })).data).toEqual({
+      chunkSize: 2 * MiB,
+      category: { ...config.category, file: { extensions: ['txt', 'log'], maxSize: 1000 } },
+    });
+    const pdf = Buffer.from('%PDF-1.4 tiny');
+    expect((await files.init({ name: 'doc.pdf', data: pdf })).msg).toBe(
+      '文件类型不合法（只能上传txt,log文件）',
+    );
+    const big = Buffer.alloc(1001, 'a');
+    expect((await files.init({ name: 'big.log', data: big, md5: md5Of(big) })).msg).toBe(
+      '文件大小不合法',
+    );
+  });
+
+  it('refuses extensions a browser can run in the image library, naming them', async () => {
+    const config = structuredClone(defaultUploadConfig);
+    config.category.image.extensions.push('svg', 'html');
+    const res = await call('save', { config });
+    expect(res.code).toBe(Code.Failure);
+    expect(res.msg).toContain('category.image.extensions: svg, html can run scripts in a browser');
+
+    // The file library serves them as downloads, so they are fine there.
+    const fileConfig = structuredClone(defaultUploadConfig);
+    fileConfig.category.file.extensions.push('svg', 'html');
+    expect((await call('save', { config: fileConfig })).code).toBe(0);
+  });
+
+  it('refuses malformed extensions and sizes with the field named', async () => {
+    const config = structuredClone(defaultUploadConfig);
+    config.category.video.extensions = ['.MP4'];
+    expect((await call('save', { config })).msg).toBe(
+      'config.category.video.extensions.0: extensions are lower-case letters and digits',
+    );
+    const sized = structuredClone(defaultUploadConfig);
+    sized.category.audio.maxSize = 0;
+    expect((await call('save', { config: sized })).msg).toMatch(
+      /^config\.category\.audio\.maxSize: /,
+    );
+  });
+});
+
+describe('upload settings on S3 storage', () => {
+  let t: TestApp;
+  let founder: string;
+  beforeAll(async () => {
+    // Only settings are read and written here: the S3 endpoint is never contacted.
+    t = await createTestApp({
+      env: {
+        STORAGE_DRIVER: 's3',
+        S3_BUCKET: 'atrium',
+        S3_REGION: 'us-east-1',
+        S3_ENDPOINT: 'http://127.0.0.1:9',
+      },
+    });
+    founder = (await t.loginAdmin()).token;
+  });
+  afterAll(async () => {
+    await t.cleanup();
+  });
+
+  it('needs chunks of at least 5 MiB', async () => {
+    const post = (path: string, body: Record<string, unknown> = {}) =>
+      t
+        .post<UploadSettingsView>(`/admin/api/settings/upload/${path}`, body, {
+          area: 'admin',
+          token: founder,
+        })
+        .then((r) => r.json);
+    expect((await post('get')).data).toMatchObject({ minChunkSize: 5 * MiB, storageDriver: 's3' });
+    const small = await post('save', { config: { ...defaultUploadConfig, chunkSize: 4 * MiB } });
+    expect(small).toMatchObject({
+      code: Code.Failure,
+      msg: 'chunkSize: at least 5 MiB with S3 storage (its smallest part); got 4 MiB',
+    });
+    expect(
+      (await post('save', { config: { ...defaultUploadConfig, chunkSize: 8 * MiB } })).code,
+    ).toBe(0);
+    expect((await post('get')).data.config.chunkSize).toBe(8 * MiB);
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * Image captcha, verification codes and member accounts (SPEC 2.6, 3.8, 4.6, 4.7, 7.4; DESIGN 7):
+ * request schemas and answers shared by the server routes and the web client.
+ */
+
+import { z } from 'zod';
+import {
+  AccountLimits,
+  avatarPathPattern,
+  emailTransports,
+  loginCaptchaModes,
+  parseTarget,
+  passwordProblem,
+  smsTransports,
+  smtpSecurityModes,
+  usernamePattern,
+} from './accounts-rules';
+
+export * from './accounts-rules';
+
+const captchaField = z.string().trim().max(20);
+
+const targetField = z
+  .string()
+  .trim()
+  .min(1, 'enter an e-mail address or a phone number')
+  .max(254)
+  .refine((v) => parseTarget(v) !== undefined, 'enter a valid e-mail address or phone number');
+
+export const verifySendRequest = z.strictObject({
+  target: targetField,
+  captcha: captchaField,
+});
+export type VerifySendRequest = z.infer<typeof verifySendRequest>;
+
+const passwordField = z.string().superRefine((value, ctx) => {
+  const problem = passwordProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+const codeField = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, 'enter the 6-digit code');
+
+export const registerRequest = z.strictObject({
+  username: z
+    .string()
+    .trim()
+    .regex(usernamePattern, '3-32 letters, digits or _, starting with a letter'),
+  password: passwordField,
+  target: targetField,
+  code: codeField,
+  captcha: captchaField,
+  nickname: z.string().trim().max(50).optional(),
+});
+export type RegisterRequest = z.infer<typeof registerRequest>;
+
+export const passwordResetRequest = z.strictObject({
+  target: targetField,
+  code: codeField,
+  password: passwordField,
+});
+export type PasswordResetRequest = z.infer<typeof passwordResetRequest>;
+
+export const profileSaveRequest = z.strictObject({
+  nickname: z.string().trim().min(1, 'is required').max(50),
+  avatar: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || avatarPathPattern.test(v), 'choose an image from the library'),
+});
+export type ProfileSaveRequest = z.infer<typeof profileSaveRequest>;
+
+export const passwordChangeRequest = z.strictObject({
+  oldPassword: z.string().min(1, 'is required').max(AccountLimits.passwordMaxLength),
+  password: passwordField,
+});
+export type PasswordChangeRequest = z.infer<typeof passwordChangeRequest>;
+
+/* ---- Admin: message transports, outbox and the login captcha setting ---- */
+
+const hostField = z
+  .string()
+  .trim()
+  .max(253)
+  .regex(/^[A-Za-z0-9.:[\]-]*$/, 'enter a host name or address');
+
+/** The `messaging` setting as the admin form edits it; the SMTP password is write-only. */
+export const messagingForm = z.strictObject({
+  emailTransport: z.enum(emailTransports),
+  smsTransport: z.enum(smsTransports),
+  smtp: z.strictObject({
+    host: hostField,
+    port: z.number().int().min(1).max(65535),
+    security: z.enum(smtpSecurityModes),
+    user: z.string().trim().max(200),
+    /** Empty keeps the stored password. */
+    password: z.string().max(500).optional(),
+    from: z.string().trim().max(254),
+  }),
+  sms: z.strictObject({
+    url: z
+      .string()
+      .trim()
+      .max(2000)
+      .refine(
+        (v) => v === '' || (/^https?:\/\//i.test(v) && URL.canParse(v)),
+        'enter an http(s) URL',
+      ),
+    template: z
+      .string()
+      .trim()
+      .max(500)
+      .refine((v) => v.includes('{code}'), 'must contain {code}'),
+  }),
+});
+export type MessagingForm = z.infer<typeof messagingForm>;
+
+/** What the admin form loads: the form without the password, plus whether one is stored. */
+export interface MessagingView extends Omit<MessagingForm, 'smtp'> {
+  smtp: Omit<MessagingForm['smtp'], 'password'> & { hasPassword: boolean };
+}
+
+export const messagingTestRequest = z.strictObject({ target: targetField });
+
+export const outboxListRequest = z.strictObject({
+  page: z.number().int().min(1).max(100_000).default(1),
+  pageSize: z.number().int().min(1).max(100).default(20),
+});
+
+export const loginCaptchaRequest = z.strictObject({ mode: z.enum(loginCaptchaModes) });

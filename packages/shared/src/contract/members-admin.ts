@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import type { Library } from './files';
+import { parseTarget, passwordProblem, usernamePattern } from './accounts';
+import { nicknameField } from './admins';
+import { idField, keywordField, pageFields } from './paging';
+
+/**
+ * The admin side of member accounts (issue 8): the calls under `/admin/api/members/...`. Accounts
+ * made here follow the rules of self-registration, so they sign in the same way.
+ */
+
+/** A member password: the registration policy. */
+export const memberPassword = z.string().superRefine((value, ctx) => {
+  const problem = passwordProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+export const memberListRequest = z.strictObject({ ...pageFields, keyword: keywordField });
+export type MemberListRequest = z.input<typeof memberListRequest>;
+
+/** Empty means none, so a form can always send the field; otherwise normalised like at sign-up. */
+const contactField = (kind: 'email' | 'phone', message: string) =>
+  z
+    .string()
+    .trim()
+    .max(254)
+    .default('')
+    .transform((value, ctx) => {
+      if (value === '') return '';
+      const target = parseTarget(value);
+      if (target?.kind !== kind) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return target.value;
+    });
+
+export const memberCreateRequest = z.strictObject({
+  username: z
+    .string()
+    .trim()
+    .regex(usernamePattern, '3-32 letters, digits or _, starting with a letter'),
+  password: memberPassword,
+  email: contactField('email', 'is not an e-mail address'),
+  phone: contactField('phone', 'is not a phone number'),
+  nickname: nicknameField.default(''),
+});
+export type MemberCreateRequest = z.input<typeof memberCreateRequest>;
+
+export const memberPasswordRequest = z.strictObject({ id: idField, password: memberPassword });
+export type MemberPasswordRequest = z.input<typeof memberPasswordRequest>;
+
+export interface MemberView {
+  id: number;
+  username: string;
+  email: string | null;
+  phone: string | null;
+  nickname: string;
+  avatar: string;
+  disabled: boolean;
+  lastActiveAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface StorageUse {
+  files: number;
+  bytes: number;
+}
+
+export interface MemberDetail extends MemberView {
+  /** The member's own file library: totals and per library. */
+  storage: StorageUse & { libraries: Record<Library, StorageUse> };
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/**
+ * Site settings (issue 5): `/admin/api/setting/get|save`, rule `system/setting`. The public part
+ * (name, logo, favicon, banners, meta tags) travels in the member `app/config` answer.
+ */
+
+export const siteNameMaxLength = 50;
+export const sitePathMaxLength = 1000;
+export const siteBannersMax = 10;
+export const siteMetaTagsMax = 50;
+export const siteMetaNameMaxLength = 100;
+export const siteMetaValueMaxLength = 1000;
+export const siteAboutMaxLength = 200_000;
+export const siteAdvancedMaxLength = 100_000;
+
+/**
+ * An address the pages may put in src/href: a site path ("/data/..."), or an http(s) address
+ * (the direct image upload keeps the answer's fullPath). Anything else (javascript:, data:, "//")
+ * is refused, because the terms document becomes a link.
+ */
+export function isSiteAddress(value: string): boolean {
+  if (/[\s\p{Cc}]/u.test(value)) return false;
+  return /^\/(?![/\\])/.test(value) || /^https?:\/\/[^/\\]/i.test(value);
+}
+
+const address = z
+  .string()
+  .trim()
+  .max(sitePathMaxLength)
+  .refine((v) => v === '' || isSiteAddress(v), 'must be a path starting with "/" or an http(s) address');
+
+/** Meta names as pages use them ("description", "og:title", "twitter:card"). */
+export const metaNamePattern = /^[A-Za-z][A-Za-z0-9:._-]*$/;
+
+export const siteMetaTagSchema = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(siteMetaNameMaxLength)
+    .regex(metaNamePattern, 'is letters, digits and : . _ - starting with a letter'),
+  value: z.string().max(siteMetaValueMaxLength),
+});
+export type SiteMetaTag = z.infer<typeof siteMetaTagSchema>;
+
+/** Why `text` is not valid JSON (the parser's words), or null when it is. Empty text is allowed. */
+export function jsonProblem(text: string): string | null {
+  if (text.trim() === '') return null;
+  try {
+    JSON.parse(text);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+export const siteSettingsSchema = z.strictObject({
+  siteName: z.string().trim().min(1, 'is required').max(siteNameMaxLength),
+  logo: address,
+  favicon: address,
+  banners: z.array(address.refine((v) => v !== '', 'is empty')).max(siteBannersMax),
+  terms: address,
+  /** Rich text; the server sanitises it before storing. */
+  about: z.string().max(siteAboutMaxLength),
+  metaTags: z.array(siteMetaTagSchema).max(siteMetaTagsMax),
+  /** JSON text kept as typed, refused when it does not parse. */
+  advanced: z
+    .string()
+    .max(siteAdvancedMaxLength)
+    .superRefine((text, ctx) => {
+      const problem = jsonProblem(text);
+      if (problem) ctx.addIssue({ code: 'custom', message: `is not valid JSON (${problem})` });
+    }),
+});
+export type SiteSettings = z.infer<typeof siteSettingsSchema>;
+
+export const siteSettingsGetRequest = z.strictObject({});
+export const siteSettingsSaveRequest = z.strictObject({ settings: siteSettingsSchema });
+export type SiteSettingsSaveRequest = z.input<typeof siteSettingsSaveRequest>;
+
+/** What the member app reads from `app/config` `config`. */
+export interface SitePublicConfig {
+  siteName: string;
+  logo: string;
+  favicon: string;
+  banners: string[];
+  metaTags: SiteMetaTag[];
+}
