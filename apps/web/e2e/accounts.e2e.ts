@@ -62,6 +62,19 @@ async function memberSignIn(
   await expect(page.getByRole('banner').getByRole('button', { name })).toBeVisible();
 }
 
+/**
+ * Opens the header's user menu and picks `item`. The menu is loaded on demand and its placeholder
+ * button has the same name, so a click can land before the menu exists: try until it opens.
+ */
+async function userMenu(page: Page, name: string, item: string): Promise<void> {
+  const entry = page.getByRole('menuitem', { name: item });
+  await expect(async () => {
+    await page.getByRole('banner').getByRole('button', { name }).click();
+    await expect(entry).toBeVisible({ timeout: 2_000 });
+  }).toPass();
+  await entry.click();
+}
+
 test.describe('member accounts', () => {
   test('register with a code from the outbox, sign out, sign in, change the password: the old session is gone', async ({
     browser,
@@ -96,8 +109,7 @@ test.describe('member accounts', () => {
     await expect(userButton).toBeVisible();
     await expect(page).toHaveURL(/#\/$/);
 
-    await userButton.click();
-    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await userMenu(page, 'river_song', 'Sign out');
     await expect(page.getByRole('banner').getByRole('button', { name: 'Sign in' })).toBeVisible();
 
     await memberSignIn(page, atrium, 'river.song@example.com', 'first pass 1', 'river_song');
@@ -105,8 +117,7 @@ test.describe('member accounts', () => {
     const other = await englishPage(browser);
     await memberSignIn(other, atrium, 'river_song', 'first pass 1');
 
-    await page.getByRole('banner').getByRole('button', { name: 'river_song' }).click();
-    await page.getByRole('menuitem', { name: 'Profile' }).click();
+    await userMenu(page, 'river_song', 'Profile');
     await expect(page).toHaveURL(/#\/profile$/);
     await expect(page.getByText('river.song@example.com')).toBeVisible();
 
@@ -167,8 +178,7 @@ test.describe('member accounts', () => {
     await expect(
       page.getByRole('banner').getByRole('button', { name: 'phone_person' }),
     ).toBeVisible();
-    await page.getByRole('banner').getByRole('button', { name: 'phone_person' }).click();
-    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await userMenu(page, 'phone_person', 'Sign out');
 
     await page.goto(`${atrium.url}#/login`);
     await page.getByRole('link', { name: 'Forgot password?' }).click();

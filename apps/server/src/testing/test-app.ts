@@ -15,6 +15,7 @@ import type { Bus } from '../bus/types';
 import { testConfig, type Config } from '../config';
 import type { Db } from '../db/index';
 import type { Admin } from '../features/admins/admins.repository';
+import { captchaNotRequired } from '../features/auth/captcha';
 import type { Member } from '../features/members/members.repository';
 import { createTestDb, type DbKind } from './db';
 
@@ -112,7 +113,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   );
   const clock = createClock();
   const bus = options.bus ?? createMemoryBus(clock.now);
-  const deps: AppDeps = { ...options.deps, db: testDb.db, bus, now: clock.now };
+  // Logins need no captcha unless a test asks for one (deps.captcha), so failed logins in one
+  // test don't make the next test's logins ask for it.
+  const deps: AppDeps = {
+    captcha: captchaNotRequired,
+    ...options.deps,
+    db: testDb.db,
+    bus,
+    now: clock.now,
+  };
   const app = await buildApp(
     config,
     options.setup ? { ...deps, extraRoutes: options.setup } : deps,

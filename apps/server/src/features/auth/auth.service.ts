@@ -93,11 +93,12 @@ export class AuthService {
     const subject = await this.find(area, body.username);
     const passwordOk = await verifyPassword(subject?.passwordHash, body.password);
     if (!subject || !passwordOk || subject.disabled) {
-      await Promise.all([
+      const counts = await Promise.all([
         bus.incr(keys.account, LoginLimits.windowMs),
         bus.incr(keys.ip, LoginLimits.windowMs),
       ]);
-      throw new ApiError(WRONG_LOGIN);
+      const captchaRequired = await captcha.requiredAfter?.(Math.max(...counts), req);
+      throw new ApiError(WRONG_LOGIN, Code.Failure, captchaRequired ? { captchaRequired } : null);
     }
 
     await bus.del(keys.account);

@@ -13,11 +13,13 @@ export interface LoginAttempt {
 export type CaptchaVerdict = 'ok' | 'required' | 'wrong';
 
 /**
- * Where the image captcha plugs into login (DESIGN 7). The captcha feature supplies a verifier
- * through buildApp deps; until then no login needs one.
+ * Where the image captcha plugs into login (DESIGN 7). buildApp uses the image captcha of
+ * features/captcha unless its deps name another verifier (the test app uses `captchaNotRequired`).
  */
 export interface CaptchaVerifier {
   checkLogin(attempt: LoginAttempt, req: FastifyRequest): Promise<CaptchaVerdict>;
+  /** Whether the next login after this many failures will need the captcha, so a failed login can say so. */
+  requiredAfter?(failures: number, req: FastifyRequest): Promise<boolean>;
 }
 
 export const captchaNotRequired: CaptchaVerifier = {

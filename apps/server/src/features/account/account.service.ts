@@ -1,0 +1,129 @@
+import { Code, type LoginResponse } from '@atrium/shared';
+import type {
+  PasswordChangeRequest,
+  PasswordResetRequest,
+  Profile,
+  ProfileSaveRequest,
+  RegisterRequest,
+} from '@atrium/shared/contract/accounts';
+import type { Bus } from '../../bus/types';
+import { ApiError } from '../../http/envelope';
+import type { MemberPrincipal } from '../../http/principal';
+import { hashPassword, verifyPassword } from '../../security/passwords';
+import type { SessionsService } from '../auth/sessions.service';
+import type { CaptchaService } from '../captcha/captcha.service';
+import type { MembersService } from '../members/members.service';
+import { targetOf, type VerifyService } from '../verify/verify.service';
+import type { AccountRepository } from './account.repository';
+
+/** Wrong current passwords allowed per member in the window before the change is locked. */
+export const PasswordChangeLimits = { windowMs: 15 * 60_000, wrongTries: 5 } as const;
+
+export interface ClientInfo {
+  clientId: string | undefined;
+  ip: string;
+  userAgent: string;
+}
+
+export const AccountMessages = {
+  noAccount: 'No account uses this e-mail address or phone number',
+  passwordReset: 'Password changed, please sign in again',
+  passwordChanged: 'Password changed; other devices have been signed out',
+  wrongOldPassword: 'oldPassword: wrong password',
+  samePassword: 'password: choose a password different from the current one',
+  profileSaved: 'Profile saved',
+} as const;
+
+export class AccountService {
+  constructor(
+    private readonly deps: {
+      repo: AccountRepository;
+      members: MembersService;
+      sessions: SessionsService;
+      captcha: CaptchaService;
+      verify: VerifyService;
+      bus: Bus;
+      now: () => number;
+    },
+  ) {}
+
+  /** Creates the member once captcha and code check out, and signs them in. */
+  async register(body: RegisterRequest, client: ClientInfo): Promise<LoginResponse> {
+    const { members, captcha, verify, sessions, repo } = this.deps;
+    await captcha.require('member', client.clientId, body.captcha);
+    const target = targetOf(body.target);
+    // Checked before the code, so a taken name doesn't use the code up.
+    if (await members.findByLogin(body.username)) {
+      throw new ApiError(`username: ${body.username} is taken`);
+    }
+    if (await repo.findIdByContact(target.kind, target.value)) {
+      throw new ApiError(
+        `target: this ${target.kind === 'email' ? 'e-mail address' : 'phone number'} is already registered`,
+      );
+    }
+    await verify.consume(target, body.code);
+    const member = await members.create({
+      username: body.username,
+      password: body.password,
+      ...(target.kind === 'email' ? { email: target.value } : { phone: target.value }),
+      nickname: body.nickname || body.username,
+    });
+    const { token } = await sessions.issue('member', member.id, {
+      ip: client.ip,
+      userAgent: client.userAgent,
+    });
+    return {
+      user: {
+        id: member.id,
+        username: member.username,
+        nickname: member.nickname,
+        avatar: member.avatar,
+      },
+      token,
+    };
+  }
+
+  /** Sets a new password for the owner of the e-mail or phone and signs out all their sessions. */
+  async resetPassword(body: PasswordResetRequest): Promise<void> {
+    const { repo, verify, now } = this.deps;
+    const target = targetOf(body.target);
+    await verify.consume(target, body.code);
+    const memberId = await repo.findIdByContact(target.kind, target.value);
+    if (memberId === undefined) throw new ApiError(AccountMessages.noAccount);
+    await repo.setPasswordHash(memberId, await hashPassword(body.password), now());
+    await repo.revokeSessions(memberId, now());
+  }
+
+  async profile(member: MemberPrincipal): Promise<Profile> {
+    const profile = await this.deps.repo.profile(member.id);
+    if (!profile) throw new ApiError('Account not found');
+    return profile;
+  }
+
+  async saveProfile(member: MemberPrincipal, body: ProfileSaveRequest): Promise<Profile> {
+    await this.deps.repo.saveProfile(member.id, body, this.deps.now());
+    return this.profile(member);
+  }
+
+  /** Changes the password after checking the current one; every other session is signed out. */
+  async changePassword(member: MemberPrincipal, body: PasswordChangeRequest): Promise<void> {
+    const { repo, bus, now } = this.deps;
+    const failuresKey = `password-change-fail:member:${member.id}`;
+    if (Number((await bus.get(failuresKey)) ?? 0) >= PasswordChangeLimits.wrongTries) {
+      const left = (await bus.ttl(failuresKey)) ?? PasswordChangeLimits.windowMs;
+      const minutes = Math.max(1, Math.ceil(left / 60_000));
+      throw new ApiError(
+        `Too many wrong passwords, try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+        Code.TooManyRequests,
+      );
+    }
+    if (!(await verifyPassword(await repo.passwordHash(member.id), body.oldPassword))) {
+      await bus.incr(failuresKey, PasswordChangeLimits.windowMs);
+      throw new ApiError(AccountMessages.wrongOldPassword);
+    }
+    if (body.password === body.oldPassword) throw new ApiError(AccountMessages.samePassword);
+    await bus.del(failuresKey);
+    await repo.setPasswordHash(member.id, await hashPassword(body.password), now());
+    await repo.revokeSessions(member.id, now(), member.sessionId);
+  }
+}

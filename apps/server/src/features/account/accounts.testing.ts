@@ -1,0 +1,71 @@
+import { TokenKey, XsrfCookie, XsrfHeader, type Envelope } from '@atrium/shared';
+import { parseTarget, type CaptchaImageResponse } from '@atrium/shared/contract/accounts';
+import type { LightMyRequestResponse } from 'fastify';
+import { TEST_XSRF, type TestApp } from '../../testing/test-app';
+import { solveCaptcha } from '../captcha/captcha.testing';
+import { OutboxRepository } from '../verify/outbox.repository';
+
+export interface TestBrowser {
+  cookies: Map<string, string>;
+  post<T = unknown>(
+    url: string,
+    body?: unknown,
+    as?: { area: 'admin' | 'member'; token: string },
+  ): Promise<{ res: LightMyRequestResponse; json: Envelope<T> }>;
+  /** Loads a captcha image like the page does and answers it. */
+  captcha(area?: 'admin' | 'member'): Promise<string>;
+  /** Asks for a verification code with a freshly solved captcha. */
+  sendCode(target: string): Promise<Envelope<{ wait: number }>>;
+}
+
+/** A client that keeps its cookies (the captcha client id) and its address between calls. */
+export function testBrowser(t: TestApp, remoteAddress = '127.0.0.1'): TestBrowser {
+  const cookies = new Map<string, string>();
+  const browser: TestBrowser = {
+    cookies,
+    async post<T>(
+      url: string,
+      body: unknown = {},
+      as?: { area: 'admin' | 'member'; token: string },
+    ) {
+      const jar = new Map(cookies);
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (as) {
+        jar.set(XsrfCookie, TEST_XSRF);
+        headers[XsrfHeader] = TEST_XSRF;
+        headers[as.area === 'admin' ? TokenKey.admin : TokenKey.member] = as.token;
+      }
+      if (jar.size > 0) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        remoteAddress,
+        headers,
+        payload: JSON.stringify(body),
+      });
+      for (const c of res.cookies) cookies.set(c.name, c.value);
+      return { res, json: res.json<Envelope<T>>() };
+    },
+    async captcha(area = 'member') {
+      const url = area === 'admin' ? '/admin/api/captcha/image' : '/api/captcha/image';
+      const { json } = await browser.post<CaptchaImageResponse>(url);
+      if (json.code !== 0) throw new Error(`captcha image failed: ${json.msg}`);
+      return solveCaptcha(json.data.image);
+    },
+    async sendCode(target) {
+      const captcha = await browser.captcha();
+      return (await browser.post<{ wait: number }>('/api/verify/send', { target, captcha })).json;
+    },
+  };
+  return browser;
+}
+
+/** The code in the newest outbox message to `target` (the `log` transport keeps it whole). */
+export async function codeFromOutbox(t: TestApp, target: string): Promise<string> {
+  const { rows } = await new OutboxRepository(t.db).page(1, 100);
+  const to = parseTarget(target)?.value;
+  const row = rows.find((r) => r.target === to);
+  const code = row && /\b(\d{6})\b/.exec(row.body)?.[1];
+  if (!code) throw new Error(`no code in the outbox for ${target}`);
+  return code;
+}

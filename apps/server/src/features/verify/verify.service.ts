@@ -1,0 +1,133 @@
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import { Code } from '@atrium/shared';
+import { AccountLimits, parseTarget, type Target } from '@atrium/shared/contract/accounts';
+import type { Bus } from '../../bus/types';
+import { ApiError } from '../../http/envelope';
+import { safeEqual } from '../../http/tokens';
+import type { CaptchaService } from '../captcha/captcha.service';
+import type { Messenger } from './messenger';
+
+const DAY_MS = 24 * 60 * 60_000;
+
+export const VerifyMessages = {
+  sent: 'Verification code sent',
+  notSent: 'Could not send the verification code, please try again later',
+  expired: 'code: wrong or expired, request a new code',
+  tooManyTries: 'code: too many wrong tries, request a new code',
+  dailyTarget: 'Too many codes were sent to this address today, try again tomorrow',
+  dailyIp: 'Too many codes were sent from your network today, try again tomorrow',
+  wait: (seconds: number) => `Please wait ${seconds} s before requesting another code`,
+  wrong: (left: number) => `code: wrong code, ${left} ${left === 1 ? 'try' : 'tries'} left`,
+} as const;
+
+/** The target of a request body; the schema has already checked that it parses. */
+export function targetOf(raw: string): Target {
+  const target = parseTarget(raw);
+  if (!target) throw new ApiError('target: enter a valid e-mail address or phone number');
+  return target;
+}
+
+/**
+ * Verification codes (DESIGN 7): 6 digits from the CSPRNG, kept 10 minutes as an HMAC of target
+ * and code, void after 5 wrong tries, at most one send per target per 60 s and a daily cap per
+ * target and per client address; every send needs a valid captcha.
+ */
+export class VerifyService {
+  constructor(
+    private readonly deps: {
+      bus: Bus;
+      captcha: CaptchaService;
+      messenger: Messenger;
+      secret: string;
+      now: () => number;
+    },
+  ) {}
+
+  private digest(target: Target, code: string): string {
+    return createHmac('sha256', this.deps.secret)
+      .update(`verify:${target.kind}:${target.value}:${code}`)
+      .digest('base64url');
+  }
+
+  private codeKey(target: Target): string {
+    return `verify:code:${target.kind}:${target.value}`;
+  }
+
+  async send(input: {
+    target: Target;
+    captcha: string;
+    clientId: string | undefined;
+    ip: string;
+  }): Promise<{ wait: number }> {
+    const { bus, captcha, messenger, now } = this.deps;
+    const { target, ip } = input;
+    await captcha.require('member', input.clientId, input.captcha);
+
+    const cooldownKey = `verify:cooldown:${target.kind}:${target.value}`;
+    if ((await bus.incr(cooldownKey, AccountLimits.resendAfterMs)) > 1) {
+      const left = (await bus.ttl(cooldownKey)) ?? AccountLimits.resendAfterMs;
+      const wait = Math.max(1, Math.ceil(left / 1000));
+      throw new ApiError(VerifyMessages.wait(wait), Code.TooManyRequests, { wait });
+    }
+    const day = new Date(now()).toISOString().slice(0, 10);
+    const sentToTarget = await bus.incr(
+      `verify:day:${day}:t:${target.kind}:${target.value}`,
+      DAY_MS,
+    );
+    const sentFromIp = await bus.incr(`verify:day:${day}:ip:${ip}`, DAY_MS);
+    if (sentToTarget > AccountLimits.dailyCodesPerTarget) {
+      throw new ApiError(VerifyMessages.dailyTarget, Code.TooManyRequests);
+    }
+    if (sentFromIp > AccountLimits.dailyCodesPerIp) {
+      throw new ApiError(VerifyMessages.dailyIp, Code.TooManyRequests);
+    }
+
+    const code = String(randomInt(0, 10 ** AccountLimits.codeLength)).padStart(
+      AccountLimits.codeLength,
+      '0',
+    );
+    // A fresh nonce per code: its wrong-try counter starts at zero, and an older code is void.
+    const nonce = randomBytes(12).toString('base64url');
+    await bus.set(
+      this.codeKey(target),
+      `${nonce}.${this.digest(target, code)}`,
+      AccountLimits.codeTtlMs,
+    );
+    const delivery = await messenger.sendCode(target, code, ip);
+    if (!delivery.ok) {
+      await Promise.all([bus.del(this.codeKey(target)), bus.del(cooldownKey)]);
+      throw new ApiError(VerifyMessages.notSent);
+    }
+    return { wait: Math.ceil(AccountLimits.resendAfterMs / 1000) };
+  }
+
+  /**
+   * Uses up the code sent to `target`, or throws. Every check counts as a try before the code is
+   * compared, so parallel guesses can't get past the limit: after 5 wrong tries even the right
+   * code is refused.
+   */
+  async consume(target: Target, code: string): Promise<void> {
+    const { bus } = this.deps;
+    const key = this.codeKey(target);
+    const stored = await bus.get(key);
+    if (!stored) throw new ApiError(VerifyMessages.expired);
+    const [nonce = '', digest = ''] = stored.split('.');
+    const tries = await bus.incr(`verify:tries:${nonce}`, AccountLimits.codeTtlMs);
+    if (tries > AccountLimits.codeMaxWrongTries) {
+      await bus.del(key);
+      throw new ApiError(VerifyMessages.tooManyTries);
+    }
+    if (!safeEqual(digest, this.digest(target, code.trim()))) {
+      const left = AccountLimits.codeMaxWrongTries - tries;
+      if (left === 0) {
+        await bus.del(key);
+        throw new ApiError(VerifyMessages.tooManyTries);
+      }
+      throw new ApiError(VerifyMessages.wrong(left));
+    }
+    if ((await bus.incr(`verify:used:${nonce}`, AccountLimits.codeTtlMs)) > 1) {
+      throw new ApiError(VerifyMessages.expired);
+    }
+    await bus.del(key);
+  }
+}
