@@ -45,4 +45,6 @@ test('a new deployment prompts to reload; cancel lets the next change prompt aga
   });
   await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: /确\s*定/ }).click()]);
   expect(await page.evaluate(() => 'beforeReload' in window)).toBe(false);
+  // The reloaded page keeps refreshing; let those requests go when the test ends.
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
 });

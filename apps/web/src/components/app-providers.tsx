@@ -28,7 +28,12 @@ export function AppProviders({ children }: { children: ReactNode }) {
           algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
           token: { colorPrimary: brandColor, borderRadius: 8, fontSize: 14 },
           components: {
-            Layout: mode === 'dark' ? {} : { headerBg: '#ffffff', siderBg: '#ffffff', bodyBg: '#f5f6fa' },
+            // One surface colour for header and menu in both modes (antd's default navy sider
+            // clashes with the dark algorithm's greys).
+            Layout:
+              mode === 'dark'
+                ? { headerBg: '#141414', siderBg: '#141414', bodyBg: '#000000', triggerBg: '#1f1f1f' }
+                : { headerBg: '#ffffff', siderBg: '#ffffff', bodyBg: '#f5f6fa', triggerBg: '#ffffff', triggerColor: 'rgba(0,0,0,0.65)' },
           },
         }}
       >

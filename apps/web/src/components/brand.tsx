@@ -1,4 +1,5 @@
 import { theme } from 'antd';
+import { assetUrl } from '@/lib/urls';
 import { brandColor } from './app-providers';
 
 export function BrandMark({ size = 32 }: { size?: number }) {
@@ -28,10 +29,12 @@ export interface BrandProps {
   /** Shown after the name in a lighter weight, e.g. "管理后台". */
   suffix?: string;
   showMark?: boolean;
+  /** The site's own logo (site settings), shown instead of the built-in mark. */
+  logo?: string;
   href?: string;
 }
 
-export function Brand({ name, suffix, showMark = true, href = '#/' }: BrandProps) {
+export function Brand({ name, suffix, showMark = true, logo, href = '#/' }: BrandProps) {
   const { token } = theme.useToken();
   return (
     <a
@@ -45,7 +48,16 @@ export function Brand({ name, suffix, showMark = true, href = '#/' }: BrandProps
         lineHeight: 1.3,
       }}
     >
-      {showMark && <BrandMark />}
+      {showMark &&
+        (logo ? (
+          <img
+            src={assetUrl(logo)}
+            alt=""
+            style={{ height: 32, maxWidth: 120, objectFit: 'contain', flex: 'none' }}
+          />
+        ) : (
+          <BrandMark />
+        ))}
       <span
         style={{
           fontSize: 17,

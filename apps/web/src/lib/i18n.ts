@@ -36,6 +36,9 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   initAsync: false,
   returnNull: false,
+  // Every text ships in the bundle, so there is never anything to wait for; suspending would only
+  // risk blanking the page while a language switch settles.
+  react: { useSuspense: false },
 });
 
 export type MessageVars = Record<string, string | number>;

@@ -1,3 +1,4 @@
+import { waitFor } from '@testing-library/react';
 import { queryClient } from '@/lib/query-client';
 import { useApiStore } from '@/stores/api-store';
 import { useConfigStore } from '@/stores/config-store';
@@ -21,4 +22,14 @@ export function resetStores(): void {
   reset(useReloadStore);
   reset(useUserStore);
   reset(useDialogQueue);
+}
+
+/**
+ * Waits until no query or mutation is in flight, so a late answer (a logout's config refresh, say)
+ * cannot land in the stores of the next test.
+ */
+export async function settleQueries(): Promise<void> {
+  await waitFor(() => {
+    if (queryClient.isFetching() + queryClient.isMutating() > 0) throw new Error('still fetching');
+  });
 }

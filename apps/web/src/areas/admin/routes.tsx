@@ -55,6 +55,12 @@ export const adminRoutes: RouteObject[] = [
             lazy: async () => ({ Component: (await import('./routes/members-page')).MembersPage }),
           },
           {
+            path: 'system/setting',
+            lazy: async () => ({
+              Component: (await import('./routes/site-settings-page')).SiteSettingsPage,
+            }),
+          },
+          {
             path: 'system/upload',
             lazy: async () => ({
               Component: (await import('./routes/upload-settings-page')).UploadSettingsPage,

@@ -7,7 +7,7 @@ import { useApiStore } from '@/stores/api-store';
 import { startFakeAtrium, type FakeAtrium } from '@/test-utils/fake-atrium';
 import { installResizeObserver, setWindowWidth } from '@/test-utils/media';
 import { renderApp } from '@/test-utils/render';
-import { resetStores } from '@/test-utils/reset-stores';
+import { resetStores, settleQueries } from '@/test-utils/reset-stores';
 import { memberRoutes } from './routes';
 
 let server: FakeAtrium;
@@ -27,7 +27,10 @@ beforeEach(() => {
   server.state.sessions.clear();
   useApiStore.getState().configure({ baseUrl: server.url, tokenKey: 'api-token' });
 });
-afterEach(cleanup);
+afterEach(async () => {
+  await settleQueries();
+  cleanup();
+});
 
 describe('member app', () => {
   it('shows the site name and a way to sign in to a visitor', async () => {

@@ -13,6 +13,7 @@ import { useUserStore } from '@/stores/user-store';
 import { useLogout } from '@/features/auth/api/logout';
 import { useAccountT } from '@/features/account/i18n';
 import { useFilesT } from '@/features/files/i18n';
+import { useSiteHead } from '@/features/settings/hooks/use-site-head';
 
 export const contentMaxWidth = 1200;
 
@@ -26,6 +27,8 @@ export function MemberLayout() {
   const small = useSmallWindow();
   const navigate = useNavigate();
   const siteName = useConfigStore((s) => s.config.siteName) || t('app.name');
+  const logo = useConfigStore((s) => (typeof s.config.logo === 'string' ? s.config.logo : ''));
+  useSiteHead(t('app.name'));
   const user = useUserStore((s) => s.user);
   const logout = useLogout();
   const tFiles = useFilesT();
@@ -57,8 +60,8 @@ export function MemberLayout() {
           gap={12}
           style={{ height: '100%', maxWidth: contentMaxWidth, margin: '0 auto' }}
         >
-          <Brand name={siteName} />
-          <Space size={small ? 4 : 12}>
+          <Brand name={siteName} logo={logo} />
+          <Space size={small ? 8 : 12}>
             <LanguageSwitch compact={small} />
             <ThemeSwitch />
             {user.id > 0 && (

@@ -12,7 +12,7 @@ import { useReloadStore } from '@/stores/reload-store';
 import { useUserStore } from '@/stores/user-store';
 import { startFakeAtrium, type FakeAtrium } from '@/test-utils/fake-atrium';
 import { renderRoutes } from '@/test-utils/render';
-import { resetStores } from '@/test-utils/reset-stores';
+import { resetStores, settleQueries } from '@/test-utils/reset-stores';
 import { appConfigKey } from './api/get-app-config';
 import { promptNewVersion } from './apply-app-config';
 
@@ -38,8 +38,9 @@ beforeEach(() => {
   server.state.hashLazyValue = {};
   useApiStore.getState().configure({ baseUrl: server.url, tokenKey: 'api-token' });
 });
-afterEach(() => {
+afterEach(async () => {
   vi.useRealTimers();
+  await settleQueries();
   cleanup();
 });
 

@@ -11,7 +11,6 @@ import { loginLocation } from '@/lib/login-redirect';
 import { useSmallWindow } from '@/lib/use-media-query';
 import { useConfigStore } from '@/stores/config-store';
 import { usePanelStore } from '@/stores/panel-store';
-import { usePreferencesStore } from '@/stores/preferences-store';
 import { useUserStore } from '@/stores/user-store';
 import { useLogout } from '@/features/auth/api/logout';
 import { AdminMenu } from './admin-menu';
@@ -26,7 +25,6 @@ export function AdminLayout() {
   const location = useLocation();
   const small = useSmallWindow();
   const style = usePanelStore((s) => s.style);
-  const dark = usePreferencesStore((s) => s.theme) === 'dark';
   const siteName = useConfigStore((s) => s.config.siteName) || t('app.name');
   const user = useUserStore((s) => s.user);
   const logout = useLogout();
@@ -91,7 +89,6 @@ export function AdminLayout() {
             collapsed={collapsed}
             onCollapse={setCollapsed}
             collapsedWidth={small ? 0 : 64}
-            theme={dark ? 'dark' : 'light'}
             style={{
               position: 'sticky',
               top: `calc(${top} + ${headerHeight}px)`,
@@ -101,7 +98,7 @@ export function AdminLayout() {
             }}
           >
             <nav aria-label="menu" style={{ paddingTop: 8 }}>
-              <AdminMenu collapsed={collapsed} dark={dark} />
+              <AdminMenu collapsed={collapsed} />
             </nav>
           </Layout.Sider>
         )}

@@ -13,7 +13,6 @@ type MenuItems = NonNullable<MenuProps['items']>;
 
 export interface AdminMenuProps {
   collapsed?: boolean;
-  dark?: boolean;
   /** Called after a page entry is chosen (closes the drawer on small windows). */
   onNavigate?: () => void;
 }
@@ -24,7 +23,7 @@ export function useVisibleMenu(): ShownMenuItem[] {
   return useMemo(() => visibleMenu(menus, rules), [menus, rules]);
 }
 
-export function AdminMenu({ collapsed = false, dark = false, onNavigate }: AdminMenuProps) {
+export function AdminMenu({ collapsed = false, onNavigate }: AdminMenuProps) {
   const { tText } = useT();
   const { pathname } = useLocation();
   const menu = useVisibleMenu();
@@ -59,13 +58,12 @@ export function AdminMenu({ collapsed = false, dark = false, onNavigate }: Admin
   return (
     <Menu
       mode="inline"
-      theme={dark ? 'dark' : 'light'}
       inlineCollapsed={collapsed}
       items={toItems(menu, 0)}
       selectedKeys={active ? [active] : []}
       openKeys={openKeys}
       onOpenChange={setOpenKeys}
-      style={{ borderInlineEnd: 'none' }}
+      style={{ borderInlineEnd: 'none', background: 'transparent' }}
     />
   );
 }

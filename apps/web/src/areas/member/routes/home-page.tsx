@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Flex, Input, theme, Typography } from 'antd';
+import { Button, Flex, theme } from 'antd';
 import { ArrowRightOutlined, SearchOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useT } from '@/lib/i18n';
@@ -8,6 +8,7 @@ import { displayName, useUserStore } from '@/stores/user-store';
 import { useRooms } from '@/features/rooms/api/rooms';
 import { RoomsGrid } from '@/features/rooms/components/rooms-grid';
 import { useRoomsT } from '@/features/rooms/i18n';
+import { SiteBanner } from '@/features/settings/components/site-banner';
 
 /** The member home (`#/`): the chat rooms (lazy set "Rooms") under the site's welcome banner. */
 export function HomePage() {
@@ -21,6 +22,7 @@ export function HomePage() {
 
   return (
     <Flex vertical gap={24}>
+      <SiteBanner />
       <section
         style={{
           borderRadius: 16,
@@ -53,16 +55,19 @@ export function HomePage() {
           {tr('rooms.heroText')}
         </p>
         <Flex gap={12} wrap align="center">
-          <Input
-            allowClear
-            size="large"
-            prefix={<SearchOutlined />}
-            placeholder={tr('rooms.search')}
-            aria-label={tr('rooms.search')}
-            value={keyword}
-            onChange={(e) => setKeyword(e.target.value)}
-            style={{ maxWidth: 420, flex: '1 1 240px' }}
-          />
+          <label
+            className="atrium-search"
+            style={{ background: token.colorBgContainer, color: token.colorText }}
+          >
+            <SearchOutlined style={{ color: token.colorTextTertiary }} />
+            <input
+              type="search"
+              placeholder={tr('rooms.search')}
+              aria-label={tr('rooms.search')}
+              value={keyword}
+              onChange={(e) => setKeyword(e.target.value)}
+            />
+          </label>
           {user.id === 0 && (
             <Link to="/login">
               <Button size="large" style={{ fontWeight: 500 }}>
@@ -73,9 +78,9 @@ export function HomePage() {
         </Flex>
       </section>
       {init && rooms && rooms.length > 0 && (
-        <Typography.Text type="secondary" style={{ marginBottom: -8 }}>
+        <span style={{ color: token.colorTextSecondary, marginBottom: -8 }}>
           {tr('rooms.count', { count: rooms.length })}
-        </Typography.Text>
+        </span>
       )}
       <RoomsGrid rooms={rooms} init={init} failed={failed} onRetry={retry} keyword={keyword} />
     </Flex>
