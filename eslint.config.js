@@ -30,7 +30,23 @@ export default tseslint.config(
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
-    rules: reactHooks.configs.recommended.rules,
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // The shared barrel re-exports the zod contract; a value import from it puts zod in the
+      // browser bundle (about 60 KB gzipped). Import values from the subpath modules instead.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@atrium/shared',
+              message: "Import values from '@atrium/shared/<module>' (types may use the root).",
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
   },
   prettier,
 );

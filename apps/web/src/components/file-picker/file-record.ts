@@ -1,4 +1,4 @@
-import { Limits } from '@atrium/shared';
+import { Limits } from '@atrium/shared/limits';
 import type { FileRecord } from '@atrium/shared/contract/files';
 
 export type { FileRecord } from '@atrium/shared/contract/files';

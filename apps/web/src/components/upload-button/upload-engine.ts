@@ -1,4 +1,4 @@
-import { Limits } from '@atrium/shared';
+import { Limits } from '@atrium/shared/limits';
 import { chunkCount, pendingChunks, type ChunkRange } from './upload-rules';
 
 /** Metadata sent with `init` (SPEC 3.6). */

@@ -1,4 +1,4 @@
-import { Limits } from '@atrium/shared';
+import { Limits } from '@atrium/shared/limits';
 
 /** One library's upload limits, as the server's `config` action answers them (SPEC 3.6). */
 export interface UploadRule {

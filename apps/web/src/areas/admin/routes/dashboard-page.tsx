@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Card, Col, Empty, Flex, Row, Skeleton, Typography, theme } from 'antd';
 import { RightOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
-import { hasRule, type ShownMenuItem } from '@atrium/shared';
+import { hasRule, type ShownMenuItem } from '@atrium/shared/rules';
 import { useT } from '@/lib/i18n';
 import { useConfigStore } from '@/stores/config-store';
 import { usePermissionStore } from '@/stores/permission-store';

@@ -1,6 +1,6 @@
 import { Card, Empty, Flex, Typography } from 'antd';
 import { useParams, useSearchParams } from 'react-router';
-import { hasRule } from '@atrium/shared';
+import { hasRule } from '@atrium/shared/rules';
 import { usePermissionStore } from '@/stores/permission-store';
 import { toast } from '@/lib/feedback';
 import { useFilesT } from '@/features/files/i18n';

@@ -1,6 +1,6 @@
 import { Card, Empty, Flex, Tabs, Typography } from 'antd';
 import { useSearchParams } from 'react-router';
-import { hasRule } from '@atrium/shared';
+import { hasRule } from '@atrium/shared/rules';
 import type { Library } from '@atrium/shared/contract/files';
 import { usePermissionStore } from '@/stores/permission-store';
 import { useFilesT } from '@/features/files/i18n';

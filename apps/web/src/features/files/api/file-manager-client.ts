@@ -1,4 +1,5 @@
-import { Code, Limits, XsrfCookie, type Envelope } from '@atrium/shared';
+import { Code, type Envelope } from '@atrium/shared/codes';
+import { Limits, XsrfCookie } from '@atrium/shared/limits';
 import { readCookie } from '@/lib/cookies';
 import { toast } from '@/lib/feedback';
 import { t } from '@/lib/i18n';

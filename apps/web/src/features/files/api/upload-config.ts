@@ -1,5 +1,5 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { Limits } from '@atrium/shared';
+import { Limits } from '@atrium/shared/limits';
 import type { UploadConfig } from '@/components/upload-button/upload-rules';
 import { fileKeys, fileManagerData } from './file-manager-client';
 
