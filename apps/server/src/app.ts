@@ -8,20 +8,36 @@ import { pino } from 'pino';
 import { createBus, type Bus } from './bus/index';
 import type { Config } from './config';
 import { createDb, type Db } from './db/index';
+import { AdminAccountsService } from './features/admins/admin-accounts.service';
+import { registerAdminsRoutes } from './features/admins/admins.routes';
 import { AdminsService } from './features/admins/admins.service';
+import { registerAuditFeature } from './features/audit/audit.routes';
+import { registerDashboardRoutes } from './features/dashboard/dashboard.routes';
+import { DashboardService } from './features/dashboard/dashboard.service';
+import { registerMembersAdminRoutes } from './features/members-admin/members-admin.routes';
+import { MembersAdminService } from './features/members-admin/members-admin.service';
+import { registerRolesRoutes } from './features/roles/roles.routes';
+import { RolesService } from './features/roles/roles.service';
+import { registerUploadSettingsRoutes } from './features/upload-settings/upload-settings.routes';
+import { UploadSettingsService } from './features/upload-settings/upload-settings.service';
 import { registerAppRoutes } from './features/app/app.routes';
-import { AppService } from './features/app/app.service';
+import { AppService, DEFAULT_SITE_NAME } from './features/app/app.service';
 import { LazyHashes } from './features/app/lazy-hashes';
 import { WebVersion } from './features/app/web-version';
+import { registerAccountsFeature } from './features/account/accounts.feature';
 import { registerAuthRoutes } from './features/auth/auth.routes';
 import { AuthService } from './features/auth/auth.service';
 import { createAuthenticator } from './features/auth/authenticator';
-import { captchaNotRequired, type CaptchaVerifier } from './features/auth/captcha';
+import type { CaptchaVerifier } from './features/auth/captcha';
 import { SessionsRepository } from './features/auth/sessions.repository';
 import { SessionsService } from './features/auth/sessions.service';
+import { imageLoginCaptcha } from './features/captcha/login-captcha';
 import { MembersService } from './features/members/members.service';
 import { registerFilesFeature } from './features/files/files.routes';
+import { registerAigcFeature, type AigcOptions } from './features/chat/aigc.feature';
 import { SettingsRepository } from './features/settings/settings.repository';
+import { registerSiteSettingsRoutes } from './features/site-settings/site-settings.routes';
+import { SiteSettingsService } from './features/site-settings/site-settings.service';
 import { registerErrorHandling } from './http/errors';
 import { registerRouting } from './http/route';
 import { registerXsrf } from './http/xsrf';
@@ -38,6 +54,8 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** Routes an embedder (or a test) adds before the instance is sealed by `ready()`. */
   extraRoutes?: (app: FastifyInstance) => void;
+  /** Knobs of the chat feature (time-outs, provider client) for tests and benchmarks. */
+  aigc?: AigcOptions;
 }
 
 /** The services features share; built once per app. */
@@ -134,23 +152,49 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     sessions,
     admins,
     members,
-    captcha: deps.captcha ?? captchaNotRequired,
+    captcha: deps.captcha ?? imageLoginCaptcha,
   });
   const services: AppServices = { db, bus, now, admins, members, sessions, settings, auth };
   app.decorate('services', services);
   app.decorate('lazyHashes', new LazyHashes());
   registerRouting(app, createAuthenticator({ sessions, admins, members }));
+  // Before any route, so every admin write of every feature is audited.
+  registerAuditFeature(app, { db, now });
 
   // Multipart (upload chunks) is registered by the upload feature, next to its routes, here.
   await registerFilesFeature(app, { config, db, settings, now });
 
   registerAuthRoutes(app, auth);
+  registerAdminsRoutes(app, new AdminAccountsService(db, admins, now));
+  registerRolesRoutes(app, new RolesService(db, now));
+  registerMembersAdminRoutes(app, new MembersAdminService(db, members, sessions, now));
+  registerUploadSettingsRoutes(
+    app,
+    new UploadSettingsService(
+      settings,
+      { driver: config.storage.driver, minChunkSize: app.filesFeature.storage.minChunkSize },
+      now,
+    ),
+  );
+  registerDashboardRoutes(app, new DashboardService(db, now));
+  registerAccountsFeature(app, { config });
+  await registerAigcFeature(app, {
+    config,
+    db,
+    bus,
+    settings,
+    now,
+    ...(deps.aigc ? { options: deps.aigc } : {}),
+  });
+  const site = new SiteSettingsService({ db, now, defaultSiteName: DEFAULT_SITE_NAME });
+  registerSiteSettingsRoutes(app, site);
   registerAppRoutes(
     app,
     new AppService({
       settings,
       webVersion: new WebVersion(config.webDir, now),
       lazyHashes: app.lazyHashes,
+      extraConfig: () => site.publicConfig(),
     }),
   );
 

@@ -16,7 +16,11 @@ test.afterAll(async () => {
   await fake.close();
 });
 
-test('an admin sets up a provider, a model and a room; members see the room; usage is charted', async ({ page, browser, atrium }) => {
+test('an admin sets up a provider, a model and a room; members see the room; usage is charted', async ({
+  page,
+  browser,
+  atrium,
+}) => {
   test.setTimeout(120_000);
   mkdirSync(SCREENS, { recursive: true });
   await signInAdmin(page, atrium, '/aigc/model');
@@ -49,19 +53,22 @@ test('an admin sets up a provider, a model and a room; members see the room; usa
   const editor = page.getByRole('dialog', { name: '新建聊天室' });
   await editor.getByLabel('标题').fill('Helpdesk');
   await editor.getByLabel('模型').click();
-  await page.getByRole('option', { name: /Fake Chat/ }).click();
-  await editor.getByLabel('介绍（富文本 HTML）').fill('<p>We <b>help</b>.<script>alert(1)</script></p>');
+  await page.locator('.ant-select-item-option', { hasText: 'Fake Chat' }).click();
+  // The rich-text and code editors are contenteditable areas without labels of their own.
+  await editor.locator('.atrium-rte [contenteditable="true"]').fill('We help.');
+  const params = editor.locator('.atrium-code-field [contenteditable="true"]');
   await editor.getByLabel('系统提示词').fill('Be brief.');
-  await editor.getByLabel('生成参数（JSON）').fill('{ oops');
+  await params.fill('{ oops');
   await editor.getByRole('button', { name: /保\s*存/ }).click();
   await expect(editor.getByText('不是合法的 JSON 对象')).toBeVisible();
-  await editor.getByLabel('生成参数（JSON）').fill('{"temperature": 0.2}');
+  await params.fill('{"temperature": 0.2}');
   await editor.getByRole('button', { name: '添加' }).click();
-  await editor.getByPlaceholder('名称').fill('Reset password');
-  await editor.getByPlaceholder('内容').fill('How do I reset my password?');
+  await editor.getByLabel('名称 1').fill('Reset password');
+  await editor.getByLabel('内容 1').fill('How do I reset my password?');
+  await page.screenshot({ path: `${SCREENS}/chat-admin-room-editor-1280.png` });
   await editor.getByRole('button', { name: /保\s*存/ }).click();
   await expect(editor).toBeHidden();
-  await expect(page.getByRole('cell', { name: 'Helpdesk' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Helpdesk', exact: true })).toBeVisible();
   await page.screenshot({ path: `${SCREENS}/chat-admin-rooms-1280.png`, fullPage: true });
 
   // A visitor's home lists it, without the script.
@@ -75,30 +82,60 @@ test('an admin sets up a provider, a model and a room; members see the room; usa
   // Usage: one answer, then the chart and the tables.
   const headers = {
     'content-type': 'application/json',
-    'admin-api-token': (await page.context().cookies()).find((c) => c.name === 'admin-api-token')?.value ?? '',
+    'admin-api-token':
+      (await page.context().cookies()).find((c) => c.name === 'admin-api-token')?.value ?? '',
     cookie: 'XSRF-TOKEN=x',
     'x-xsrf-token': 'x',
   };
   const post = async (path: string, body: unknown, extra: Record<string, string> = headers) => {
-    const res = await fetch(atrium.url + path, { method: 'POST', headers: extra, body: JSON.stringify(body) });
-    const json = (await res.json()) as { code: number; msg: string; data: { id: number; token: string } };
+    const res = await fetch(atrium.url + path, {
+      method: 'POST',
+      headers: extra,
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as {
+      code: number;
+      msg: string;
+      data: { id: number; token: string };
+    };
     if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
     return json.data;
   };
   await post('admin/api/members/create', { username: 'usage_member', password: 'usage-Member-42' });
-  const { token } = await post('api/auth/login', { username: 'usage_member', password: 'usage-Member-42' }, { 'content-type': 'application/json' });
-  const member = { 'content-type': 'application/json', 'api-token': token, cookie: 'XSRF-TOKEN=x', 'x-xsrf-token': 'x' };
-  const rooms = (await (await fetch(`${atrium.url}api/aigc/chat_room/all`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { data: { records: { id: number; title: string }[] } };
+  const { token } = await post(
+    'api/auth/login',
+    { username: 'usage_member', password: 'usage-Member-42' },
+    { 'content-type': 'application/json' },
+  );
+  const member = {
+    'content-type': 'application/json',
+    'api-token': token,
+    cookie: 'XSRF-TOKEN=x',
+    'x-xsrf-token': 'x',
+  };
+  const rooms = (await (
+    await fetch(`${atrium.url}api/aigc/chat_room/all`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    })
+  ).json()) as { data: { records: { id: number; title: string }[] } };
   const helpdesk = rooms.data.records.find((r) => r.title === 'Helpdesk');
   const conversation = await post('api/aigc/conversation/create', { roomId: helpdesk?.id }, member);
-  await post('api/aigc/chat/send', { conversationId: conversation.id, content: 'Hello there' }, member);
+  await post(
+    'api/aigc/chat/send',
+    { conversationId: conversation.id, content: 'Hello there' },
+    member,
+  );
   await expect.poll(() => fake.completions().at(-1)?.finished).toBe(true);
 
   await page.getByRole('menuitem', { name: '用量统计' }).click();
   await expect(page).toHaveURL(/#\/aigc\/usage$/);
   await expect(page.getByRole('cell', { name: 'usage_member' })).toBeVisible();
   await expect(page.getByRole('cell', { name: 'Helpdesk' })).toBeVisible();
-  await expect(page.getByTestId('usage-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
+  await expect(
+    page.getByTestId('usage-chart').locator('.recharts-bar-rectangle').first(),
+  ).toBeVisible();
   await page.getByLabel('每日提问次数').fill('50');
   await page.getByRole('button', { name: '保存配额' }).click();
   await expect(page.getByText('Save Success')).toBeVisible();

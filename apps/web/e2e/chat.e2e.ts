@@ -18,7 +18,12 @@ interface Envelope<T> {
 }
 
 /** A JSON API call as a signed-in client makes it (token header plus the XSRF pair). */
-async function call<T>(base: string, path: string, body: unknown, auth?: { header: string; token: string }) {
+async function call<T>(
+  base: string,
+  path: string,
+  body: unknown,
+  auth?: { header: string; token: string },
+) {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'is-ajax': 'true' };
   if (auth) {
     headers[auth.header] = auth.token;
@@ -32,25 +37,52 @@ async function call<T>(base: string, path: string, body: unknown, auth?: { heade
 }
 
 /** Uploads a PNG into the admin library (init, one chunk, save) and answers its path. */
-async function uploadCover(atrium: AtriumServer, admin: { header: string; token: string }, rgb: [number, number, number]) {
+async function uploadCover(
+  atrium: AtriumServer,
+  admin: { header: string; token: string },
+  rgb: [number, number, number],
+) {
   const png = solidPng(320, 180, rgb);
   const md5 = createHash('md5').update(png).digest('hex');
   const url = `${atrium.url}admin/data/file_manager/image`;
   const name = `cover-${rgb.join('-')}.png`;
-  await call(atrium.url, 'admin/data/file_manager/image', { action: 'init', name, type: 'image/png', size: png.length, md5 }, admin);
+  await call(
+    atrium.url,
+    'admin/data/file_manager/image',
+    { action: 'init', name, type: 'image/png', size: png.length, md5 },
+    admin,
+  );
   const form = new FormData();
-  for (const [key, value] of Object.entries({ id: 'WU_FILE_0', name, type: 'image/png', size: String(png.length), chunks: '1', chunk: '0', md5 })) {
+  for (const [key, value] of Object.entries({
+    id: 'WU_FILE_0',
+    name,
+    type: 'image/png',
+    size: String(png.length),
+    chunks: '1',
+    chunk: '0',
+    md5,
+  })) {
     form.append(key, value);
   }
-  form.append("file", new Blob([new Uint8Array(png)]), name);
+  form.append('file', new Blob([new Uint8Array(png)]), name);
   const res = await fetch(url, {
     method: 'POST',
-    headers: { [admin.header]: admin.token, cookie: `XSRF-TOKEN=${XSRF}`, 'x-xsrf-token': XSRF, 'is-ajax': 'true' },
+    headers: {
+      [admin.header]: admin.token,
+      cookie: `XSRF-TOKEN=${XSRF}`,
+      'x-xsrf-token': XSRF,
+      'is-ajax': 'true',
+    },
     body: form,
   });
   const chunk = (await res.json()) as Envelope<{ path: string }>;
   if (chunk.code !== 0) throw new Error(`cover upload: ${chunk.msg}`);
-  await call(atrium.url, 'admin/data/file_manager/image', { action: 'save', path: chunk.data.path, name, size: png.length, categoryId: 0 }, admin);
+  await call(
+    atrium.url,
+    'admin/data/file_manager/image',
+    { action: 'save', path: chunk.data.path, name, size: png.length, categoryId: 0 },
+    admin,
+  );
   return chunk.data.path;
 }
 
@@ -72,35 +104,78 @@ async function seed(page: Page, atrium: AtriumServer) {
     password: atrium.adminPassword,
   });
   const admin = { header: 'admin-api-token', token: adminToken };
-  const provider = await call<{ id: number }>(atrium.url, 'admin/api/aigc/provider/save', { id: 0, name: 'Fake', baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' }, admin);
-  const model = await call<{ id: number }>(atrium.url, 'admin/api/aigc/model/save', { id: 0, providerId: provider.id, name: 'story-model', title: 'Story Teller', vision: true }, admin);
-  const [blue, orange] = await Promise.all([uploadCover(atrium, admin, [64, 120, 230]), uploadCover(atrium, admin, [240, 140, 60])]);
-  const room = await call<{ id: number }>(atrium.url, 'admin/api/aigc/chat_room/save', {
-    id: 0,
-    title: 'Story studio',
-    cover: blue,
-    description: '<p>Short stories on demand, <b>streamed</b> as they are written.</p>',
-    modelId: model.id,
-    systemPrompt: 'You tell stories.',
-    params: { temperature: 0.8 },
-    prompts: [{ name: 'A fable', value: 'Tell me a fable' }],
-    sort: 0,
-  }, admin);
-  await call(atrium.url, 'admin/api/aigc/chat_room/save', { id: 0, title: 'Code helper', cover: orange, description: '<p>Answers with highlighted code.</p>', modelId: model.id, sort: 1 }, admin);
-  await call(atrium.url, 'admin/api/aigc/chat_room/save', { id: 0, title: 'Coming soon', description: '<p>No model yet.</p>', sort: 2 }, admin);
-  await call(atrium.url, 'admin/api/aigc/usage/quota_save', { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 }, admin);
+  const provider = await call<{ id: number }>(
+    atrium.url,
+    'admin/api/aigc/provider/save',
+    { id: 0, name: 'Fake', baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' },
+    admin,
+  );
+  const model = await call<{ id: number }>(
+    atrium.url,
+    'admin/api/aigc/model/save',
+    { id: 0, providerId: provider.id, name: 'story-model', title: 'Story Teller', vision: true },
+    admin,
+  );
+  const [blue, orange] = await Promise.all([
+    uploadCover(atrium, admin, [64, 120, 230]),
+    uploadCover(atrium, admin, [240, 140, 60]),
+  ]);
+  const room = await call<{ id: number }>(
+    atrium.url,
+    'admin/api/aigc/chat_room/save',
+    {
+      id: 0,
+      title: 'Story studio',
+      cover: blue,
+      description: '<p>Short stories on demand, <b>streamed</b> as they are written.</p>',
+      modelId: model.id,
+      systemPrompt: 'You tell stories.',
+      params: { temperature: 0.8 },
+      prompts: [{ name: 'A fable', value: 'Tell me a fable' }],
+      sort: 0,
+    },
+    admin,
+  );
+  await call(
+    atrium.url,
+    'admin/api/aigc/chat_room/save',
+    {
+      id: 0,
+      title: 'Code helper',
+      cover: orange,
+      description: '<p>Answers with highlighted code.</p>',
+      modelId: model.id,
+      sort: 1,
+    },
+    admin,
+  );
+  await call(
+    atrium.url,
+    'admin/api/aigc/chat_room/save',
+    { id: 0, title: 'Coming soon', description: '<p>No model yet.</p>', sort: 2 },
+    admin,
+  );
+  await call(
+    atrium.url,
+    'admin/api/aigc/usage/quota_save',
+    { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 },
+    admin,
+  );
   await call(atrium.url, 'admin/api/members/create', MEMBER, admin);
   const { token } = await call<{ token: string }>(atrium.url, 'api/auth/login', MEMBER);
   await page.context().addCookies([{ name: 'api-token', value: token, url: atrium.url }]);
-  return { roomId: room.id };
+  return { roomId: room.id, member: { header: 'api-token', token } };
 }
 
 const answers = (page: Page) => page.locator('[data-role="assistant"]');
 
-test('a member chats in a room: tokens stream, a reload continues the answer, stop and regenerate', async ({ page, atrium }) => {
+test('a member chats in a room: tokens stream, a reload continues the answer, stop, regenerate, a long history', async ({
+  page,
+  atrium,
+}) => {
   test.setTimeout(120_000);
   mkdirSync(SCREENS, { recursive: true });
-  const { roomId } = await seed(page, atrium);
+  const { roomId, member } = await seed(page, atrium);
 
   await page.goto(atrium.url);
   await expect(page.getByRole('link', { name: 'Story studio' })).toBeVisible();
@@ -141,7 +216,10 @@ test('a member chats in a room: tokens stream, a reload continues the answer, st
   await box.fill('And another one');
   await box.press('Enter');
   await expect(answers(page).last()).toContainText('word5');
-  await page.getByRole('button', { name: /停\s*止/ }).last().click();
+  await page
+    .getByRole('button', { name: /停\s*止/ })
+    .last()
+    .click();
   await expect(answers(page).last()).toHaveAttribute('data-status', 'stopped');
   await expect.poll(() => fake.completions()[before]?.aborted).toBe(true);
   const stoppedText = await answers(page).last().innerText();
@@ -163,4 +241,48 @@ test('a member chats in a room: tokens stream, a reload continues the answer, st
   await page.goto(atrium.url);
   await expect(page.getByRole('link', { name: 'Story studio' })).toBeVisible();
   await page.screenshot({ path: `${SCREENS}/chat-home-375.png`, fullPage: true });
+
+  // A long history opens at its end and loads older pages while scrolling up, keeping the
+  // message being read in place.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  fake.setDefault((body) => ({ text: `Answer to ${String(body.messages?.at(-1)?.content)}` }));
+  const long = await call<{ id: number }>(
+    atrium.url,
+    'api/aigc/conversation/create',
+    { roomId },
+    member,
+  );
+  for (let i = 1; i <= 35; i++) {
+    const sent = await call<{ assistantMessage: { id: number } }>(
+      atrium.url,
+      'api/aigc/chat/send',
+      { conversationId: long.id, content: `Question ${i}` },
+      member,
+    );
+    await expect.poll(() => fake.completions().at(-1)?.finished).toBe(true);
+    await expect
+      .poll(async () => {
+        const page1 = await call<{ records: { id: number; status: string }[] }>(
+          atrium.url,
+          'api/aigc/message/list',
+          { conversationId: long.id, limit: 1 },
+          member,
+        );
+        return page1.records[0]?.id === sent.assistantMessage.id && page1.records[0]?.status;
+      })
+      .toBe('done');
+  }
+  await page.goto(`${atrium.url}#/${roomId}?c=${long.id}`);
+  const log = page.getByTestId('chat-messages');
+  await expect(log).toContainText('Answer to Question 35');
+  await expect(page.locator('[data-role="user"]')).toHaveCount(15);
+  const reading = page.locator('[data-role="user"]').first();
+  await expect(reading).toHaveText('Question 21');
+  await log.evaluate((el) => el.scrollTo({ top: 0 }));
+  await expect(page.locator('[data-role="user"]')).toHaveCount(30);
+  await expect(page.locator('[data-role="user"]', { hasText: /^Question 21$/ })).toBeInViewport();
+  await log.evaluate((el) => el.scrollTo({ top: 0 }));
+  await expect(page.locator('[data-role="user"]')).toHaveCount(35);
+  await log.evaluate((el) => el.scrollTo({ top: 0 }));
+  await expect(log).toContainText('Answer to Question 1');
 });

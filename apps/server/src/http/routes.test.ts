@@ -11,11 +11,25 @@ import { route } from './route';
  */
 
 /** Admin routes callable without signing in. */
-const PUBLIC_ADMIN_ROUTES = ['/admin/api/auth/login', '/admin/api/app/config'];
+const PUBLIC_ADMIN_ROUTES = [
+  '/admin/api/auth/login',
+  '/admin/api/app/config',
+  '/admin/api/captcha/image',
+];
 /** Admin routes that need a signed-in admin but no rule. */
 const RULELESS_ADMIN_ROUTES = ['/admin/api/auth/logout'];
 /** Member-area routes callable without signing in. */
-const PUBLIC_MEMBER_ROUTES = ['/api/auth/login', '/api/app/config'];
+const PUBLIC_MEMBER_ROUTES = [
+  '/api/auth/login',
+  '/api/app/config',
+  '/api/captcha/image',
+  '/api/verify/send',
+  '/api/auth/register',
+  '/api/auth/password_reset',
+  // The room list is what visitors see on the home page (SPEC 7.4).
+  '/api/aigc/chat_room/all',
+  '/api/aigc/chat_room/get',
+];
 
 let t: TestApp;
 let founderToken: string;

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { maxImagesPerMessage, maxMessageLength, messagePageSize } from './chat-limits';
+
+export { maxImagesPerMessage, maxMessageLength, messagePageSize };
 
 /**
  * AIGC chat rooms (SPEC 3.9, 4.2, 7.4; DESIGN 8): providers and models, rooms, conversations,
@@ -223,8 +226,6 @@ export interface MessageRecord {
   updatedAt: number;
 }
 
-export const messagePageSize = 30;
-
 export const messageListRequest = z.strictObject({
   conversationId: id,
   /** Cursor: only messages older than this id. Omitted: the newest page. */
@@ -237,9 +238,6 @@ export interface MessageListResponse {
   records: MessageRecord[];
   hasMore: boolean;
 }
-
-export const maxImagesPerMessage = 4;
-export const maxMessageLength = 20_000;
 
 export const chatSendRequest = z.strictObject({
   conversationId: id,

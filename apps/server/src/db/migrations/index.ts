@@ -1,6 +1,9 @@
 import type { Migration } from 'kysely';
 import * as foundation from './2026_11_21_0001_foundation';
 import * as files from './2026_11_21_1000_files';
+import * as accounts from './2026_11_21_2000_accounts';
+import * as admin from './2026_11_21_3000_admin';
+import * as chat from './2026_11_21_4000_chat';
 
 /**
  * Every migration, imported statically so the esbuild bundle carries them (no file scanning).
@@ -9,4 +12,7 @@ import * as files from './2026_11_21_1000_files';
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
   '2026_11_21_1000_files': files,
+  '2026_11_21_2000_accounts': accounts,
+  '2026_11_21_3000_admin': admin,
+  '2026_11_21_4000_chat': chat,
 };

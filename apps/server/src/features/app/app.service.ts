@@ -24,12 +24,15 @@ export class AppService {
       settings: SettingsRepository;
       webVersion: WebVersion;
       lazyHashes: LazyHashes;
+      /** More public config from other features (the site's logo, banners...). */
+      extraConfig?: () => Promise<Record<string, unknown>>;
     },
   ) {}
 
   private async siteConfig(): Promise<AppConfigResponse['config']> {
     const siteName = await this.deps.settings.get('siteName');
     return {
+      ...(await this.deps.extraConfig?.()),
       siteName: typeof siteName === 'string' && siteName.trim() ? siteName : DEFAULT_SITE_NAME,
       version: serverPackage.version,
     };

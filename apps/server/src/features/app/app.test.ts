@@ -16,7 +16,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({
     setup: (app) => {
-      app.lazyHashes.register('Rooms', async () => 'rooms-hash-1');
+      app.lazyHashes.register('Sample', async () => 'sample-hash-1');
     },
   });
 });
@@ -31,10 +31,17 @@ describe('POST /api/app/config', () => {
       code: 0,
       msg: '',
       data: {
-        config: { siteName: 'Atrium', version: serverPackage.version },
+        config: {
+          siteName: 'Atrium',
+          version: serverPackage.version,
+          logo: '',
+          favicon: '',
+          banners: [],
+          metaTags: [],
+        },
         user: { id: 0 },
         hashPC: 'dev',
-        hashLazyValue: { Rooms: 'rooms-hash-1' },
+        hashLazyValue: { Rooms: expect.stringMatching(/^[0-9a-f]{16}$/), Sample: 'sample-hash-1' },
       },
     });
   });
@@ -82,7 +89,10 @@ describe('POST /admin/api/app/config', () => {
     expect(json.data.user.id).toBe(user.id);
     expect(json.data.rules).toEqual(['*']);
     expect(json.data.menus).toEqual(filterMenu(adminMenu, ['*']));
-    expect(json.data.hashLazyValue).toEqual({ Rooms: 'rooms-hash-1' });
+    expect(json.data.hashLazyValue).toEqual({
+      Rooms: expect.stringMatching(/^[0-9a-f]{16}$/),
+      Sample: 'sample-hash-1',
+    });
   });
 
   it('gives a limited admin the union of its roles and only the menu those rules allow', async () => {

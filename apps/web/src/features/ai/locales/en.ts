@@ -25,7 +25,6 @@ export const aiEn: AiMessages = {
   'ai.testOkCompletion': 'Connected ({{ms}} ms), the model answered',
   'ai.available': 'Models the provider offers:',
   'ai.testModel': 'Model to test with (when the provider lists none)',
-  'ai.models': 'Models',
   'ai.newModel': 'Add model',
   'ai.editModel': 'Edit model',
   'ai.createModel': 'Add model',

@@ -23,7 +23,6 @@ export const aiZhCN = {
   'ai.testOkCompletion': '连接成功（{{ms}} ms），模型已回答',
   'ai.available': '服务商提供的模型：',
   'ai.testModel': '用于测试的模型（服务商不提供模型列表时）',
-  'ai.models': '模型',
   'ai.newModel': '添加模型',
   'ai.editModel': '编辑模型',
   'ai.createModel': '添加模型',

@@ -40,7 +40,9 @@ describe('message pages', () => {
 
   it('appends sent messages to the newest page once', () => {
     const next = appendMessages(pages, [message(7), message(8)]);
-    expect(flattenPages(appendMessages(next, [message(8)])).map((m) => m.id)).toEqual([3, 4, 5, 6, 7, 8]);
+    expect(flattenPages(appendMessages(next, [message(8)])).map((m) => m.id)).toEqual([
+      3, 4, 5, 6, 7, 8,
+    ]);
     expect(flattenPages(appendMessages(undefined, [message(1)])).map((m) => m.id)).toEqual([1]);
   });
 });

@@ -1,9 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery, type InfiniteData } from '@tanstack/react-query';
-import {
-  messagePageSize,
-  type MessageListResponse,
-  type MessageRecord,
-} from '@atrium/shared/contract/chat';
+import type { MessageListResponse, MessageRecord } from '@atrium/shared/contract/chat';
+import { messagePageSize } from '@atrium/shared/contract/chat-limits';
 import { fetchData } from '@/lib/api';
 import { chatKeys } from './keys';
 

@@ -1,7 +1,7 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { Button, Image, Input, Tooltip, theme } from 'antd';
 import { CloseCircleFilled, PauseOutlined, PictureOutlined, SendOutlined } from '@ant-design/icons';
-import { maxImagesPerMessage, maxMessageLength } from '@atrium/shared/contract/chat';
+import { maxImagesPerMessage, maxMessageLength } from '@atrium/shared/contract/chat-limits';
 import { FilePicker } from '@/components/file-picker/file-picker';
 import type { PickedFile } from '@/components/file-picker/selection';
 import { useSmallWindow } from '@/lib/use-media-query';

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { Tag, theme, Typography } from 'antd';
+import { theme } from 'antd';
 import { EyeOutlined, RobotOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import type { RoomRecord } from '@atrium/shared/contract/chat';
@@ -14,7 +14,10 @@ export interface RoomCardProps {
   keyword: string;
 }
 
-/** One room on the home grid: cover, title and excerpt with the search highlighted, model. */
+/**
+ * One room on the home grid: cover, title and excerpt with the search highlighted, model. Plain
+ * elements rather than antd's Typography and Tag keep the home page's first load small.
+ */
 export const RoomCard = memo(function RoomCard({ room, excerpt, keyword }: RoomCardProps) {
   const t = useRoomsT();
   const { token } = theme.useToken();
@@ -24,24 +27,16 @@ export const RoomCard = memo(function RoomCard({ room, excerpt, keyword }: RoomC
       className="atrium-room-card"
       aria-label={room.title}
       style={{
-        display: 'flex',
-        flexDirection: 'column',
-        height: '100%',
-        borderRadius: 14,
-        overflow: 'hidden',
         background: token.colorBgContainer,
         border: `1px solid ${token.colorBorderSecondary}`,
-        color: 'inherit',
+        color: token.colorText,
       }}
     >
       <ImageCover src={room.cover} ratio="16:9">
         {!room.cover && (
           <div
+            className="atrium-room-card-placeholder"
             style={{
-              height: '100%',
-              display: 'grid',
-              placeItems: 'center',
-              fontSize: 40,
               color: token.colorPrimary,
               background: `linear-gradient(135deg, ${token.colorPrimaryBg} 0%, ${token.colorInfoBg} 100%)`,
             }}
@@ -50,39 +45,38 @@ export const RoomCard = memo(function RoomCard({ room, excerpt, keyword }: RoomC
           </div>
         )}
       </ImageCover>
-      <div
-        style={{
-          padding: '14px 16px 16px',
-          display: 'flex',
-          flexDirection: 'column',
-          gap: 8,
-          flex: 1,
-        }}
-      >
-        <Typography.Title level={5} style={{ margin: 0 }} ellipsis={{ rows: 1 }}>
+      <div className="atrium-room-card-body">
+        <h3 className="atrium-room-card-title">
           <Highlight text={room.title} keyword={keyword} />
-        </Typography.Title>
+        </h3>
         {excerpt && (
-          <Typography.Paragraph
-            type="secondary"
-            style={{ margin: 0, fontSize: 13 }}
-            ellipsis={{ rows: 2 }}
-          >
+          <p className="atrium-room-card-excerpt" style={{ color: token.colorTextSecondary }}>
             <Highlight text={excerpt} keyword={keyword} />
-          </Typography.Paragraph>
+          </p>
         )}
-        <div style={{ marginTop: 'auto', display: 'flex', gap: 4, flexWrap: 'wrap' }}>
+        <div className="atrium-room-card-tags">
           {room.model ? (
-            <Tag color="blue" variant="filled" icon={<RobotOutlined />}>
-              {room.model.title}
-            </Tag>
+            <span
+              className="atrium-tag"
+              style={{ color: token.colorPrimaryText, background: token.colorPrimaryBg }}
+            >
+              <RobotOutlined /> {room.model.title}
+            </span>
           ) : (
-            <Tag variant="filled">{t('rooms.noModel')}</Tag>
+            <span
+              className="atrium-tag"
+              style={{ color: token.colorTextSecondary, background: token.colorFillSecondary }}
+            >
+              {t('rooms.noModel')}
+            </span>
           )}
           {room.model?.vision && (
-            <Tag color="purple" variant="filled" icon={<EyeOutlined />}>
-              {t('rooms.vision')}
-            </Tag>
+            <span
+              className="atrium-tag"
+              style={{ color: '#722ed1', background: 'rgba(114, 46, 209, 0.1)' }}
+            >
+              <EyeOutlined /> {t('rooms.vision')}
+            </span>
           )}
         </div>
       </div>

@@ -1,15 +1,20 @@
 import { Button, Drawer, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type {
   AdminRoomRecord,
   GenerationParams,
   SuggestedPrompt,
 } from '@atrium/shared/contract/chat';
+import { AudioField } from '@/components/fields/audio-field/audio-field';
+import { CodeEditorField } from '@/components/fields/code-editor-field/code-editor-field';
+import { FieldDefaultsProvider } from '@/components/fields/field-defaults';
+import { ImageField } from '@/components/fields/image-field/image-field';
+import { NameValueList } from '@/components/fields/name-value-list/name-value-list';
+import { RichTextField } from '@/components/fields/rich-text-field/rich-text-field';
+import { VideoField } from '@/components/fields/video-field/video-field';
 import { useSmallWindow } from '@/lib/use-media-query';
 import { useModelOptions } from '../api/admin-rooms';
 import { useSaveRoom } from '../api/save-room';
 import { useRoomsT } from '../i18n';
-import { MediaPathField } from './media-path-field';
 
 interface Values {
   title: string;
@@ -46,10 +51,10 @@ export interface RoomEditorProps {
 
 const FORM_ID = 'aigc-room-form';
 
-/**
- * Create or edit a room. The issue-5 form fields (image, rich text, code editor, name/value
- * list) do not exist yet; these are plain inputs with the same values, ready to be swapped.
- */
+/** Pictures, video and audio come from the admin file library. */
+const adminLibrary = '/admin/data/file_manager';
+
+/** Create or edit a room, with the form fields of issue 5. */
 export function RoomEditor({ room, onClose }: RoomEditorProps) {
   const t = useRoomsT();
   const small = useSmallWindow();
@@ -71,7 +76,9 @@ export function RoomEditor({ room, onClose }: RoomEditorProps) {
       }
     >
       {room !== undefined && (
-        <RoomForm editing={room ?? undefined} save={save.mutateAsync} onSaved={onClose} />
+        <FieldDefaultsProvider url={adminLibrary}>
+          <RoomForm editing={room ?? undefined} save={save.mutateAsync} onSaved={onClose} />
+        </FieldDefaultsProvider>
       )}
     </Drawer>
   );
@@ -142,7 +149,7 @@ function RoomForm({
         <Input maxLength={100} />
       </Form.Item>
       <Form.Item name="cover" label={t('rooms.fieldCover')}>
-        <MediaPathField library="image" selectLabel={t('rooms.selectImage')} />
+        <ImageField size={96} />
       </Form.Item>
       <Form.Item name="modelId" label={t('rooms.fieldModel')}>
         <Select
@@ -161,11 +168,7 @@ function RoomForm({
         label={t('rooms.fieldDescription')}
         extra={t('rooms.fieldDescriptionHint')}
       >
-        <Input.TextArea
-          autoSize={{ minRows: 4, maxRows: 14 }}
-          maxLength={100_000}
-          placeholder="<p>...</p>"
-        />
+        <RichTextField minHeight={160} />
       </Form.Item>
       <Form.Item name="systemPrompt" label={t('rooms.fieldSystemPrompt')}>
         <Input.TextArea autoSize={{ minRows: 3, maxRows: 14 }} maxLength={20_000} />
@@ -182,52 +185,16 @@ function RoomForm({
           },
         ]}
       >
-        <Input.TextArea
-          autoSize={{ minRows: 5, maxRows: 100 }}
-          spellCheck={false}
-          style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' }}
-        />
+        <CodeEditorField mode="json" minLines={5} maxLines={30} />
       </Form.Item>
-      <Form.Item label={t('rooms.fieldPrompts')}>
-        <Form.List name="prompts">
-          {(fields, { add, remove }) => (
-            <Space direction="vertical" style={{ width: '100%' }}>
-              {fields.map((field) => (
-                <Space.Compact key={field.key} style={{ width: '100%' }}>
-                  <Form.Item name={[field.name, 'name']} noStyle>
-                    <Input
-                      placeholder={t('rooms.promptName')}
-                      maxLength={100}
-                      style={{ width: '35%' }}
-                    />
-                  </Form.Item>
-                  <Form.Item name={[field.name, 'value']} noStyle>
-                    <Input placeholder={t('rooms.promptValue')} maxLength={4000} />
-                  </Form.Item>
-                  <Button
-                    icon={<DeleteOutlined />}
-                    aria-label={t('rooms.delete')}
-                    onClick={() => remove(field.name)}
-                  />
-                </Space.Compact>
-              ))}
-              <Button
-                type="link"
-                icon={<PlusOutlined />}
-                style={{ paddingInline: 0 }}
-                onClick={() => add({ name: '', value: '' })}
-              >
-                {t('rooms.promptAdd')}
-              </Button>
-            </Space>
-          )}
-        </Form.List>
+      <Form.Item name="prompts" label={t('rooms.fieldPrompts')}>
+        <NameValueList max={20} nameMaxLength={100} valueMaxLength={4000} />
       </Form.Item>
       <Form.Item name="introVideo" label={t('rooms.fieldIntroVideo')}>
-        <MediaPathField library="video" selectLabel={t('rooms.selectVideo')} />
+        <VideoField />
       </Form.Item>
       <Form.Item name="introAudio" label={t('rooms.fieldIntroAudio')}>
-        <MediaPathField library="audio" selectLabel={t('rooms.selectAudio')} />
+        <AudioField />
       </Form.Item>
       <Space size={32} wrap>
         <Form.Item name="enabled" label={t('rooms.fieldEnabled')} valuePropName="checked">

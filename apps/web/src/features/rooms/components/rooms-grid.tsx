@@ -1,5 +1,5 @@
 import { useDeferredValue, useMemo } from 'react';
-import { Button, Empty, Result, Skeleton } from 'antd';
+import { Button, theme } from 'antd';
 import type { RoomRecord } from '@atrium/shared/contract/chat';
 import { useRoomsT } from '../i18n';
 import { RoomCard } from './room-card';
@@ -26,7 +26,17 @@ export function filterRooms<T extends { title: string; excerpt: string }>(
   );
 }
 
-/** The home grid of rooms: 1 to 4 columns by width, filtered by the search box. */
+function Notice({ text, children }: { text: string; children?: React.ReactNode }) {
+  const { token } = theme.useToken();
+  return (
+    <div className="atrium-rooms-notice" style={{ color: token.colorTextSecondary }} role="status">
+      <p>{text}</p>
+      {children}
+    </div>
+  );
+}
+
+/** The home grid of rooms: as many columns as fit, filtered by the search box. */
 export function RoomsGrid({ rooms, init, failed, onRetry, keyword }: RoomsGridProps) {
   const t = useRoomsT();
   const deferred = useDeferredValue(keyword);
@@ -44,24 +54,21 @@ export function RoomsGrid({ rooms, init, failed, onRetry, keyword }: RoomsGridPr
   if (!init) {
     if (failed) {
       return (
-        <Result
-          status="warning"
-          title={t('rooms.loadFailed')}
-          extra={<Button onClick={onRetry}>{t('rooms.retry')}</Button>}
-        />
+        <Notice text={t('rooms.loadFailed')}>
+          <Button onClick={onRetry}>{t('rooms.retry')}</Button>
+        </Notice>
       );
     }
     return (
       <div className="atrium-rooms-grid" aria-busy="true">
         {Array.from({ length: 4 }, (_, i) => (
-          <Skeleton.Node key={i} active style={{ width: '100%', height: 220 }} />
+          <div key={i} className="atrium-skeleton" />
         ))}
       </div>
     );
   }
-  if (withText.length === 0) return <Empty description={t('rooms.empty')} />;
-  if (shown.length === 0)
-    return <Empty description={t('rooms.noMatch', { keyword: deferred.trim() })} />;
+  if (withText.length === 0) return <Notice text={t('rooms.empty')} />;
+  if (shown.length === 0) return <Notice text={t('rooms.noMatch', { keyword: deferred.trim() })} />;
   return (
     <div className="atrium-rooms-grid">
       {shown.map(({ room, excerpt }) => (

@@ -1,0 +1,41 @@
+import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Database, Db } from '../../db/index';
+
+/** Table shapes of AI providers and models (migration 2026_11_21_4000_chat). */
+
+export interface AiProvidersTable {
+  id: Generated<number>;
+  name: string;
+  baseUrl: string;
+  apiKeySealed: string;
+  keyHint: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface AiModelsTable {
+  id: Generated<number>;
+  providerId: number;
+  name: string;
+  title: string;
+  vision: number;
+  contextLength: number;
+  enabled: number;
+  sort: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type AiTables = {
+  aiProviders: AiProvidersTable;
+  aiModels: AiModelsTable;
+};
+
+export type AiDb = Kysely<Database & AiTables>;
+
+export function aiDb(db: Db): AiDb {
+  return db.withTables<AiTables>();
+}
+
+export type ProviderRow = Selectable<AiProvidersTable>;
+export type ModelRow = Selectable<AiModelsTable>;

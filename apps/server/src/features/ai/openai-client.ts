@@ -1,0 +1,108 @@
+import OpenAI, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from 'openai';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+
+export type { ChatCompletionChunk, ChatCompletionMessageParam };
+
+/** Where and how to reach one OpenAI-compatible endpoint. */
+export interface ProviderConnection {
+  baseUrl: string;
+  /** Decrypted; never logged and never part of an answer. */
+  apiKey: string;
+}
+
+/** Sent when a provider needs no key (Ollama, llama.cpp); the SDK refuses an empty one. */
+const NO_KEY = 'none';
+
+/**
+ * A client for one provider. Every option the SDK would otherwise read from the environment is
+ * given explicitly (config.ts is the only reader of process.env); no retries, so a failing
+ * provider answers at once and a started stream is never sent twice; the SDK's own logging is
+ * off because its request logs could carry headers.
+ */
+export function openAiClient(connection: ProviderConnection, timeoutMs = 60_000): OpenAI {
+  return new OpenAI({
+    baseURL: connection.baseUrl,
+    apiKey: connection.apiKey || NO_KEY,
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    maxRetries: 0,
+    timeout: timeoutMs,
+    logLevel: 'off',
+  });
+}
+
+export interface StreamCompletionRequest {
+  model: string;
+  messages: ChatCompletionMessageParam[];
+  params: Record<string, unknown>;
+}
+
+/** Starts a streamed chat completion that asks for usage in its last chunk. */
+export async function streamCompletion(
+  client: OpenAI,
+  request: StreamCompletionRequest,
+  signal: AbortSignal,
+): Promise<AsyncIterable<ChatCompletionChunk>> {
+  const body: ChatCompletionCreateParamsStreaming = {
+    ...request.params,
+    model: request.model,
+    messages: request.messages,
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+  return client.chat.completions.create(body, { signal });
+}
+
+/** Replaces every occurrence of the key, so a provider echoing it cannot leak it further. */
+export function scrubKey(text: string, apiKey: string): string {
+  if (apiKey.length < 4) return text;
+  return text.split(apiKey).join('***');
+}
+
+const clip = (text: string, max = 300) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+function providerMessage(error: APIError): string {
+  const body = error.error;
+  if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') {
+    return body.message;
+  }
+  return error.message.replace(/^\d{3}\s*/, '');
+}
+
+export function isAbort(error: unknown): boolean {
+  return (
+    error instanceof APIUserAbortError ||
+    (error instanceof Error && (error.name === 'AbortError' || error.name === 'APIUserAbortError'))
+  );
+}
+
+/** A message a member or admin can act on, without the key, for anything a provider call threw. */
+export function describeProviderError(error: unknown, apiKey: string, midStream: boolean): string {
+  let text: string;
+  if (error instanceof APIConnectionTimeoutError) {
+    text = 'The model provider did not answer in time. Please try again.';
+  } else if (error instanceof APIConnectionError) {
+    const cause = error.cause instanceof Error ? error.cause.message : error.message;
+    text = `Could not reach the model provider (${clip(cause, 120)}).`;
+  } else if (error instanceof APIError && typeof error.status === 'number') {
+    text = `The model provider refused the request (HTTP ${error.status}): ${clip(providerMessage(error))}`;
+  } else if (error instanceof APIError) {
+    text = `The model provider reported an error: ${clip(providerMessage(error))}`;
+  } else if (midStream) {
+    const reason = error instanceof Error ? error.message : String(error);
+    text = `The connection to the model provider broke off mid-answer (${clip(reason, 120)}).`;
+  } else {
+    text = `The model call failed: ${clip(error instanceof Error ? error.message : String(error))}`;
+  }
+  return scrubKey(text, apiKey);
+}

@@ -1,0 +1,226 @@
+import type { MessageStatus } from '@atrium/shared/contract/chat';
+import { sql, type Insertable, type Updateable } from 'kysely';
+import type {
+  ChatConversationsTable,
+  ChatDb,
+  ChatMessagesTable,
+  ConversationRow,
+  MessageRow,
+} from './chat.tables';
+
+const conversationColumns = [
+  'id',
+  'roomId',
+  'memberId',
+  'title',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+const messageColumns = [
+  'chatMessages.id',
+  'chatMessages.conversationId',
+  'chatMessages.role',
+  'chatMessages.content',
+  'chatMessages.images',
+  'chatMessages.status',
+  'chatMessages.error',
+  'chatMessages.modelId',
+  'chatMessages.promptTokens',
+  'chatMessages.completionTokens',
+  'chatMessages.tokensEstimated',
+  'chatMessages.seq',
+  'chatMessages.createdAt',
+  'chatMessages.updatedAt',
+] as const;
+
+/** A streaming message's content as the flusher writes it. */
+export interface ContentSnapshot {
+  id: number;
+  content: string;
+  seq: number;
+}
+
+/** Rows per batched content update: keeps bound parameters far below every dialect's limit. */
+const FLUSH_BATCH = 200;
+
+/** Conversations and messages (Kysely only, dialect-neutral). */
+export class ChatRepository {
+  constructor(readonly db: ChatDb) {}
+
+  listConversations(memberId: number, roomId: number, limit: number): Promise<ConversationRow[]> {
+    return this.db
+      .selectFrom('chatConversations')
+      .select(conversationColumns)
+      .where('memberId', '=', memberId)
+      .where('roomId', '=', roomId)
+      .orderBy('updatedAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  findConversation(id: number, memberId: number): Promise<ConversationRow | undefined> {
+    return this.db
+      .selectFrom('chatConversations')
+      .select(conversationColumns)
+      .where('id', '=', id)
+      .where('memberId', '=', memberId)
+      .executeTakeFirst();
+  }
+
+  async insertConversation(row: Insertable<ChatConversationsTable>): Promise<number> {
+    const { id } = await this.db
+      .insertInto('chatConversations')
+      .values(row)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
+  }
+
+  async updateConversation(
+    id: number,
+    changes: { title?: string; updatedAt: number },
+  ): Promise<void> {
+    await this.db.updateTable('chatConversations').set(changes).where('id', '=', id).execute();
+  }
+
+  async deleteConversation(id: number): Promise<void> {
+    await this.db.deleteFrom('chatConversations').where('id', '=', id).execute();
+  }
+
+  /** Up to `limit` messages older than `before` (or the newest), newest first. */
+  messagesPage(
+    conversationId: number,
+    before: number | undefined,
+    limit: number,
+  ): Promise<MessageRow[]> {
+    let query = this.db
+      .selectFrom('chatMessages')
+      .select(messageColumns)
+      .where('conversationId', '=', conversationId);
+    if (before !== undefined) query = query.where('id', '<', before);
+    return query.orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  findMessage(id: number): Promise<MessageRow | undefined> {
+    return this.db
+      .selectFrom('chatMessages')
+      .select(messageColumns)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** The message when it belongs to one of the member's conversations, with its room. */
+  findOwnedMessage(
+    id: number,
+    memberId: number,
+  ): Promise<(MessageRow & { roomId: number }) | undefined> {
+    return this.db
+      .selectFrom('chatMessages')
+      .innerJoin('chatConversations', 'chatConversations.id', 'chatMessages.conversationId')
+      .select([...messageColumns, 'chatConversations.roomId'])
+      .where('chatMessages.id', '=', id)
+      .where('chatConversations.memberId', '=', memberId)
+      .executeTakeFirst();
+  }
+
+  streamingIn(conversationId: number): Promise<{ id: number }[]> {
+    return this.db
+      .selectFrom('chatMessages')
+      .select('id')
+      .where('conversationId', '=', conversationId)
+      .where('status', '=', 'streaming')
+      .execute();
+  }
+
+  lastMessageId(conversationId: number): Promise<number | undefined> {
+    return this.db
+      .selectFrom('chatMessages')
+      .select('id')
+      .where('conversationId', '=', conversationId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+      .then((row) => row?.id);
+  }
+
+  async insertMessage(row: Insertable<ChatMessagesTable>): Promise<number> {
+    const { id } = await this.db
+      .insertInto('chatMessages')
+      .values(row)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
+  }
+
+  /** Restarts an answer unless one is being written: false when it already is. */
+  async restartMessage(id: number, changes: Updateable<ChatMessagesTable>): Promise<boolean> {
+    const result = await this.db
+      .updateTable('chatMessages')
+      .set({ ...changes, status: 'streaming' })
+      .where('id', '=', id)
+      .where('status', '!=', 'streaming')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Ends a generation: only while it is still streaming, so a late writer never undoes it. */
+  async finishMessage(
+    id: number,
+    changes: Updateable<ChatMessagesTable> & { status: MessageStatus },
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('chatMessages')
+      .set(changes)
+      .where('id', '=', id)
+      .where('status', '=', 'streaming')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Writes the content of many streaming messages in few statements (one per batch), so a
+   * thousand live streams cost a handful of writes per flush, not a thousand.
+   */
+  async flushContent(snapshots: readonly ContentSnapshot[], now: number): Promise<void> {
+    for (let i = 0; i < snapshots.length; i += FLUSH_BATCH) {
+      const batch = snapshots.slice(i, i + FLUSH_BATCH);
+      const contentCase = sql.join(
+        batch.map((s) => sql`when ${s.id} then cast(${s.content} as text)`),
+        sql` `,
+      );
+      const seqCase = sql.join(
+        batch.map((s) => sql`when ${s.id} then cast(${s.seq} as integer)`),
+        sql` `,
+      );
+      await sql`update chat_messages
+        set content = case id ${contentCase} end,
+            seq = case id ${seqCase} end,
+            updated_at = ${now}
+        where id in (${sql.join(batch.map((s) => s.id))}) and status = 'streaming'`.execute(
+        this.db,
+      );
+    }
+  }
+
+  /** The history a new answer is written from: messages before `beforeId`, newest first. */
+  history(conversationId: number, beforeId: number, limit: number): Promise<MessageRow[]> {
+    return this.db
+      .selectFrom('chatMessages')
+      .select(messageColumns)
+      .where('conversationId', '=', conversationId)
+      .where('id', '<', beforeId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  listStreaming(): Promise<MessageRow[]> {
+    return this.db
+      .selectFrom('chatMessages')
+      .select(messageColumns)
+      .where('status', '=', 'streaming')
+      .execute();
+  }
+}

@@ -1,0 +1,317 @@
+import type {
+  chatSendRequest,
+  ChatSendResponse,
+  ConversationRecord,
+  MessageListResponse,
+  MessageRecord,
+} from '@atrium/shared/contract/chat';
+import type { z } from 'zod';
+import { ApiError } from '../../http/envelope';
+import type { MemberPrincipal } from '../../http/principal';
+import type { ProvidersService } from '../ai/providers.service';
+import type { RoomsService } from '../rooms/rooms.service';
+import { roomParams } from '../rooms/rooms.service';
+import { ChatRepository } from './chat.repository';
+import type { ChatDb, ConversationRow, MessageRow } from './chat.tables';
+import { parseImages, type Generations } from './generation';
+import type { ImageAccess } from './images';
+import type { ChatQuotas } from './quota';
+import type { ShortCache } from './short-cache';
+import { utcDay } from './tokens';
+import { UsageRepository } from './usage.repository';
+
+export const DEFAULT_CONVERSATION_TITLE = 'New chat';
+const MAX_CONVERSATIONS_LISTED = 200;
+const TITLE_LENGTH = 40;
+
+export const Messages = {
+  conversationNotFound: 'Conversation not found',
+  messageNotFound: 'Message not found',
+  roomClosed: 'This room is closed',
+  noModel:
+    'This room has no AI model set up yet, so it cannot answer. Please ask an administrator to configure one.',
+  noVision: "This room's model cannot read images: send text only",
+  imageNotOwned: 'images: choose images from your own file library',
+  busy: 'An answer is still being written: wait for it or stop it first',
+  notLast: 'Only the latest answer can be regenerated',
+  notAnswer: 'Only answers can be regenerated',
+  stillStreaming: 'This answer is still being written: stop it first',
+} as const;
+
+export const toConversation = (row: ConversationRow): ConversationRecord => ({
+  id: row.id,
+  roomId: row.roomId,
+  title: row.title,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+export const toMessage = (row: MessageRow): MessageRecord => ({
+  id: row.id,
+  conversationId: row.conversationId,
+  role: row.role,
+  content: row.content,
+  images: parseImages(row.images),
+  status: row.status,
+  error: row.error,
+  promptTokens: row.promptTokens,
+  completionTokens: row.completionTokens,
+  tokensEstimated: row.tokensEstimated === 1,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+function titleFrom(content: string): string {
+  const line = content.split('\n').find((l) => l.trim() !== '') ?? content;
+  const text = line.trim();
+  return text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH)}…` : text;
+}
+
+export interface ChatServiceDeps {
+  db: ChatDb;
+  rooms: RoomsService;
+  providers: ProvidersService;
+  generations: Generations;
+  quotas: ChatQuotas;
+  images: ImageAccess;
+  cache: ShortCache;
+  now: () => number;
+}
+
+/** A member's conversations in a room and the answers written in them (DESIGN 8). */
+export class ChatService {
+  private readonly repo: ChatRepository;
+
+  constructor(private readonly deps: ChatServiceDeps) {
+    this.repo = new ChatRepository(deps.db);
+  }
+
+  private async conversation(member: MemberPrincipal, id: number): Promise<ConversationRow> {
+    const row = await this.repo.findConversation(id, member.id);
+    if (!row) throw new ApiError(Messages.conversationNotFound);
+    return row;
+  }
+
+  /** The member's message, or "not found" for anyone else's. */
+  async ownedMessage(
+    member: MemberPrincipal,
+    id: number,
+  ): Promise<MessageRow & { roomId: number }> {
+    const row = await this.repo.findOwnedMessage(id, member.id);
+    if (!row) throw new ApiError(Messages.messageNotFound);
+    return row;
+  }
+
+  async listConversations(member: MemberPrincipal, roomId: number): Promise<ConversationRecord[]> {
+    const rows = await this.repo.listConversations(member.id, roomId, MAX_CONVERSATIONS_LISTED);
+    return rows.map(toConversation);
+  }
+
+  async createConversation(
+    member: MemberPrincipal,
+    roomId: number,
+    title: string | undefined,
+  ): Promise<ConversationRecord> {
+    if (!(await this.deps.rooms.findEnabled(roomId))) throw new ApiError(Messages.roomClosed);
+    const now = this.deps.now();
+    const id = await this.repo.insertConversation({
+      roomId,
+      memberId: member.id,
+      title: title || DEFAULT_CONVERSATION_TITLE,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return toConversation(await this.conversation(member, id));
+  }
+
+  async renameConversation(
+    member: MemberPrincipal,
+    id: number,
+    title: string,
+  ): Promise<ConversationRecord> {
+    await this.conversation(member, id);
+    await this.repo.updateConversation(id, { title, updatedAt: this.deps.now() });
+    return toConversation(await this.conversation(member, id));
+  }
+
+  /** Stops any answer still being written in it, then deletes it with its messages. */
+  async deleteConversation(member: MemberPrincipal, id: number): Promise<void> {
+    await this.conversation(member, id);
+    for (const { id: messageId } of await this.repo.streamingIn(id)) {
+      await this.deps.generations.stop(messageId);
+    }
+    await this.repo.deleteConversation(id);
+  }
+
+  async listMessages(
+    member: MemberPrincipal,
+    conversationId: number,
+    before: number | undefined,
+    limit: number,
+  ): Promise<MessageListResponse> {
+    await this.conversation(member, conversationId);
+    const rows = await this.repo.messagesPage(conversationId, before, limit + 1);
+    const hasMore = rows.length > limit;
+    return { records: rows.slice(0, limit).reverse().map(toMessage), hasMore };
+  }
+
+  /** Everything that must hold before an answer may be written in this conversation. */
+  private async prepare(member: MemberPrincipal, conversation: ConversationRow, images: string[]) {
+    const { cache, rooms, providers } = this.deps;
+    const room = await cache.get(`room:${conversation.roomId}`, () =>
+      rooms.findEnabled(conversation.roomId),
+    );
+    if (!room) throw new ApiError(Messages.roomClosed);
+    const model = await cache.get(`model:${room.modelId}`, () => providers.resolve(room.modelId));
+    if (!model) throw new ApiError(Messages.noModel);
+    if (images.length > 0) {
+      if (!model.vision) throw new ApiError(Messages.noVision);
+      for (const path of images) {
+        if (!(await this.deps.images.owns(member.id, path)))
+          throw new ApiError(Messages.imageNotOwned);
+      }
+    }
+    if ((await this.repo.streamingIn(conversation.id)).length > 0)
+      throw new ApiError(Messages.busy);
+    await this.deps.quotas.check(member.id);
+    return { room, model };
+  }
+
+  async send(
+    member: MemberPrincipal,
+    request: z.output<typeof chatSendRequest>,
+  ): Promise<ChatSendResponse> {
+    const conversation = await this.conversation(member, request.conversationId);
+    const images = [...new Set(request.images)];
+    const { room, model } = await this.prepare(member, conversation, images);
+    const now = this.deps.now();
+    const { userId, assistantId } = await this.deps.db.transaction().execute(async (trx) => {
+      const repo = new ChatRepository(trx);
+      const userId = await repo.insertMessage({
+        conversationId: conversation.id,
+        role: 'user',
+        content: request.content,
+        images: JSON.stringify(images),
+        status: 'done',
+        error: '',
+        modelId: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const assistantId = await repo.insertMessage({
+        conversationId: conversation.id,
+        role: 'assistant',
+        content: '',
+        images: '[]',
+        status: 'streaming',
+        error: '',
+        modelId: model.modelId,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await new UsageRepository(trx).insert({
+        memberId: member.id,
+        roomId: room.id,
+        modelId: model.modelId,
+        messageId: assistantId,
+        day: utcDay(now),
+        createdAt: now,
+      });
+      await repo.updateConversation(conversation.id, {
+        updatedAt: now,
+        ...(conversation.title === DEFAULT_CONVERSATION_TITLE
+          ? { title: titleFrom(request.content) }
+          : {}),
+      });
+      return { userId, assistantId };
+    });
+    await this.deps.generations.start({
+      messageId: assistantId,
+      conversationId: conversation.id,
+      memberId: member.id,
+      model,
+      systemPrompt: room.systemPrompt,
+      params: roomParams(room),
+    });
+    // Answered from what was written, without reading it back: this call is on the path to
+    // the first token.
+    const base = {
+      conversationId: conversation.id,
+      error: '',
+      promptTokens: 0,
+      completionTokens: 0,
+      tokensEstimated: false,
+      createdAt: now,
+      updatedAt: now,
+    };
+    return {
+      userMessage: {
+        ...base,
+        id: userId,
+        role: 'user',
+        content: request.content,
+        images,
+        status: 'done',
+      },
+      assistantMessage: {
+        ...base,
+        id: assistantId,
+        role: 'assistant',
+        content: '',
+        images: [],
+        status: 'streaming',
+      },
+    };
+  }
+
+  /** Stops an answer being written; answers the message as it ended. */
+  async stop(member: MemberPrincipal, messageId: number): Promise<MessageRecord> {
+    const row = await this.ownedMessage(member, messageId);
+    if (row.status === 'streaming') await this.deps.generations.stop(messageId);
+    return toMessage((await this.repo.findMessage(messageId)) ?? row);
+  }
+
+  /** Writes the latest answer again, in place, with the room's current model and settings. */
+  async regenerate(member: MemberPrincipal, messageId: number): Promise<MessageRecord> {
+    const row = await this.ownedMessage(member, messageId);
+    if (row.role !== 'assistant') throw new ApiError(Messages.notAnswer);
+    if (row.status === 'streaming') throw new ApiError(Messages.stillStreaming);
+    if ((await this.repo.lastMessageId(row.conversationId)) !== row.id) {
+      throw new ApiError(Messages.notLast);
+    }
+    const conversation = await this.conversation(member, row.conversationId);
+    const { room, model } = await this.prepare(member, conversation, []);
+    const now = this.deps.now();
+    await this.deps.db.transaction().execute(async (trx) => {
+      const restarted = await new ChatRepository(trx).restartMessage(row.id, {
+        content: '',
+        error: '',
+        modelId: model.modelId,
+        promptTokens: 0,
+        completionTokens: 0,
+        tokensEstimated: 0,
+        seq: 0,
+        updatedAt: now,
+      });
+      if (!restarted) throw new ApiError(Messages.stillStreaming);
+      await new UsageRepository(trx).insert({
+        memberId: member.id,
+        roomId: room.id,
+        modelId: model.modelId,
+        messageId: row.id,
+        day: utcDay(now),
+        createdAt: now,
+      });
+      await new ChatRepository(trx).updateConversation(conversation.id, { updatedAt: now });
+    });
+    await this.deps.generations.start({
+      messageId: row.id,
+      conversationId: conversation.id,
+      memberId: member.id,
+      model,
+      systemPrompt: room.systemPrompt,
+      params: roomParams(room),
+    });
+    return toMessage((await this.repo.findMessage(row.id)) ?? row);
+  }
+}

@@ -1,0 +1,62 @@
+import type { MessageStatus } from '@atrium/shared/contract/chat';
+import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Database, Db } from '../../db/index';
+
+/** Table shapes of conversations, messages and usage (migration 2026_11_21_4000_chat). */
+
+export interface ChatConversationsTable {
+  id: Generated<number>;
+  roomId: number;
+  memberId: number;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ChatMessagesTable {
+  id: Generated<number>;
+  conversationId: number;
+  role: 'user' | 'assistant';
+  content: string;
+  /** JSON list of image paths. */
+  images: string;
+  status: MessageStatus;
+  error: string;
+  modelId: number | null;
+  promptTokens: Generated<number>;
+  completionTokens: Generated<number>;
+  tokensEstimated: Generated<number>;
+  seq: Generated<number>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ChatUsageTable {
+  id: Generated<number>;
+  memberId: number;
+  roomId: number;
+  modelId: number;
+  messageId: number;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  promptTokens: Generated<number>;
+  completionTokens: Generated<number>;
+  estimated: Generated<number>;
+  createdAt: number;
+}
+
+export type ChatTables = {
+  chatConversations: ChatConversationsTable;
+  chatMessages: ChatMessagesTable;
+  chatUsage: ChatUsageTable;
+};
+
+export type ChatDb = Kysely<Database & ChatTables>;
+
+export function chatDb(db: Db): ChatDb {
+  return db.withTables<ChatTables>();
+}
+
+export type ConversationRow = Selectable<ChatConversationsTable>;
+export type MessageRow = Selectable<ChatMessagesTable>;
+export type UsageRow = Selectable<ChatUsageTable>;

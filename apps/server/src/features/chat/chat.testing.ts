@@ -1,0 +1,233 @@
+import type { Envelope } from '@atrium/shared';
+import type {
+  AdminRoomRecord,
+  ChatSendResponse,
+  ConversationRecord,
+  ModelRecord,
+  ProviderRecord,
+  RoomSaveRequest,
+  StreamDelta,
+  StreamDone,
+  StreamError,
+} from '@atrium/shared/contract/chat';
+import type { FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { authHeaders, type TestApp } from '../../testing/test-app';
+import type { FakeOpenAi } from '../../testing/fake-openai';
+
+export const TEST_API_KEY = 'sk-test-0123456789-SECRET-abcdef';
+
+export interface Seeded {
+  adminToken: string;
+  provider: ProviderRecord;
+  model: ModelRecord;
+  room: AdminRoomRecord;
+}
+
+type Caller = { area: 'admin' | 'member'; token: string };
+
+export async function expectOk<T>(
+  t: Pick<TestApp, 'post'>,
+  url: string,
+  body: unknown,
+  as?: Caller,
+): Promise<T> {
+  const { json } = await t.post<T>(url, body, as);
+  if (json.code !== 0) throw new Error(`${url} failed: ${json.msg}`);
+  return json.data;
+}
+
+/** A provider pointing at the fake server, one model and one room, through the admin API. */
+export async function seedRoom(
+  t: TestApp,
+  fake: FakeOpenAi,
+  room: Partial<RoomSaveRequest> = {},
+  model: { vision?: boolean; contextLength?: number } = {},
+): Promise<Seeded> {
+  const { token: adminToken } = await t.loginAdmin();
+  const as = { area: 'admin' as const, token: adminToken };
+  const provider = await expectOk<ProviderRecord>(
+    t,
+    '/admin/api/aigc/provider/save',
+    { id: 0, name: 'Fake AI', baseUrl: fake.url, apiKey: TEST_API_KEY },
+    as,
+  );
+  const savedModel = await expectOk<ModelRecord>(
+    t,
+    '/admin/api/aigc/model/save',
+    {
+      id: 0,
+      providerId: provider.id,
+      name: model.vision ? 'fake-vision' : 'fake-model',
+      title: model.vision ? 'Fake Vision' : 'Fake Model',
+      vision: model.vision ?? false,
+      contextLength: model.contextLength ?? 8192,
+      enabled: true,
+    },
+    as,
+  );
+  const saved = await expectOk<AdminRoomRecord>(
+    t,
+    '/admin/api/aigc/chat_room/save',
+    { id: 0, title: 'Test room', modelId: savedModel.id, ...room },
+    as,
+  );
+  return { adminToken, provider, model: savedModel, room: saved };
+}
+
+export async function newConversation(
+  t: Pick<TestApp, 'post'>,
+  token: string,
+  roomId: number,
+): Promise<ConversationRecord> {
+  return expectOk<ConversationRecord>(
+    t,
+    '/api/aigc/conversation/create',
+    { roomId },
+    { area: 'member', token },
+  );
+}
+
+export function send(
+  t: TestApp,
+  token: string,
+  conversationId: number,
+  content: string,
+  images: string[] = [],
+): Promise<{ json: Envelope<ChatSendResponse> }> {
+  return t.post<ChatSendResponse>(
+    '/api/aigc/chat/send',
+    { conversationId, content, images },
+    { area: 'member', token },
+  );
+}
+
+export type SseEvent =
+  | { event: 'delta'; data: StreamDelta }
+  | { event: 'done'; data: StreamDone }
+  | { event: 'error'; data: StreamError };
+
+/** Parses an SSE body as the browser client does. */
+export function parseSse(text: string): { events: SseEvent[]; rest: string } {
+  const events: SseEvent[] = [];
+  const blocks = text.split('\n\n');
+  const rest = blocks.pop() ?? '';
+  for (const block of blocks) {
+    let event = '';
+    let data = '';
+    for (const line of block.split('\n')) {
+      if (line.startsWith('event: ')) event = line.slice(7);
+      else if (line.startsWith('data: ')) data += line.slice(6);
+    }
+    if (event === 'delta' || event === 'done' || event === 'error') {
+      events.push({ event, data: JSON.parse(data) } as SseEvent);
+    }
+  }
+  return { events, rest };
+}
+
+/** Starts listening on a free loopback port: streams need a real socket to be cut mid-way. */
+export async function listen(app: FastifyInstance): Promise<string> {
+  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
+}
+
+export interface StreamRead {
+  events: SseEvent[];
+  /** The content rebuilt from deltas; reading throws on a gap or a repeat. */
+  text: string;
+  status: number;
+  contentType: string;
+  /** The envelope, when the server refused before streaming. */
+  envelope?: Envelope;
+}
+
+/**
+ * Reads `aigc/chat/stream` over HTTP until the stream ends, `stopWhen` holds (then the
+ * connection is cut, like a closed tab), or `onEvent` throws.
+ */
+export async function readStream(
+  base: string,
+  token: string,
+  body: { messageId: number; offset?: number },
+  options: {
+    stopWhen?: (read: StreamRead) => boolean;
+    start?: string;
+    onEvent?: (e: SseEvent) => void;
+  } = {},
+): Promise<StreamRead> {
+  const controller = new AbortController();
+  const res = await fetch(`${base}/api/aigc/chat/stream`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'is-ajax': 'true',
+      ...authHeaders('member', token),
+    },
+    body: JSON.stringify(body),
+    signal: controller.signal,
+  });
+  const contentType = res.headers.get('content-type') ?? '';
+  const read: StreamRead = {
+    events: [],
+    text: options.start ?? '',
+    status: res.status,
+    contentType,
+  };
+  if (!contentType.startsWith('text/event-stream')) {
+    read.envelope = (await res.json()) as Envelope;
+    return read;
+  }
+  const reader = res.body?.getReader();
+  if (!reader) throw new Error('no body');
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      const parsed = parseSse(buffer);
+      buffer = parsed.rest;
+      for (const event of parsed.events) {
+        read.events.push(event);
+        options.onEvent?.(event);
+        if (event.event === 'delta') {
+          const { offset, text } = event.data;
+          // Strict: a gap or a repeat would both show as an offset other than what we hold.
+          if (offset !== read.text.length) {
+            throw new Error(`delta at ${offset} but ${read.text.length} characters held`);
+          }
+          read.text += text;
+        }
+      }
+      if (options.stopWhen?.(read)) {
+        controller.abort();
+        break;
+      }
+    }
+  } catch (error) {
+    if (!controller.signal.aborted) {
+      controller.abort();
+      throw error;
+    }
+  }
+  return read;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `check` returns a value, or fails after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 5_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(20);
+  }
+}

@@ -1,0 +1,58 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { FastifyReply } from 'fastify';
+import type { StreamSink } from './stream';
+
+/**
+ * Turns a reply into a Server-Sent Events stream. The reply is hijacked (Fastify sends nothing
+ * more), so the headers Fastify's hooks already set (security headers, request id, a rotated
+ * token) are copied onto the raw response first.
+ */
+export function sseSink(reply: FastifyReply): StreamSink {
+  reply.hijack();
+  const raw = reply.raw;
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) headers[name] = value;
+  }
+  raw.writeHead(200, {
+    ...headers,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    // Proxies such as nginx would otherwise buffer the stream.
+    'x-accel-buffering': 'no',
+  });
+  raw.socket?.setNoDelay(true);
+
+  const cleanups: (() => void)[] = [];
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    for (const cleanup of cleanups.splice(0)) cleanup();
+  };
+  raw.on('close', close);
+
+  const send = (event: string, data: unknown, id?: number) => {
+    if (closed || raw.writableEnded) return;
+    raw.write(
+      `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
+    );
+  };
+
+  return {
+    delta: (delta) => send('delta', delta, delta.seq),
+    done: (done) => send('done', done),
+    error: (error) => send('error', error),
+    ping: () => {
+      if (!closed && !raw.writableEnded) raw.write(': ping\n\n');
+    },
+    end: () => {
+      if (!raw.writableEnded) raw.end();
+      close();
+    },
+    onClose: (cleanup) => {
+      if (closed) cleanup();
+      else cleanups.push(cleanup);
+    },
+  };
+}

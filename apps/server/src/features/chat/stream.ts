@@ -1,0 +1,242 @@
+import type {
+  StreamDelta,
+  StreamDone,
+  StreamError,
+  StreamUsage,
+} from '@atrium/shared/contract/chat';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Bus } from '../../bus/index';
+import type { ChatRepository } from './chat.repository';
+import type { MessageRow } from './chat.tables';
+import { channelOf, type Generations, type JobEvent } from './generation';
+
+/** Where the events of one attached client go (an SSE response in production). */
+export interface StreamSink {
+  delta(delta: StreamDelta): void;
+  done(done: StreamDone): void;
+  error(error: StreamError): void;
+  ping(): void;
+  /** Ends the response. */
+  end(): void;
+  /** Called once when the client goes away or the stream ends. */
+  onClose(cleanup: () => void): void;
+}
+
+export interface StreamOptions {
+  /** Keep-alive comments (and, for remote streams, owner liveness checks). */
+  heartbeatMs: number;
+  /** While the database is behind the live deltas, how often to look again. */
+  gapPollMs: number;
+  /** How long to wait for the database to catch up before giving up on a gap. */
+  gapTimeoutMs: number;
+}
+
+export const defaultStreamOptions: StreamOptions = {
+  heartbeatMs: 15_000,
+  gapPollMs: 50,
+  gapTimeoutMs: 5_000,
+};
+
+const usageOf = (row: MessageRow): StreamUsage => ({
+  promptTokens: row.promptTokens,
+  completionTokens: row.completionTokens,
+  estimated: row.tokensEstimated === 1,
+});
+
+function sendEnd(sink: StreamSink, row: MessageRow): void {
+  if (row.status === 'done' || row.status === 'stopped') {
+    sink.done({ status: row.status, usage: usageOf(row) });
+  } else if (row.status === 'error' || row.status === 'interrupted') {
+    sink.error({ status: row.status, msg: row.error || 'The answer failed' });
+  }
+}
+
+/**
+ * Attaches a client to an answer (DESIGN 8): first what exists past the client's `offset`,
+ * then live deltas, never a gap or a repeat. On the instance writing the answer the text comes
+ * from memory; on any other it comes from the database plus the bus channel, and a gap between
+ * the two (deltas published before the last write) is filled from the database once it catches up.
+ */
+export class ChatStreams {
+  private readonly options: StreamOptions;
+  private readonly open = new Set<StreamSink>();
+
+  constructor(
+    private readonly deps: {
+      repo: ChatRepository;
+      bus: Bus;
+      generations: Generations;
+      log: FastifyBaseLogger;
+      options?: Partial<StreamOptions>;
+    },
+  ) {
+    this.options = { ...defaultStreamOptions, ...deps.options };
+  }
+
+  /** The member whose answer this instance is writing, if it is writing it. */
+  liveOwner(messageId: number): number | undefined {
+    return this.deps.generations.get(messageId)?.request.memberId;
+  }
+
+  /** Ends every attached client's response, without a final event. */
+  close(): void {
+    for (const sink of [...this.open]) sink.end();
+  }
+
+  async attach(messageId: number, offset: number, sink: StreamSink): Promise<void> {
+    this.open.add(sink);
+    sink.onClose(() => this.open.delete(sink));
+    const job = this.deps.generations.get(messageId);
+    if (job) {
+      this.attachLocal(job.content, job.seq, offset, sink, (listener) => {
+        job.listeners.add(listener);
+        return () => job.listeners.delete(listener);
+      });
+      return;
+    }
+    await this.attachRemote(messageId, offset, sink);
+  }
+
+  private attachLocal(
+    content: string,
+    seq: number,
+    offset: number,
+    sink: StreamSink,
+    listen: (listener: (event: JobEvent) => void) => () => void,
+  ): void {
+    // A client ahead of the server (an answer regenerated meanwhile) starts over.
+    const from = offset <= content.length ? offset : 0;
+    if (from < content.length) sink.delta({ seq, offset: from, text: content.slice(from) });
+    const heartbeat = setInterval(() => sink.ping(), this.options.heartbeatMs);
+    const unlisten = listen((event) => {
+      if (event.t === 'd') {
+        sink.delta({ seq: event.seq, offset: event.offset, text: event.text });
+        return;
+      }
+      if (event.status === 'done' || event.status === 'stopped') {
+        sink.done({ status: event.status, usage: event.usage });
+      } else {
+        sink.error({ status: event.status, msg: event.error });
+      }
+      sink.end();
+    });
+    sink.onClose(() => {
+      clearInterval(heartbeat);
+      unlisten();
+    });
+  }
+
+  private async attachRemote(messageId: number, offset: number, sink: StreamSink): Promise<void> {
+    const { repo, bus, generations } = this.deps;
+    const queue: JobEvent[] = [];
+    let wake: (() => void) | undefined;
+    let closed = false;
+    const unsubscribe = await bus.subscribe(channelOf(messageId), (message) => {
+      try {
+        queue.push(JSON.parse(message) as JobEvent);
+      } catch {
+        return;
+      }
+      wake?.();
+    });
+    // Started only once the answer turns out to be live; cleared whenever the client leaves.
+    const timers: { heartbeat?: NodeJS.Timeout } = {};
+    sink.onClose(() => {
+      closed = true;
+      clearInterval(timers.heartbeat);
+      wake?.();
+      unsubscribe().catch((error: unknown) =>
+        this.deps.log.warn({ err: error }, 'leaving a chat stream channel failed'),
+      );
+    });
+
+    let row = await repo.findMessage(messageId);
+    if (!row) {
+      sink.error({ status: 'error', msg: 'Message not found' });
+      sink.end();
+      return;
+    }
+    // The database may be behind a client that read live deltas; only a finished answer
+    // shorter than the client's copy (regenerated meanwhile) makes it start over.
+    let have = row.status === 'streaming' || offset <= row.content.length ? offset : 0;
+    const sendFrom = (current: MessageRow) => {
+      if (have < current.content.length) {
+        sink.delta({ seq: current.seq, offset: have, text: current.content.slice(have) });
+        have = current.content.length;
+      }
+    };
+    const finishFrom = (current: MessageRow) => {
+      sendFrom(current);
+      sendEnd(sink, current);
+      sink.end();
+    };
+
+    sendFrom(row);
+    if (row.status !== 'streaming') return finishFrom(row);
+    if (!(await generations.isOwned(messageId))) {
+      await generations.endOrphan(row);
+      row = (await repo.findMessage(messageId)) ?? row;
+      return finishFrom(row);
+    }
+
+    timers.heartbeat = setInterval(() => {
+      sink.ping();
+      void (async () => {
+        if (await generations.isOwned(messageId)) return;
+        const current = await repo.findMessage(messageId);
+        if (current?.status === 'streaming') await generations.endOrphan(current);
+        else wake?.();
+      })().catch((error: unknown) =>
+        this.deps.log.warn({ err: error, messageId }, 'checking a chat stream owner failed'),
+      );
+    }, this.options.heartbeatMs);
+
+    while (!closed) {
+      const event = queue.shift();
+      if (!event) {
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+        continue;
+      }
+      if (event.t === 'end') {
+        const final = await repo.findMessage(messageId);
+        if (final) finishFrom(final);
+        else sink.end();
+        return;
+      }
+      if (event.offset > have) {
+        // The database is behind this delta: wait for the next flush, then fill in from it.
+        const filled = await this.waitForContent(messageId, event.offset, () => closed);
+        if (!filled) {
+          sink.error({ status: 'error', msg: 'Lost the live answer: reload to see it' });
+          sink.end();
+          return;
+        }
+        // A finished answer in the database is complete: nothing live can add to it.
+        if (filled.status !== 'streaming') return finishFrom(filled);
+        sendFrom({ ...filled, content: filled.content.slice(0, event.offset) });
+      }
+      const end = event.offset + event.text.length;
+      if (end > have) {
+        sink.delta({ seq: event.seq, offset: have, text: event.text.slice(have - event.offset) });
+        have = end;
+      }
+    }
+  }
+
+  private async waitForContent(
+    messageId: number,
+    length: number,
+    cancelled: () => boolean,
+  ): Promise<MessageRow | undefined> {
+    const deadline = Date.now() + this.options.gapTimeoutMs;
+    while (!cancelled()) {
+      const row = await this.deps.repo.findMessage(messageId);
+      if (!row) return undefined;
+      if (row.content.length >= length || row.status !== 'streaming') return row;
+      if (Date.now() > deadline) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, this.options.gapPollMs));
+    }
+    return undefined;
+  }
+}
