@@ -28,7 +28,10 @@ const address = z
   .string()
   .trim()
   .max(sitePathMaxLength)
-  .refine((v) => v === '' || isSiteAddress(v), 'must be a path starting with "/" or an http(s) address');
+  .refine(
+    (v) => v === '' || isSiteAddress(v),
+    'must be a path starting with "/" or an http(s) address',
+  );
 
 /** Meta names as pages use them ("description", "og:title", "twitter:card"). */
 export const metaNamePattern = /^[A-Za-z][A-Za-z0-9:._-]*$/;

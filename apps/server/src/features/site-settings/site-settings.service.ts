@@ -1,0 +1,93 @@
+import {
+  siteSettingsSchema,
+  type SitePublicConfig,
+  type SiteSettings,
+} from '@atrium/shared/contract/site-settings';
+import type { Db } from '../../db/index';
+import { sanitizeRichText } from '../../security/sanitize-html';
+import { SettingsRepository } from '../settings/settings.repository';
+
+/** The site name keeps its own key: the app config and the mail templates already read it. */
+export const siteNameKey = 'siteName';
+/** Everything else of the form, as one JSON value. */
+export const siteKey = 'site';
+
+type StoredSite = Omit<SiteSettings, 'siteName'>;
+
+const emptySite: StoredSite = {
+  logo: '',
+  favicon: '',
+  banners: [],
+  terms: '',
+  about: '',
+  metaTags: [],
+  advanced: '',
+};
+
+const storedShape = siteSettingsSchema.omit({ siteName: true }).shape;
+
+/**
+ * Each field of the stored value on its own: a value written by an older version, or edited by
+ * hand into something invalid, loses only that field instead of the whole form.
+ */
+function readSite(value: unknown): StoredSite {
+  const site: StoredSite = structuredClone(emptySite);
+  if (typeof value !== 'object' || value === null) return site;
+  const raw = value as Record<string, unknown>;
+  const take = <K extends keyof StoredSite>(key: K) => {
+    const parsed = storedShape[key].safeParse(raw[key]);
+    if (parsed.success) site[key] = parsed.data as StoredSite[K];
+  };
+  (Object.keys(emptySite) as (keyof StoredSite)[]).forEach(take);
+  return site;
+}
+
+export class SiteSettingsService {
+  constructor(private readonly deps: { db: Db; now: () => number; defaultSiteName: string }) {}
+
+  private get settings() {
+    return new SettingsRepository(this.deps.db);
+  }
+
+  private async stored(): Promise<StoredSite> {
+    const site = readSite(await this.settings.get(siteKey));
+    // Sanitised again on the way out, so a value that reached the table some other way is
+    // still never handed to a page as live HTML.
+    return { ...site, about: sanitizeRichText(site.about) };
+  }
+
+  async get(): Promise<SiteSettings> {
+    const name = await this.settings.get(siteNameKey);
+    const siteName =
+      typeof name === 'string' && name.trim() ? name.trim() : this.deps.defaultSiteName;
+    return { siteName, ...(await this.stored()) };
+  }
+
+  /** Stores a validated form; the about text is reduced to the rich-text allow-list first. */
+  async save(input: SiteSettings): Promise<SiteSettings> {
+    const { siteName, ...rest } = input;
+    const site: StoredSite = {
+      ...rest,
+      about: sanitizeRichText(rest.about),
+      metaTags: rest.metaTags.map((tag) => ({ name: tag.name, value: tag.value })),
+    };
+    const now = this.deps.now();
+    await this.deps.db.transaction().execute(async (trx) => {
+      const settings = new SettingsRepository(trx);
+      await settings.set(siteNameKey, siteName, now);
+      await settings.set(siteKey, site, now);
+    });
+    return this.get();
+  }
+
+  /** The part every visitor may see, merged into the member and admin `app/config` answers. */
+  async publicConfig(): Promise<Omit<SitePublicConfig, 'siteName'>> {
+    const site = readSite(await this.settings.get(siteKey));
+    return {
+      logo: site.logo,
+      favicon: site.favicon,
+      banners: site.banners,
+      metaTags: site.metaTags,
+    };
+  }
+}

@@ -1,0 +1,131 @@
+import { useState } from 'react';
+import { FileOutlined } from '@ant-design/icons';
+import { Button } from 'antd';
+import { useSortable } from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import { FileChip } from '../file-chip';
+import { useFieldDefaults } from '../field-defaults';
+import { useFieldsT } from '../i18n';
+import { FieldLimits } from '../limits';
+import { PathPicker } from '../path-picker';
+import { pathList } from '../paths';
+import { SortablePaths } from '../sortable-paths';
+import '../fields.css';
+
+export interface FilesFieldProps {
+  /** File paths, in the order shown. */
+  value?: string[];
+  onChange?: (value: string[]) => void;
+  /** Most files the field holds (SPEC 9: 999); the dialog offers what is left. */
+  max?: number;
+  url?: string;
+  external?: boolean;
+  disabled?: boolean;
+  id?: string;
+}
+
+function SortableFile({
+  id,
+  path,
+  disabled,
+  onDelete,
+}: {
+  id: string;
+  path: string;
+  disabled: boolean;
+  onDelete: () => void;
+}) {
+  const {
+    attributes,
+    listeners,
+    setNodeRef,
+    setActivatorNodeRef,
+    transform,
+    transition,
+    isDragging,
+  } = useSortable({ id, disabled });
+  return (
+    <li
+      ref={setNodeRef}
+      style={{
+        transform: CSS.Translate.toString(transform),
+        transition,
+        position: 'relative',
+        zIndex: isDragging ? 2 : undefined,
+      }}
+    >
+      <FileChip
+        path={path}
+        icon={<FileOutlined />}
+        dragging={isDragging}
+        onDelete={disabled ? undefined : onDelete}
+        handleRef={setActivatorNodeRef}
+        handleProps={disabled ? undefined : { ...attributes, ...listeners }}
+      />
+    </li>
+  );
+}
+
+/** Multiple files (SPEC 2.5): each name with delete and a drag handle for reordering. */
+export function FilesField({
+  value,
+  onChange,
+  max = FieldLimits.listMax,
+  disabled = false,
+  id,
+  ...own
+}: FilesFieldProps) {
+  const t = useFieldsT();
+  const defaults = useFieldDefaults(own);
+  const paths = pathList(value);
+  const left = Math.max(0, max - paths.length);
+  const [picking, setPicking] = useState(false);
+
+  return (
+    <div className="atrium-field-column" id={id}>
+      {paths.length > 0 ? (
+        <ul className="atrium-field-file-list">
+          <SortablePaths
+            paths={paths}
+            onChange={(next) => onChange?.(next)}
+            layout="list"
+            disabled={disabled}
+          >
+            {(items) =>
+              items.map((item, index) => (
+                <SortableFile
+                  key={item.key}
+                  id={item.key}
+                  path={item.path}
+                  disabled={disabled}
+                  onDelete={() => onChange?.(paths.filter((_, i) => i !== index))}
+                />
+              ))
+            }
+          </SortablePaths>
+        </ul>
+      ) : null}
+      <div className="atrium-field-actions">
+        <Button
+          icon={<FileOutlined />}
+          disabled={disabled || left === 0}
+          onClick={() => setPicking(true)}
+        >
+          {t('fields.selectFile')}
+        </Button>
+        <span className="atrium-field-hint" aria-live="polite">
+          {left === 0 ? t('fields.full', { max }) : t('fields.count', { count: paths.length, max })}
+        </span>
+      </div>
+      <PathPicker
+        category="file"
+        open={picking}
+        max={Math.max(1, left)}
+        url={defaults.url}
+        external={defaults.external}
+        onClose={() => setPicking(false)}
+        onPick={(picked) => onChange?.([...paths, ...picked.slice(0, left)])}
+      />
+    </div>
+  );
+}

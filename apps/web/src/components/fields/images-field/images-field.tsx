@@ -1,0 +1,141 @@
+import { useState } from 'react';
+import { PlusOutlined } from '@ant-design/icons';
+import { useSortable } from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import { useFieldDefaults } from '../field-defaults';
+import { useFieldsT } from '../i18n';
+import { FieldLimits } from '../limits';
+import { PathPicker } from '../path-picker';
+import { fileNameOf, pathList } from '../paths';
+import { PreviewDialog } from '../preview-dialog';
+import { SortablePaths } from '../sortable-paths';
+import { Thumb } from '../thumb';
+import '../fields.css';
+
+export interface ImagesFieldProps {
+  /** Image paths, in the order shown. */
+  value?: string[];
+  onChange?: (value: string[]) => void;
+  /** Most images the field holds (SPEC 9: 999); the dialog offers what is left. */
+  max?: number;
+  /** Thumbnail edge, px. */
+  size?: number;
+  url?: string;
+  external?: boolean;
+  disabled?: boolean;
+  id?: string;
+}
+
+interface TileProps {
+  id: string;
+  path: string;
+  size: number;
+  disabled: boolean;
+  onPreview: () => void;
+  onDelete: () => void;
+}
+
+function SortableThumb({ id, path, size, disabled, onPreview, onDelete }: TileProps) {
+  const t = useFieldsT();
+  const {
+    attributes,
+    listeners,
+    setNodeRef,
+    setActivatorNodeRef,
+    transform,
+    transition,
+    isDragging,
+  } = useSortable({ id, disabled });
+  return (
+    <Thumb
+      path={path}
+      size={size}
+      nodeRef={setNodeRef}
+      style={{ transform: CSS.Translate.toString(transform), transition }}
+      dragging={isDragging}
+      handleRef={setActivatorNodeRef}
+      handleProps={
+        disabled
+          ? undefined
+          : {
+              ...attributes,
+              ...listeners,
+              'aria-label': t('fields.dragItem', { name: fileNameOf(path) }),
+            }
+      }
+      onPreview={onPreview}
+      onDelete={disabled ? undefined : onDelete}
+    />
+  );
+}
+
+/** Multiple images (SPEC 2.5): thumbnails reordered by dragging, each with preview and delete. */
+export function ImagesField({
+  value,
+  onChange,
+  max = FieldLimits.listMax,
+  size = 80,
+  disabled = false,
+  id,
+  ...own
+}: ImagesFieldProps) {
+  const t = useFieldsT();
+  const defaults = useFieldDefaults(own);
+  const paths = pathList(value);
+  const left = Math.max(0, max - paths.length);
+  const [picking, setPicking] = useState(false);
+  const [preview, setPreview] = useState('');
+
+  return (
+    <div className="atrium-field-column" id={id}>
+      <div className="atrium-field-grid" role="list">
+        <SortablePaths
+          paths={paths}
+          onChange={(next) => onChange?.(next)}
+          layout="grid"
+          disabled={disabled}
+        >
+          {(items) =>
+            items.map((item, index) => (
+              <div role="listitem" key={item.key} style={{ display: 'contents' }}>
+                <SortableThumb
+                  id={item.key}
+                  path={item.path}
+                  size={size}
+                  disabled={disabled}
+                  onPreview={() => setPreview(item.path)}
+                  onDelete={() => onChange?.(paths.filter((_, i) => i !== index))}
+                />
+              </div>
+            ))
+          }
+        </SortablePaths>
+        <button
+          type="button"
+          className="atrium-field-empty"
+          style={{ width: size, height: size, flexDirection: 'column', gap: 4, fontSize: 12 }}
+          disabled={disabled || left === 0}
+          onClick={() => setPicking(true)}
+          aria-label={t('fields.selectImage')}
+          title={left === 0 ? t('fields.full', { max }) : undefined}
+        >
+          <PlusOutlined style={{ fontSize: 18 }} aria-hidden />
+          {t('fields.selectImage')}
+        </button>
+      </div>
+      <span className="atrium-field-hint" aria-live="polite">
+        {left === 0 ? t('fields.full', { max }) : t('fields.count', { count: paths.length, max })}
+      </span>
+      <PathPicker
+        category="image"
+        open={picking}
+        max={Math.max(1, left)}
+        url={defaults.url}
+        external={defaults.external}
+        onClose={() => setPicking(false)}
+        onPick={(picked) => onChange?.([...paths, ...picked.slice(0, left)])}
+      />
+      <PreviewDialog path={preview} onClose={() => setPreview('')} />
+    </div>
+  );
+}

@@ -1,0 +1,120 @@
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { ConfigProvider } from 'antd';
+import { useFieldDefaults } from '../field-defaults';
+import { useFieldsT } from '../i18n';
+import { LoadBoundary, LoadFailed } from '../lazy-part';
+import { FieldLimits } from '../limits';
+import type { RichTextHandle } from './rich-text-handle';
+import './rich-text.css';
+
+const loadEditor = () =>
+  import('./rich-text-editor').then((module) => ({ default: module.RichTextEditor }));
+
+export interface RichTextFieldProps {
+  /** HTML; empty means no content. */
+  value?: string;
+  onChange?: (html: string) => void;
+  placeholder?: string;
+  /** Height of the writing area, px. */
+  minHeight?: number;
+  disabled?: boolean;
+  id?: string;
+  /** File library of the image button; defaults to the nearest FieldDefaultsProvider. */
+  url?: string;
+  external?: boolean;
+}
+
+/**
+ * Rich-text editor field (SPEC 2.6): TipTap, loaded on demand, in step with the form value both
+ * ways. A value that arrives before the editor is ready is tried again every 100 ms until it
+ * takes. Its popups (menus, link dialog, image picker) are layered at z-index 10000, above the
+ * drawer or dialog the form may sit in.
+ */
+export function RichTextField({
+  value = '',
+  onChange,
+  placeholder,
+  minHeight = 200,
+  disabled,
+  id,
+  ...own
+}: RichTextFieldProps) {
+  const t = useFieldsT();
+  const defaults = useFieldDefaults(own);
+  const [Editor, setEditor] = useState(() => lazy(loadEditor));
+  const handle = useRef<RichTextHandle | null>(null);
+  /** The HTML the editor holds as far as the form knows: last applied or last typed. */
+  const shown = useRef<string | null>(null);
+  /** Bumped when an editor goes away, so the next one gets the value again. */
+  const [generation, setGeneration] = useState(0);
+  const latestOnChange = useRef(onChange);
+  useEffect(() => {
+    latestOnChange.current = onChange;
+  });
+
+  useEffect(() => {
+    if (shown.current === value) return;
+    const apply = () => {
+      if (!handle.current) return false;
+      handle.current.setHTML(value);
+      shown.current = value;
+      return true;
+    };
+    if (apply()) return;
+    const timer = window.setInterval(() => {
+      if (apply()) window.clearInterval(timer);
+    }, FieldLimits.richRetryMs);
+    return () => window.clearInterval(timer);
+  }, [value, generation]);
+
+  const onReady = useCallback((ready: RichTextHandle | null) => {
+    handle.current = ready;
+    if (!ready) {
+      shown.current = null;
+      setGeneration((g) => g + 1);
+    }
+  }, []);
+
+  const onEdit = useCallback((html: string) => {
+    shown.current = html;
+    latestOnChange.current?.(html);
+  }, []);
+
+  const loading = (
+    <div
+      className="atrium-rte atrium-rte-loading"
+      style={{ minHeight: minHeight + 40 }}
+      aria-busy="true"
+    >
+      {t('fields.editorLoading')}
+    </div>
+  );
+
+  return (
+    <ConfigProvider theme={{ token: { zIndexPopupBase: FieldLimits.richZIndex } }}>
+      <LoadBoundary
+        fallback={(retry) => (
+          <LoadFailed
+            onRetry={() => {
+              setEditor(() => lazy(loadEditor));
+              retry();
+            }}
+          />
+        )}
+      >
+        <Suspense fallback={loading}>
+          <Editor
+            onReady={onReady}
+            onChange={onEdit}
+            placeholder={placeholder}
+            minHeight={minHeight}
+            disabled={disabled}
+            id={id}
+            url={defaults.url}
+            external={defaults.external}
+          />
+        </Suspense>
+      </LoadBoundary>
+    </ConfigProvider>
+  );
+}

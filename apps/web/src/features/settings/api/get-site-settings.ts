@@ -1,0 +1,21 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { SiteSettings } from '@atrium/shared/contract/site-settings';
+import { fetchData } from '@/lib/api';
+
+export const siteSettingsKeys = { all: ['settings', 'site'] as const };
+
+export function getSiteSettings(signal?: AbortSignal) {
+  return fetchData<SiteSettings>('setting/get', {}, { signal });
+}
+
+export function getSiteSettingsQuery() {
+  return queryOptions({
+    queryKey: siteSettingsKeys.all,
+    queryFn: ({ signal }) => getSiteSettings(signal),
+    staleTime: 0,
+  });
+}
+
+export function useSiteSettings() {
+  return useQuery(getSiteSettingsQuery());
+}
