@@ -10,6 +10,6 @@ export default defineProject({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
     setupFiles: ['./src/test-setup.ts'],
-    testTimeout: 20_000,
+    testTimeout: 60_000,
   },
 });

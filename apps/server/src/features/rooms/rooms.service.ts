@@ -14,7 +14,7 @@ import type { Db } from '../../db/index';
 import { ApiError } from '../../http/envelope';
 import { RoomsRepository } from './rooms.repository';
 import { roomsDb, type RoomRow } from './rooms.tables';
-import { sanitizeRichText } from './sanitize';
+import { sanitizeRichText } from '../../security/sanitize-html';
 
 export const ROOMS_LAZY_KEY = 'Rooms';
 

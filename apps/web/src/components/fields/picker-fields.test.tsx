@@ -1,6 +1,6 @@
 import { useState, type ReactElement } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, configure, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Form } from 'antd';
 import { tFiles } from '@/features/files/i18n';
@@ -20,7 +20,6 @@ import { ImagesField } from './images-field/images-field';
 import { VideoField } from './video-field/video-field';
 
 let server: FileManagerTestServer;
-configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 60_000 });
 
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, configure, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { tFiles } from '@/features/files/i18n';
 import {
@@ -17,7 +17,6 @@ import type { PickedFile } from './selection';
 
 let server: FileManagerTestServer;
 // antd in jsdom is slow, more so on a busy machine: give each step room rather than flake.
-configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 60_000 });
 
 /** The open sub-dialog titled `title`. */

@@ -197,6 +197,8 @@ export function UploadButton({
         ref={input}
         type="file"
         hidden
+        // antd's form styles give every file input `display: block`, beating `hidden`.
+        style={{ display: 'none' }}
         multiple={multiple}
         accept={acceptOf(rule)}
         onChange={(event) => {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, configure, screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Button, Form } from 'antd';
 import { installMatchMedia, installResizeObserver } from '@/features/files/testing/dom';
@@ -9,7 +9,6 @@ import { tFields } from '../i18n';
 import { installRangeMeasuring } from '../jsdom-layout';
 import { CodeEditorField, editorHeights, jsonRule } from './code-editor-field';
 
-configure({ asyncUtilTimeout: 10_000 });
 vi.setConfig({ testTimeout: 60_000 });
 beforeAll(() => {
   installMatchMedia();

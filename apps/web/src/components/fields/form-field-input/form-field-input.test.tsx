@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, configure, screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Button, Form } from 'antd';
 import { installMatchMedia, installResizeObserver } from '@/features/files/testing/dom';
@@ -7,7 +7,6 @@ import { renderWithProviders } from '@/features/files/testing/render';
 import { tFields } from '../i18n';
 import { FormFieldInput, FormFieldItem, type FormFieldItemProps } from './form-field-input';
 
-configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 30_000 });
 beforeAll(() => {
   installMatchMedia();

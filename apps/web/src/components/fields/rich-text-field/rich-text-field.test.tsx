@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, configure, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Button, Form, type FormInstance } from 'antd';
 import { installMatchMedia, installResizeObserver } from '@/features/files/testing/dom';
@@ -9,7 +9,6 @@ import { tFields } from '../i18n';
 import { installRangeMeasuring } from '../jsdom-layout';
 import { RichTextField } from './rich-text-field';
 
-configure({ asyncUtilTimeout: 10_000 });
 vi.setConfig({ testTimeout: 60_000 });
 beforeAll(() => {
   installMatchMedia();
