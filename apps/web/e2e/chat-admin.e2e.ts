@@ -137,7 +137,12 @@ test('an admin sets up a provider, a model and a room; members see the room; usa
     page.getByTestId('usage-chart').locator('.recharts-bar-rectangle').first(),
   ).toBeVisible();
   await page.getByLabel('每日提问次数').fill('50');
+  const saved = page.waitForResponse((r) => r.url().endsWith('/admin/api/aigc/usage/quota_save'));
   await page.getByRole('button', { name: '保存配额' }).click();
-  await expect(page.getByText('Save Success')).toBeVisible();
+  expect(((await (await saved).json()) as { code: number }).code).toBe(0);
+  // Earlier saves in this test may still show their own "Save Success" toast.
+  await expect(page.getByText('Save Success').last()).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('每日提问次数')).toHaveValue('50');
   await page.screenshot({ path: `${SCREENS}/chat-admin-usage-1280.png`, fullPage: true });
 });

@@ -93,8 +93,10 @@ test('images: upload two PNGs in the picker, pick both, drag to reorder, save, r
   page,
   atrium,
 }, testInfo) => {
+  // The worker's server is shared with other specs: unique names keep this test's cards apart.
+  const suffix = Date.now().toString(36);
   const files = (['red', 'blue'] as const).map((name, i) => {
-    const path = testInfo.outputPath(`${name}.png`);
+    const path = testInfo.outputPath(`${name}-${suffix}.png`);
     writeFileSync(path, solidPng(160, 50, i === 0 ? [220, 40, 40] : [40, 80, 220]));
     return path;
   });
@@ -103,13 +105,13 @@ test('images: upload two PNGs in the picker, pick both, drag to reorder, save, r
 
   await formItem(page, '首页横幅').getByRole('button', { name: '选择图片' }).click();
   const picker = page.locator('.atrium-fp-modal');
-  await expect(picker.getByText('暂无记录')).toBeVisible();
+  await expect(picker.getByRole('button', { name: /上\s*传/ })).toBeVisible();
   await picker.locator('.atrium-upload input[type="file"]').setInputFiles(files);
   const card = (name: string) => picker.getByRole('checkbox', { name, exact: true });
-  await expect(card('red.png')).toBeVisible({ timeout: 30_000 });
-  await expect(card('blue.png')).toBeVisible({ timeout: 30_000 });
-  await card('red.png').click();
-  await card('blue.png').click();
+  await expect(card(`red-${suffix}.png`)).toBeVisible({ timeout: 30_000 });
+  await expect(card(`blue-${suffix}.png`)).toBeVisible({ timeout: 30_000 });
+  await card(`red-${suffix}.png`).click();
+  await card(`blue-${suffix}.png`).click();
   await picker.getByRole('button', { name: buttonName('确定') }).click();
   await expect(picker).toBeHidden();
   // Stored paths are content hashes: red was picked first, so it is the first path.
