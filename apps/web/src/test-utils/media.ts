@@ -47,3 +47,8 @@ export function installResizeObserver(): void {
     disconnect(): void {}
   };
 }
+
+/** Installs the width-answering matchMedia, starting at `initialWidth`. */
+export function installMatchMedia(initialWidth = 1280): void {
+  setWindowWidth(initialWidth);
+}

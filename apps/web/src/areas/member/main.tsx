@@ -1,26 +1,11 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
 import { TokenKey } from '@atrium/shared/limits';
-import { AppProviders } from '@/components/app-providers';
-import { currentLanguage } from '@/lib/i18n';
+import { mountArea } from '@/components/mount-area';
 import { getRoots } from '@/lib/urls';
-import { useApiStore } from '@/stores/api-store';
 import { createMemberRouter } from './routes';
 import '@/styles.css';
 
-useApiStore.getState().configure({ baseUrl: getRoots().root, tokenKey: TokenKey.member });
-document.documentElement.lang = currentLanguage();
-
-const container = document.getElementById('app');
-if (!container) throw new Error('The page has no #app element to mount into');
-
-const router = createMemberRouter();
-
-createRoot(container).render(
-  <StrictMode>
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
-);
+mountArea({
+  baseUrl: getRoots().root,
+  tokenKey: TokenKey.member,
+  createRouter: createMemberRouter,
+});

@@ -4,7 +4,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Form } from 'antd';
 import { tFiles } from '@/features/files/i18n';
-import { installMatchMedia, installResizeObserver } from '@/features/files/testing/dom';
+import { installMatchMedia, installResizeObserver } from '@/test-utils/media';
 import {
   startFileManagerTestServer,
   type FileManagerTestServer,

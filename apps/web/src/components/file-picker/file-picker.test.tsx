@@ -2,11 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { tFiles } from '@/features/files/i18n';
-import {
-  installMatchMedia,
-  installResizeObserver,
-  setWindowWidth,
-} from '@/features/files/testing/dom';
+import { installMatchMedia, installResizeObserver, setWindowWidth } from '@/test-utils/media';
 import {
   startFileManagerTestServer,
   type FileManagerTestServer,

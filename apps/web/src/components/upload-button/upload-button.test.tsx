@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { tFiles } from '@/features/files/i18n';
-import { installMatchMedia, installResizeObserver } from '@/features/files/testing/dom';
+import { installMatchMedia, installResizeObserver } from '@/test-utils/media';
 import {
   startFileManagerTestServer,
   type FileManagerTestServer,

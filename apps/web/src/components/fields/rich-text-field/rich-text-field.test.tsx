@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Button, Form, type FormInstance } from 'antd';
-import { installMatchMedia, installResizeObserver } from '@/features/files/testing/dom';
+import { installMatchMedia, installResizeObserver } from '@/test-utils/media';
 import { renderWithProviders } from '@/features/files/testing/render';
 import { tFields } from '../i18n';
 import { installRangeMeasuring } from '../jsdom-layout';
