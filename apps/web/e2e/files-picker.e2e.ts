@@ -16,6 +16,11 @@ interface Picked {
 
 test.describe.configure({ mode: 'serial' });
 
+// The worker's server is shared with other spec files: names unique to this run keep this file's
+// cards apart from images other specs uploaded.
+const runTag = Date.now().toString(36);
+const png = (color: string) => `${color}-${runTag}.png`;
+
 /** What the selector page posted with Confirm, oldest first. */
 async function picked(page: Page): Promise<Picked[]> {
   return page.evaluate(() => (window as unknown as { __picked: Picked[] }).__picked);
@@ -38,41 +43,41 @@ test('the image library: upload, select with max 3 and reverse order, then max 1
   atrium,
 }, testInfo) => {
   const files = ['red', 'green', 'blue', 'amber'].map((name, i) => {
-    const path = testInfo.outputPath(`${name}.png`);
+    const path = testInfo.outputPath(png(name));
     writeFileSync(path, solidPng(48, 32, [i * 60, 200 - i * 40, 80 + i * 30]));
     return path;
   });
   await signInAdmin(page, atrium, '/data/file_manager/select/image?max=3');
-  await expect(page.getByText('暂无记录')).toBeVisible();
+  await expect(page.getByRole('button', { name: /上\s*传/ })).toBeVisible();
   await page.locator('.atrium-upload input[type="file"]').setInputFiles(files);
-  for (const name of ['red.png', 'green.png', 'blue.png', 'amber.png'])
+  for (const name of [png('red'), png('green'), png('blue'), png('amber')])
     await expect(card(page, name)).toBeVisible({ timeout: 30_000 });
-  await expect(card(page, 'red.png').locator('img')).toHaveAttribute('src', /.+/);
+  await expect(card(page, png('red')).locator('img')).toHaveAttribute('src', /.+/);
 
-  await card(page, 'red.png').click();
+  await card(page, png('red')).click();
   await expect(page.getByText('倒序选择')).toHaveCount(0);
-  await card(page, 'green.png').click();
-  await card(page, 'blue.png').click();
-  await card(page, 'amber.png').click();
+  await card(page, png('green')).click();
+  await card(page, png('blue')).click();
+  await card(page, png('amber')).click();
   await expect(page.getByText('最多选择 3 项')).toBeVisible();
-  await expect(card(page, 'amber.png')).toHaveAttribute('aria-checked', 'false');
+  await expect(card(page, png('amber'))).toHaveAttribute('aria-checked', 'false');
   await page.getByText('倒序选择').click();
   await page.getByRole('button', { name: buttonName('确定') }).click();
   await expect.poll(async () => (await picked(page)).length).toBe(1);
   const [first] = await picked(page);
-  expect(first?.items.map((i) => i.filename)).toEqual(['blue.png', 'green.png', 'red.png']);
+  expect(first?.items.map((i) => i.filename)).toEqual([png('blue'), png('green'), png('red')]);
   expect(first?.items[0]).toMatchObject({ category: 'image', type: 'png' });
   expect(first?.items[0]?.fullPath).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/data\//);
 
   await page.goto(`${atrium.adminUrl}#/data/file_manager/select/image?max=1`);
-  await card(page, 'red.png').click();
-  await card(page, 'green.png').click();
-  await expect(card(page, 'red.png')).toHaveAttribute('aria-checked', 'false');
-  await expect(card(page, 'green.png')).toHaveAttribute('aria-checked', 'true');
+  await card(page, png('red')).click();
+  await card(page, png('green')).click();
+  await expect(card(page, png('red'))).toHaveAttribute('aria-checked', 'false');
+  await expect(card(page, png('green'))).toHaveAttribute('aria-checked', 'true');
   await page.getByRole('button', { name: buttonName('确定') }).click();
   await expect
     .poll(async () => (await picked(page)).at(-1)?.items.map((i) => i.filename))
-    .toEqual(['green.png']);
+    .toEqual([png('green')]);
 
   await page.getByRole('tab', { name: '自定义链接' }).click();
   await page.getByRole('button', { name: buttonName('确定') }).click();
@@ -96,7 +101,7 @@ test('categories: add, edit, move files in, delete; files: delete after confirmi
   atrium,
 }) => {
   await signInAdmin(page, atrium, '/data/file_manager');
-  await expect(card(page, 'red.png')).toBeVisible();
+  await expect(card(page, png('red'))).toBeVisible();
   const side = page.locator('.atrium-fp-side');
   await expect(side.getByRole('button', { name: '编辑分类' })).toBeDisabled();
   await expect(side.getByRole('button', { name: '删除分类' })).toBeDisabled();
@@ -123,8 +128,8 @@ test('categories: add, edit, move files in, delete; files: delete after confirmi
   await expect(side.getByText('Beach')).toHaveCount(0);
 
   // Move two files into Holidays.
-  await card(page, 'red.png').click();
-  await card(page, 'blue.png').click();
+  await card(page, png('red')).click();
+  await card(page, png('blue')).click();
   await toolbar(page)
     .getByRole('button', { name: buttonName('编辑') })
     .click();
@@ -134,9 +139,9 @@ test('categories: add, edit, move files in, delete; files: delete after confirmi
   await dialog.getByRole('button', { name: buttonName('确定') }).click();
   await expect(page.getByText('编辑成功')).toBeVisible();
   await side.getByText('Holidays').click();
-  await expect(card(page, 'red.png')).toBeVisible();
-  await expect(card(page, 'blue.png')).toBeVisible();
-  await expect(card(page, 'green.png')).toHaveCount(0);
+  await expect(card(page, png('red'))).toBeVisible();
+  await expect(card(page, png('blue'))).toBeVisible();
+  await expect(card(page, png('green'))).toHaveCount(0);
 
   // Delete the Seaside category, asked first; cancel keeps it.
   await side.getByText('Seaside').click();
@@ -154,15 +159,15 @@ test('categories: add, edit, move files in, delete; files: delete after confirmi
 
   // Delete a file from the root view.
   await expect(toolbar(page).getByRole('button', { name: buttonName('删除') })).toBeDisabled();
-  await card(page, 'amber.png').click();
+  await card(page, png('amber')).click();
   await toolbar(page)
     .getByRole('button', { name: buttonName('删除') })
     .click();
   await question(page)
     .getByRole('button', { name: buttonName('确定') })
     .click();
-  await expect(card(page, 'amber.png')).toHaveCount(0);
-  await expect(card(page, 'green.png')).toBeVisible();
+  await expect(card(page, png('amber'))).toHaveCount(0);
+  await expect(card(page, png('green'))).toBeVisible();
 });
 
 test('narrow screens fold the category menu behind a toggle; screenshots at 1280 and 375 px', async ({
@@ -170,12 +175,12 @@ test('narrow screens fold the category menu behind a toggle; screenshots at 1280
   atrium,
 }) => {
   await signInAdmin(page, atrium, '/data/file_manager/select/image?max=3');
-  await expect(card(page, 'red.png')).toBeVisible();
-  await card(page, 'red.png').click();
-  await card(page, 'green.png').click();
+  await expect(card(page, png('red'))).toBeVisible();
+  await card(page, png('red')).click();
+  await card(page, png('green')).click();
   await page.screenshot({ path: '/work/screens/files-picker-1280.png', fullPage: true });
   await page.goto(`${atrium.adminUrl}#/data/file_manager`);
-  await expect(card(page, 'red.png')).toBeVisible();
+  await expect(card(page, png('red'))).toBeVisible();
   await page.screenshot({ path: '/work/screens/files-admin-1280.png', fullPage: true });
   await page.locator('.atrium-fp-side').getByRole('button', { name: '新增分类' }).click();
   const dialog = page.locator('.ant-modal').filter({ hasText: '新增分类' });
@@ -195,11 +200,11 @@ test('narrow screens fold the category menu behind a toggle; screenshots at 1280
   await page.locator('.atrium-fp-side').getByText('Holidays').click();
   await expect(page.locator('.atrium-fp-side')).toHaveCount(0);
   await expect(toggle).toContainText('Holidays');
-  await expect(card(page, 'red.png')).toBeVisible();
-  await expect(card(page, 'green.png')).toHaveCount(0);
+  await expect(card(page, png('red'))).toBeVisible();
+  await expect(card(page, png('green'))).toHaveCount(0);
 
   await page.goto(`${atrium.adminUrl}#/data/file_manager/select/image?max=3`);
-  await expect(card(page, 'red.png')).toBeVisible();
+  await expect(card(page, png('red'))).toBeVisible();
   await page.screenshot({ path: '/work/screens/files-picker-375.png', fullPage: true });
 
   // The picker's own colours follow the dark theme too.
