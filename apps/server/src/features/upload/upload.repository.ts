@@ -135,39 +135,39 @@ export class UploadRepository {
    * A blob with this MD5 and size that the owner already holds in this library under the same
    * extension, through a library file or an unsaved upload ("instant upload").
    */
-  async findOwnedBlob(owner: Owner, library: Library, ext: string, md5: string, size: number): Promise<BlobRow | undefined> {
-    const candidates = await this.db
+  findOwnedBlob(owner: Owner, library: Library, ext: string, md5: string, size: number): Promise<BlobRow | undefined> {
+    return this.db
       .selectFrom('fileBlobs')
       .select(blobColumns)
       .where('md5', '=', md5)
       .where('size', '=', size)
       .where('refCount', '>', 0)
-      .execute();
-    for (const blob of candidates) {
-      const viaFile = await this.db
-        .selectFrom('files')
-        .select('id')
-        .where('blobId', '=', blob.id)
-        .where('ownerType', '=', owner.type)
-        .where('ownerId', '=', owner.id)
-        .where('library', '=', library)
-        .where('ext', '=', ext)
-        .limit(1)
-        .executeTakeFirst();
-      if (viaFile) return blob;
-      const viaUpload = await this.db
-        .selectFrom('uploads')
-        .select('id')
-        .where('blobId', '=', blob.id)
-        .where('ownerType', '=', owner.type)
-        .where('ownerId', '=', owner.id)
-        .where('library', '=', library)
-        .where('ext', '=', ext)
-        .limit(1)
-        .executeTakeFirst();
-      if (viaUpload) return blob;
-    }
-    return undefined;
+      .where((eb) =>
+        eb.or([
+          eb.exists(
+            eb
+              .selectFrom('files')
+              .select('files.id')
+              .whereRef('files.blobId', '=', 'fileBlobs.id')
+              .where('files.ownerType', '=', owner.type)
+              .where('files.ownerId', '=', owner.id)
+              .where('files.library', '=', library)
+              .where('files.ext', '=', ext),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('uploads')
+              .select('uploads.id')
+              .whereRef('uploads.blobId', '=', 'fileBlobs.id')
+              .where('uploads.ownerType', '=', owner.type)
+              .where('uploads.ownerId', '=', owner.id)
+              .where('uploads.library', '=', library)
+              .where('uploads.ext', '=', ext),
+          ),
+        ]),
+      )
+      .limit(1)
+      .executeTakeFirst();
   }
 
   /** Adds `by` references to a blob; false when it is gone (its last reference was dropped). */
