@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import { Limits } from '@atrium/shared';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -40,6 +39,7 @@ import { registerSiteSettingsRoutes } from './features/site-settings/site-settin
 import { SiteSettingsService } from './features/site-settings/site-settings.service';
 import { registerErrorHandling } from './http/errors';
 import { registerRouting } from './http/route';
+import { helmetHeaders } from './http/security-headers';
 import { registerXsrf } from './http/xsrf';
 import { registerWebApp } from './web/static';
 
@@ -131,8 +131,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     if (ownsDb) await db.destroy();
   });
 
-  app.addHook('onRequest', async (req, reply) => {
+  // Security headers (helmet's, rendered once) and the request id, on every answer.
+  const securityHeaders = helmetHeaders({ contentSecurityPolicy: contentSecurityPolicy(config) });
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.headers(securityHeaders);
     reply.header('x-request-id', req.id);
+    done();
   });
 
   // Only JSON bodies: a cross-site form can send text/plain without a preflight, never JSON.
@@ -140,7 +144,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   registerErrorHandling(app);
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, { contentSecurityPolicy: contentSecurityPolicy(config) });
   registerXsrf(app, { secureCookie: config.publicUrl?.startsWith('https:') ?? false });
 
   const sessions = new SessionsService(new SessionsRepository(db), now);
