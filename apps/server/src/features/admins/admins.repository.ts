@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index';
+import { prepare } from '../../db/prepared';
 import { containsText } from '../../db/search';
 import type { AdminRow } from '../../db/types';
 
@@ -42,15 +43,24 @@ const toAdmin = (row: AdminRow): Admin => ({
   disabled: row.disabled === 1,
 });
 
+/** Run on every signed-in admin request. */
+const findById = prepare((db: Db, id: number) =>
+  db.selectFrom('admins').select(columns).where('id', '=', id),
+);
+const roleRules = prepare((db: Db, adminId: number) =>
+  db
+    .selectFrom('adminRoles')
+    .innerJoin('roles', 'roles.id', 'adminRoles.roleId')
+    .select('roles.rules')
+    .where('adminRoles.adminId', '=', adminId)
+    .orderBy('roles.id'),
+);
+
 export class AdminsRepository {
   constructor(private readonly db: Db) {}
 
   async findById(id: number): Promise<Admin | undefined> {
-    const row = await this.db
-      .selectFrom('admins')
-      .select(columns)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await findById.executeTakeFirst(this.db, id);
     return row && toAdmin(row);
   }
 
@@ -202,13 +212,7 @@ export class AdminsRepository {
 
   /** The rule lists of every role the admin holds, as stored (JSON text). */
   async roleRules(adminId: number): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('adminRoles')
-      .innerJoin('roles', 'roles.id', 'adminRoles.roleId')
-      .select('roles.rules')
-      .where('adminRoles.adminId', '=', adminId)
-      .orderBy('roles.id')
-      .execute();
+    const rows = await roleRules.execute(this.db, adminId);
     return rows.map((r) => r.rules);
   }
 }

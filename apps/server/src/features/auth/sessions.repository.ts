@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index';
+import { prepare } from '../../db/prepared';
 import type { SessionRow, SubjectType } from '../../db/types';
 
 export type Session = SessionRow;
@@ -28,6 +29,15 @@ const columns = [
   'revokedAt',
 ] as const;
 
+/** Run on every signed-in request. */
+const findByTokenHash = prepare((db: Db, subjectType: SubjectType, hash: string) =>
+  db
+    .selectFrom('sessions')
+    .select(columns)
+    .where('subjectType', '=', subjectType)
+    .where((eb) => eb.or([eb('tokenHash', '=', hash), eb('prevTokenHash', '=', hash)])),
+);
+
 export class SessionsRepository {
   constructor(private readonly db: Db) {}
 
@@ -53,12 +63,7 @@ export class SessionsRepository {
 
   /** The session whose current or previous token has this hash. */
   async findByTokenHash(subjectType: SubjectType, hash: string): Promise<Session | undefined> {
-    return this.db
-      .selectFrom('sessions')
-      .select(columns)
-      .where('subjectType', '=', subjectType)
-      .where((eb) => eb.or([eb('tokenHash', '=', hash), eb('prevTokenHash', '=', hash)]))
-      .executeTakeFirst();
+    return findByTokenHash.executeTakeFirst(this.db, subjectType, hash);
   }
 
   async touch(id: number, lastSeenAt: number, expiresAt: number): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Library } from '@atrium/shared/contract/files';
 import { sql, type Insertable } from 'kysely';
+import { prepare } from '../../db/prepared';
 import {
   categoryColumns,
   fileColumns,
@@ -9,6 +10,7 @@ import {
   type FilesDb,
   type FilesTable,
   type Owner,
+  type OwnerType,
 } from './files.tables';
 
 export interface LibraryScope {
@@ -19,6 +21,118 @@ export interface LibraryScope {
 export interface SubtreeStats {
   ids: number[];
   fileCount: number;
+}
+
+/** The listing queries, built once (see PreparedQuery): `list` runs them on every page. */
+const listing = {
+  category: prepare((db: FilesDb, type: OwnerType, owner: number, library: Library, id: number) =>
+    db
+      .selectFrom('fileCategories')
+      .select(categoryColumns)
+      .where('ownerType', '=', type)
+      .where('ownerId', '=', owner)
+      .where('library', '=', library)
+      .where('id', '=', id),
+  ),
+  libraryCount: prepare((db: FilesDb, type: OwnerType, owner: number, library: Library) =>
+    db
+      .selectFrom('fileLibraryStats')
+      .select('fileCount')
+      .where('ownerType', '=', type)
+      .where('ownerId', '=', owner)
+      .where('library', '=', library),
+  ),
+  subtree: prepare(
+    (db: FilesDb, type: OwnerType, owner: number, library: Library, pathPrefix: string) =>
+      db
+        .selectFrom('fileCategories')
+        .select(['id', 'fileCount'])
+        .where('ownerType', '=', type)
+        .where('ownerId', '=', owner)
+        .where('library', '=', library)
+        .where('path', 'like', pathPrefix),
+  ),
+  pageAll: prepare(
+    (
+      db: FilesDb,
+      type: OwnerType,
+      owner: number,
+      library: Library,
+      offset: number,
+      limit: number,
+    ) =>
+      db
+        .selectFrom('files')
+        .select(fileColumns)
+        .where('ownerType', '=', type)
+        .where('ownerId', '=', owner)
+        .where('library', '=', library)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset),
+  ),
+  pageCategory: prepare(
+    (
+      db: FilesDb,
+      type: OwnerType,
+      owner: number,
+      library: Library,
+      categoryId: number,
+      offset: number,
+      limit: number,
+    ) =>
+      db
+        .selectFrom('files')
+        .select(fileColumns)
+        .where('ownerType', '=', type)
+        .where('ownerId', '=', owner)
+        .where('library', '=', library)
+        .where('categoryId', '=', categoryId)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset),
+  ),
+  ...pageCategoriesQueries(),
+};
+
+/**
+ * Newest first in a set of categories (a path prefix). `dense` (the set holds a large share of
+ * the library) walks the library newest first and keeps matching rows; `sparse` gathers the rows
+ * of each category through the category index and sorts them, cheaper for a small share.
+ */
+function pageCategoriesQueries() {
+  const build = (dense: boolean) =>
+    prepare(
+      (
+        db: FilesDb,
+        type: OwnerType,
+        owner: number,
+        library: Library,
+        pathPrefix: string,
+        offset: number,
+        limit: number,
+      ) => {
+        const inSubtree = db
+          .selectFrom('fileCategories')
+          .select('id')
+          .where('ownerType', '=', type)
+          .where('ownerId', '=', owner)
+          .where('library', '=', library)
+          .where('path', 'like', pathPrefix);
+        const query = db
+          .selectFrom('files')
+          .select(fileColumns)
+          .where('ownerType', '=', type)
+          .where('ownerId', '=', owner)
+          .where('library', '=', library);
+        // Unary plus keeps the planner off the category index, so it walks the id order instead.
+        const filtered = dense
+          ? query.where(sql<number>`+category_id`, 'in', inSubtree)
+          : query.where('categoryId', 'in', inSubtree);
+        return filtered.orderBy('id', 'desc').limit(limit).offset(offset);
+      },
+    );
+  return { pageDense: build(true), pageSparse: build(false) };
 }
 
 /** Categories, files and their counters of one owner's library (Kysely only, dialect-neutral). */
@@ -46,36 +160,60 @@ export class FilesRepository {
   }
 
   getCategory(scope: LibraryScope, id: number): Promise<CategoryRow | undefined> {
-    return this.categories(scope).select(categoryColumns).where('id', '=', id).executeTakeFirst();
+    return listing.category.executeTakeFirst(
+      this.db,
+      scope.owner.type,
+      scope.owner.id,
+      scope.library,
+      id,
+    );
   }
 
   /** The category and everything below it, with the files filed directly in each. */
   async subtree(scope: LibraryScope, path: string): Promise<SubtreeStats> {
-    const rows = await this.categories(scope)
-      .select(['id', 'fileCount'])
-      .where('path', 'like', `${path}%`)
-      .execute();
+    const rows = await listing.subtree.execute(
+      this.db,
+      scope.owner.type,
+      scope.owner.id,
+      scope.library,
+      `${path}%`,
+    );
     return { ids: rows.map((r) => r.id), fileCount: rows.reduce((sum, r) => sum + r.fileCount, 0) };
   }
 
   /** Depth of the deepest category under `path`, counted from the category itself (0 = no children). */
   async subtreeHeight(scope: LibraryScope, path: string): Promise<number> {
-    const rows = await this.categories(scope).select('path').where('path', 'like', `${path}%`).execute();
+    const rows = await this.categories(scope)
+      .select('path')
+      .where('path', 'like', `${path}%`)
+      .execute();
     const base = path.split('/').length;
     return rows.reduce((max, r) => Math.max(max, r.path.split('/').length - base), 0);
   }
 
   async insertCategory(row: Insertable<FileCategoriesTable>): Promise<number> {
-    const inserted = await this.db.insertInto('fileCategories').values(row).returning('id').executeTakeFirstOrThrow();
+    const inserted = await this.db
+      .insertInto('fileCategories')
+      .values(row)
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return inserted.id;
   }
 
-  async updateCategory(id: number, changes: { name?: string; pid?: number; path?: string; updatedAt: number }): Promise<void> {
+  async updateCategory(
+    id: number,
+    changes: { name?: string; pid?: number; path?: string; updatedAt: number },
+  ): Promise<void> {
     await this.db.updateTable('fileCategories').set(changes).where('id', '=', id).execute();
   }
 
   /** Rewrites the path prefix of every category below `oldPath` (moving or removing a branch). */
-  async rewritePaths(scope: LibraryScope, oldPath: string, newPath: string, excludeId: number): Promise<void> {
+  async rewritePaths(
+    scope: LibraryScope,
+    oldPath: string,
+    newPath: string,
+    excludeId: number,
+  ): Promise<void> {
     await this.db
       .updateTable('fileCategories')
       .set({ path: sql<string>`${newPath} || substr(path, ${oldPath.length + 1})` })
@@ -87,7 +225,12 @@ export class FilesRepository {
       .execute();
   }
 
-  async reparentChildren(scope: LibraryScope, fromId: number, toId: number, now: number): Promise<void> {
+  async reparentChildren(
+    scope: LibraryScope,
+    fromId: number,
+    toId: number,
+    now: number,
+  ): Promise<void> {
     await this.db
       .updateTable('fileCategories')
       .set({ pid: toId, updatedAt: now })
@@ -114,7 +257,12 @@ export class FilesRepository {
   async addToLibraryCount(scope: LibraryScope, by: number): Promise<void> {
     await this.db
       .insertInto('fileLibraryStats')
-      .values({ ownerType: scope.owner.type, ownerId: scope.owner.id, library: scope.library, fileCount: by })
+      .values({
+        ownerType: scope.owner.type,
+        ownerId: scope.owner.id,
+        library: scope.library,
+        fileCount: by,
+      })
       .onConflict((oc) =>
         oc
           .columns(['ownerType', 'ownerId', 'library'])
@@ -124,13 +272,12 @@ export class FilesRepository {
   }
 
   async libraryCount(scope: LibraryScope): Promise<number> {
-    const row = await this.db
-      .selectFrom('fileLibraryStats')
-      .select('fileCount')
-      .where('ownerType', '=', scope.owner.type)
-      .where('ownerId', '=', scope.owner.id)
-      .where('library', '=', scope.library)
-      .executeTakeFirst();
+    const row = await listing.libraryCount.executeTakeFirst(
+      this.db,
+      scope.owner.type,
+      scope.owner.id,
+      scope.library,
+    );
     return row?.fileCount ?? 0;
   }
 
@@ -164,38 +311,61 @@ export class FilesRepository {
 
   /** Newest first over the whole library. */
   pageAll(scope: LibraryScope, offset: number, limit: number): Promise<FileRow[]> {
-    return this.files(scope).select(fileColumns).orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    return listing.pageAll.execute(
+      this.db,
+      scope.owner.type,
+      scope.owner.id,
+      scope.library,
+      offset,
+      limit,
+    );
   }
 
   /** Newest first in one category, straight off the (owner, library, category, id) index. */
-  pageCategory(scope: LibraryScope, categoryId: number, offset: number, limit: number): Promise<FileRow[]> {
-    return this.files(scope)
-      .select(fileColumns)
-      .where('categoryId', '=', categoryId)
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute();
+  pageCategory(
+    scope: LibraryScope,
+    categoryId: number,
+    offset: number,
+    limit: number,
+  ): Promise<FileRow[]> {
+    return listing.pageCategory.execute(
+      this.db,
+      scope.owner.type,
+      scope.owner.id,
+      scope.library,
+      categoryId,
+      offset,
+      limit,
+    );
   }
 
-  /**
-   * Newest first in a set of categories. `dense` (the set holds a large share of the library)
-   * walks the library newest first and keeps matching rows; otherwise the rows of each category
-   * are gathered through the category index and sorted, which is cheaper for a small share.
-   */
-  pageCategories(scope: LibraryScope, path: string, offset: number, limit: number, dense: boolean): Promise<FileRow[]> {
-    const inSubtree = this.categories(scope).select('id').where('path', 'like', `${path}%`);
-    const query = this.files(scope).select(fileColumns);
-    // Unary plus keeps the planner off the category index, so it walks the id order instead.
-    const filtered = dense
-      ? query.where(sql<number>`+category_id`, 'in', inSubtree)
-      : query.where('categoryId', 'in', inSubtree);
-    return filtered.orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  /** Newest first in a set of categories; `dense`: see pageCategoriesQueries. */
+  pageCategories(
+    scope: LibraryScope,
+    path: string,
+    offset: number,
+    limit: number,
+    dense: boolean,
+  ): Promise<FileRow[]> {
+    const query = dense ? listing.pageDense : listing.pageSparse;
+    return query.execute(
+      this.db,
+      scope.owner.type,
+      scope.owner.id,
+      scope.library,
+      `${path}%`,
+      offset,
+      limit,
+    );
   }
 
   /** Whether the owner has a library file with this path (it may save it again). */
   async ownsPath(scope: LibraryScope, path: string): Promise<boolean> {
-    const row = await this.files(scope).select('id').where('path', '=', path).limit(1).executeTakeFirst();
+    const row = await this.files(scope)
+      .select('id')
+      .where('path', '=', path)
+      .limit(1)
+      .executeTakeFirst();
     return row !== undefined;
   }
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/index';
+import { prepare } from '../../db/prepared';
 import type { MemberRow } from '../../db/types';
 
 export interface Member {
@@ -39,15 +40,16 @@ const columns = [
 
 const toMember = (row: MemberRow): Member => ({ ...row, disabled: row.disabled === 1 });
 
+/** Run on every signed-in member request. */
+const findById = prepare((db: Db, id: number) =>
+  db.selectFrom('members').select(columns).where('id', '=', id),
+);
+
 export class MembersRepository {
   constructor(private readonly db: Db) {}
 
   async findById(id: number): Promise<Member | undefined> {
-    const row = await this.db
-      .selectFrom('members')
-      .select(columns)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await findById.executeTakeFirst(this.db, id);
     return row && toMember(row);
   }
 
