@@ -95,7 +95,41 @@ function QuotaCard() {
   );
 }
 
-const tokensOf = (row: UsageTotals) => row.tokens.toLocaleString();
+/** One usage breakdown (by room, by member): a label column, then messages and tokens. */
+function UsageTable<Row extends UsageTotals>(props: {
+  title: string;
+  rowKey: keyof Row & string;
+  labelTitle: string;
+  label: (row: Row) => string;
+  rows: Row[] | undefined;
+  loading: boolean;
+}) {
+  const t = useChatT();
+  return (
+    <Card title={props.title} styles={{ body: { padding: 0 } }}>
+      <Table<Row>
+        rowKey={props.rowKey}
+        size="small"
+        pagination={false}
+        loading={props.loading}
+        dataSource={props.rows ?? []}
+        columns={[
+          {
+            title: props.labelTitle,
+            key: 'label',
+            render: (_: unknown, row: Row) => props.label(row),
+          },
+          { title: t('usage.messages'), dataIndex: 'messages', key: 'messages' },
+          {
+            title: t('usage.tokens'),
+            key: 'tokens',
+            render: (_: unknown, row: Row) => row.tokens.toLocaleString(),
+          },
+        ]}
+      />
+    </Card>
+  );
+}
 
 /** The admin usage page: totals, a chart by day, tables by room and member, and the quotas. */
 export function UsagePanel() {
@@ -191,54 +225,24 @@ export function UsagePanel() {
       </Card>
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={12}>
-          <Card title={t('usage.byRoom')} styles={{ body: { padding: 0 } }}>
-            <Table
-              rowKey="roomId"
-              size="small"
-              pagination={false}
-              loading={usage.isFetching}
-              dataSource={data?.byRoom ?? []}
-              columns={[
-                {
-                  title: t('usage.room'),
-                  key: 'room',
-                  render: (_: unknown, r: UsageResponse['byRoom'][number]) =>
-                    r.title || t('usage.deletedRoom', { id: r.roomId }),
-                },
-                { title: t('usage.messages'), dataIndex: 'messages', key: 'messages' },
-                {
-                  title: t('usage.tokens'),
-                  key: 'tokens',
-                  render: (_: unknown, r: UsageTotals) => tokensOf(r),
-                },
-              ]}
-            />
-          </Card>
+          <UsageTable
+            title={t('usage.byRoom')}
+            rowKey="roomId"
+            labelTitle={t('usage.room')}
+            label={(r) => r.title || t('usage.deletedRoom', { id: r.roomId })}
+            rows={data?.byRoom}
+            loading={usage.isFetching}
+          />
         </Col>
         <Col xs={24} lg={12}>
-          <Card title={t('usage.byMember')} styles={{ body: { padding: 0 } }}>
-            <Table
-              rowKey="memberId"
-              size="small"
-              pagination={false}
-              loading={usage.isFetching}
-              dataSource={data?.byMember ?? []}
-              columns={[
-                {
-                  title: t('usage.member'),
-                  key: 'member',
-                  render: (_: unknown, m: UsageResponse['byMember'][number]) =>
-                    m.username || t('usage.deletedMember', { id: m.memberId }),
-                },
-                { title: t('usage.messages'), dataIndex: 'messages', key: 'messages' },
-                {
-                  title: t('usage.tokens'),
-                  key: 'tokens',
-                  render: (_: unknown, r: UsageTotals) => tokensOf(r),
-                },
-              ]}
-            />
-          </Card>
+          <UsageTable
+            title={t('usage.byMember')}
+            rowKey="memberId"
+            labelTitle={t('usage.member')}
+            label={(m) => m.username || t('usage.deletedMember', { id: m.memberId })}
+            rows={data?.byMember}
+            loading={usage.isFetching}
+          />
         </Col>
       </Row>
       <QuotaCard />
