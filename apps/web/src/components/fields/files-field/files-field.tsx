@@ -1,14 +1,11 @@
-import { useState } from 'react';
 import { FileOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { FileChip } from '../file-chip';
-import { useFieldDefaults } from '../field-defaults';
 import { useFieldsT } from '../i18n';
 import { FieldLimits } from '../limits';
-import { PathPicker } from '../path-picker';
-import { pathList } from '../paths';
+import { usePathList } from '../path-list';
 import { SortablePaths } from '../sortable-paths';
 import '../fields.css';
 
@@ -73,20 +70,18 @@ export function FilesField({
   max = FieldLimits.listMax,
   disabled = false,
   id,
-  ...own
+  url,
+  external,
 }: FilesFieldProps) {
   const t = useFieldsT();
-  const defaults = useFieldDefaults(own);
-  const paths = pathList(value);
-  const left = Math.max(0, max - paths.length);
-  const [picking, setPicking] = useState(false);
+  const list = usePathList('file', { value, onChange, max, url, external });
 
   return (
     <div className="atrium-field-column" id={id}>
-      {paths.length > 0 ? (
+      {list.paths.length > 0 ? (
         <ul className="atrium-field-file-list">
           <SortablePaths
-            paths={paths}
+            paths={list.paths}
             onChange={(next) => onChange?.(next)}
             layout="list"
             disabled={disabled}
@@ -98,7 +93,7 @@ export function FilesField({
                   id={item.key}
                   path={item.path}
                   disabled={disabled}
-                  onDelete={() => onChange?.(paths.filter((_, i) => i !== index))}
+                  onDelete={() => list.remove(index)}
                 />
               ))
             }
@@ -108,24 +103,16 @@ export function FilesField({
       <div className="atrium-field-actions">
         <Button
           icon={<FileOutlined />}
-          disabled={disabled || left === 0}
-          onClick={() => setPicking(true)}
+          disabled={disabled || list.left === 0}
+          onClick={list.openPicker}
         >
           {t('fields.selectFile')}
         </Button>
         <span className="atrium-field-hint" aria-live="polite">
-          {left === 0 ? t('fields.full', { max }) : t('fields.count', { count: paths.length, max })}
+          {list.hint}
         </span>
       </div>
-      <PathPicker
-        category="file"
-        open={picking}
-        max={Math.max(1, left)}
-        url={defaults.url}
-        external={defaults.external}
-        onClose={() => setPicking(false)}
-        onPick={(picked) => onChange?.([...paths, ...picked.slice(0, left)])}
-      />
+      {list.picker}
     </div>
   );
 }

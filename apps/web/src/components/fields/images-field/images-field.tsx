@@ -2,11 +2,10 @@ import { useState } from 'react';
 import { PlusOutlined } from '@ant-design/icons';
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { useFieldDefaults } from '../field-defaults';
 import { useFieldsT } from '../i18n';
 import { FieldLimits } from '../limits';
-import { PathPicker } from '../path-picker';
-import { fileNameOf, pathList } from '../paths';
+import { usePathList } from '../path-list';
+import { fileNameOf } from '../paths';
 import { PreviewDialog } from '../preview-dialog';
 import { SortablePaths } from '../sortable-paths';
 import { Thumb } from '../thumb';
@@ -77,20 +76,18 @@ export function ImagesField({
   size = 80,
   disabled = false,
   id,
-  ...own
+  url,
+  external,
 }: ImagesFieldProps) {
   const t = useFieldsT();
-  const defaults = useFieldDefaults(own);
-  const paths = pathList(value);
-  const left = Math.max(0, max - paths.length);
-  const [picking, setPicking] = useState(false);
+  const list = usePathList('image', { value, onChange, max, url, external });
   const [preview, setPreview] = useState('');
 
   return (
     <div className="atrium-field-column" id={id}>
       <div className="atrium-field-grid" role="list">
         <SortablePaths
-          paths={paths}
+          paths={list.paths}
           onChange={(next) => onChange?.(next)}
           layout="grid"
           disabled={disabled}
@@ -104,7 +101,7 @@ export function ImagesField({
                   size={size}
                   disabled={disabled}
                   onPreview={() => setPreview(item.path)}
-                  onDelete={() => onChange?.(paths.filter((_, i) => i !== index))}
+                  onDelete={() => list.remove(index)}
                 />
               </div>
             ))
@@ -114,27 +111,19 @@ export function ImagesField({
           type="button"
           className="atrium-field-empty"
           style={{ width: size, height: size, flexDirection: 'column', gap: 4, fontSize: 12 }}
-          disabled={disabled || left === 0}
-          onClick={() => setPicking(true)}
+          disabled={disabled || list.left === 0}
+          onClick={list.openPicker}
           aria-label={t('fields.selectImage')}
-          title={left === 0 ? t('fields.full', { max }) : undefined}
+          title={list.left === 0 ? list.hint : undefined}
         >
           <PlusOutlined style={{ fontSize: 18 }} aria-hidden />
           {t('fields.selectImage')}
         </button>
       </div>
       <span className="atrium-field-hint" aria-live="polite">
-        {left === 0 ? t('fields.full', { max }) : t('fields.count', { count: paths.length, max })}
+        {list.hint}
       </span>
-      <PathPicker
-        category="image"
-        open={picking}
-        max={Math.max(1, left)}
-        url={defaults.url}
-        external={defaults.external}
-        onClose={() => setPicking(false)}
-        onPick={(picked) => onChange?.([...paths, ...picked.slice(0, left)])}
-      />
+      {list.picker}
       <PreviewDialog path={preview} onClose={() => setPreview('')} />
     </div>
   );
