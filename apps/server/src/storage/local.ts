@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -7,6 +7,7 @@ import {
   StorageNotFoundError,
   type ByteRange,
   type ChunkReceipt,
+  type ChunkWriter,
   type StagingRef,
   type Storage,
   type StoredObject,
@@ -42,28 +43,55 @@ export class LocalStorage implements Storage {
     return { key, uploadId: null };
   }
 
-  async writeChunk(staging: StagingRef, index: number, chunkSize: number, data: Buffer): Promise<ChunkReceipt> {
-    let handle;
+  async writeChunk(
+    staging: StagingRef,
+    index: number,
+    chunkSize: number,
+    data: Buffer,
+  ): Promise<ChunkReceipt> {
+    const writer = await this.openChunkWriter(staging, index, chunkSize);
+    try {
+      await writer.write(data, 0);
+    } finally {
+      await writer.close();
+    }
+    return { index, size: data.length, etag: '' };
+  }
+
+  async openChunkWriter(
+    staging: StagingRef,
+    index: number,
+    chunkSize: number,
+  ): Promise<ChunkWriter> {
+    let handle: FileHandle;
     try {
       handle = await open(this.path(staging.key), 'r+');
     } catch (error) {
       if (isMissing(error)) throw new StorageNotFoundError(staging.key);
       throw error;
     }
-    try {
-      const position = chunkOffset(index, chunkSize);
-      let written = 0;
-      while (written < data.length) {
-        const { bytesWritten } = await handle.write(data, written, data.length - written, position + written);
-        written += bytesWritten;
-      }
-    } finally {
-      await handle.close();
-    }
-    return { index, size: data.length, etag: '' };
+    const start = chunkOffset(index, chunkSize);
+    return {
+      async write(data, at) {
+        for (let written = 0; written < data.length;) {
+          const { bytesWritten } = await handle.write(
+            data,
+            written,
+            data.length - written,
+            start + at + written,
+          );
+          written += bytesWritten;
+        }
+      },
+      close: () => handle.close(),
+    };
   }
 
-  async readChunk(staging: StagingRef, receipt: ChunkReceipt, chunkSize: number): Promise<Buffer | undefined> {
+  async readChunk(
+    staging: StagingRef,
+    receipt: ChunkReceipt,
+    chunkSize: number,
+  ): Promise<Buffer | undefined> {
     let handle;
     try {
       handle = await open(this.path(staging.key), 'r');
@@ -73,14 +101,23 @@ export class LocalStorage implements Storage {
     }
     try {
       const data = Buffer.allocUnsafe(receipt.size);
-      const { bytesRead } = await handle.read(data, 0, receipt.size, chunkOffset(receipt.index, chunkSize));
+      const { bytesRead } = await handle.read(
+        data,
+        0,
+        receipt.size,
+        chunkOffset(receipt.index, chunkSize),
+      );
       return bytesRead === receipt.size ? data : undefined;
     } finally {
       await handle.close();
     }
   }
 
-  async storedChunks(staging: StagingRef, chunkSize: number, receipts: readonly ChunkReceipt[]): Promise<number[]> {
+  async storedChunks(
+    staging: StagingRef,
+    chunkSize: number,
+    receipts: readonly ChunkReceipt[],
+  ): Promise<number[]> {
     const info = await this.stat(staging.key);
     if (!info) return [];
     return receipts

@@ -18,6 +18,13 @@ export interface ChunkReceipt {
   etag: string;
 }
 
+/** Writes one chunk in pieces (see `Storage.openChunkWriter`). */
+export interface ChunkWriter {
+  /** Writes `data` at byte `at` of the chunk; calls may overlap, each covering its own range. */
+  write(data: Buffer, at: number): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** Inclusive byte range, as in HTTP `Range: bytes=start-end`. */
 export interface ByteRange {
   start: number;
@@ -44,14 +51,33 @@ export interface Storage {
    * Stores chunk `index` (local: at offset index x chunkSize of the staging file; S3: part
    * index + 1). Writing the same index again replaces it, so a re-sent chunk is harmless.
    */
-  writeChunk(staging: StagingRef, index: number, chunkSize: number, data: Buffer): Promise<ChunkReceipt>;
+  writeChunk(
+    staging: StagingRef,
+    index: number,
+    chunkSize: number,
+    data: Buffer,
+  ): Promise<ChunkReceipt>;
+  /**
+   * Optional (local disk): a writer that puts chunk `index` in place piece by piece while it is
+   * still arriving, so storing it overlaps receiving it. What it writes replaces the chunk's bytes
+   * like `writeChunk`, and likewise counts for nothing until the upload engine records it.
+   */
+  openChunkWriter?(staging: StagingRef, index: number, chunkSize: number): Promise<ChunkWriter>;
   /**
    * The bytes of a stored chunk before the upload is assembled, or undefined when the store
    * cannot read unfinished uploads (S3 parts are write-only until CompleteMultipartUpload).
    */
-  readChunk(staging: StagingRef, receipt: ChunkReceipt, chunkSize: number): Promise<Buffer | undefined>;
+  readChunk(
+    staging: StagingRef,
+    receipt: ChunkReceipt,
+    chunkSize: number,
+  ): Promise<Buffer | undefined>;
   /** The indexes among `receipts` whose bytes the store really holds, ascending. */
-  storedChunks(staging: StagingRef, chunkSize: number, receipts: readonly ChunkReceipt[]): Promise<number[]>;
+  storedChunks(
+    staging: StagingRef,
+    chunkSize: number,
+    receipts: readonly ChunkReceipt[],
+  ): Promise<number[]>;
   /** Joins all chunks into one readable staging object (S3: CompleteMultipartUpload). */
   assemble(staging: StagingRef, receipts: readonly ChunkReceipt[]): Promise<void>;
   /** Reads the assembled staging object. */

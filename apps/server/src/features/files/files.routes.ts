@@ -12,7 +12,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/index';
 import { ApiError, noPermission, notLoggedIn } from '../../http/envelope';
 import { createStorage, type Storage, type StorageOptions } from '../../storage/index';
-import { ChunkFormError, readChunkForm } from '../upload/chunk-form';
+import { ChunkFormError, readChunkForm, type FileTap } from '../upload/chunk-form';
 import { parseLibrary, type SettingsReader } from '../upload/upload-rules';
 import { UploadService } from '../upload/upload.service';
 import { FilesService } from './files.service';
@@ -110,7 +110,10 @@ declare module 'fastify' {
  * The file library and chunked upload at `/member_data/file_manager/:category` (each member's
  * own library) and `/admin/data/file_manager/:category` (the admin library), plus `GET /data/...`.
  */
-export async function registerFilesFeature(app: FastifyInstance, deps: FilesFeatureDeps): Promise<FilesFeature> {
+export async function registerFilesFeature(
+  app: FastifyInstance,
+  deps: FilesFeatureDeps,
+): Promise<FilesFeature> {
   const now = deps.now ?? Date.now;
   const storage = deps.storage ?? createStorage(storageOptions(deps.config));
   const db = filesDb(deps.db);
@@ -119,15 +122,24 @@ export async function registerFilesFeature(app: FastifyInstance, deps: FilesFeat
   const files = new FilesService(db, uploads, now);
   const thumbnails = new Thumbnails(storage);
 
-  const stopSweeper = (deps.sweepIntervalMs ?? 3_600_000) > 0 ? uploads.startSweeper(deps.sweepIntervalMs ?? 3_600_000) : undefined;
+  const stopSweeper =
+    (deps.sweepIntervalMs ?? 3_600_000) > 0
+      ? uploads.startSweeper(deps.sweepIntervalMs ?? 3_600_000)
+      : undefined;
   app.addHook('onClose', async () => {
     stopSweeper?.();
     await uploads.close();
   });
 
-  const originOf = (req: FastifyRequest) => deps.config.publicUrl ?? `${req.protocol}://${req.host}`;
+  const originOf = (req: FastifyRequest) =>
+    deps.config.publicUrl ?? `${req.protocol}://${req.host}`;
 
-  const dispatch = async (caller: Caller, scope: LibraryScope, body: FileManagerRequest, origin: string): Promise<unknown> => {
+  const dispatch = async (
+    caller: Caller,
+    scope: LibraryScope,
+    body: FileManagerRequest,
+    origin: string,
+  ): Promise<unknown> => {
     switch (body.action) {
       case 'config':
         return uploads.config();
@@ -153,28 +165,54 @@ export async function registerFilesFeature(app: FastifyInstance, deps: FilesFeat
   const allowed = (caller: Caller, action: FileManagerAction | 'chunk') =>
     caller.rules === undefined || hasRule(caller.rules, fileManagerRule(permissionOf[action]));
 
-  const readChunk = async (req: FastifyRequest, caller: Caller, scope: LibraryScope, origin: string): Promise<Envelope> => {
+  const readChunk = async (
+    req: FastifyRequest,
+    caller: Caller,
+    scope: LibraryScope,
+    origin: string,
+  ): Promise<Envelope> => {
     const { chunkSize } = await uploads.config();
     let form;
     try {
-      form = await readChunkForm(req.raw, req.headers, {
-        fileSize: chunkSize + oneByteOver,
-        fields: 20,
-        fieldSize: 4096,
-      });
+      // The chunk goes to its place in staging while it arrives; it counts once checked whole.
+      const tap: FileTap = {
+        open: async (fields) => {
+          const early = chunkFields.safeParse(fields);
+          return early.success
+            ? uploads.openChunkSink(caller.owner, scope.library, early.data)
+            : undefined;
+        },
+      };
+      form = await readChunkForm(
+        req.raw,
+        req.headers,
+        { fileSize: chunkSize + oneByteOver, fields: 20, fieldSize: 4096 },
+        tap,
+      );
     } catch (error) {
       if (!(error instanceof ChunkFormError)) throw error;
-      throw new ApiError(error.tooLarge ? `file: a chunk is at most ${chunkSize} bytes` : error.message);
+      throw new ApiError(
+        error.tooLarge ? `file: a chunk is at most ${chunkSize} bytes` : error.message,
+      );
     }
     const parsed = chunkFields.safeParse(form.fields);
     if (!form.file || !parsed.success) {
       form.release();
       throw new ApiError(parsed.success ? 'file: is required' : firstIssue(parsed.error));
     }
-    return ok(await uploads.chunk(caller.owner, scope.library, parsed.data, form.file, origin, form.release));
+    return ok(
+      await uploads.chunk(caller.owner, scope.library, parsed.data, form.file, origin, {
+        release: form.release,
+        written: form.written,
+        transferable: form.transferable,
+      }),
+    );
   };
 
-  const handle = async (req: FastifyRequest<{ Params: { category: string } }>, caller: Caller): Promise<Envelope> => {
+  const handle = async (
+    req: FastifyRequest<{ Params: { category: string } }>,
+    caller: Caller,
+  ): Promise<Envelope> => {
     const library = parseLibrary(req.params.category);
     if (!library) throw new ApiError(`category: expected one of ${libraries.join(', ')}`);
     const scope: LibraryScope = { owner: caller.owner, library };
@@ -232,8 +270,22 @@ export async function registerFilesFeature(app: FastifyInstance, deps: FilesFeat
 
   // Listed for the route walks; each action also checks its own right (permissionOf).
   app.routeRegistry.push(
-    { method: 'POST', path: '/member_data/file_manager/:category', area: 'member', rule: undefined, public: false, body: fileManagerRequest },
-    { method: 'POST', path: '/admin/data/file_manager/:category', area: 'admin', rule: fileManagerRule('view'), public: false, body: fileManagerRequest },
+    {
+      method: 'POST',
+      path: '/member_data/file_manager/:category',
+      area: 'member',
+      rule: undefined,
+      public: false,
+      body: fileManagerRequest,
+    },
+    {
+      method: 'POST',
+      path: '/admin/data/file_manager/:category',
+      area: 'admin',
+      rule: fileManagerRule('view'),
+      public: false,
+      body: fileManagerRequest,
+    },
   );
 
   const feature: FilesFeature = { uploads, files, storage };

@@ -8,7 +8,16 @@ import type {
   UploadConfig,
 } from '@atrium/shared/contract/files';
 import { ApiError } from '../../http/envelope';
-import { blobKey, StorageNotFoundError, thumbKey, type ChunkReceipt, type StagingRef, type Storage } from '../../storage/index';
+import {
+  blobKey,
+  StorageNotFoundError,
+  thumbKey,
+  type ChunkReceipt,
+  type ChunkWriter,
+  type StagingRef,
+  type Storage,
+} from '../../storage/index';
+import type { FileSink } from './chunk-form';
 import type { FilesDb, Owner, SessionRow } from '../files/files.tables';
 import { checkBinaryContent, checkTextContent, isTextExtension } from './content-check';
 import { Hasher } from './hasher';
@@ -67,7 +76,50 @@ function contiguous(indexes: readonly number[]): number {
 }
 
 function chunkLength(session: SessionRow, index: number): number {
-  return index < session.chunks - 1 ? session.chunkSize : session.size - session.chunkSize * (session.chunks - 1);
+  return index < session.chunks - 1
+    ? session.chunkSize
+    : session.size - session.chunkSize * (session.chunks - 1);
+}
+
+/** Gives a chunk's body buffer back to its owner; with the buffer when it was handed away. */
+export type Release = (returned?: ArrayBuffer) => void;
+
+/** What the caller of `UploadService.chunk` says about the chunk's bytes. */
+export interface ChunkBody {
+  /** Called once the engine no longer reads the bytes (their hash may run on after the answer). */
+  release?: Release;
+  /** The sink that already put exactly these bytes in place (see `openChunkSink`). */
+  written?: FileSink | undefined;
+  /**
+   * The whole ArrayBuffer under the bytes is the caller's to lend: the hash threads may take it
+   * without a copy, and `release` then gets it back.
+   */
+  transferable?: boolean;
+}
+
+/** A chunk's place in staging, written while the request arrives (see `openChunkSink`). */
+class ChunkSink implements FileSink {
+  constructor(
+    readonly sessionId: number,
+    readonly index: number,
+    readonly length: number,
+    private readonly writer: ChunkWriter,
+    private readonly onClose: () => void,
+  ) {}
+
+  write(data: Buffer, at: number): Promise<void> {
+    if (at < 0 || at + data.length > this.length)
+      return Promise.reject(new RangeError('write outside the chunk'));
+    return this.writer.write(data, at);
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.writer.close();
+    } finally {
+      this.onClose();
+    }
+  }
 }
 
 /**
@@ -84,6 +136,8 @@ export class UploadService {
   private readonly hasher = new Hasher();
   /** Per session, the hashing still running behind the answers already sent (see `chunk`). */
   private readonly hashing = new Map<number, Promise<void>>();
+  /** Chunks (`session:index`) a sink of this process is writing now; one writer per chunk. */
+  private readonly sinking = new Set<string>();
 
   constructor(deps: UploadServiceDeps) {
     this.repo = new UploadRepository(deps.db);
@@ -97,7 +151,12 @@ export class UploadService {
     return loadUploadConfig(this.settings, this.storage.minChunkSize);
   }
 
-  async init(owner: Owner, library: Library, request: InitRequest, origin: string): Promise<InitResponse> {
+  async init(
+    owner: Owner,
+    library: Library,
+    request: InitRequest,
+    origin: string,
+  ): Promise<InitResponse> {
     const { name, ext } = checkFileName(request.name);
     const config = await this.config();
     checkAllowed(config, library, ext, request.size);
@@ -111,7 +170,14 @@ export class UploadService {
     if (instant) {
       const leftover = await this.repo.findSession(key);
       if (leftover) await this.resetSession(leftover);
-      return { chunkUploaded: chunks, chunks, chunkSize, path: instant, fullPath: origin + instant, data: { filename: name, size } };
+      return {
+        chunkUploaded: chunks,
+        chunks,
+        chunkSize,
+        path: instant,
+        fullPath: origin + instant,
+        data: { filename: name, size },
+      };
     }
 
     let session = await this.repo.findSession(key);
@@ -124,7 +190,10 @@ export class UploadService {
       const receipts = (await this.repo.listChunks(session.id)).map(receiptOf);
       const stored = await this.storage.storedChunks(stagingOf(session), chunkSize, receipts);
       if (stored.length !== receipts.length) {
-        this.log?.warn({ sessionId: session.id }, 'upload staging lost chunks; starting the upload over');
+        this.log?.warn(
+          { sessionId: session.id },
+          'upload staging lost chunks; starting the upload over',
+        );
         await this.resetSession(session);
       } else {
         await this.repo.touchSession(session.id, this.clock());
@@ -137,7 +206,12 @@ export class UploadService {
     return { chunkUploaded: 0, chunks, chunkSize };
   }
 
-  private async openSession(key: SessionKey, ext: string, chunkSize: number, chunks: number): Promise<void> {
+  private async openSession(
+    key: SessionKey,
+    ext: string,
+    chunkSize: number,
+    chunks: number,
+  ): Promise<void> {
     const staging = await this.storage.beginUpload();
     const now = this.clock();
     const id = await this.repo.insertSession({
@@ -177,27 +251,34 @@ export class UploadService {
     const taken = await this.repo.db.transaction().execute(async (trx) => {
       const repo = new UploadRepository(trx);
       if (!(await repo.addBlobRefs(blob.id, 1))) return false;
-      await repo.insertUpload({ ownerType: owner.type, ownerId: owner.id, library, blobId: blob.id, name, ext, path, createdAt: this.clock() });
+      await repo.insertUpload({
+        ownerType: owner.type,
+        ownerId: owner.id,
+        library,
+        blobId: blob.id,
+        name,
+        ext,
+        path,
+        createdAt: this.clock(),
+      });
       return true;
     });
     return taken ? path : undefined;
   }
 
-  /**
-   * Stores one chunk. `release`, when given, is called once the engine no longer reads `data`
-   * (its hash may still be running after the answer), so the caller can reuse the buffer.
-   */
+  /** Stores one chunk; see `ChunkBody` for what the caller may say about `data`. */
   async chunk(
     owner: Owner,
     library: Library,
     fields: ChunkFields,
     data: Buffer,
     origin: string,
-    release: () => void = () => undefined,
+    body: ChunkBody = {},
   ): Promise<ChunkResponse> {
+    const release = body.release ?? (() => undefined);
     let handedOver = false;
     try {
-      return await this.storeChunk(owner, library, fields, data, origin, () => {
+      return await this.storeChunk(owner, library, fields, data, origin, body, () => {
         handedOver = true;
         return release;
       });
@@ -206,14 +287,12 @@ export class UploadService {
     }
   }
 
-  private async storeChunk(
+  /** The session and chunk index the fields name, checked; throws the error to answer. */
+  private async chunkTarget(
     owner: Owner,
     library: Library,
     fields: ChunkFields,
-    data: Buffer,
-    origin: string,
-    handOver: () => () => void,
-  ): Promise<ChunkResponse> {
+  ): Promise<{ session: SessionRow; index: number; expected: number }> {
     const { name, ext } = checkFileName(fields.name);
     const md5 = checkMd5(fields.md5);
     const size = parseStrictInteger('size', fields.size);
@@ -223,32 +302,99 @@ export class UploadService {
 
     const session = await this.repo.findSession({ owner, library, md5, size, name });
     if (!session) throw retryUpload('No upload in progress for this file: start it with init');
-    if (chunks !== session.chunks) throw new ApiError(`chunks: this file has ${session.chunks} chunks, not ${chunks}`);
+    if (chunks !== session.chunks)
+      throw new ApiError(`chunks: this file has ${session.chunks} chunks, not ${chunks}`);
     if (index >= session.chunks) {
-      throw new ApiError(`chunk: expected a whole number from 0 to ${session.chunks - 1}, got ${index}`);
+      throw new ApiError(
+        `chunk: expected a whole number from 0 to ${session.chunks - 1}, got ${index}`,
+      );
     }
-    const expected = chunkLength(session, index);
+    return { session, index, expected: chunkLength(session, index) };
+  }
+
+  private isFinishing(session: SessionRow, now: number): boolean {
+    return session.status === 'finishing' && session.updatedAt >= now - finishLeaseMs;
+  }
+
+  /**
+   * Where a chunk's bytes can go while its request is still arriving (DESIGN 6: written at its
+   * offset), for a chunk the fields name that is not held yet; undefined when the store cannot
+   * write in pieces or the fields are wrong (the whole request is checked again when it is in).
+   * The bytes count only once `chunk` has checked the whole chunk and recorded it.
+   */
+  async openChunkSink(
+    owner: Owner,
+    library: Library,
+    fields: ChunkFields,
+  ): Promise<FileSink | undefined> {
+    if (!this.storage.openChunkWriter) return undefined;
+    let target;
+    try {
+      target = await this.chunkTarget(owner, library, fields);
+    } catch {
+      return undefined;
+    }
+    const { session, index, expected } = target;
+    const claim = `${session.id}:${index}`;
+    if (this.isFinishing(session, this.clock()) || this.sinking.has(claim)) return undefined;
+    if (await this.repo.hasChunk(session.id, index)) return undefined;
+    this.sinking.add(claim);
+    try {
+      const writer = await this.storage.openChunkWriter(
+        stagingOf(session),
+        index,
+        session.chunkSize,
+      );
+      return new ChunkSink(session.id, index, expected, writer, () => this.sinking.delete(claim));
+    } catch {
+      this.sinking.delete(claim);
+      return undefined;
+    }
+  }
+
+  private async storeChunk(
+    owner: Owner,
+    library: Library,
+    fields: ChunkFields,
+    data: Buffer,
+    origin: string,
+    { written, transferable = false }: ChunkBody,
+    handOver: () => Release,
+  ): Promise<ChunkResponse> {
+    const { session, index, expected } = await this.chunkTarget(owner, library, fields);
     if (data.length !== expected) {
-      throw new ApiError(`chunk ${index}: expected exactly ${expected} bytes, received ${data.length}`);
+      throw new ApiError(
+        `chunk ${index}: expected exactly ${expected} bytes, received ${data.length}`,
+      );
     }
     const now = this.clock();
-    if (session.status === 'finishing' && session.updatedAt >= now - finishLeaseMs) {
+    if (this.isFinishing(session, now))
       throw new ApiError('This upload is being finished: try again in a moment');
-    }
 
     if (!(await this.repo.hasChunk(session.id, index))) {
-      let receipt: ChunkReceipt;
-      try {
-        receipt = await this.storage.writeChunk(stagingOf(session), index, session.chunkSize, data);
-      } catch (error) {
-        if (!(error instanceof StorageNotFoundError)) throw error;
-        await this.resetSession(session);
-        throw retryUpload('The stored part of this upload has expired');
-      }
-      await this.repo.addChunk({ sessionId: session.id, idx: index, size: receipt.size, etag: receipt.etag });
-      // Hashing a chunk runs while the client sends the next one; waiting for the previous
-      // chunk's hash keeps at most one chunk behind, so memory stays bounded.
-      await this.queueHash(session, index, data, handOver());
+      // Bytes a sink already put in place while the request arrived are this very chunk's.
+      const inPlace =
+        written instanceof ChunkSink &&
+        written.sessionId === session.id &&
+        written.index === index &&
+        written.length === data.length;
+      // The chunk is written (unless in place) and hashed side by side, and its hash may run on
+      // after the answer, while the client sends the next chunk. Waiting for the previous chunk's
+      // hash keeps the hashing at most one chunk behind, so memory stays bounded.
+      const recorded = inPlace
+        ? this.repo.addChunk({ sessionId: session.id, idx: index, size: data.length, etag: '' })
+        : this.recordChunk(session, index, data);
+      // Written already, the buffer is read by the hashes alone: hand it over when it may be.
+      const previous = this.queueHash(
+        session,
+        index,
+        data,
+        recorded,
+        handOver(),
+        inPlace && transferable,
+      );
+      await recorded;
+      await previous;
     }
     await this.repo.touchSession(session.id, now);
 
@@ -260,17 +406,61 @@ export class UploadService {
     return { chunkUploaded: contiguous(held), chunks: session.chunks };
   }
 
-  /** Queues the hash of a stored chunk behind the session's earlier ones; resolves when those are done. */
-  private queueHash(session: SessionRow, index: number, data: Buffer, release: () => void): Promise<void> {
+  /** Writes a chunk to staging and records it as held. */
+  private async recordChunk(session: SessionRow, index: number, data: Buffer): Promise<void> {
+    let receipt: ChunkReceipt;
+    try {
+      receipt = await this.storage.writeChunk(stagingOf(session), index, session.chunkSize, data);
+    } catch (error) {
+      if (!(error instanceof StorageNotFoundError)) throw error;
+      await this.resetSession(session);
+      throw retryUpload('The stored part of this upload has expired');
+    }
+    await this.repo.addChunk({
+      sessionId: session.id,
+      idx: index,
+      size: receipt.size,
+      etag: receipt.etag,
+    });
+  }
+
+  /**
+   * Queues the hash of a chunk behind the session's earlier ones and resolves when those are
+   * done. `release` is called once both the hash and the write (`recorded`) no longer read `data`;
+   * with `handOver`, the hash threads may take the buffer under `data` and give it back later.
+   */
+  private queueHash(
+    session: SessionRow,
+    index: number,
+    data: Buffer,
+    recorded: Promise<void>,
+    release: Release,
+    handOver: boolean,
+  ): Promise<void> {
+    const stored = recorded.then(
+      () => true,
+      () => false,
+    );
+    let handedTo: 'hash' | undefined;
+    const giveBack = handOver
+      ? {
+          take: () => {
+            handedTo = 'hash';
+          },
+          back: (buffers: ArrayBuffer[]) => release(buffers[0]),
+        }
+      : undefined;
     const previous = this.hashing.get(session.id) ?? Promise.resolve();
     const next = previous
-      .then(() => this.advanceHash(session, index, data))
+      .then(() => this.advanceHash(session, index, data, stored, giveBack))
       .catch((error: unknown) => {
         // The verification at the end re-reads whatever was not hashed here.
         this.log?.warn({ err: error, sessionId: session.id }, 'running upload hash failed');
       })
-      .finally(() => {
-        release();
+      .finally(async () => {
+        await stored;
+        // A buffer handed to the hash threads is released when they give it back.
+        if (handedTo === undefined) release();
         if (this.hashing.get(session.id) === next) this.hashing.delete(session.id);
       });
     this.hashing.set(session.id, next);
@@ -279,30 +469,62 @@ export class UploadService {
 
   /**
    * Folds chunk `index` into the running hashes when it extends the hashed prefix, then any later
-   * chunks already stored (read back where the store allows), and saves the MD5 state.
+   * chunks already stored (read back where the store allows), and saves the MD5 state. The fold
+   * runs while the chunk is being written; it counts only once the chunk is `stored`, so a chunk
+   * whose write failed is hashed again when it is sent again.
    */
-  private async advanceHash(session: SessionRow, index: number, data: Buffer): Promise<void> {
+  private async advanceHash(
+    session: SessionRow,
+    index: number,
+    data: Buffer,
+    stored: Promise<boolean>,
+    giveBack?: { take: () => void; back: (buffers: ArrayBuffer[]) => void },
+  ): Promise<void> {
     const current = await this.repo.getSession(session.id);
     if (!current || current.hashedChunks !== index) return;
     const key = hashKey(current);
-    let state = await this.hasher.fold(key, index * current.chunkSize, index > 0 ? current.md5State : null, [data]);
+    giveBack?.take();
+    let state = await this.hasher.fold(
+      key,
+      index * current.chunkSize,
+      index > 0 ? current.md5State : null,
+      [data],
+      giveBack?.back,
+    );
+    if (!(await stored)) {
+      await this.hasher.drop(key);
+      return;
+    }
     let hashed = index + 1;
     if (hashed < current.chunks) {
       const later = new Map((await this.repo.listChunks(current.id)).map((row) => [row.idx, row]));
       for (let row = later.get(hashed); row; row = later.get(hashed)) {
-        const bytes = await this.storage.readChunk(stagingOf(current), receiptOf(row), current.chunkSize);
+        const bytes = await this.storage.readChunk(
+          stagingOf(current),
+          receiptOf(row),
+          current.chunkSize,
+        );
         if (!bytes) break;
         state = await this.hasher.fold(key, hashed * current.chunkSize, state, [bytes]);
         hashed += 1;
       }
     }
-    if (!(await this.repo.saveHashState(current.id, current.hashedChunks, hashed, state))) await this.hasher.drop(key);
+    if (!(await this.repo.saveHashState(current.id, current.hashedChunks, hashed, state)))
+      await this.hasher.drop(key);
   }
 
   /** Streams the staging object from byte `from` through the hash worker; the final MD5 state. */
-  private async foldStaging(session: SessionRow, key: string, from: number, state: string | null): Promise<string | null> {
+  private async foldStaging(
+    session: SessionRow,
+    key: string,
+    from: number,
+    state: string | null,
+  ): Promise<string | null> {
     if (from >= session.size) return state;
-    const stream = await this.storage.readStaging(stagingOf(session), { start: from, end: session.size - 1 });
+    const stream = await this.storage.readStaging(stagingOf(session), {
+      start: from,
+      end: session.size - 1,
+    });
     let offset = from;
     let batch: Buffer[] = [];
     let batched = 0;
@@ -358,7 +580,12 @@ export class UploadService {
   private async verify(session: SessionRow): Promise<{ sha256: string }> {
     const key = hashKey(session);
     const hashedBytes = session.hashedChunks * session.chunkSize;
-    const state = await this.foldStaging(session, key, hashedBytes, session.hashedChunks > 0 ? session.md5State : null);
+    const state = await this.foldStaging(
+      session,
+      key,
+      hashedBytes,
+      session.hashedChunks > 0 ? session.md5State : null,
+    );
     const digest = await this.hasher.digest(key, session.size, state);
     if (digest.md5 !== session.md5) {
       await this.resetSession(session);
@@ -372,14 +599,23 @@ export class UploadService {
     if (digest.sha256) return { sha256: digest.sha256 };
     // This process did not see the whole upload (a restart, another instance): hash it all again.
     const checkKey = `check:${session.id}`;
-    const full = await this.hasher.digest(checkKey, session.size, await this.foldStaging(session, checkKey, 0, null));
+    const full = await this.hasher.digest(
+      checkKey,
+      session.size,
+      await this.foldStaging(session, checkKey, 0, null),
+    );
     if (!full.sha256) throw new Error(`no SHA-256 for upload session ${session.id}`);
     return { sha256: full.sha256 };
   }
 
-  private async checkContent(session: SessionRow, staging: StagingRef): Promise<string | undefined> {
-    const read = (): Promise<Readable> => this.storage.readStaging(staging, { start: 0, end: session.size - 1 });
-    if (isTextExtension(session.ext)) return checkTextContent(session.ext, session.size, await read());
+  private async checkContent(
+    session: SessionRow,
+    staging: StagingRef,
+  ): Promise<string | undefined> {
+    const read = (): Promise<Readable> =>
+      this.storage.readStaging(staging, { start: 0, end: session.size - 1 });
+    if (isTextExtension(session.ext))
+      return checkTextContent(session.ext, session.size, await read());
     return checkBinaryContent(session.ext, await read());
   }
 
@@ -415,7 +651,13 @@ export class UploadService {
     await this.storage.promote(staging, key);
     await this.repo.db.transaction().execute(async (trx) => {
       const repo = new UploadRepository(trx);
-      const blob = await repo.upsertBlob({ sha256, md5: session.md5, size: session.size, storageKey: key, createdAt: this.clock() });
+      const blob = await repo.upsertBlob({
+        sha256,
+        md5: session.md5,
+        size: session.size,
+        storageKey: key,
+        createdAt: this.clock(),
+      });
       await repo.insertUpload({ ...upload, blobId: blob.id });
       await repo.deleteSession(session.id);
     });
@@ -429,7 +671,10 @@ export class UploadService {
     try {
       await this.storage.abort(stagingOf(session));
     } catch (error) {
-      this.log?.warn({ err: error, sessionId: session.id }, 'could not free the bytes of a dropped upload session');
+      this.log?.warn(
+        { err: error, sessionId: session.id },
+        'could not free the bytes of a dropped upload session',
+      );
     }
   }
 
@@ -446,13 +691,21 @@ export class UploadService {
   async sweep(now: number = this.clock()): Promise<SweepResult> {
     const before = now - uploadTtlMs;
     const result: SweepResult = { sessions: 0, uploads: 0, blobs: 0 };
-    for (let batch = await this.repo.expiredSessions(before, 100); batch.length > 0; batch = await this.repo.expiredSessions(before, 100)) {
+    for (
+      let batch = await this.repo.expiredSessions(before, 100);
+      batch.length > 0;
+      batch = await this.repo.expiredSessions(before, 100)
+    ) {
       for (const session of batch) {
         await this.resetSession(session);
         result.sessions += 1;
       }
     }
-    for (let batch = await this.repo.expiredUploads(before, 100); batch.length > 0; batch = await this.repo.expiredUploads(before, 100)) {
+    for (
+      let batch = await this.repo.expiredUploads(before, 100);
+      batch.length > 0;
+      batch = await this.repo.expiredUploads(before, 100)
+    ) {
       for (const upload of batch) {
         await this.repo.db.transaction().execute(async (trx) => {
           const repo = new UploadRepository(trx);
@@ -462,7 +715,11 @@ export class UploadService {
         result.uploads += 1;
       }
     }
-    for (let batch = await this.repo.unreferencedBlobs(100); batch.length > 0; batch = await this.repo.unreferencedBlobs(100)) {
+    for (
+      let batch = await this.repo.unreferencedBlobs(100);
+      batch.length > 0;
+      batch = await this.repo.unreferencedBlobs(100)
+    ) {
       for (const blob of batch) {
         await this.collectBlob(blob.id);
         result.blobs += 1;
