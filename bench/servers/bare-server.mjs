@@ -1,5 +1,6 @@
 // The baseline of the upload bench: a bare node:http server that writes each request body at
-// the offset the query names, into one file per upload, and answers a small JSON.
+// the offset the query names, into one file per upload, and answers a small JSON. DELETE removes
+// the upload again.
 import { createWriteStream, mkdtempSync, openSync, closeSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,11 @@ const dir = mkdtempSync(join(tmpdir(), 'atrium-bench-bare-'));
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://x');
   const file = join(dir, (url.searchParams.get('id') ?? 'upload').replace(/[^a-z0-9]/gi, ''));
+  if (req.method === 'DELETE') {
+    rmSync(file, { force: true });
+    res.end('{"code":0}');
+    return;
+  }
   const offset = Number(url.searchParams.get('offset') ?? 0);
   if (offset === 0) closeSync(openSync(file, 'w'));
   const out = createWriteStream(file, { flags: 'r+', start: offset });
