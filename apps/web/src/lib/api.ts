@@ -44,6 +44,16 @@ function failure(msg: string): Envelope<null> {
   return { code: Code.Failure, msg, data: null };
 }
 
+/** Code -1 with the SPEC 8.1 text for a call that got no usable answer. */
+export function transportFailure(reason: string): Envelope<null> {
+  return failure(t('api.failedNetwork', { error: reason }));
+}
+
+/** The reason shown for a call cut off after `timeoutMs`. */
+export function timeoutReason(timeoutMs: number): string {
+  return t('api.timeout', { seconds: Math.round(timeoutMs / 1000) });
+}
+
 function isEnvelope(value: unknown): value is Envelope {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   return 'code' in value && typeof value.code === 'number';
@@ -54,21 +64,92 @@ function errorText(error: unknown): string {
   return String(error);
 }
 
+/** The headers every call sends (SPEC 7.1): is-ajax, the area's token, the XSRF echo. */
+export function callHeaders(): Record<string, string> {
+  const { tokenKey } = useApiStore.getState();
+  const headers: Record<string, string> = { 'is-ajax': 'true' };
+  const token = readCookie(tokenKey);
+  if (token) headers[tokenKey] = token;
+  const xsrf = readCookie(XsrfCookie);
+  if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
+  return headers;
+}
+
+/** How an HTTP exchange ended: an envelope came back, or the server or the network failed. */
+export type AnswerKind = 'answered' | 'server' | 'network';
+
+/**
+ * The envelope an HTTP answer stands for (SPEC 8.1), with a renewed token taken from its
+ * header: 404, another non-2xx status and a body that is no envelope each become code -1.
+ */
+export function readAnswer(answer: {
+  status: number;
+  statusText: string;
+  text: string;
+  header: (name: string) => string | null;
+}): { result: Envelope; kind: AnswerKind } {
+  const { tokenKey, setToken } = useApiStore.getState();
+  const fresh = answer.header(tokenKey);
+  if (fresh !== null) setToken(fresh);
+  if (answer.status === 404) return { result: failure(t('api.notFound')), kind: 'server' };
+  if (answer.status < 200 || answer.status > 299) {
+    const status = `${answer.status} ${answer.statusText}`.trim();
+    return {
+      result: transportFailure(t('api.httpStatus', { status })),
+      kind: answer.status >= 500 ? 'server' : 'network',
+    };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(answer.text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!isEnvelope(parsed)) {
+    const { text } = answer;
+    const shown = text.length > shownResponseChars ? `${text.slice(0, shownResponseChars)}…` : text;
+    return { result: failure(t('api.failedResponse', { response: shown })), kind: 'server' };
+  }
+  return {
+    result: {
+      code: parsed.code,
+      msg: typeof parsed.msg === 'string' ? parsed.msg : '',
+      data: parsed.data,
+    },
+    kind: 'answered',
+  };
+}
+
+/**
+ * Tells the user how a finished call went (SPEC 8.1): msg of a success for 5 s when asked; a
+ * failure goes to the code processor for its code, else to `onFailure`, else to an error toast.
+ */
+export function announce(
+  result: Envelope,
+  options: {
+    successToast: boolean;
+    errorToast: boolean;
+    onFailure?: (result: Envelope) => boolean | void;
+  },
+): void {
+  if (result.code === Code.Success) {
+    if (options.successToast && result.msg) toast.success(result.msg, resultToastSeconds);
+    return;
+  }
+  const processor = useApiStore.getState().codeProcessors.find((p) => p.code === result.code);
+  if (processor) processor.callback(result);
+  else if (options.onFailure?.(result) !== true && options.errorToast && result.msg) {
+    toast.error(result.msg, resultToastSeconds);
+  }
+}
+
 async function send(
   path: string,
   body: unknown,
   options: RequestOptions,
 ): Promise<{ result: Envelope; cancelled: boolean }> {
-  const { baseUrl, tokenKey, setToken } = useApiStore.getState();
-  const token = readCookie(tokenKey);
-  const xsrf = readCookie(XsrfCookie);
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/json',
-    'is-ajax': 'true',
-  };
-  if (token) headers[tokenKey] = token;
-  if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
-
+  const { baseUrl } = useApiStore.getState();
+  const headers = { ...callHeaders(), 'Content-Type': 'application/json' };
   const timeoutMs = options.timeoutMs ?? Limits.apiTimeoutMs;
   const controller = new AbortController();
   let timedOut = false;
@@ -87,37 +168,20 @@ async function send(
       credentials: 'same-origin',
       signal: controller.signal,
     });
-    const fresh = response.headers.get(tokenKey);
-    if (fresh !== null) setToken(fresh);
-    if (response.status === 404) {
-      return { result: failure(t('api.notFound')), cancelled: false };
-    }
-    if (response.status < 200 || response.status > 299) {
-      const status = `${response.status} ${response.statusText}`.trim();
-      return {
-        result: failure(t('api.failedNetwork', { error: t('api.httpStatus', { status }) })),
-        cancelled: false,
-      };
-    }
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    if (!isEnvelope(parsed)) {
-      const shown = text.length > shownResponseChars ? `${text.slice(0, shownResponseChars)}…` : text;
-      return { result: failure(t('api.failedResponse', { response: shown })), cancelled: false };
-    }
-    return {
-      result: { code: parsed.code, msg: typeof parsed.msg === 'string' ? parsed.msg : '', data: parsed.data },
-      cancelled: false,
-    };
+    const text = response.status === 404 ? '' : await response.text();
+    const { result } = readAnswer({
+      status: response.status,
+      statusText: response.statusText,
+      text,
+      header: (name) => response.headers.get(name),
+    });
+    return { result, cancelled: false };
   } catch (error) {
     const cancelled = !timedOut && options.signal?.aborted === true;
-    const reason = timedOut ? t('api.timeout', { seconds: Math.round(timeoutMs / 1000) }) : errorText(error);
-    return { result: failure(t('api.failedNetwork', { error: reason })), cancelled };
+    return {
+      result: transportFailure(timedOut ? timeoutReason(timeoutMs) : errorText(error)),
+      cancelled,
+    };
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', forwardAbort);
@@ -134,16 +198,12 @@ export async function request<T = unknown>(
   options: RequestOptions = {},
 ): Promise<Envelope<T>> {
   const { result, cancelled } = await send(path, body, options);
-  if (cancelled) return result as Envelope<T>;
-  if (result.code === Code.Success) {
-    if (options.successToast !== false && result.msg) toast.success(result.msg, resultToastSeconds);
-    return result as Envelope<T>;
-  }
-  const processor = useApiStore.getState().codeProcessors.find((p) => p.code === result.code);
-  if (processor) {
-    processor.callback(result);
-  } else if (options.onFailure?.(result) !== true && options.errorToast !== false && result.msg) {
-    toast.error(result.msg, resultToastSeconds);
+  if (!cancelled) {
+    announce(result, {
+      successToast: options.successToast !== false,
+      errorToast: options.errorToast !== false,
+      onFailure: options.onFailure,
+    });
   }
   return result as Envelope<T>;
 }

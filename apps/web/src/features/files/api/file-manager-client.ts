@@ -1,17 +1,13 @@
 import { Code, type Envelope } from '@atrium/shared/codes';
-import { Limits, XsrfCookie } from '@atrium/shared/limits';
-import { readCookie } from '@/lib/cookies';
-import { toast } from '@/lib/feedback';
-import { t } from '@/lib/i18n';
+import { Limits } from '@atrium/shared/limits';
+import { announce, callHeaders, readAnswer, timeoutReason, transportFailure } from '@/lib/api';
 import type { CallResult } from '@/components/upload-button/upload-engine';
-import { useApiStore } from '@/stores/api-store';
 
 /**
  * Calls of the file library at `{url}/{category}` (SPEC 7.2, 7.3). They live outside `api/`, where
  * the shared client posts, and chunks are multipart with upload progress: so this sends through
- * XMLHttpRequest while keeping the shared client's rules (SPEC 7.1, 8.1): is-ajax, token header
- * and its renewal, XSRF echo, 60 s time-out, the "Request failed..." texts, code processors and
- * 5 s result toasts.
+ * XMLHttpRequest, with the shared client's rules (SPEC 7.1, 8.1) taken from `lib/api`: headers,
+ * token renewal, reading the answer, the "Request failed..." texts, code processors and toasts.
  */
 export interface FileManagerOptions {
   /** Show msg of a successful answer (default false: the library shows its own notices). */
@@ -38,24 +34,8 @@ export class FileManagerError extends Error {
   }
 }
 
-const resultToastSeconds = Limits.resultToastMs / 1000;
-const shownResponseChars = 300;
-
 export function fileManagerAddress(url: string, category: string): string {
   return `${url.replace(/\/+$/, '')}/${encodeURIComponent(category)}`;
-}
-
-function failed(msg: string): Envelope<null> {
-  return { code: Code.Failure, msg, data: null };
-}
-
-function isEnvelope(value: unknown): value is Envelope {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    typeof (value as { code?: unknown }).code === 'number'
-  );
 }
 
 function sendOnce<T>(
@@ -64,7 +44,6 @@ function sendOnce<T>(
   options: FileManagerOptions,
 ): Promise<FileManagerAnswer<T>> {
   return new Promise((resolve) => {
-    const { tokenKey, setToken } = useApiStore.getState();
     const xhr = new XMLHttpRequest();
     const timeoutMs = options.timeoutMs ?? Limits.apiTimeoutMs;
     const done = (result: Envelope, outcome: CallOutcome) => {
@@ -75,61 +54,25 @@ function sendOnce<T>(
 
     xhr.open('POST', address);
     xhr.timeout = timeoutMs;
-    xhr.setRequestHeader('is-ajax', 'true');
-    const token = readCookie(tokenKey);
-    if (token) xhr.setRequestHeader(tokenKey, token);
-    const xsrf = readCookie(XsrfCookie);
-    if (xsrf) xhr.setRequestHeader('X-XSRF-TOKEN', xsrf);
+    for (const [name, value] of Object.entries(callHeaders())) xhr.setRequestHeader(name, value);
     if (options.onUploadProgress) {
       const report = options.onUploadProgress;
       xhr.upload.onprogress = (event) => report(event.loaded);
     }
     xhr.onload = () => {
-      const fresh = xhr.getResponseHeader(tokenKey);
-      if (fresh !== null) setToken(fresh);
-      if (xhr.status === 404) return done(failed(t('api.notFound')), 'server');
-      if (xhr.status < 200 || xhr.status > 299) {
-        const status = `${xhr.status} ${xhr.statusText}`.trim();
-        return done(
-          failed(t('api.failedNetwork', { error: t('api.httpStatus', { status }) })),
-          xhr.status >= 500 ? 'server' : 'network',
-        );
-      }
-      const text = xhr.responseText;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      if (!isEnvelope(parsed)) {
-        const shown =
-          text.length > shownResponseChars ? `${text.slice(0, shownResponseChars)}…` : text;
-        return done(failed(t('api.failedResponse', { response: shown })), 'server');
-      }
-      done(
-        {
-          code: parsed.code,
-          msg: typeof parsed.msg === 'string' ? parsed.msg : '',
-          data: parsed.data,
-        },
-        'answered',
-      );
+      const { result, kind } = readAnswer({
+        status: xhr.status,
+        statusText: xhr.statusText,
+        text: xhr.responseText,
+        header: (name) => xhr.getResponseHeader(name),
+      });
+      done(result, kind);
     };
-    xhr.onerror = () => done(failed(t('api.failedNetwork', { error: 'network error' })), 'network');
-    xhr.ontimeout = () =>
-      done(
-        failed(
-          t('api.failedNetwork', {
-            error: t('api.timeout', { seconds: Math.round(timeoutMs / 1000) }),
-          }),
-        ),
-        'network',
-      );
-    xhr.onabort = () => done(failed(t('api.failedNetwork', { error: 'aborted' })), 'cancelled');
+    xhr.onerror = () => done(transportFailure('network error'), 'network');
+    xhr.ontimeout = () => done(transportFailure(timeoutReason(timeoutMs)), 'network');
+    xhr.onabort = () => done(transportFailure('aborted'), 'cancelled');
 
-    if (options.signal?.aborted)
-      return done(failed(t('api.failedNetwork', { error: 'aborted' })), 'cancelled');
+    if (options.signal?.aborted) return done(transportFailure('aborted'), 'cancelled');
     options.signal?.addEventListener('abort', onAbort);
     if (body instanceof FormData) {
       xhr.send(body);
@@ -148,15 +91,12 @@ export async function callFileManager<T>(
   options: FileManagerOptions = {},
 ): Promise<FileManagerAnswer<T>> {
   const answer = await sendOnce<T>(fileManagerAddress(url, category), body, options);
-  const { result, outcome } = answer;
-  if (outcome === 'cancelled') return answer;
-  if (result.code === Code.Success) {
-    if (options.successToast === true && result.msg) toast.success(result.msg, resultToastSeconds);
-    return answer;
+  if (answer.outcome !== 'cancelled') {
+    announce(answer.result, {
+      successToast: options.successToast === true,
+      errorToast: options.errorToast !== false,
+    });
   }
-  const processor = useApiStore.getState().codeProcessors.find((p) => p.code === result.code);
-  if (processor) processor.callback(result);
-  else if (options.errorToast !== false && result.msg) toast.error(result.msg, resultToastSeconds);
   return answer;
 }
 
