@@ -195,11 +195,12 @@ describe('FilePicker', () => {
   });
 
   it('renders nothing without View', async () => {
-    const { container } = setup({ permission: { view: false } });
+    // Another library than the other tests use: a late call of the test before cannot count here.
+    const { container } = setup({ category: 'audio', permission: { view: false } });
     await new Promise((r) => setTimeout(r, 100));
     expect(container.querySelector('.atrium-fp')).toBeNull();
     expect(document.body.querySelector('.ant-modal')).toBeNull();
-    expect(server.calls).toHaveLength(0);
+    expect(server.calls.filter((call) => call.category === 'audio')).toHaveLength(0);
   });
 
   it('hides what the flags do not grant', async () => {
