@@ -19,7 +19,8 @@ export interface LibraryScope {
 }
 
 export interface SubtreeStats {
-  ids: number[];
+  /** Categories in the subtree, the category itself included. */
+  categories: number;
   fileCount: number;
 }
 
@@ -46,7 +47,11 @@ const listing = {
     (db: FilesDb, type: OwnerType, owner: number, library: Library, pathPrefix: string) =>
       db
         .selectFrom('fileCategories')
-        .select(['id', 'fileCount'])
+        .select((eb) => [
+          eb.fn.countAll<number>().as('categories'),
+          // bigint on PostgreSQL, where sum() of a bigint column would be numeric (a string).
+          sql<number>`cast(coalesce(sum(${sql.ref('fileCount')}), 0) as bigint)`.as('fileCount'),
+        ])
         .where('ownerType', '=', type)
         .where('ownerId', '=', owner)
         .where('library', '=', library)
@@ -178,7 +183,8 @@ export class FilesRepository {
       scope.library,
       `${path}%`,
     );
-    return { ids: rows.map((r) => r.id), fileCount: rows.reduce((sum, r) => sum + r.fileCount, 0) };
+    const [row] = rows;
+    return { categories: Number(row?.categories ?? 0), fileCount: Number(row?.fileCount ?? 0) };
   }
 
   /** Depth of the deepest category under `path`, counted from the category itself (0 = no children). */

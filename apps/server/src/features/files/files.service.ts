@@ -114,7 +114,7 @@ export class FilesService {
       const subtree = await this.repo.subtree(scope, category.path);
       total = subtree.fileCount;
       if (offset >= total) rows = [];
-      else if (subtree.ids.length === 1) rows = await this.repo.pageCategory(scope, category.id, offset, pageSize);
+      else if (subtree.categories === 1) rows = await this.repo.pageCategory(scope, category.id, offset, pageSize);
       else {
         // Walking the library newest first finds a page after about (offset + pageSize) x
         // library / subtree rows; gathering the subtree costs its size. Take the cheaper.
