@@ -12,7 +12,8 @@ class Slot {
  *
  * `build` is called once, with stand-ins for the arguments: it must use each argument only as a
  * value in the query (`where('id', '=', id)`, `limit(n)`), never branch on it or pass it where
- * Kysely expects a list (`in`). Runs on `db` or on a transaction of it.
+ * Kysely expects a list (`in`). Its arguments are counted from the function's `length`, so list
+ * them as plain parameters: no defaults, no rest parameter. Runs on `db` or on a transaction of it.
  */
 export class PreparedQuery<DB, A extends readonly unknown[], R> {
   private readonly compiled = new WeakMap<object, CompiledQuery<R>>();

@@ -24,16 +24,27 @@ export interface SubtreeStats {
   fileCount: number;
 }
 
+/** One owner's library of a table: the where-clause every query here starts from. */
+function ownedFiles(db: FilesDb, type: OwnerType, owner: number, library: Library) {
+  return db
+    .selectFrom('files')
+    .where('ownerType', '=', type)
+    .where('ownerId', '=', owner)
+    .where('library', '=', library);
+}
+
+function ownedCategories(db: FilesDb, type: OwnerType, owner: number, library: Library) {
+  return db
+    .selectFrom('fileCategories')
+    .where('ownerType', '=', type)
+    .where('ownerId', '=', owner)
+    .where('library', '=', library);
+}
+
 /** The listing queries, built once (see PreparedQuery): `list` runs them on every page. */
 const listing = {
   category: prepare((db: FilesDb, type: OwnerType, owner: number, library: Library, id: number) =>
-    db
-      .selectFrom('fileCategories')
-      .select(categoryColumns)
-      .where('ownerType', '=', type)
-      .where('ownerId', '=', owner)
-      .where('library', '=', library)
-      .where('id', '=', id),
+    ownedCategories(db, type, owner, library).select(categoryColumns).where('id', '=', id),
   ),
   libraryCount: prepare((db: FilesDb, type: OwnerType, owner: number, library: Library) =>
     db
@@ -45,16 +56,12 @@ const listing = {
   ),
   subtree: prepare(
     (db: FilesDb, type: OwnerType, owner: number, library: Library, pathPrefix: string) =>
-      db
-        .selectFrom('fileCategories')
+      ownedCategories(db, type, owner, library)
         .select((eb) => [
           eb.fn.countAll<number>().as('categories'),
           // bigint on PostgreSQL, where sum() of a bigint column would be numeric (a string).
           sql<number>`cast(coalesce(sum(${sql.ref('fileCount')}), 0) as bigint)`.as('fileCount'),
         ])
-        .where('ownerType', '=', type)
-        .where('ownerId', '=', owner)
-        .where('library', '=', library)
         .where('path', 'like', pathPrefix),
   ),
   pageAll: prepare(
@@ -66,12 +73,8 @@ const listing = {
       offset: number,
       limit: number,
     ) =>
-      db
-        .selectFrom('files')
+      ownedFiles(db, type, owner, library)
         .select(fileColumns)
-        .where('ownerType', '=', type)
-        .where('ownerId', '=', owner)
-        .where('library', '=', library)
         .orderBy('id', 'desc')
         .limit(limit)
         .offset(offset),
@@ -86,12 +89,8 @@ const listing = {
       offset: number,
       limit: number,
     ) =>
-      db
-        .selectFrom('files')
+      ownedFiles(db, type, owner, library)
         .select(fileColumns)
-        .where('ownerType', '=', type)
-        .where('ownerId', '=', owner)
-        .where('library', '=', library)
         .where('categoryId', '=', categoryId)
         .orderBy('id', 'desc')
         .limit(limit)
@@ -117,19 +116,10 @@ function pageCategoriesQueries() {
         offset: number,
         limit: number,
       ) => {
-        const inSubtree = db
-          .selectFrom('fileCategories')
+        const inSubtree = ownedCategories(db, type, owner, library)
           .select('id')
-          .where('ownerType', '=', type)
-          .where('ownerId', '=', owner)
-          .where('library', '=', library)
           .where('path', 'like', pathPrefix);
-        const query = db
-          .selectFrom('files')
-          .select(fileColumns)
-          .where('ownerType', '=', type)
-          .where('ownerId', '=', owner)
-          .where('library', '=', library);
+        const query = ownedFiles(db, type, owner, library).select(fileColumns);
         // Unary plus keeps the planner off the category index, so it walks the id order instead.
         const filtered = dense
           ? query.where(sql<number>`+category_id`, 'in', inSubtree)
@@ -145,19 +135,11 @@ export class FilesRepository {
   constructor(readonly db: FilesDb) {}
 
   private categories(scope: LibraryScope) {
-    return this.db
-      .selectFrom('fileCategories')
-      .where('ownerType', '=', scope.owner.type)
-      .where('ownerId', '=', scope.owner.id)
-      .where('library', '=', scope.library);
+    return ownedCategories(this.db, scope.owner.type, scope.owner.id, scope.library);
   }
 
   private files(scope: LibraryScope) {
-    return this.db
-      .selectFrom('files')
-      .where('ownerType', '=', scope.owner.type)
-      .where('ownerId', '=', scope.owner.id)
-      .where('library', '=', scope.library);
+    return ownedFiles(this.db, scope.owner.type, scope.owner.id, scope.library);
   }
 
   listCategories(scope: LibraryScope): Promise<CategoryRow[]> {
