@@ -1,49 +1,18 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { filterMenu } from '@atrium/shared/rules';
 import { adminMenu } from '@atrium/shared/menu';
-import { removeCookie } from '@/lib/cookies';
-import { setLanguage } from '@/lib/i18n';
 import { useApiStore } from '@/stores/api-store';
-import { usePreferencesStore } from '@/stores/preferences-store';
-import { startFakeAtrium, type FakeAtrium } from '@/test-utils/fake-atrium';
-import { installResizeObserver, setWindowWidth } from '@/test-utils/media';
+import { setUpFakeAdminAtrium } from '@/test-utils/admin-harness';
+import { setWindowWidth } from '@/test-utils/media';
 import { renderApp } from '@/test-utils/render';
-import { resetStores, settleQueries } from '@/test-utils/reset-stores';
 import { adminRoutes } from './routes';
 
-let server: FakeAtrium;
+const fake = setUpFakeAdminAtrium();
+const signIn = (rules: string[]) => fake.signIn(rules);
 // The first visit to a lazily loaded page compiles it; give such waits room.
 const slow = { timeout: 10_000 };
-
-beforeAll(async () => {
-  installResizeObserver();
-  server = await startFakeAtrium();
-});
-afterAll(() => server.close());
-
-beforeEach(() => {
-  resetStores();
-  setLanguage('zh-CN');
-  usePreferencesStore.getState().setTheme('light');
-  setWindowWidth(1280);
-  removeCookie('admin-api-token');
-  server.state.sessions.clear();
-  server.state.rules = ['*'];
-  server.state.menus = undefined;
-  useApiStore.getState().configure({ baseUrl: `${server.url}admin/`, tokenKey: 'admin-api-token' });
-});
-afterEach(async () => {
-  await settleQueries();
-  cleanup();
-});
-
-function signIn(rules: string[]) {
-  server.state.rules = rules;
-  server.state.sessions.add('good');
-  useApiStore.getState().setToken('good');
-}
 
 const path = (router: { state: { location: { pathname: string; search: string } } }) =>
   `${router.state.location.pathname}${router.state.location.search}`;
@@ -51,7 +20,9 @@ const path = (router: { state: { location: { pathname: string; search: string } 
 describe('admin app', () => {
   it('sends a visitor to the login page and back to where they were after signing in', async () => {
     const { router } = renderApp(adminRoutes, '/no/such/page?x=1');
-    expect(await screen.findByRole('heading', { name: 'Atrium 管理后台' }, slow)).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Atrium 管理后台' }, slow),
+    ).toBeInTheDocument();
     expect(path(router)).toBe('/login?redirect=%2Fno%2Fsuch%2Fpage%3Fx%3D1');
 
     await userEvent.type(screen.getByLabelText('用户名'), 'root');
@@ -74,11 +45,14 @@ describe('admin app', () => {
 
   it('shows only the menu items the rules allow, and their parents, even from a stale list', async () => {
     signIn(['system/role']);
-    server.state.menus = filterMenu(adminMenu, ['*']);
+    fake.state.menus = filterMenu(adminMenu, ['*']);
     renderApp(adminRoutes, '/system/role');
     const nav = await screen.findByRole('navigation', { name: 'menu' });
     await waitFor(() => expect(within(nav).getByText('系统管理')).toBeInTheDocument());
-    expect(within(nav).getByRole('link', { name: '角色权限' })).toHaveAttribute('href', expect.stringMatching(/\/system\/role$/));
+    expect(within(nav).getByRole('link', { name: '角色权限' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/\/system\/role$/),
+    );
     for (const hidden of ['仪表盘', '资料库', '文件管理', '管理员', '会员管理']) {
       expect(within(nav).queryByText(hidden)).not.toBeInTheDocument();
     }
@@ -111,7 +85,10 @@ describe('admin app', () => {
     expect(await screen.findByRole('heading', { name: '你好，Root' }, slow)).toBeInTheDocument();
     expect(screen.getByText('1.2.3')).toBeInTheDocument();
     const sections = screen.getByText('可访问的功能').closest('.ant-card') as HTMLElement;
-    expect(within(sections).getByRole('link', { name: '文件管理' })).toHaveAttribute('href', expect.stringMatching(/\/data\/file_manager$/));
+    expect(within(sections).getByRole('link', { name: '文件管理' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/\/data\/file_manager$/),
+    );
     expect(within(sections).queryByRole('link', { name: '管理员' })).not.toBeInTheDocument();
   });
 
@@ -122,7 +99,7 @@ describe('admin app', () => {
     await userEvent.click(await screen.findByText('退出登录'));
     await waitFor(() => expect(path(router)).toBe('/login?redirect=%2Fdashboard'));
     expect(useApiStore.getState().token).toBe('');
-    expect(server.state.sessions.has('good')).toBe(false);
+    expect(fake.state.sessions.has('good')).toBe(false);
   });
 
   it('folds the menu into a drawer under 600 px', async () => {
