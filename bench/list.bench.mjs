@@ -2,7 +2,8 @@
 // with p99 under 20 ms at 50 concurrent clients (SQLite). A bulk loader fills the admin "file"
 // library (100 top-level categories with 99 sub-categories each, files spread at random), then
 // 50 keep-alive clients list the root, top-level categories (their whole branch) and leaf
-// categories, pages 1-5, as fast as they get answers.
+// categories, pages 1-5, as fast as they get answers. The same clients then load a bare node:http
+// server answering a canned page: the floor this machine and client allow (printed beside it).
 // BENCH_LIST_FILES, BENCH_LIST_REQUESTS override the sizes.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { printTable, root, startAtrium } from './lib.mjs';
-import { adminHeaders, atriumLogin, percentile, request, saveUploadResults } from './upload-lib.mjs';
+import { adminHeaders, atriumLogin, percentile, request, saveUploadResults, startBenchServer } from './upload-lib.mjs';
 
 const fileCount = Number(process.env.BENCH_LIST_FILES ?? 1_000_000);
 const requests = Number(process.env.BENCH_LIST_REQUESTS ?? 20_000);
@@ -114,27 +115,45 @@ const kindNames = Object.keys(kinds);
 const latencies = { root: [], branch: [], leaf: [] };
 let failures = 0;
 
-async function client(index, count, record) {
+let sample = '';
+
+async function client(target, index, count, record) {
   const random = prng(1000 + index);
   for (let i = 0; i < count; i += 1) {
     const kind = kindNames[(index + i) % kindNames.length];
     const body = JSON.stringify({ action: 'list', page: 1 + Math.floor(random() * 5), categoryId: kinds[kind](random) });
     const start = process.hrtime.bigint();
-    const res = await request(agent, { port, path: '/admin/data/file_manager/file', headers, body: [Buffer.from(body)] });
+    const res = await request(agent, { port: target.port, path: '/admin/data/file_manager/file', headers, body: [Buffer.from(body)] });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
-    const json = JSON.parse(res.body.toString());
+    const text = res.body.toString();
+    const json = JSON.parse(text);
     if (json.code !== 0 || json.data.records.length !== 10) failures += 1;
-    if (record) latencies[kind].push(ms);
+    else sample ||= text;
+    if (record) target.latencies[kind].push(ms);
   }
 }
 
-let seconds;
-try {
-  // Warm-up: caches, JIT and SQLite pages.
-  await Promise.all(Array.from({ length: concurrency }, (_, i) => client(i, 20, false)));
+/** Warms up, then runs the 50 clients against `target`; the seconds it took. */
+async function load(target) {
+  await Promise.all(Array.from({ length: concurrency }, (_, i) => client(target, i, 20, false)));
   const start = Date.now();
-  await Promise.all(Array.from({ length: concurrency }, (_, i) => client(i, Math.ceil(requests / concurrency), true)));
-  seconds = (Date.now() - start) / 1000;
+  await Promise.all(Array.from({ length: concurrency }, (_, i) => client(target, i, Math.ceil(requests / concurrency), true)));
+  return (Date.now() - start) / 1000;
+}
+
+let seconds;
+// The same clients against a server that does no work at all: what the harness allows.
+const floor = { latencies: { root: [], branch: [], leaf: [] }, seconds: 0 };
+try {
+  // The warm-up fills caches, JIT and SQLite pages.
+  seconds = await load({ port, latencies });
+  process.env.CANNED_BODY = sample;
+  const canned = await startBenchServer('canned-server.mjs');
+  try {
+    floor.seconds = await load({ port: canned.port, latencies: floor.latencies });
+  } finally {
+    await canned.stop();
+  }
 } finally {
   agent.destroy();
   await server.stop();
@@ -151,7 +170,14 @@ const row = (name, list) => {
     p99ms: +percentile(sorted, 99).toFixed(2),
   };
 };
-const rows = [row('root (all files)', latencies.root), row('top-level branch', latencies.branch), row('leaf category', latencies.leaf), row('all', all)];
+const floorAll = Object.values(floor.latencies).flat().sort((a, b) => a - b);
+const rows = [
+  row('root (all files)', latencies.root),
+  row('top-level branch', latencies.branch),
+  row('leaf category', latencies.leaf),
+  row('all', all),
+  row('floor: node:http, canned answer', floorAll),
+];
 printTable(rows);
 const p99 = percentile(all, 99);
 const pass = p99 < goalP99Ms && failures === 0;
@@ -168,6 +194,15 @@ saveUploadResults('list', {
   failures,
   goalP99Ms,
   pass,
+  floor: {
+    server: 'bare node:http answering a canned list page, same clients',
+    requestsPerSecond: +(floorAll.length / floor.seconds).toFixed(0),
+    p50ms: +percentile(floorAll, 50).toFixed(2),
+    p99ms: +percentile(floorAll, 99).toFixed(2),
+  },
 });
-console.log(`list: p50 ${percentile(all, 50).toFixed(2)} ms, p99 ${p99.toFixed(2)} ms at ${concurrency} clients, ${(all.length / seconds).toFixed(0)} req/s ${pass ? 'OK' : 'BELOW GOAL'}`);
+console.log(
+  `list: p50 ${percentile(all, 50).toFixed(2)} ms, p99 ${p99.toFixed(2)} ms at ${concurrency} clients, ${(all.length / seconds).toFixed(0)} req/s ${pass ? 'OK' : 'BELOW GOAL'}` +
+    ` (floor, node:http with a canned answer: p50 ${percentile(floorAll, 50).toFixed(2)} ms, p99 ${percentile(floorAll, 99).toFixed(2)} ms, ${(floorAll.length / floor.seconds).toFixed(0)} req/s)`,
+);
 if (!pass) process.exitCode = 1;
