@@ -34,8 +34,11 @@ export interface FileSink {
   readonly length: number;
   /** Writes `data` at byte `at` of the file. Calls may overlap; each covers its own range. */
   write(data: Buffer, at: number): Promise<void>;
-  /** Called once, after the last write settled. */
-  close(): Promise<void>;
+  /**
+   * Called once, after the last write settled. `kept`: the form hands the sink on as `written`
+   * (its bytes may be recorded); otherwise it is dropped and what it wrote counts for nothing.
+   */
+  close(kept: boolean): Promise<void>;
 }
 
 /**
@@ -133,15 +136,16 @@ class Feed {
     );
   }
 
-  /** Waits for every write and closes the sink; whether all `bytes` were written. */
+  /** Waits for every write and closes the sink, kept if all `bytes` were written; whether it was. */
   async settle(bytes: number): Promise<boolean> {
     await Promise.all(this.writes);
+    const kept = !this.failed && this.handed === bytes;
     try {
-      await this.sink.close();
+      await this.sink.close(kept);
     } catch {
-      this.failed = true;
+      return false;
     }
-    return !this.failed && this.handed === bytes;
+    return kept;
   }
 }
 
@@ -193,7 +197,7 @@ async function readBody(
               if (endsWithFile(length, head.fileStart, sink.length, tapping.boundary))
                 feed = new Feed(sink, head.fileStart);
               // A body of any other length is refused once read: none of it is written.
-              else await sink.close();
+              else await sink.close(false);
             }
           }
         }

@@ -37,6 +37,8 @@ import { UploadRepository, type SessionKey } from './upload.repository';
 export const uploadTtlMs = 24 * 3_600_000;
 /** A claim to finish an upload older than this is taken to belong to a crashed process. */
 const finishLeaseMs = 5 * 60_000;
+/** A claim to write a chunk older than this is taken to be left behind by a request that died. */
+const chunkClaimMs = 2 * 60_000;
 /** Width of library thumbnails. */
 export const thumbWidth = 240;
 /** Bytes re-read from storage are handed to the hash worker in pieces of about this size. */
@@ -104,7 +106,8 @@ class ChunkSink implements FileSink {
     readonly index: number,
     readonly length: number,
     private readonly writer: ChunkWriter,
-    private readonly onClose: () => void,
+    /** Gives up the claim on the chunk (idempotent). */
+    readonly release: () => void,
   ) {}
 
   write(data: Buffer, at: number): Promise<void> {
@@ -113,12 +116,15 @@ class ChunkSink implements FileSink {
     return this.writer.write(data, at);
   }
 
-  async close(): Promise<void> {
+  async close(kept: boolean): Promise<void> {
     try {
       await this.writer.close();
-    } finally {
-      this.onClose();
+    } catch (error) {
+      this.release();
+      throw error;
     }
+    // A kept sink holds the chunk until `chunk` has recorded it (or refused it).
+    if (!kept) this.release();
   }
 }
 
@@ -136,8 +142,11 @@ export class UploadService {
   private readonly hasher = new Hasher();
   /** Per session, the hashing still running behind the answers already sent (see `chunk`). */
   private readonly hashing = new Map<number, Promise<void>>();
-  /** Chunks (`session:index`) a sink of this process is writing now; one writer per chunk. */
-  private readonly sinking = new Set<string>();
+  /**
+   * Chunks (`session:index`) a request of this process is writing now, with since when: one
+   * writer per chunk, or a second send of it could land other bytes over those being hashed.
+   */
+  private readonly receiving = new Map<string, number>();
 
   constructor(deps: UploadServiceDeps) {
     this.repo = new UploadRepository(deps.db);
@@ -284,6 +293,7 @@ export class UploadService {
       });
     } finally {
       if (!handedOver) release();
+      if (body.written instanceof ChunkSink) body.written.release();
     }
   }
 
@@ -335,21 +345,34 @@ export class UploadService {
       return undefined;
     }
     const { session, index, expected } = target;
-    const claim = `${session.id}:${index}`;
-    if (this.isFinishing(session, this.clock()) || this.sinking.has(claim)) return undefined;
+    if (this.isFinishing(session, this.clock())) return undefined;
     if (await this.repo.hasChunk(session.id, index)) return undefined;
-    this.sinking.add(claim);
+    const claim = this.claimChunk(session.id, index);
+    if (!claim) return undefined;
     try {
       const writer = await this.storage.openChunkWriter(
         stagingOf(session),
         index,
         session.chunkSize,
       );
-      return new ChunkSink(session.id, index, expected, writer, () => this.sinking.delete(claim));
+      return new ChunkSink(session.id, index, expected, writer, claim);
     } catch {
-      this.sinking.delete(claim);
+      claim();
       return undefined;
     }
+  }
+
+  /** Claims a chunk for writing; the function that gives it up, or undefined when it is taken. */
+  private claimChunk(sessionId: number, index: number): (() => void) | undefined {
+    const key = `${sessionId}:${index}`;
+    const now = performance.now();
+    const since = this.receiving.get(key);
+    // A claim older than any request may take was left behind: take it over.
+    if (since !== undefined && since > now - chunkClaimMs) return undefined;
+    this.receiving.set(key, now);
+    return () => {
+      if (this.receiving.get(key) === now) this.receiving.delete(key);
+    };
   }
 
   private async storeChunk(
@@ -381,9 +404,18 @@ export class UploadService {
       // The chunk is written (unless in place) and hashed side by side, and its hash may run on
       // after the answer, while the client sends the next chunk. Waiting for the previous chunk's
       // hash keeps the hashing at most one chunk behind, so memory stays bounded.
+      // One writer per chunk: a second send of it while the first is being written is refused
+      // (a sink already holds the claim for the bytes it put in place).
+      const unclaim = inPlace ? undefined : this.claimChunk(session.id, index);
+      if (!inPlace && !unclaim) {
+        throw new ApiError(
+          'This chunk is being received by another request: send it again in a moment',
+        );
+      }
       const recorded = inPlace
         ? this.repo.addChunk({ sessionId: session.id, idx: index, size: data.length, etag: '' })
         : this.recordChunk(session, index, data);
+      if (unclaim) void recorded.then(unclaim, unclaim);
       // Written already, the buffer is read by the hashes alone: hand it over when it may be.
       const previous = this.queueHash(
         session,

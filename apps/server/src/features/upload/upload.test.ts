@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Code } from '@atrium/shared';
-import { defaultUploadConfig, type ChunkResponse, type UploadConfig } from '@atrium/shared/contract/files';
+import {
+  defaultUploadConfig,
+  type ChunkResponse,
+  type UploadConfig,
+} from '@atrium/shared/contract/files';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
@@ -34,8 +38,10 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
 
   const storageDir = () => join(t.dataDir, 'storage');
   const db = () => filesDb(t.db);
-  const sessionCount = async () => (await db().selectFrom('uploadSessions').select('id').execute()).length;
-  const chunkRows = async () => (await db().selectFrom('uploadChunks').selectAll().execute()).length;
+  const sessionCount = async () =>
+    (await db().selectFrom('uploadSessions').select('id').execute()).length;
+  const chunkRows = async () =>
+    (await db().selectFrom('uploadChunks').selectAll().execute()).length;
   const stagingBytes = async () => {
     const dir = join(storageDir(), 'staging');
     const names = await readdir(dir).catch(() => []);
@@ -106,7 +112,10 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
     const again = await files.init(file);
     expect(again).toMatchObject({ code: 0, data: { chunkUploaded: 3, chunks: 6 } });
     // A chunk sent twice changes nothing.
-    expect((await files.sendChunk(file, 2)).json).toMatchObject({ code: 0, data: { chunkUploaded: 3 } });
+    expect((await files.sendChunk(file, 2)).json).toMatchObject({
+      code: 0,
+      data: { chunkUploaded: 3 },
+    });
 
     let done: ChunkResponse | undefined;
     for (let i = 3; i < 6; i += 1) done = (await files.sendChunk(file, i)).json.data;
@@ -120,11 +129,26 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
     const again = await files.init({ ...file, name: 'renamed copy.txt' });
     expect(again).toMatchObject({
       code: 0,
-      data: { chunkUploaded: 3, chunks: 3, path: first.path, data: { filename: 'renamed copy.txt', size: 3000 } },
+      data: {
+        chunkUploaded: 3,
+        chunks: 3,
+        path: first.path,
+        data: { filename: 'renamed copy.txt', size: 3000 },
+      },
     });
-    const saved = await files.call({ action: 'save', path: first.path, name: 'renamed copy.txt', size: 3000, categoryId: 0 });
+    const saved = await files.call({
+      action: 'save',
+      path: first.path,
+      name: 'renamed copy.txt',
+      size: 3000,
+      categoryId: 0,
+    });
     expect(saved.code).toBe(0);
-    const blobs = await db().selectFrom('fileBlobs').selectAll().where('md5', '=', md5Of(file.data)).execute();
+    const blobs = await db()
+      .selectFrom('fileBlobs')
+      .selectAll()
+      .where('md5', '=', md5Of(file.data))
+      .execute();
     expect(blobs).toHaveLength(1);
     expect(blobs[0]?.refCount).toBe(2);
   });
@@ -156,9 +180,21 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
     });
 
     it.each([
-      ['one byte short', (b: Buffer) => b.subarray(0, b.length - 1), /^chunk 1: expected exactly 1024 bytes, received 1023$/],
-      ['one byte long', (b: Buffer) => Buffer.concat([b, Buffer.from('x')]), /^chunk 1: expected exactly 1024 bytes, received 1025$/],
-      ['far too long', (b: Buffer) => Buffer.concat([b, b, b]), /^file: a chunk is at most 1024 bytes$/],
+      [
+        'one byte short',
+        (b: Buffer) => b.subarray(0, b.length - 1),
+        /^chunk 1: expected exactly 1024 bytes, received 1023$/,
+      ],
+      [
+        'one byte long',
+        (b: Buffer) => Buffer.concat([b, Buffer.from('x')]),
+        /^chunk 1: expected exactly 1024 bytes, received 1025$/,
+      ],
+      [
+        'far too long',
+        (b: Buffer) => Buffer.concat([b, b, b]),
+        /^file: a chunk is at most 1024 bytes$/,
+      ],
     ])('a body %s', async (_name, change, message) => {
       const rowsBefore = await chunkRows();
       const bytesBefore = await stagingBytes();
@@ -205,7 +241,10 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
   it('content that does not match its extension fails with ShouldRetryUpload', async () => {
     const fake = { name: 'fake.png', data: textFile(2100, 'not an image') };
     const answer = await member.upload(fake);
-    expect(answer).toMatchObject({ code: Code.Failure, msg: expect.stringContaining('ShouldRetryUpload') });
+    expect(answer).toMatchObject({
+      code: Code.Failure,
+      msg: expect.stringContaining('ShouldRetryUpload'),
+    });
     expect(answer.msg).toContain('does not match its extension');
 
     const binaryText = { name: 'binary.txt', data: randomBytes(1500) };
@@ -218,11 +257,27 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
 
   describe('init refuses', () => {
     it.each([
-      ['a forbidden extension', { name: 'run.exe', size: 10 }, '文件类型不合法（只能上传jpg,jpeg,png,gif,webp文件）'],
+      [
+        'a forbidden extension',
+        { name: 'run.exe', size: 10 },
+        '文件类型不合法（只能上传jpg,jpeg,png,gif,webp文件）',
+      ],
       ['a size over maxSize', { name: 'big.png', size: 20 * 1024 * 1024 + 1 }, '文件大小不合法'],
-      ['a 201-byte name', { name: `${'a'.repeat(197)}.png`, size: 10 }, 'name: at most 200 bytes (UTF-8), this one has 201'],
-      ['a name with NUL', { name: 'a\u0000b.png', size: 10 }, 'name: control characters such as NUL are not allowed'],
-      ['a name without extension', { name: 'README', size: 10 }, 'name: needs a file extension such as .jpg'],
+      [
+        'a 201-byte name',
+        { name: `${'a'.repeat(197)}.png`, size: 10 },
+        'name: at most 200 bytes (UTF-8), this one has 201',
+      ],
+      [
+        'a name with NUL',
+        { name: 'a\u0000b.png', size: 10 },
+        'name: control characters such as NUL are not allowed',
+      ],
+      [
+        'a name without extension',
+        { name: 'README', size: 10 },
+        'name: needs a file extension such as .jpg',
+      ],
       ['a bad md5', { name: 'a.png', size: 10, md5: 'xyz' }, 'md5: expected 32 hex digits'],
       ['an empty file', { name: 'a.png', size: 0 }, 'size: an empty file cannot be uploaded'],
     ])('%s', async (_name, fields, message) => {
@@ -235,7 +290,9 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
     it('accepts a 200-byte name of multi-byte characters', async () => {
       const name = `${'文'.repeat(65)}a.png`;
       expect(Buffer.byteLength(name)).toBe(200);
-      expect((await member.call({ action: 'init', name, size: 10, md5: 'b'.repeat(32) })).code).toBe(0);
+      expect(
+        (await member.call({ action: 'init', name, size: 10, md5: 'b'.repeat(32) })).code,
+      ).toBe(0);
     });
   });
 
@@ -265,11 +322,75 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
     expect(late.sessions).toBeGreaterThanOrEqual(1);
     expect(late.uploads).toBeGreaterThanOrEqual(1);
     expect(await stagingBytes()).toBe(0);
-    expect((await t.app.inject({ method: 'GET', url: unsaved.data.path ?? '' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: unsaved.data.path ?? '' })).statusCode).toBe(
+      404,
+    );
     expect((await t.app.inject({ method: 'GET', url: kept.path })).statusCode).toBe(200);
     // The member's sign-in has expired too by now.
-    const again = new FileClient(t, { area: 'member', token: (await t.loginMember()).token }, 'file');
+    const again = new FileClient(
+      t,
+      { area: 'member', token: (await t.loginMember()).token },
+      'file',
+    );
     expect((await again.init(abandoned)).data.chunkUploaded).toBe(0);
+  });
+});
+
+describe('one writer per chunk', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+    await useUploadConfig(t);
+  });
+  afterAll(async () => {
+    await t.cleanup();
+  });
+
+  it('refuses a second send of a chunk while another request is writing it, then takes it', async () => {
+    const { token } = await t.loginAdmin();
+    const admin = new FileClient(t, { area: 'admin', token }, 'file');
+    const file = { name: 'race.txt', data: textFile(testChunkSize * 2 + 5, 'race') };
+    expect((await admin.init(file)).code).toBe(Code.Success);
+    const uploads = t.app.filesFeature.uploads;
+    const owner = { type: 'admin' as const, id: 0 };
+    const fields = {
+      name: file.name,
+      md5: md5Of(file.data),
+      size: String(file.data.length),
+      chunks: '3',
+      chunk: '0',
+    };
+    const first = file.data.subarray(0, testChunkSize);
+
+    // A request streaming chunk 0 into place holds it until it is recorded or dropped.
+    const sink = await uploads.openChunkSink(owner, 'file', fields);
+    expect(sink?.length).toBe(testChunkSize);
+    expect(await uploads.openChunkSink(owner, 'file', fields)).toBeUndefined();
+    const other = Buffer.alloc(testChunkSize, 0x41);
+    await expect(uploads.chunk(owner, 'file', fields, other, '')).rejects.toThrow(
+      /being received by another request/,
+    );
+    expect((await admin.sendChunk(file, 0, { body: other })).json.msg).toMatch(
+      /being received by another request/,
+    );
+
+    // Its bytes in place and kept, the first request records the chunk and lets go of it.
+    await sink?.write(first, 0);
+    await sink?.close(true);
+    expect(
+      (await uploads.chunk(owner, 'file', fields, first, '', { written: sink })).chunkUploaded,
+    ).toBe(1);
+    // Held now: another send of it is accepted and changes nothing.
+    expect((await uploads.chunk(owner, 'file', fields, other, '')).chunkUploaded).toBe(1);
+
+    // A sink dropped without being kept lets go at once.
+    const dropped = await uploads.openChunkSink(owner, 'file', { ...fields, chunk: '1' });
+    await dropped?.close(false);
+    expect((await admin.sendChunk(file, 1)).json.code).toBe(Code.Success);
+    const last = await admin.sendChunk(file, 2);
+    expect(last.json.code).toBe(Code.Success);
+    const served = await t.app.inject({ method: 'GET', url: last.json.data.path ?? '' });
+    expect(served.rawPayload.equals(file.data)).toBe(true);
   });
 });
 
