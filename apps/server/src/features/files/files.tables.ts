@@ -51,6 +51,14 @@ export interface UploadChunksTable {
   etag: string;
 }
 
+/** A chunk some request is writing now (one writer per chunk, across instances). */
+export interface UploadChunkClaimsTable {
+  sessionId: number;
+  idx: number;
+  token: string;
+  claimedAt: number;
+}
+
 export interface UploadsTable {
   id: Generated<number>;
   ownerType: OwnerType;
@@ -102,6 +110,7 @@ export type FilesTables = {
   fileBlobs: FileBlobsTable;
   uploadSessions: UploadSessionsTable;
   uploadChunks: UploadChunksTable;
+  uploadChunkClaims: UploadChunkClaimsTable;
   uploads: UploadsTable;
   fileCategories: FileCategoriesTable;
   files: FilesTable;

@@ -41,7 +41,11 @@ export class UploadRepository {
   }
 
   getSession(id: number): Promise<SessionRow | undefined> {
-    return this.db.selectFrom('uploadSessions').select(sessionColumns).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('uploadSessions')
+      .select(sessionColumns)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** Inserts a session; undefined when another request created the same key first. */
@@ -49,7 +53,9 @@ export class UploadRepository {
     const inserted = await this.db
       .insertInto('uploadSessions')
       .values(row)
-      .onConflict((oc) => oc.columns(['ownerType', 'ownerId', 'library', 'md5', 'size', 'name']).doNothing())
+      .onConflict((oc) =>
+        oc.columns(['ownerType', 'ownerId', 'library', 'md5', 'size', 'name']).doNothing(),
+      )
       .returning('id')
       .executeTakeFirst();
     return inserted?.id;
@@ -61,7 +67,11 @@ export class UploadRepository {
   }
 
   async touchSession(id: number, now: number): Promise<void> {
-    await this.db.updateTable('uploadSessions').set({ updatedAt: now }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('uploadSessions')
+      .set({ updatedAt: now })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Claims the right to finish the upload; false when another request holds a fresh claim. */
@@ -71,18 +81,30 @@ export class UploadRepository {
       .set({ status: 'finishing', updatedAt: now })
       .where('id', '=', session.id)
       .where((eb) =>
-        eb.or([eb('status', '=', 'open'), eb.and([eb('status', '=', 'finishing'), eb('updatedAt', '<', staleBefore)])]),
+        eb.or([
+          eb('status', '=', 'open'),
+          eb.and([eb('status', '=', 'finishing'), eb('updatedAt', '<', staleBefore)]),
+        ]),
       )
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
   async releaseFinish(id: number, now: number): Promise<void> {
-    await this.db.updateTable('uploadSessions').set({ status: 'open', updatedAt: now }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('uploadSessions')
+      .set({ status: 'open', updatedAt: now })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Saves the MD5 state only if nobody advanced it meanwhile. */
-  async saveHashState(id: number, fromChunks: number, toChunks: number, state: string): Promise<boolean> {
+  async saveHashState(
+    id: number,
+    fromChunks: number,
+    toChunks: number,
+    state: string,
+  ): Promise<boolean> {
     const result = await this.db
       .updateTable('uploadSessions')
       .set({ md5State: state, hashedChunks: toChunks })
@@ -93,7 +115,12 @@ export class UploadRepository {
   }
 
   listChunks(sessionId: number): Promise<ChunkRow[]> {
-    return this.db.selectFrom('uploadChunks').select(chunkColumns).where('sessionId', '=', sessionId).orderBy('idx').execute();
+    return this.db
+      .selectFrom('uploadChunks')
+      .select(chunkColumns)
+      .where('sessionId', '=', sessionId)
+      .orderBy('idx')
+      .execute();
   }
 
   hasChunk(sessionId: number, idx: number): Promise<boolean> {
@@ -110,32 +137,92 @@ export class UploadRepository {
     await this.db
       .insertInto('uploadChunks')
       .values(row)
-      .onConflict((oc) => oc.columns(['sessionId', 'idx']).doUpdateSet({ size: row.size, etag: row.etag }))
+      .onConflict((oc) =>
+        oc.columns(['sessionId', 'idx']).doUpdateSet({ size: row.size, etag: row.etag }),
+      )
+      .execute();
+  }
+
+  /**
+   * Claims chunk `idx` of a session for writing under `token`, unless another claim made after
+   * `staleBefore` holds it; whether this call got it. One row per chunk, so instances agree.
+   */
+  async claimChunk(
+    sessionId: number,
+    idx: number,
+    token: string,
+    now: number,
+    staleBefore: number,
+  ): Promise<boolean> {
+    const row = await this.db
+      .insertInto('uploadChunkClaims')
+      .values({ sessionId, idx, token, claimedAt: now })
+      .onConflict((oc) =>
+        oc
+          .columns(['sessionId', 'idx'])
+          .doUpdateSet({ token, claimedAt: now })
+          .where('uploadChunkClaims.claimedAt', '<', staleBefore),
+      )
+      .returning('token')
+      .executeTakeFirst();
+    return row?.token === token;
+  }
+
+  /** Gives up a claim made with `token` (a claim taken over since is left alone). */
+  async releaseChunkClaim(sessionId: number, idx: number, token: string): Promise<void> {
+    await this.db
+      .deleteFrom('uploadChunkClaims')
+      .where('sessionId', '=', sessionId)
+      .where('idx', '=', idx)
+      .where('token', '=', token)
       .execute();
   }
 
   async deleteChunks(sessionId: number, indexes: readonly number[]): Promise<void> {
     if (indexes.length === 0) return;
-    await this.db.deleteFrom('uploadChunks').where('sessionId', '=', sessionId).where('idx', 'in', indexes).execute();
+    await this.db
+      .deleteFrom('uploadChunks')
+      .where('sessionId', '=', sessionId)
+      .where('idx', 'in', indexes)
+      .execute();
   }
 
   expiredSessions(before: number, limit: number): Promise<SessionRow[]> {
-    return this.db.selectFrom('uploadSessions').select(sessionColumns).where('updatedAt', '<', before).limit(limit).execute();
+    return this.db
+      .selectFrom('uploadSessions')
+      .select(sessionColumns)
+      .where('updatedAt', '<', before)
+      .limit(limit)
+      .execute();
   }
 
   getBlob(id: number): Promise<BlobRow | undefined> {
-    return this.db.selectFrom('fileBlobs').select(blobColumns).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('fileBlobs')
+      .select(blobColumns)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   findBlobBySha(sha256: string): Promise<BlobRow | undefined> {
-    return this.db.selectFrom('fileBlobs').select(blobColumns).where('sha256', '=', sha256).executeTakeFirst();
+    return this.db
+      .selectFrom('fileBlobs')
+      .select(blobColumns)
+      .where('sha256', '=', sha256)
+      .executeTakeFirst();
   }
 
   /**
    * A blob with this MD5 and size that the owner already holds in this library under the same
    * extension, through a library file or an unsaved upload ("instant upload").
    */
-  findOwnedBlob(owner: Owner, library: Library, ext: string, md5: string, size: number): Promise<BlobRow | undefined> {
+  findOwnedBlob(
+    owner: Owner,
+    library: Library,
+    ext: string,
+    md5: string,
+    size: number,
+  ): Promise<BlobRow | undefined> {
     return this.db
       .selectFrom('fileBlobs')
       .select(blobColumns)
@@ -194,7 +281,9 @@ export class UploadRepository {
     await this.db
       .insertInto('fileBlobs')
       .values({ ...row, refCount: 1 })
-      .onConflict((oc) => oc.column('sha256').doUpdateSet((eb) => ({ refCount: eb('fileBlobs.refCount', '+', 1) })))
+      .onConflict((oc) =>
+        oc.column('sha256').doUpdateSet((eb) => ({ refCount: eb('fileBlobs.refCount', '+', 1) })),
+      )
       .execute();
     const blob = await this.findBlobBySha(row.sha256);
     if (!blob) throw new Error(`blob ${row.sha256} vanished right after it was written`);
@@ -202,7 +291,12 @@ export class UploadRepository {
   }
 
   unreferencedBlobs(limit: number): Promise<BlobRow[]> {
-    return this.db.selectFrom('fileBlobs').select(blobColumns).where('refCount', '<=', 0).limit(limit).execute();
+    return this.db
+      .selectFrom('fileBlobs')
+      .select(blobColumns)
+      .where('refCount', '<=', 0)
+      .limit(limit)
+      .execute();
   }
 
   /** Deletes the blob row if it is still unreferenced; true when this call deleted it. */
@@ -236,11 +330,20 @@ export class UploadRepository {
   }
 
   expiredUploads(before: number, limit: number): Promise<UploadRow[]> {
-    return this.db.selectFrom('uploads').select(uploadColumns).where('createdAt', '<', before).limit(limit).execute();
+    return this.db
+      .selectFrom('uploads')
+      .select(uploadColumns)
+      .where('createdAt', '<', before)
+      .limit(limit)
+      .execute();
   }
 
   /** The blob behind a library file of this owner with the path, if there is one. */
-  async ownsFilePath(owner: Owner, library: Library, path: string): Promise<{ blobId: number } | undefined> {
+  async ownsFilePath(
+    owner: Owner,
+    library: Library,
+    path: string,
+  ): Promise<{ blobId: number } | undefined> {
     return this.db
       .selectFrom('files')
       .select('blobId')

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type {
   ChunkFields,
@@ -107,7 +108,7 @@ class ChunkSink implements FileSink {
     readonly length: number,
     private readonly writer: ChunkWriter,
     /** Gives up the claim on the chunk (idempotent). */
-    readonly release: () => void,
+    readonly release: () => Promise<void>,
   ) {}
 
   write(data: Buffer, at: number): Promise<void> {
@@ -120,11 +121,11 @@ class ChunkSink implements FileSink {
     try {
       await this.writer.close();
     } catch (error) {
-      this.release();
+      await this.release();
       throw error;
     }
     // A kept sink holds the chunk until `chunk` has recorded it (or refused it).
-    if (!kept) this.release();
+    if (!kept) await this.release();
   }
 }
 
@@ -142,11 +143,6 @@ export class UploadService {
   private readonly hasher = new Hasher();
   /** Per session, the hashing still running behind the answers already sent (see `chunk`). */
   private readonly hashing = new Map<number, Promise<void>>();
-  /**
-   * Chunks (`session:index`) a request of this process is writing now, with since when: one
-   * writer per chunk, or a second send of it could land other bytes over those being hashed.
-   */
-  private readonly receiving = new Map<string, number>();
 
   constructor(deps: UploadServiceDeps) {
     this.repo = new UploadRepository(deps.db);
@@ -293,7 +289,7 @@ export class UploadService {
       });
     } finally {
       if (!handedOver) release();
-      if (body.written instanceof ChunkSink) body.written.release();
+      if (body.written instanceof ChunkSink) await body.written.release();
     }
   }
 
@@ -347,7 +343,7 @@ export class UploadService {
     const { session, index, expected } = target;
     if (this.isFinishing(session, this.clock())) return undefined;
     if (await this.repo.hasChunk(session.id, index)) return undefined;
-    const claim = this.claimChunk(session.id, index);
+    const claim = await this.claimChunk(session.id, index);
     if (!claim) return undefined;
     try {
       const writer = await this.storage.openChunkWriter(
@@ -357,21 +353,40 @@ export class UploadService {
       );
       return new ChunkSink(session.id, index, expected, writer, claim);
     } catch {
-      claim();
+      await claim();
       return undefined;
     }
   }
 
-  /** Claims a chunk for writing; the function that gives it up, or undefined when it is taken. */
-  private claimChunk(sessionId: number, index: number): (() => void) | undefined {
-    const key = `${sessionId}:${index}`;
-    const now = performance.now();
-    const since = this.receiving.get(key);
-    // A claim older than any request may take was left behind: take it over.
-    if (since !== undefined && since > now - chunkClaimMs) return undefined;
-    this.receiving.set(key, now);
-    return () => {
-      if (this.receiving.get(key) === now) this.receiving.delete(key);
+  /**
+   * Claims a chunk for writing (in the database, so instances agree: one writer per chunk, or a
+   * second send of it could land other bytes over those being hashed). The function that gives
+   * it up, or undefined when another request holds it. A claim older than any request may take
+   * was left behind by one that died, and is taken over.
+   */
+  private async claimChunk(
+    sessionId: number,
+    index: number,
+  ): Promise<(() => Promise<void>) | undefined> {
+    const token = randomUUID();
+    const now = this.clock();
+    let claimed: boolean;
+    try {
+      claimed = await this.repo.claimChunk(sessionId, index, token, now, now - chunkClaimMs);
+    } catch (error) {
+      // The session went away meanwhile (its claims go with it).
+      if (!(await this.repo.getSession(sessionId)))
+        throw retryUpload('No upload in progress for this file: start it with init');
+      throw error;
+    }
+    if (!claimed) return undefined;
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      await this.repo.releaseChunkClaim(sessionId, index, token).catch((error: unknown) => {
+        this.log?.warn({ err: error, sessionId }, 'could not give up an upload chunk claim');
+      });
     };
   }
 
@@ -406,7 +421,7 @@ export class UploadService {
       // hash keeps the hashing at most one chunk behind, so memory stays bounded.
       // One writer per chunk: a second send of it while the first is being written is refused
       // (a sink already holds the claim for the bytes it put in place).
-      const unclaim = inPlace ? undefined : this.claimChunk(session.id, index);
+      const unclaim = inPlace ? undefined : await this.claimChunk(session.id, index);
       if (!inPlace && !unclaim) {
         throw new ApiError(
           'This chunk is being received by another request: send it again in a moment',

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { filesDb } from '../files/files.tables';
+import { UploadService } from './upload.service';
 import {
   FileClient,
   md5Of,
@@ -370,6 +371,18 @@ describe('one writer per chunk', () => {
     await expect(uploads.chunk(owner, 'file', fields, other, '')).rejects.toThrow(
       /being received by another request/,
     );
+    // Also for another instance on the same database and storage.
+    const instance = new UploadService({
+      db: filesDb(t.db),
+      storage: t.app.filesFeature.storage,
+      settings: t.app.services.settings,
+      clock: () => t.clock.now(),
+    });
+    await expect(instance.chunk(owner, 'file', fields, other, '')).rejects.toThrow(
+      /being received by another request/,
+    );
+    expect(await instance.openChunkSink(owner, 'file', fields)).toBeUndefined();
+    await instance.close();
     expect((await admin.sendChunk(file, 0, { body: other })).json.msg).toMatch(
       /being received by another request/,
     );
@@ -383,10 +396,18 @@ describe('one writer per chunk', () => {
     // Held now: another send of it is accepted and changes nothing.
     expect((await uploads.chunk(owner, 'file', fields, other, '')).chunkUploaded).toBe(1);
 
-    // A sink dropped without being kept lets go at once.
-    const dropped = await uploads.openChunkSink(owner, 'file', { ...fields, chunk: '1' });
-    await dropped?.close(false);
+    // A claim left behind by a request that died is taken over once older than any request.
+    const stale = await uploads.openChunkSink(owner, 'file', { ...fields, chunk: '1' });
+    expect(stale).toBeDefined();
+    expect((await admin.sendChunk(file, 1)).json.msg).toMatch(/being received by another request/);
+    t.clock.advance(3 * 60_000);
     expect((await admin.sendChunk(file, 1)).json.code).toBe(Code.Success);
+    await stale?.close(false);
+
+    // A sink dropped without being kept lets go at once.
+    const dropped = await uploads.openChunkSink(owner, 'file', { ...fields, chunk: '2' });
+    expect(dropped).toBeDefined();
+    await dropped?.close(false);
     const last = await admin.sendChunk(file, 2);
     expect(last.json.code).toBe(Code.Success);
     const served = await t.app.inject({ method: 'GET', url: last.json.data.path ?? '' });
