@@ -119,6 +119,7 @@ export async function registerFilesFeature(
   const db = filesDb(deps.db);
   const log = app.log;
   const uploads = new UploadService({ db, storage, settings: deps.settings, clock: now, log });
+  await uploads.dropLeftoverClaims();
   const files = new FilesService(db, uploads, now);
   const thumbnails = new Thumbnails(storage);
 

@@ -168,6 +168,12 @@ export class UploadRepository {
     return row?.token === token;
   }
 
+  /** Drops every claim (at start-up: the requests that made them are gone). */
+  async dropChunkClaims(): Promise<number> {
+    const result = await this.db.deleteFrom('uploadChunkClaims').executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /** Gives up a claim made with `token` (a claim taken over since is left alone). */
   async releaseChunkClaim(sessionId: number, idx: number, token: string): Promise<void> {
     await this.db

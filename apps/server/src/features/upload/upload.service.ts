@@ -775,6 +775,15 @@ export class UploadService {
     return result;
   }
 
+  /**
+   * Drops the chunk claims of requests that were running when the server last stopped, so their
+   * chunks can be sent again at once (called at start-up; a claim is otherwise only taken over
+   * after two minutes).
+   */
+  dropLeftoverClaims(): Promise<number> {
+    return this.repo.dropChunkClaims();
+  }
+
   /** Stops the hash worker. */
   close(): Promise<void> {
     return this.hasher.close();

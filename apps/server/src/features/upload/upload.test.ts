@@ -396,6 +396,15 @@ describe('one writer per chunk', () => {
     // Held now: another send of it is accepted and changes nothing.
     expect((await uploads.chunk(owner, 'file', fields, other, '')).chunkUploaded).toBe(1);
 
+    // Claims left behind when the server stopped are dropped when it starts.
+    const leftover = await uploads.openChunkSink(owner, 'file', { ...fields, chunk: '1' });
+    expect(leftover).toBeDefined();
+    expect(await uploads.dropLeftoverClaims()).toBe(1);
+    const reopened = await uploads.openChunkSink(owner, 'file', { ...fields, chunk: '1' });
+    expect(reopened).toBeDefined();
+    await reopened?.close(false);
+    await leftover?.close(false);
+
     // A claim left behind by a request that died is taken over once older than any request.
     const stale = await uploads.openChunkSink(owner, 'file', { ...fields, chunk: '1' });
     expect(stale).toBeDefined();
