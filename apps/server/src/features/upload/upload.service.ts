@@ -343,7 +343,8 @@ export class UploadService {
     const { session, index, expected } = target;
     if (this.isFinishing(session, this.clock())) return undefined;
     if (await this.repo.hasChunk(session.id, index)) return undefined;
-    const claim = await this.claimChunk(session.id, index);
+    // Any trouble here leaves the chunk to the buffered path, which reports it.
+    const claim = await this.claimChunk(session.id, index).catch(() => undefined);
     if (!claim) return undefined;
     try {
       const writer = await this.storage.openChunkWriter(
