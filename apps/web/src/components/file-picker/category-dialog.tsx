@@ -1,10 +1,9 @@
 import { useEffect } from 'react';
-import { Button, Form, Input, Modal, Spin } from 'antd';
+import { Form, Input } from 'antd';
 import { useFilesT } from '@/features/files/i18n';
 import type { CategoryOption } from './categories';
 import { CategorySelect } from './category-select';
-import { subDialogWidth } from './dialog-width';
-import { useSmallWindow } from '@/lib/use-media-query';
+import { SubDialog } from './sub-dialog';
 
 export interface CategoryDraft {
   id: number;
@@ -24,7 +23,6 @@ export interface CategoryDialogProps {
 /** "Add Category" / "Edit Category": Parent and Name (title), then Confirm (SPEC 2.4). */
 export function CategoryDialog(props: CategoryDialogProps) {
   const t = useFilesT();
-  const narrow = useSmallWindow();
   const [form] = Form.useForm<{ pid: number; title: string }>();
   const { open, draft } = props;
 
@@ -41,35 +39,28 @@ export function CategoryDialog(props: CategoryDialogProps) {
       .catch(() => undefined);
 
   return (
-    <Modal
+    <SubDialog
       open={open}
-      width={subDialogWidth(narrow)}
       title={draft.id > 0 ? t('files.editCategory') : t('files.addCategory')}
-      onCancel={props.onClose}
-      forceRender
-      footer={
-        <Button type="primary" loading={props.loading} onClick={submit}>
-          {t('files.confirm')}
-        </Button>
-      }
+      loading={props.loading}
+      onConfirm={submit}
+      onClose={props.onClose}
     >
-      <Spin spinning={props.loading}>
-        <Form form={form} layout="vertical" onFinish={submit} requiredMark={false}>
-          <Form.Item name="pid" label={t('files.parent')} rules={[{ required: true }]}>
-            <CategorySelect options={props.parents} />
-          </Form.Item>
-          <Form.Item
-            name="title"
-            label={t('files.name')}
-            rules={[
-              { required: true, whitespace: true, message: t('files.pleaseInput') },
-              { max: 100 },
-            ]}
-          >
-            <Input autoFocus maxLength={100} onPressEnter={submit} />
-          </Form.Item>
-        </Form>
-      </Spin>
-    </Modal>
+      <Form form={form} layout="vertical" onFinish={submit} requiredMark={false}>
+        <Form.Item name="pid" label={t('files.parent')} rules={[{ required: true }]}>
+          <CategorySelect options={props.parents} />
+        </Form.Item>
+        <Form.Item
+          name="title"
+          label={t('files.name')}
+          rules={[
+            { required: true, whitespace: true, message: t('files.pleaseInput') },
+            { max: 100 },
+          ]}
+        >
+          <Input autoFocus maxLength={100} onPressEnter={submit} />
+        </Form.Item>
+      </Form>
+    </SubDialog>
   );
 }

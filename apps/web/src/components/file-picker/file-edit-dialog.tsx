@@ -1,10 +1,9 @@
 import { useEffect } from 'react';
-import { Button, Form, Modal, Spin } from 'antd';
+import { Form } from 'antd';
 import { useFilesT } from '@/features/files/i18n';
 import type { CategoryOption } from './categories';
 import { CategorySelect } from './category-select';
-import { subDialogWidth } from './dialog-width';
-import { useSmallWindow } from '@/lib/use-media-query';
+import { SubDialog } from './sub-dialog';
 
 export interface FileEditDialogProps {
   open: boolean;
@@ -18,7 +17,6 @@ export interface FileEditDialogProps {
 /** "Edit File": moves the checked files to the chosen category (SPEC 2.4). */
 export function FileEditDialog(props: FileEditDialogProps) {
   const t = useFilesT();
-  const narrow = useSmallWindow();
   const [form] = Form.useForm<{ categoryId: number }>();
   const { open, categoryId } = props;
 
@@ -33,25 +31,18 @@ export function FileEditDialog(props: FileEditDialogProps) {
       .catch(() => undefined);
 
   return (
-    <Modal
+    <SubDialog
       open={open}
-      width={subDialogWidth(narrow)}
       title={t('files.editFile')}
-      onCancel={props.onClose}
-      forceRender
-      footer={
-        <Button type="primary" loading={props.loading} onClick={submit}>
-          {t('files.confirm')}
-        </Button>
-      }
+      loading={props.loading}
+      onConfirm={submit}
+      onClose={props.onClose}
     >
-      <Spin spinning={props.loading}>
-        <Form form={form} layout="vertical" requiredMark={false}>
-          <Form.Item name="categoryId" label={t('files.category')} rules={[{ required: true }]}>
-            <CategorySelect options={props.categories} />
-          </Form.Item>
-        </Form>
-      </Spin>
-    </Modal>
+      <Form form={form} layout="vertical" requiredMark={false}>
+        <Form.Item name="categoryId" label={t('files.category')} rules={[{ required: true }]}>
+          <CategorySelect options={props.categories} />
+        </Form.Item>
+      </Form>
+    </SubDialog>
   );
 }
