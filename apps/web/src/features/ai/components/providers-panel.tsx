@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Card, Empty, Flex, Space, Spin, Table, Tag, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined } from '@ant-design/icons';
 import type { ModelRecord, ProviderRecord } from '@atrium/shared/contract/chat';
+import { RowActions } from '@/components/row-actions';
 import { confirmDialog } from '@/lib/feedback';
 import { useDeleteModel } from '../api/delete-model';
 import { useDeleteProvider } from '../api/delete-provider';
@@ -58,26 +59,13 @@ export function ProvidersPanel({
       title: t('ai.actions'),
       key: 'actions',
       render: (_: unknown, model: ModelRecord) => (
-        <Space size={0}>
-          <Button
-            type="link"
-            size="small"
-            onClick={() => setModelTarget({ providerId: provider.id, model })}
-          >
-            {t('ai.edit')}
-          </Button>
-          <Button
-            type="link"
-            size="small"
-            danger
-            onClick={async () => {
-              if (await confirmDialog(t('ai.confirmDeleteModel', { title: model.title })))
-                removeModel.mutate(model.id);
-            }}
-          >
-            {t('ai.delete')}
-          </Button>
-        </Space>
+        <RowActions
+          editLabel={t('ai.edit')}
+          deleteLabel={t('ai.delete')}
+          confirmDelete={t('ai.confirmDeleteModel', { title: model.title })}
+          onEdit={() => setModelTarget({ providerId: provider.id, model })}
+          onDelete={() => removeModel.mutate(model.id)}
+        />
       ),
     },
   ];

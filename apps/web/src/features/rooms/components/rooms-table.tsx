@@ -3,7 +3,7 @@ import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import type { AdminRoomRecord } from '@atrium/shared/contract/chat';
 import { ImageCover } from '@/components/image-cover/image-cover';
 import { RelativeTime } from '@/components/relative-time';
-import { confirmDialog } from '@/lib/feedback';
+import { RowActions } from '@/components/row-actions';
 import { useDeleteRoom } from '../api/delete-room';
 import { useEnableRoom } from '../api/enable-room';
 import { useSortRooms } from '../api/sort-rooms';
@@ -118,22 +118,13 @@ export function RoomsTable({ rooms, loading, onEdit }: RoomsTableProps) {
           title: t('rooms.colActions'),
           key: 'actions',
           render: (_, room) => (
-            <Space size={0}>
-              <Button type="link" size="small" onClick={() => onEdit(room)}>
-                {t('rooms.edit')}
-              </Button>
-              <Button
-                type="link"
-                size="small"
-                danger
-                onClick={async () => {
-                  if (await confirmDialog(t('rooms.confirmDelete', { title: room.title })))
-                    remove.mutate(room.id);
-                }}
-              >
-                {t('rooms.delete')}
-              </Button>
-            </Space>
+            <RowActions
+              editLabel={t('rooms.edit')}
+              deleteLabel={t('rooms.delete')}
+              confirmDelete={t('rooms.confirmDelete', { title: room.title })}
+              onEdit={() => onEdit(room)}
+              onDelete={() => remove.mutate(room.id)}
+            />
           ),
         },
       ]}

@@ -1,0 +1,38 @@
+import { Button, Space } from 'antd';
+import { confirmDialog } from '@/lib/feedback';
+
+export interface RowActionsProps {
+  editLabel: string;
+  deleteLabel: string;
+  /** Asked ("提示" dialog) before `onDelete` runs. */
+  confirmDelete: string;
+  onEdit: () => void;
+  onDelete: () => void;
+}
+
+/** A table row's Edit and Delete links; Delete asks first. */
+export function RowActions({
+  editLabel,
+  deleteLabel,
+  confirmDelete,
+  onEdit,
+  onDelete,
+}: RowActionsProps) {
+  return (
+    <Space size={0}>
+      <Button type="link" size="small" onClick={onEdit}>
+        {editLabel}
+      </Button>
+      <Button
+        type="link"
+        size="small"
+        danger
+        onClick={async () => {
+          if (await confirmDialog(confirmDelete)) onDelete();
+        }}
+      >
+        {deleteLabel}
+      </Button>
+    </Space>
+  );
+}
