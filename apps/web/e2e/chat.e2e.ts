@@ -180,7 +180,7 @@ test('a member chats in a room: tokens stream, a reload continues the answer, st
   await page.goto(atrium.url);
   await expect(page.getByRole('link', { name: 'Story studio' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Coming soon' })).toContainText('未配置模型');
-  await page.screenshot({ path: `${SCREENS}/chat-home-1280.png`, fullPage: true });
+  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-home-1280.png`, fullPage: true });
 
   await page.getByLabel('搜索聊天室').fill('code');
   await expect(page.getByRole('link', { name: 'Story studio' })).toBeHidden();
@@ -209,7 +209,7 @@ test('a member chats in a room: tokens stream, a reload continues the answer, st
   await expect(resumed).toContainText('word20');
   await expect(resumed).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
   await expect(resumed).toContainText(story);
-  await page.screenshot({ path: `${SCREENS}/chat-room-1280.png` });
+  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-room-1280.png` });
 
   // Stop: the provider request is aborted and the answer keeps what it had.
   const before = fake.completions().length;
@@ -237,10 +237,10 @@ test('a member chats in a room: tokens stream, a reload continues the answer, st
   // 375 px: the room and the home still work.
   await page.setViewportSize({ width: 375, height: 780 });
   await expect(page.getByLabel('输入消息')).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/chat-room-375.png` });
+  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-room-375.png` });
   await page.goto(atrium.url);
   await expect(page.getByRole('link', { name: 'Story studio' })).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/chat-home-375.png`, fullPage: true });
+  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-home-375.png`, fullPage: true });
 
   // A long history opens at its end and loads older pages while scrolling up, keeping the
   // message being read in place.

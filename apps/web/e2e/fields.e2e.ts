@@ -336,5 +336,5 @@ test('the settings page with every field filled, at 1280 and 375 px; the member 
   );
   await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', logo);
   await expect(page).toHaveTitle('Garden Chat');
-  await page.screenshot({ path: `${SCREENS}/fields-member-home-1280.png` });
+  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/fields-member-home-1280.png` });
 });
