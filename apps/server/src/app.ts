@@ -38,6 +38,7 @@ import { SettingsRepository } from './features/settings/settings.repository';
 import { registerSiteSettingsRoutes } from './features/site-settings/site-settings.routes';
 import { SiteSettingsService } from './features/site-settings/site-settings.service';
 import { registerErrorHandling } from './http/errors';
+import { createRateLimits, type RateLimits } from './http/rate-limits';
 import { registerRouting } from './http/route';
 import { helmetHeaders } from './http/security-headers';
 import { registerXsrf } from './http/xsrf';
@@ -48,6 +49,8 @@ export interface AppDeps {
   db?: Db;
   /** When omitted one is made from the config (memory or Redis) and closed with the app. */
   bus?: Bus;
+  /** Rate-limit counters; when omitted, in memory or in Redis as the config says. */
+  limits?: RateLimits;
   /** The clock every time-based rule reads (sessions, rate limits); tests move it. */
   now?: () => number;
   captcha?: CaptchaVerifier;
@@ -62,6 +65,7 @@ export interface AppDeps {
 export interface AppServices {
   db: Db;
   bus: Bus;
+  limits: RateLimits;
   now: () => number;
   admins: AdminsService;
   members: MembersService;
@@ -113,6 +117,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const ownsBus = deps.bus === undefined;
   const db = deps.db ?? createDb(config.database);
   const bus = deps.bus ?? createBus(config, now);
+  const ownsLimits = deps.limits === undefined;
+  const limits = deps.limits ?? createRateLimits(config);
 
   const app = Fastify({
     loggerInstance: deps.logger ?? pino({ level: config.logLevel }),
@@ -128,6 +134,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   app.addHook('onClose', async () => {
     if (ownsBus) await bus.close();
+    if (ownsLimits) await limits.close();
     if (ownsDb) await db.destroy();
   });
 
@@ -151,13 +158,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const members = new MembersService(db, now);
   const settings = new SettingsRepository(db);
   const auth = new AuthService({
-    bus,
+    limits,
     sessions,
     admins,
     members,
     captcha: deps.captcha ?? imageLoginCaptcha,
   });
-  const services: AppServices = { db, bus, now, admins, members, sessions, settings, auth };
+  const services: AppServices = { db, bus, limits, now, admins, members, sessions, settings, auth };
   app.decorate('services', services);
   app.decorate('lazyHashes', new LazyHashes());
   registerRouting(app, createAuthenticator({ sessions, admins, members }));

@@ -9,6 +9,7 @@ import {
   type LoginResponse,
 } from '@atrium/shared';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { buildApp, type AppDeps } from '../app';
 import { createMemoryBus } from '../bus/memory';
 import type { Bus } from '../bus/types';
@@ -27,7 +28,27 @@ export interface TestClock {
 
 export function createClock(start = Date.UTC(2026, 10, 21, 9, 0, 0)): TestClock {
   let t = start;
-  return { now: () => t, advance: (ms) => void (t += ms) };
+  return {
+    now: () => t,
+    advance: (ms) => {
+      t += ms;
+      // Rate limits keep time by the system clock (rate-limiter-flexible): move it along too.
+      if (vi.isFakeTimers()) vi.advanceTimersByTime(ms);
+    },
+  };
+}
+
+/**
+ * For tests that move time past a rate limit's window: the system clock becomes a fake one that
+ * `clock.advance` moves (and that otherwise runs on), for each test of the calling suite.
+ */
+export function withMovableSystemClock(): void {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 }
 
 /** The fixed XSRF value test clients echo; any value works as long as cookie and header agree. */
@@ -166,9 +187,29 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     return { member, password };
   };
 
+  // Each account signs in from an address of its own, as each person has their own device, so
+  // the per-address sign-in limits of one test file's many accounts don't add up.
+  const addresses = new Map<string, string>();
+  const addressOf = (account: string) => {
+    let address = addresses.get(account);
+    if (!address) {
+      const n = addresses.size + 1;
+      address = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+      addresses.set(account, address);
+    }
+    return address;
+  };
+
   const login = async (area: 'admin' | 'member', username: string, password: string) => {
     const url = area === 'admin' ? '/admin/api/auth/login' : '/api/auth/login';
-    const { json } = await post<LoginResponse>(url, { username, password });
+    const res = await app.inject({
+      method: 'POST',
+      url,
+      remoteAddress: addressOf(`${area}:${username}`),
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ username, password }),
+    });
+    const json = res.json<Envelope<LoginResponse>>();
     if (json.code !== 0) throw new Error(`test login failed: ${json.msg}`);
     return { token: json.data.token, user: json.data.user };
   };

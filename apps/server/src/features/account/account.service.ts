@@ -1,4 +1,4 @@
-import { Code, type LoginResponse } from '@atrium/shared';
+import type { LoginResponse } from '@atrium/shared';
 import type {
   PasswordChangeRequest,
   PasswordResetRequest,
@@ -6,18 +6,15 @@ import type {
   ProfileSaveRequest,
   RegisterRequest,
 } from '@atrium/shared/contract/accounts';
-import type { Bus } from '../../bus/types';
 import { ApiError } from '../../http/envelope';
 import type { MemberPrincipal } from '../../http/principal';
+import type { RateLimits } from '../../http/rate-limits';
 import { hashPassword, verifyPassword } from '../../security/passwords';
 import type { SessionsService } from '../auth/sessions.service';
 import type { CaptchaService } from '../captcha/captcha.service';
 import type { MembersService } from '../members/members.service';
 import { targetOf, type VerifyService } from '../verify/verify.service';
 import type { AccountRepository } from './account.repository';
-
-/** Wrong current passwords allowed per member in the window before the change is locked. */
-export const PasswordChangeLimits = { windowMs: 15 * 60_000, wrongTries: 5 } as const;
 
 export interface ClientInfo {
   clientId: string | undefined;
@@ -32,6 +29,7 @@ export const AccountMessages = {
   wrongOldPassword: 'oldPassword: wrong password',
   samePassword: 'password: choose a password different from the current one',
   profileSaved: 'Profile saved',
+  notOwnAvatar: 'avatar: choose an image from your own library',
 } as const;
 
 export class AccountService {
@@ -42,7 +40,9 @@ export class AccountService {
       sessions: SessionsService;
       captcha: CaptchaService;
       verify: VerifyService;
-      bus: Bus;
+      limits: RateLimits;
+      /** Whether the member's own image library holds this path. */
+      ownsImage: (memberId: number, path: string) => Promise<boolean>;
       now: () => number;
     },
   ) {}
@@ -52,16 +52,17 @@ export class AccountService {
     const { members, captcha, verify, sessions, repo } = this.deps;
     await captcha.require('member', client.clientId, body.captcha);
     const target = targetOf(body.target);
-    // Checked before the code, so a taken name doesn't use the code up.
+    // Usernames are public, so a taken one is said before the code is used up. Whether an
+    // address is registered is not: only someone who holds its code learns that.
     if (await members.findByLogin(body.username)) {
       throw new ApiError(`username: ${body.username} is taken`);
     }
+    await verify.consume(target, body.code);
     if (await repo.findIdByContact(target.kind, target.value)) {
       throw new ApiError(
         `target: this ${target.kind === 'email' ? 'e-mail address' : 'phone number'} is already registered`,
       );
     }
-    await verify.consume(target, body.code);
     const member = await members.create({
       username: body.username,
       password: body.password,
@@ -101,28 +102,33 @@ export class AccountService {
   }
 
   async saveProfile(member: MemberPrincipal, body: ProfileSaveRequest): Promise<Profile> {
+    const current = await this.deps.repo.profile(member.id);
+    // Keeping the avatar one already has is always allowed, even after the file left the library.
+    if (body.avatar !== '' && body.avatar !== current?.avatar) {
+      if (!(await this.deps.ownsImage(member.id, body.avatar))) {
+        throw new ApiError(AccountMessages.notOwnAvatar);
+      }
+    }
     await this.deps.repo.saveProfile(member.id, body, this.deps.now());
     return this.profile(member);
   }
 
   /** Changes the password after checking the current one; every other session is signed out. */
   async changePassword(member: MemberPrincipal, body: PasswordChangeRequest): Promise<void> {
-    const { repo, bus, now } = this.deps;
-    const failuresKey = `password-change-fail:member:${member.id}`;
-    if (Number((await bus.get(failuresKey)) ?? 0) >= PasswordChangeLimits.wrongTries) {
-      const left = (await bus.ttl(failuresKey)) ?? PasswordChangeLimits.windowMs;
-      const minutes = Math.max(1, Math.ceil(left / 60_000));
-      throw new ApiError(
-        `Too many wrong passwords, try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
-        Code.TooManyRequests,
-      );
+    const { repo, limits, now } = this.deps;
+    const key = String(member.id);
+    // Counted before the check, so parallel guesses can't all be checked (DESIGN 7).
+    await limits.consume('passwordChangeFailures', key);
+    let right: boolean;
+    try {
+      right = await verifyPassword(await repo.passwordHash(member.id), body.oldPassword);
+    } catch (error) {
+      await limits.refund('passwordChangeFailures', key);
+      throw error;
     }
-    if (!(await verifyPassword(await repo.passwordHash(member.id), body.oldPassword))) {
-      await bus.incr(failuresKey, PasswordChangeLimits.windowMs);
-      throw new ApiError(AccountMessages.wrongOldPassword);
-    }
+    if (!right) throw new ApiError(AccountMessages.wrongOldPassword);
+    await limits.reset('passwordChangeFailures', key);
     if (body.password === body.oldPassword) throw new ApiError(AccountMessages.samePassword);
-    await bus.del(failuresKey);
     await repo.setPasswordHash(member.id, await hashPassword(body.password), now());
     await repo.revokeSessions(member.id, now(), member.sessionId);
   }

@@ -33,11 +33,11 @@ export function registerAccountsFeature(
   app: FastifyInstance,
   options: { config: Config },
 ): AccountsFeature {
-  const { db, bus, now, settings, members, sessions } = app.services;
+  const { db, bus, limits, now, settings, members, sessions } = app.services;
   const secret = resolveSecret(options.config).secret;
   if (!secret) throw new Error('The accounts feature needs a server secret');
 
-  const captcha = new CaptchaService({ bus, settings, secret });
+  const captcha = new CaptchaService({ bus, limits, settings, secret });
   const messaging = new MessagingSettings(
     settings,
     createSecretBox(secret, 'messaging-smtp-password'),
@@ -45,14 +45,19 @@ export function registerAccountsFeature(
   );
   const outbox = new OutboxRepository(db);
   const messenger = new Messenger({ messaging, settings, outbox, log: app.log, now });
-  const verify = new VerifyService({ bus, captcha, messenger, secret, now });
+  const verify = new VerifyService({ bus, limits, captcha, messenger, secret, now });
   const account = new AccountService({
     repo: new AccountRepository(db),
     members,
     sessions,
     captcha,
     verify,
-    bus,
+    limits,
+    ownsImage: (memberId, path) =>
+      app.filesFeature.files.owns(
+        { owner: { type: 'member', id: memberId }, library: 'image' },
+        path,
+      ),
     now,
   });
 

@@ -1,19 +1,14 @@
 import { Code, type LoginRequest, type LoginResponse } from '@atrium/shared';
 import type { FastifyRequest } from 'fastify';
-import type { Bus } from '../../bus/types';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../../http/envelope';
+import { signInDelayMs, type LimitName } from '../../http/limits';
+import type { RateLimits } from '../../http/rate-limits';
 import { verifyPassword } from '../../security/passwords';
 import type { AdminsService } from '../admins/admins.service';
 import type { MembersService } from '../members/members.service';
 import type { CaptchaVerifier } from './captcha';
 import type { SessionsService } from './sessions.service';
-
-/** Failed-login limits (DESIGN 9): per account and per client address, in a fixed window. */
-export const LoginLimits = {
-  windowMs: 15 * 60_000,
-  perAccount: 10,
-  perIp: 30,
-} as const;
 
 export const WRONG_LOGIN = 'Wrong username or password';
 
@@ -31,7 +26,7 @@ interface Subject {
 export class AuthService {
   constructor(
     private readonly deps: {
-      bus: Bus;
+      limits: RateLimits;
       sessions: SessionsService;
       admins: AdminsService;
       members: MembersService;
@@ -39,82 +34,75 @@ export class AuthService {
     },
   ) {}
 
-  private keys(area: Area, username: string, ip: string) {
-    return {
-      account: `login-fail:${area}:user:${username.trim().toLowerCase()}`,
-      ip: `login-fail:${area}:ip:${ip}`,
-    };
-  }
-
-  private async tooMany(key: string): Promise<ApiError> {
-    const left = (await this.deps.bus.ttl(key)) ?? LoginLimits.windowMs;
-    const minutes = Math.max(1, Math.ceil(left / 60_000));
-    return new ApiError(
-      `Too many attempts, try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
-      Code.TooManyRequests,
-    );
-  }
-
   /**
    * Checks the password and opens a session. Unknown, wrong and disabled accounts all get the
    * same answer, and cost the same time, so nobody learns which accounts exist.
+   *
+   * Limits (DESIGN 7): every attempt counts against its address; a failure is counted (reserved)
+   * before the password is checked and given back when it is right, so a burst of parallel
+   * guesses sees its own attempts. Hard blocks fall on the address and on the (account, address)
+   * pair; failures on the account alone only raise the bar (captcha, then a growing wait), so
+   * nobody can lock the owner out.
    */
   async login(area: Area, body: LoginRequest, req: FastifyRequest): Promise<LoginResponse> {
-    const { bus, captcha } = this.deps;
-    const keys = this.keys(area, body.username, req.ip);
-    const [accountFailures, ipFailures] = await Promise.all([
-      bus.get(keys.account),
-      bus.get(keys.ip),
-    ]);
-    const failures = { account: Number(accountFailures ?? 0), ip: Number(ipFailures ?? 0) };
-    if (failures.account >= LoginLimits.perAccount) throw await this.tooMany(keys.account);
-    if (failures.ip >= LoginLimits.perIp) throw await this.tooMany(keys.ip);
+    const { limits, captcha } = this.deps;
+    const address = req.ip;
+    const account = `${area}:${body.username.trim().toLowerCase()}`;
+    const pair = `${account}@${address}`;
+    await limits.consume('signInPerAddress', address);
 
-    const verdict = await captcha.checkLogin(
-      {
-        area,
-        username: body.username,
-        ip: req.ip,
-        failures: Math.max(failures.account, failures.ip),
-        answer: body.captcha,
-      },
-      req,
-    );
-    if (verdict !== 'ok') {
-      throw new ApiError(
-        verdict === 'required' ? 'Please enter the captcha' : 'Wrong captcha',
-        Code.CaptchaWrong,
-        {
-          captchaRequired: true,
-        },
+    const reserved: [LimitName, string][] = [];
+    let failed = false;
+    try {
+      const pairHit = await limits.consume('signInFailuresPerAccountAddress', pair);
+      reserved.push(['signInFailuresPerAccountAddress', pair]);
+      const addressHit = await limits.consume('signInFailuresPerAddress', address);
+      reserved.push(['signInFailuresPerAddress', address]);
+      const accountHit = await limits.count('signInFailuresPerAccount', account);
+      reserved.push(['signInFailuresPerAccount', account]);
+      // Counts include this attempt and any still being checked in parallel.
+      const failures = Math.max(accountHit.count, addressHit.count, pairHit.count) - 1;
+
+      const verdict = await captcha.checkLogin(
+        { area, username: body.username, ip: address, failures, answer: body.captcha },
+        req,
       );
-    }
+      if (verdict !== 'ok') {
+        throw new ApiError(
+          verdict === 'required' ? 'Please enter the captcha' : 'Wrong captcha',
+          Code.CaptchaWrong,
+          { captchaRequired: true },
+        );
+      }
+      const wait = signInDelayMs(accountHit.count - 1);
+      if (wait > 0) await sleep(wait);
 
-    const subject = await this.find(area, body.username);
-    const passwordOk = await verifyPassword(subject?.passwordHash, body.password);
-    if (!subject || !passwordOk || subject.disabled) {
-      const counts = await Promise.all([
-        bus.incr(keys.account, LoginLimits.windowMs),
-        bus.incr(keys.ip, LoginLimits.windowMs),
-      ]);
-      const captchaRequired = await captcha.requiredAfter?.(Math.max(...counts), req);
-      throw new ApiError(WRONG_LOGIN, Code.Failure, captchaRequired ? { captchaRequired } : null);
-    }
+      const subject = await this.find(area, body.username);
+      const passwordOk = await verifyPassword(subject?.passwordHash, body.password);
+      if (!subject || !passwordOk || subject.disabled) {
+        failed = true;
+        const captchaRequired = await captcha.requiredAfter?.(failures + 1, req);
+        throw new ApiError(WRONG_LOGIN, Code.Failure, captchaRequired ? { captchaRequired } : null);
+      }
 
-    await bus.del(keys.account);
-    const { token } = await this.deps.sessions.issue(area, subject.id, {
-      ip: req.ip,
-      userAgent: req.headers['user-agent'] ?? '',
-    });
-    return {
-      user: {
-        id: subject.id,
-        username: subject.username,
-        nickname: subject.nickname,
-        avatar: subject.avatar,
-      },
-      token,
-    };
+      await limits.reset('signInFailuresPerAccountAddress', pair);
+      const { token } = await this.deps.sessions.issue(area, subject.id, {
+        ip: address,
+        userAgent: req.headers['user-agent'] ?? '',
+      });
+      return {
+        user: {
+          id: subject.id,
+          username: subject.username,
+          nickname: subject.nickname,
+          avatar: subject.avatar,
+        },
+        token,
+      };
+    } finally {
+      // Only a wrong password stays counted; a refused captcha or a success gives the attempt back.
+      if (!failed) await Promise.all(reserved.map(([name, key]) => limits.refund(name, key)));
+    }
   }
 
   private find(area: Area, login: string): Promise<Subject | undefined> {

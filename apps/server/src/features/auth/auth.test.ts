@@ -2,7 +2,13 @@ import { Code, TokenKey, XsrfCookie, XsrfHeader, type LoginResponse } from '@atr
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../http/tokens';
-import { authHeaders, createTestApp, TEST_XSRF, type TestApp } from '../../testing/test-app';
+import {
+  authHeaders,
+  createTestApp,
+  TEST_XSRF,
+  type TestApp,
+  withMovableSystemClock,
+} from '../../testing/test-app';
 import type { CaptchaVerifier, LoginAttempt } from './captcha';
 
 const MIN = 60_000;
@@ -281,6 +287,7 @@ describe('XSRF', () => {
 });
 
 describe('failed-login limits', () => {
+  withMovableSystemClock();
   // Its own app, so failures counted by other tests from the same address don't add up here.
   let t: TestApp;
   beforeAll(async () => {
@@ -295,7 +302,16 @@ describe('failed-login limits', () => {
       password,
     });
 
-  it('locks an account after 10 failures for 15 minutes, even for the right password', async () => {
+  const fromAddress = (username: string, password: string, remoteAddress: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ username, password }),
+    });
+
+  it('blocks one address on an account after 10 failures for 15 minutes; other addresses still get in', async () => {
     const { password } = await t.createAdmin({ username: 'limited_account' });
     for (let i = 0; i < 10; i++) {
       expect((await login('admin', 'limited_account', `wrong-${i}`)).json.msg).toBe(
@@ -306,8 +322,16 @@ describe('failed-login limits', () => {
     expect(locked.json).toEqual({
       code: Code.TooManyRequests,
       msg: 'Too many attempts, try again in 15 minutes',
-      data: null,
+      data: { wait: 900 },
     });
+    const owner = await t.app.inject({
+      method: 'POST',
+      url: '/admin/api/auth/login',
+      remoteAddress: '10.7.0.1',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ username: 'limited_account', password }),
+    });
+    expect(owner.json()).toMatchObject({ code: 0 });
     t.clock.advance(10 * MIN);
     expect((await login('admin', 'Limited_Account', password)).json.msg).toBe(
       'Too many attempts, try again in 5 minutes',
@@ -316,29 +340,45 @@ describe('failed-login limits', () => {
     expect((await login('admin', 'limited_account', password)).json.code).toBe(0);
   });
 
-  it('forgets earlier failures after a successful login', async () => {
+  it('forgets the failures of an address on an account once it signs in', async () => {
     const { password } = await t.createMember({ username: 'resets_after_success' });
-    for (let i = 0; i < 9; i++) await login('member', 'resets_after_success', 'wrong');
-    expect((await login('member', 'resets_after_success', password)).json.code).toBe(0);
-    for (let i = 0; i < 9; i++) await login('member', 'resets_after_success', 'wrong');
-    expect((await login('member', 'resets_after_success', password)).json.code).toBe(0);
+    for (let i = 0; i < 9; i++) await fromAddress('resets_after_success', 'wrong', '10.7.0.2');
+    expect((await fromAddress('resets_after_success', password, '10.7.0.2')).json().code).toBe(0);
+    // Without the reset this would be failure 10, and the next attempt number 11 is blocked.
+    await fromAddress('resets_after_success', 'wrong', '10.7.0.2');
+    expect((await fromAddress('resets_after_success', password, '10.7.0.2')).json().code).toBe(0);
   });
 
   it('limits one client address to 30 failures across accounts', async () => {
     const { password } = await t.createMember({ username: 'ip_victim' });
-    const fromIp = (username: string, pw: string, remoteAddress: string) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        remoteAddress,
-        headers: { 'content-type': 'application/json' },
-        payload: JSON.stringify({ username, password: pw }),
-      });
-    for (let i = 0; i < 30; i++) await fromIp(`guess_${i}`, 'wrong', '10.0.0.9');
-    expect((await fromIp('ip_victim', password, '10.0.0.9')).json()).toMatchObject({
+    for (let i = 0; i < 30; i++) {
+      await fromAddress(`guess_${i}`, 'wrong', '10.0.0.9');
+      // Slower than the 30 sign-ins a minute an address may try at all.
+      t.clock.advance(2_100);
+    }
+    expect((await fromAddress('ip_victim', password, '10.0.0.9')).json()).toMatchObject({
       code: Code.TooManyRequests,
+      msg: 'Too many attempts, try again in 14 minutes',
     });
-    expect((await fromIp('ip_victim', password, '10.0.0.10')).json()).toMatchObject({ code: 0 });
+    expect((await fromAddress('ip_victim', password, '10.0.0.10')).json()).toMatchObject({
+      code: 0,
+    });
+  });
+
+  it('counts every sign-in of an address, successful ones too: 30 a minute', async () => {
+    const { password } = await t.createMember({ username: 'signs_in_often' });
+    for (let i = 0; i < 30; i++) {
+      expect((await fromAddress('signs_in_often', password, '10.7.0.3')).json().code).toBe(0);
+    }
+    expect((await fromAddress('signs_in_often', password, '10.7.0.3')).json()).toMatchObject({
+      code: Code.TooManyRequests,
+      msg: expect.stringMatching(
+        /^Too many sign-in attempts from your address, try again in (\d+ seconds?|1 minute)$/,
+      ),
+    });
+    expect((await fromAddress('signs_in_often', password, '10.7.0.4')).json().code).toBe(0);
+    t.clock.advance(MIN);
+    expect((await fromAddress('signs_in_often', password, '10.7.0.3')).json().code).toBe(0);
   });
 });
 

@@ -7,6 +7,7 @@ import {
 } from '@atrium/shared/contract/accounts';
 import type { Bus } from '../../bus/types';
 import { ApiError } from '../../http/envelope';
+import type { RateLimits } from '../../http/rate-limits';
 import { safeEqual } from '../../http/tokens';
 import type { SettingsRepository } from '../settings/settings.repository';
 import type { CaptchaVerdict, LoginAttempt } from '../auth/captcha';
@@ -16,9 +17,6 @@ export type CaptchaArea = 'admin' | 'member';
 
 /** Settings key of the login captcha rule (DESIGN 7). */
 export const LOGIN_CAPTCHA_SETTING = 'loginCaptcha';
-
-/** New images one client address may ask for per minute. */
-export const CAPTCHA_IMAGES_PER_MINUTE = 30;
 
 export const CaptchaMessages = {
   required: 'Please enter the captcha',
@@ -34,6 +32,7 @@ export class CaptchaService {
   constructor(
     private readonly deps: {
       bus: Bus;
+      limits: RateLimits;
       settings: SettingsRepository;
       secret: string;
     },
@@ -55,10 +54,7 @@ export class CaptchaService {
     clientId: string,
     ip: string,
   ): Promise<{ text: string; image: string }> {
-    const count = await this.deps.bus.incr(`captcha-rate:${ip}`, 60_000);
-    if (count > CAPTCHA_IMAGES_PER_MINUTE) {
-      throw new ApiError('Too many captcha requests, try again in a minute', Code.TooManyRequests);
-    }
+    await this.deps.limits.consume('captchaImagesPerAddress', ip);
     const text = captchaText();
     // The nonce names this one captcha, so two parallel checks can't both use it.
     const nonce = randomBytes(12).toString('base64url');

@@ -1,7 +1,7 @@
 import { Code, type LoginResponse } from '@atrium/shared';
 import type { CaptchaImageResponse } from '@atrium/shared/contract/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { createTestApp, type TestApp, withMovableSystemClock } from '../../testing/test-app';
 import { testBrowser } from '../account/accounts.testing';
 import { solveCaptcha } from './captcha.testing';
 import { CLIENT_COOKIE } from './client-id';
@@ -21,6 +21,7 @@ const spend = (browser: ReturnType<typeof testBrowser>, captcha: string) =>
   browser.post('/api/verify/send', { target: `captcha${++targets}@example.com`, captcha });
 
 describe('captcha image', () => {
+  withMovableSystemClock();
   it('answers an SVG data URL and binds it to an httpOnly SameSite=Lax client cookie', async () => {
     for (const url of ['/api/captcha/image', '/admin/api/captcha/image']) {
       const browser = testBrowser(t);
@@ -53,6 +54,7 @@ describe('captcha image', () => {
 });
 
 describe('captcha check', () => {
+  withMovableSystemClock();
   it('works once: the same right answer is refused the second time', async () => {
     const browser = testBrowser(t);
     const answer = await browser.captcha();

@@ -84,7 +84,13 @@ export async function registerAigcFeature(
   });
   await generations.init();
 
-  const quotas = new ChatQuotas({ settings: deps.settings, usage, bus, now, cache });
+  const quotas = new ChatQuotas({
+    settings: deps.settings,
+    usage,
+    limits: app.services.limits,
+    now,
+    cache,
+  });
   const chat = new ChatService({
     db: cdb,
     rooms,

@@ -18,7 +18,7 @@ import { FileClient, useUploadConfig } from '../files/files.testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAi, tokens, type ChatBody, type FakeOpenAi } from '../../testing/fake-openai';
 import { testDbKinds } from '../../testing/db';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { createTestApp, type TestApp, withMovableSystemClock } from '../../testing/test-app';
 import {
   eventually,
   expectOk,
@@ -576,6 +576,7 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
   });
 
   describe('quotas and usage', () => {
+    withMovableSystemClock();
     afterAll(async () => {
       await expectOk(t, '/admin/api/aigc/usage/quota_save', unlimited, admin());
     });

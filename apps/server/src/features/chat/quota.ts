@@ -1,22 +1,20 @@
-import { Code } from '@atrium/shared';
 import { chatQuota, defaultChatQuota, type ChatQuota } from '@atrium/shared/contract/chat';
-import type { Bus } from '../../bus/index';
 import { ApiError } from '../../http/envelope';
+import type { RateLimits } from '../../http/rate-limits';
 import type { SettingsRepository } from '../settings/settings.repository';
 import type { ShortCache } from './short-cache';
 import { utcDay } from './tokens';
 import type { UsageRepository } from './usage.repository';
 
 export const QUOTA_SETTING = 'chatQuota';
-const MINUTE_MS = 60_000;
 
-/** Per-member daily quotas (admin setting `chatQuota`) and a per-minute rate limit on the bus. */
+/** Per-member daily quotas (admin setting `chatQuota`) and a per-minute rate limit (`chatMessagesPerMember`). */
 export class ChatQuotas {
   constructor(
     private readonly deps: {
       settings: SettingsRepository;
       usage: UsageRepository;
-      bus: Bus;
+      limits: RateLimits;
       now: () => number;
       cache: ShortCache;
     },
@@ -37,13 +35,11 @@ export class ChatQuotas {
   async check(memberId: number): Promise<void> {
     const quota = await this.deps.cache.get(QUOTA_SETTING, () => this.current());
     if (quota.messagesPerMinute > 0) {
-      const count = await this.deps.bus.incr(`chat:rate:${memberId}`, MINUTE_MS);
-      if (count > quota.messagesPerMinute) {
-        throw new ApiError(
-          `Too many messages: at most ${quota.messagesPerMinute} a minute. Wait a moment and try again.`,
-          Code.TooManyRequests,
-        );
-      }
+      await this.deps.limits.consume(
+        'chatMessagesPerMember',
+        String(memberId),
+        quota.messagesPerMinute,
+      );
     }
     if (quota.messagesPerDay === 0 && quota.tokensPerDay === 0) return;
     const used = await this.deps.usage.memberDay(memberId, utcDay(this.deps.now()));

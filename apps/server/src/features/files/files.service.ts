@@ -61,26 +61,59 @@ export class FilesService {
     this.repo = new FilesRepository(db);
   }
 
+  /** Whether the owner's library holds a file at this path (an avatar must be one's own image). */
+  owns(scope: LibraryScope, path: string): Promise<boolean> {
+    return this.repo.ownsPath(scope, path);
+  }
+
   async category(scope: LibraryScope): Promise<CategoryResponse> {
     const rows = await this.repo.listCategories(scope);
     const rootName = libraryRootNames[scope.library];
-    const root: CategoryNode = { id: 0, pid: 0, name: rootName, title: rootName, sort: 0, _child: [] };
+    const root: CategoryNode = {
+      id: 0,
+      pid: 0,
+      name: rootName,
+      title: rootName,
+      sort: 0,
+      _child: [],
+    };
     const nodes = new Map<number, CategoryNode>();
     for (const row of rows) {
-      nodes.set(row.id, { id: row.id, pid: row.pid, name: row.name, title: row.name, sort: row.sort, _child: [] });
+      nodes.set(row.id, {
+        id: row.id,
+        pid: row.pid,
+        name: row.name,
+        title: row.name,
+        sort: row.sort,
+        _child: [],
+      });
     }
     for (const row of rows) {
       const node = nodes.get(row.id);
       if (node) (nodes.get(row.pid) ?? root)._child.push(node);
     }
-    const flatten = (node: CategoryNode, depth: number, into: CategoryListItem[], maxDepth: number) => {
-      into.push({ id: node.id, pid: node.pid, name: node.name, title: node.title, sort: node.sort, depth });
-      if (depth < maxDepth) for (const child of node._child) flatten(child, depth + 1, into, maxDepth);
+    const flatten = (
+      node: CategoryNode,
+      depth: number,
+      into: CategoryListItem[],
+      maxDepth: number,
+    ) => {
+      into.push({
+        id: node.id,
+        pid: node.pid,
+        name: node.name,
+        title: node.title,
+        sort: node.sort,
+        depth,
+      });
+      if (depth < maxDepth)
+        for (const child of node._child) flatten(child, depth + 1, into, maxDepth);
       return into;
     };
     const prune = (node: CategoryNode, depth: number): CategoryNode => ({
       ...node,
-      _child: depth + 1 < maxCategoryDepth ? node._child.map((child) => prune(child, depth + 1)) : [],
+      _child:
+        depth + 1 < maxCategoryDepth ? node._child.map((child) => prune(child, depth + 1)) : [],
     });
     const listAll = flatten(root, 0, [], Number.POSITIVE_INFINITY);
     const parentRoot = prune(root, 0);
@@ -94,7 +127,12 @@ export class FilesService {
   }
 
   /** The caller's category `id`, or a failure naming the field; 0 is the root. */
-  private async ownCategory(repo: FilesRepository, scope: LibraryScope, id: number, field: string): Promise<CategoryRow | undefined> {
+  private async ownCategory(
+    repo: FilesRepository,
+    scope: LibraryScope,
+    id: number,
+    field: string,
+  ): Promise<CategoryRow | undefined> {
     if (id === 0) return undefined;
     const row = await repo.getCategory(scope, id);
     if (!row) throw new ApiError(`${field}: category ${id} does not exist in this library`);
@@ -114,7 +152,8 @@ export class FilesService {
       const subtree = await this.repo.subtree(scope, category.path);
       total = subtree.fileCount;
       if (offset >= total) rows = [];
-      else if (subtree.categories === 1) rows = await this.repo.pageCategory(scope, category.id, offset, pageSize);
+      else if (subtree.categories === 1)
+        rows = await this.repo.pageCategory(scope, category.id, offset, pageSize);
       else {
         // Walking the library newest first finds a page after about (offset + pageSize) x
         // library / subtree rows; gathering the subtree costs its size. Take the cheaper.
@@ -123,24 +162,37 @@ export class FilesService {
         rows = await this.repo.pageCategories(scope, category.path, offset, pageSize, dense);
       }
     }
-    return { records: rows.map((row) => toRecord(row, origin)), total, pageSize, page: request.page };
+    return {
+      records: rows.map((row) => toRecord(row, origin)),
+      total,
+      pageSize,
+      page: request.page,
+    };
   }
 
   /** Files an upload of the caller into its library (SPEC 7.3 `save`). */
   async save(scope: LibraryScope, request: SaveRequest, origin: string): Promise<FileRecord> {
     const parsed = parseBlobPath(request.path);
     if (!parsed) throw new ApiError('path: not the path of an uploaded file');
-    if (parsed.library !== scope.library) throw new ApiError(`path: belongs to the ${parsed.library} library`);
+    if (parsed.library !== scope.library)
+      throw new ApiError(`path: belongs to the ${parsed.library} library`);
     const { name } = checkFileName(request.name);
     const row = await this.db.transaction().execute(async (trx) => {
       const repo = new FilesRepository(trx);
       const uploadRepo = new UploadRepository(trx);
       await this.ownCategory(repo, scope, request.categoryId, 'categoryId');
       const pending = await uploadRepo.ownedUploads(scope.owner, scope.library, request.path);
-      const blobId = pending[0]?.blobId ?? (await uploadRepo.ownsFilePath(scope.owner, scope.library, request.path))?.blobId;
+      const blobId =
+        pending[0]?.blobId ??
+        (await uploadRepo.ownsFilePath(scope.owner, scope.library, request.path))?.blobId;
       if (blobId === undefined) throw new ApiError('path: you have no upload with this path');
-      const blob = await trx.selectFrom('fileBlobs').select(['id', 'size']).where('id', '=', blobId).executeTakeFirst();
-      if (!blob || !(await uploadRepo.addBlobRefs(blob.id, 1))) throw new ApiError('path: this upload has expired');
+      const blob = await trx
+        .selectFrom('fileBlobs')
+        .select(['id', 'size'])
+        .where('id', '=', blobId)
+        .executeTakeFirst();
+      if (!blob || !(await uploadRepo.addBlobRefs(blob.id, 1)))
+        throw new ApiError('path: this upload has expired');
       const file = await repo.insertFile({
         ownerType: scope.owner.type,
         ownerId: scope.owner.id,
@@ -165,7 +217,11 @@ export class FilesService {
   }
 
   /** The caller's files with these ids, or a failure when any is not theirs. */
-  private async ownFiles(repo: FilesRepository, scope: LibraryScope, ids: readonly number[]): Promise<FileRow[]> {
+  private async ownFiles(
+    repo: FilesRepository,
+    scope: LibraryScope,
+    ids: readonly number[],
+  ): Promise<FileRow[]> {
     const unique = [...new Set(ids)];
     const rows = await repo.filesByIds(scope, unique);
     if (rows.length !== unique.length) {
@@ -187,7 +243,8 @@ export class FilesService {
       const repo = new FilesRepository(trx);
       await this.ownCategory(repo, scope, categoryId, 'categoryId');
       const rows = await this.ownFiles(repo, scope, ids);
-      for (const [from, count] of FilesService.countByCategory(rows)) await repo.addToCategoryCount(from, -count);
+      for (const [from, count] of FilesService.countByCategory(rows))
+        await repo.addToCategoryCount(from, -count);
       await repo.addToCategoryCount(categoryId, rows.length);
       await repo.moveFiles(
         rows.map((r) => r.id),
@@ -202,7 +259,8 @@ export class FilesService {
       const uploadRepo = new UploadRepository(trx);
       const rows = await this.ownFiles(repo, scope, ids);
       await repo.deleteFiles(rows.map((r) => r.id));
-      for (const [from, count] of FilesService.countByCategory(rows)) await repo.addToCategoryCount(from, -count);
+      for (const [from, count] of FilesService.countByCategory(rows))
+        await repo.addToCategoryCount(from, -count);
       await repo.addToLibraryCount(scope, -rows.length);
       const perBlob = new Map<number, number>();
       for (const row of rows) perBlob.set(row.blobId, (perBlob.get(row.blobId) ?? 0) + 1);
@@ -219,7 +277,8 @@ export class FilesService {
       const parent = await this.ownCategory(repo, scope, request.pid, 'pid');
       const parentPath = parent?.path ?? '/';
       const parentDepth = depthOf(parentPath);
-      const tooDeep = () => new ApiError(`pid: categories nest at most ${maxCategoryDepth} levels deep`);
+      const tooDeep = () =>
+        new ApiError(`pid: categories nest at most ${maxCategoryDepth} levels deep`);
 
       if (request.id === 0) {
         if (parentDepth + 1 > maxCategoryDepth) throw tooDeep();
@@ -245,12 +304,18 @@ export class FilesService {
         await repo.updateCategory(category.id, { name: request.title, updatedAt: now });
         return { id: category.id };
       }
-      if (parentPath.startsWith(category.path)) throw new ApiError('pid: a category cannot move under itself');
+      if (parentPath.startsWith(category.path))
+        throw new ApiError('pid: a category cannot move under itself');
       const height = await repo.subtreeHeight(scope, category.path);
       if (parentDepth + 1 + height > maxCategoryDepth) throw tooDeep();
       const newPath = `${parentPath}${category.id}/`;
       await repo.rewritePaths(scope, category.path, newPath, category.id);
-      await repo.updateCategory(category.id, { name: request.title, pid: request.pid, path: newPath, updatedAt: now });
+      await repo.updateCategory(category.id, {
+        name: request.title,
+        pid: request.pid,
+        path: newPath,
+        updatedAt: now,
+      });
       return { id: category.id };
     });
   }

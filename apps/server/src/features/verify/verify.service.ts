@@ -1,22 +1,17 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
-import { Code } from '@atrium/shared';
 import { AccountLimits, parseTarget, type Target } from '@atrium/shared/contract/accounts';
 import type { Bus } from '../../bus/types';
 import { ApiError } from '../../http/envelope';
+import type { RateLimits } from '../../http/rate-limits';
 import { safeEqual } from '../../http/tokens';
 import type { CaptchaService } from '../captcha/captcha.service';
 import type { Messenger } from './messenger';
-
-const DAY_MS = 24 * 60 * 60_000;
 
 export const VerifyMessages = {
   sent: 'Verification code sent',
   notSent: 'Could not send the verification code, please try again later',
   expired: 'code: wrong or expired, request a new code',
   tooManyTries: 'code: too many wrong tries, request a new code',
-  dailyTarget: 'Too many codes were sent to this address today, try again tomorrow',
-  dailyIp: 'Too many codes were sent from your network today, try again tomorrow',
-  wait: (seconds: number) => `Please wait ${seconds} s before requesting another code`,
   wrong: (left: number) => `code: wrong code, ${left} ${left === 1 ? 'try' : 'tries'} left`,
 } as const;
 
@@ -36,6 +31,7 @@ export class VerifyService {
   constructor(
     private readonly deps: {
       bus: Bus;
+      limits: RateLimits;
       captcha: CaptchaService;
       messenger: Messenger;
       secret: string;
@@ -59,28 +55,16 @@ export class VerifyService {
     clientId: string | undefined;
     ip: string;
   }): Promise<{ wait: number }> {
-    const { bus, captcha, messenger, now } = this.deps;
+    const { bus, limits, captcha, messenger } = this.deps;
     const { target, ip } = input;
     await captcha.require('member', input.clientId, input.captcha);
 
-    const cooldownKey = `verify:cooldown:${target.kind}:${target.value}`;
-    if ((await bus.incr(cooldownKey, AccountLimits.resendAfterMs)) > 1) {
-      const left = (await bus.ttl(cooldownKey)) ?? AccountLimits.resendAfterMs;
-      const wait = Math.max(1, Math.ceil(left / 1000));
-      throw new ApiError(VerifyMessages.wait(wait), Code.TooManyRequests, { wait });
-    }
-    const day = new Date(now()).toISOString().slice(0, 10);
-    const sentToTarget = await bus.incr(
-      `verify:day:${day}:t:${target.kind}:${target.value}`,
-      DAY_MS,
-    );
-    const sentFromIp = await bus.incr(`verify:day:${day}:ip:${ip}`, DAY_MS);
-    if (sentToTarget > AccountLimits.dailyCodesPerTarget) {
-      throw new ApiError(VerifyMessages.dailyTarget, Code.TooManyRequests);
-    }
-    if (sentFromIp > AccountLimits.dailyCodesPerIp) {
-      throw new ApiError(VerifyMessages.dailyIp, Code.TooManyRequests);
-    }
+    const targetKey = `${target.kind}:${target.value}`;
+    await limits.consumeAll([
+      ['verifyResendPerTarget', targetKey],
+      ['verifyDailyPerTarget', targetKey],
+      ['verifyDailyPerAddress', ip],
+    ]);
 
     const code = String(randomInt(0, 10 ** AccountLimits.codeLength)).padStart(
       AccountLimits.codeLength,
@@ -95,7 +79,10 @@ export class VerifyService {
     );
     const delivery = await messenger.sendCode(target, code, ip);
     if (!delivery.ok) {
-      await Promise.all([bus.del(this.codeKey(target)), bus.del(cooldownKey)]);
+      await Promise.all([
+        bus.del(this.codeKey(target)),
+        limits.reset('verifyResendPerTarget', targetKey),
+      ]);
       throw new ApiError(VerifyMessages.notSent);
     }
     return { wait: Math.ceil(AccountLimits.resendAfterMs / 1000) };
@@ -107,12 +94,12 @@ export class VerifyService {
    * code is refused.
    */
   async consume(target: Target, code: string): Promise<void> {
-    const { bus } = this.deps;
+    const { bus, limits } = this.deps;
     const key = this.codeKey(target);
     const stored = await bus.get(key);
     if (!stored) throw new ApiError(VerifyMessages.expired);
     const [nonce = '', digest = ''] = stored.split('.');
-    const tries = await bus.incr(`verify:tries:${nonce}`, AccountLimits.codeTtlMs);
+    const tries = (await limits.count('verifyCodeChecks', nonce)).count;
     if (tries > AccountLimits.codeMaxWrongTries) {
       await bus.del(key);
       throw new ApiError(VerifyMessages.tooManyTries);

@@ -1,7 +1,7 @@
 import { Code, type LoginResponse } from '@atrium/shared';
 import type { MessagingView, OutboxListResponse } from '@atrium/shared/contract/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { createTestApp, type TestApp, withMovableSystemClock } from '../../testing/test-app';
 import { codeFromOutbox, testBrowser, type TestBrowser } from '../account/accounts.testing';
 import { startSmtpServer, startWebhook } from './verify.testing';
 
@@ -40,6 +40,7 @@ const saveMessaging = async (browser: TestBrowser, patch: Record<string, unknown
   );
 
 describe('sending a code (log transport)', () => {
+  withMovableSystemClock();
   it('puts a 6-digit code in the outbox and answers the wait', async () => {
     const browser = testBrowser(t);
     const target = email();
