@@ -38,11 +38,12 @@ export class AuthService {
    * Checks the password and opens a session. Unknown, wrong and disabled accounts all get the
    * same answer, and cost the same time, so nobody learns which accounts exist.
    *
-   * Limits (DESIGN 7): every attempt counts against its address; a failure is counted (reserved)
+   * Limits (DESIGN 7): every attempt counts against its address. A failure is counted (reserved)
    * before the password is checked and given back when it is right, so a burst of parallel
-   * guesses sees its own attempts. Hard blocks fall on the address and on the (account, address)
-   * pair; failures on the account alone only raise the bar (captcha, then a growing wait), so
-   * nobody can lock the owner out.
+   * guesses sees its own attempts: the account's count decides the captcha, and the hard blocks
+   * (the address; the account from that address) count only attempts past the captcha. Failures
+   * on the account alone only raise the bar (captcha, then a growing wait): nobody can lock the
+   * owner out.
    */
   async login(area: Area, body: LoginRequest, req: FastifyRequest): Promise<LoginResponse> {
     const { limits, captcha } = this.deps;
@@ -54,14 +55,12 @@ export class AuthService {
     const reserved: [LimitName, string][] = [];
     let failed = false;
     try {
-      const pairHit = await limits.consume('signInFailuresPerAccountAddress', pair);
-      reserved.push(['signInFailuresPerAccountAddress', pair]);
-      const addressHit = await limits.consume('signInFailuresPerAddress', address);
-      reserved.push(['signInFailuresPerAddress', address]);
+      // The account's failures decide the captcha: reserved first, so of any burst at most
+      // `captchaAfterFailures` attempts get past without one.
       const accountHit = await limits.count('signInFailuresPerAccount', account);
       reserved.push(['signInFailuresPerAccount', account]);
-      // Counts include this attempt and any still being checked in parallel.
-      const failures = Math.max(accountHit.count, addressHit.count, pairHit.count) - 1;
+      const addressFailures = (await limits.peek('signInFailuresPerAddress', address)).count;
+      const failures = Math.max(accountHit.count - 1, addressFailures);
 
       const verdict = await captcha.checkLogin(
         { area, username: body.username, ip: address, failures, answer: body.captcha },
@@ -74,6 +73,15 @@ export class AuthService {
           { captchaRequired: true },
         );
       }
+      // The hard blocks count only attempts that will have their password checked.
+      await limits.consumeAll([
+        ['signInFailuresPerAddress', address],
+        ['signInFailuresPerAccountAddress', pair],
+      ]);
+      reserved.push(
+        ['signInFailuresPerAddress', address],
+        ['signInFailuresPerAccountAddress', pair],
+      );
       const wait = signInDelayMs(accountHit.count - 1);
       if (wait > 0) await sleep(wait);
 
