@@ -95,7 +95,7 @@ export const messagingForm = z.strictObject({
     port: z.number().int().min(1).max(65535),
     security: z.enum(smtpSecurityModes),
     user: z.string().trim().max(200),
-    /** Empty keeps the stored password. */
+    /** Empty keeps the stored password, refused when host, port, security or user changed. */
     password: z.string().max(500).optional(),
     from: z.string().trim().max(254),
   }),
@@ -113,13 +113,19 @@ export const messagingForm = z.strictObject({
       .trim()
       .max(500)
       .refine((v) => v.includes('{code}'), 'must contain {code}'),
+    /**
+     * Sent as `Authorization: Bearer <secret>`, only to the URL it was saved with. Omitted keeps
+     * the stored one (refused when the URL changed), empty removes it.
+     */
+    secret: z.string().trim().max(500).optional(),
   }),
 });
 export type MessagingForm = z.infer<typeof messagingForm>;
 
-/** What the admin form loads: the form without the password, plus whether one is stored. */
-export interface MessagingView extends Omit<MessagingForm, 'smtp'> {
+/** What the admin form loads: the form without the secrets, plus whether each one is stored. */
+export interface MessagingView extends Omit<MessagingForm, 'smtp' | 'sms'> {
   smtp: Omit<MessagingForm['smtp'], 'password'> & { hasPassword: boolean };
+  sms: Omit<MessagingForm['sms'], 'secret'> & { hasSecret: boolean };
 }
 
 export const messagingTestRequest = z.strictObject({ target: targetField });

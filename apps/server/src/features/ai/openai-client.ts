@@ -19,7 +19,7 @@ export interface ProviderConnection {
   apiKey: string;
 }
 
-/** Sent when a provider needs no key (Ollama, llama.cpp); the SDK refuses an empty one. */
+/** The SDK refuses an empty key; without one the header carrying it is dropped again below. */
 const NO_KEY = 'none';
 
 /**
@@ -32,6 +32,8 @@ export function openAiClient(connection: ProviderConnection, timeoutMs = 60_000)
   return new OpenAI({
     baseURL: connection.baseUrl,
     apiKey: connection.apiKey || NO_KEY,
+    // A provider without a key (Ollama, llama.cpp) gets no Authorization header at all.
+    ...(connection.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
     organization: null,
     project: null,
     webhookSecret: null,

@@ -7,6 +7,7 @@ import type {
   providerTestRequest,
   ProviderTestResponse,
 } from '@atrium/shared/contract/chat';
+import { sameUrlAddress } from '@atrium/shared/contract/secret-address';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../../db/index';
@@ -39,6 +40,7 @@ export const Messages = {
   modelNotFound: 'Model not found',
   keyUnreadable:
     "The provider's API key cannot be decrypted (was ATRIUM_SECRET changed?): enter the key again",
+  keyForOtherAddress: 'apiKey: enter the key again for the new base URL, or remove it',
 } as const;
 
 const toModel = (row: ModelRow): ModelRecord => ({
@@ -103,6 +105,20 @@ export class ProvidersService {
     }
   }
 
+  /**
+   * DESIGN 7: the stored key was given for the stored address only. A request that names another
+   * address must bring its own key (an empty one sends none) instead of borrowing it.
+   */
+  private refuseKeyElsewhere(
+    stored: ProviderRow,
+    baseUrl: string,
+    apiKey: string | undefined,
+  ): void {
+    if (apiKey === undefined && stored.apiKeySealed && !sameUrlAddress(stored.baseUrl, baseUrl)) {
+      throw new ApiError(Messages.keyForOtherAddress);
+    }
+  }
+
   async save(request: z.output<typeof providerSaveRequest>): Promise<ProviderRecord> {
     const now = this.now();
     const key =
@@ -124,7 +140,7 @@ export class ProvidersService {
         updatedAt: now,
       });
     } else {
-      await this.getProvider(id);
+      this.refuseKeyElsewhere(await this.getProvider(id), request.baseUrl, request.apiKey);
       await this.repo.updateProvider(id, {
         name: request.name,
         baseUrl: request.baseUrl,
@@ -211,7 +227,7 @@ export class ProvidersService {
   /**
    * Proves a provider answers: its model list, or (when it has none) a one-token completion.
    * Unsaved values from the form win over the stored ones; the stored key is used when the
-   * form leaves the key field untouched.
+   * form leaves the key field untouched, and only at the stored address.
    */
   async test(request: z.output<typeof providerTestRequest>): Promise<ProviderTestResponse> {
     const stored = request.id > 0 ? await this.getProvider(request.id) : undefined;
@@ -219,6 +235,7 @@ export class ProvidersService {
     if (!/^https?:\/\/[^/\s]+/i.test(baseUrl) || !URL.canParse(baseUrl)) {
       throw new ApiError('baseUrl: expected an http(s) URL');
     }
+    if (stored) this.refuseKeyElsewhere(stored, baseUrl, request.apiKey);
     const apiKey =
       request.apiKey !== undefined ? request.apiKey.trim() : stored ? this.openKey(stored) : '';
     const client = openAiClient({ baseUrl, apiKey }, TEST_TIMEOUT_MS);

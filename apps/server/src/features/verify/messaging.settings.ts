@@ -6,19 +6,28 @@ import {
   type MessagingForm,
   type MessagingView,
 } from '@atrium/shared/contract/accounts';
+import { sameSmtpAddress, sameUrlAddress } from '@atrium/shared/contract/secret-address';
 import { z } from 'zod';
+import { ApiError } from '../../http/envelope';
 import type { SecretBox } from '../../security/secret-box';
 import type { SettingsRepository } from '../settings/settings.repository';
 
 /** Settings key of the message transports (DESIGN 7). */
 export const MESSAGING_SETTING = 'messaging';
 
-/** The transports with the SMTP password readable, as the senders need them. */
-export interface MessagingConfig extends Omit<MessagingForm, 'smtp'> {
+/** The transports with the secrets readable, as the senders need them. */
+export interface MessagingConfig extends Omit<MessagingForm, 'smtp' | 'sms'> {
   smtp: Omit<MessagingForm['smtp'], 'password'> & { password: string };
+  sms: Omit<MessagingForm['sms'], 'secret'> & { secret: string };
 }
 
-/** The stored form: everything as edited, the SMTP password sealed with the secret box. */
+export const MessagingMessages = {
+  passwordForOtherServer:
+    'smtp.password: enter the password again for the new host, port, encryption or user',
+  secretForOtherUrl: 'sms.secret: enter the secret again for the new webhook URL, or remove it',
+} as const;
+
+/** The stored form: everything as edited, the secrets sealed with the secret box. */
 const storedSchema = z.object({
   emailTransport: z.enum(emailTransports).catch('log'),
   smsTransport: z.enum(smsTransports).catch('log'),
@@ -33,8 +42,12 @@ const storedSchema = z.object({
     })
     .catch({ host: '', port: 587, security: 'starttls', user: '', passwordSealed: '', from: '' }),
   sms: z
-    .object({ url: z.string().catch(''), template: z.string().catch(defaultSmsTemplate) })
-    .catch({ url: '', template: defaultSmsTemplate }),
+    .object({
+      url: z.string().catch(''),
+      template: z.string().catch(defaultSmsTemplate),
+      secretSealed: z.string().catch(''),
+    })
+    .catch({ url: '', template: defaultSmsTemplate, secretSealed: '' }),
 });
 type Stored = z.infer<typeof storedSchema>;
 
@@ -51,28 +64,55 @@ export class MessagingSettings {
 
   /** The transports to send with; `log` for both until an admin configures others. */
   async load(): Promise<MessagingConfig> {
-    const { smtp, ...rest } = await this.stored();
+    const { smtp, sms, ...rest } = await this.stored();
     const { passwordSealed, ...server } = smtp;
+    const { secretSealed, ...hook } = sms;
+    const open = (sealed: string) => (sealed ? (this.box.open(sealed) ?? '') : '');
     return {
       ...rest,
-      smtp: { ...server, password: passwordSealed ? (this.box.open(passwordSealed) ?? '') : '' },
+      smtp: { ...server, password: open(passwordSealed) },
+      sms: { ...hook, secret: open(secretSealed) },
     };
   }
 
   async view(): Promise<MessagingView> {
-    const { smtp, ...rest } = await this.stored();
+    const { smtp, sms, ...rest } = await this.stored();
     const { passwordSealed, ...server } = smtp;
-    return { ...rest, smtp: { ...server, hasPassword: passwordSealed !== '' } };
+    const { secretSealed, ...hook } = sms;
+    return {
+      ...rest,
+      smtp: { ...server, hasPassword: passwordSealed !== '' },
+      sms: { ...hook, hasSecret: secretSealed !== '' },
+    };
   }
 
-  /** Saves the form; an empty password keeps the stored one, an empty user drops it. */
+  /**
+   * Saves the form. An empty password keeps the stored one and an empty user drops it; an omitted
+   * webhook secret keeps the stored one and an empty one (or an empty URL) drops it. A stored
+   * secret is kept only for the address it was given for (DESIGN 7): saving another address
+   * without entering it again is refused, naming the field.
+   */
   async save(form: MessagingForm): Promise<void> {
     const current = await this.stored();
     const { password, ...smtp } = form.smtp;
     let passwordSealed = current.smtp.passwordSealed;
     if (smtp.user === '') passwordSealed = '';
     else if (password) passwordSealed = this.box.seal(password);
-    const value: Stored = { ...form, smtp: { ...smtp, passwordSealed } };
+    else if (passwordSealed && !sameSmtpAddress(current.smtp, smtp)) {
+      throw new ApiError(MessagingMessages.passwordForOtherServer);
+    }
+    const { secret, ...sms } = form.sms;
+    let secretSealed = current.sms.secretSealed;
+    if (sms.url === '' || secret === '') secretSealed = '';
+    else if (secret !== undefined) secretSealed = this.box.seal(secret);
+    else if (secretSealed && !sameUrlAddress(current.sms.url, sms.url)) {
+      throw new ApiError(MessagingMessages.secretForOtherUrl);
+    }
+    const value: Stored = {
+      ...form,
+      smtp: { ...smtp, passwordSealed },
+      sms: { ...sms, secretSealed },
+    };
     await this.settings.set(MESSAGING_SETTING, value, this.now());
   }
 }

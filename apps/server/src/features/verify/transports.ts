@@ -36,13 +36,20 @@ export function smtpSender(smtp: MessagingConfig['smtp']): Send {
   };
 }
 
-/** The SMS webhook: POST JSON `{to, text}` to the configured URL; any 2xx answer is delivery. */
+/**
+ * The SMS webhook: POST JSON `{to, text}` to the configured URL, with `Authorization: Bearer` and
+ * the secret when one is set (what a gateway checks to know the call is ours); any 2xx answer is
+ * delivery. Redirects are refused, so the secret never reaches an address it was not saved for.
+ */
 export function webhookSender(sms: MessagingConfig['sms']): Send {
   return async ({ to, text }) => {
     if (!sms.url) throw new Error('SMS webhook URL is not configured');
     const res = await fetch(sms.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: {
+        'content-type': 'application/json',
+        ...(sms.secret ? { authorization: `Bearer ${sms.secret}` } : {}),
+      },
       body: JSON.stringify({ to, text }),
       signal: AbortSignal.timeout(TIMEOUT_MS),
       redirect: 'error',

@@ -30,15 +30,18 @@ function bodyText(raw: string): string {
 
 /**
  * A real SMTP server on a free loopback port that requires AUTH with the given credentials
- * (over plain text, as a local relay would allow) and keeps every mail it accepts.
+ * (over plain text, as a local relay would allow), keeps every mail it accepts and every login
+ * tried on it, right or wrong.
  */
 export async function startSmtpServer(auth: { user: string; pass: string }) {
   const mails: ReceivedMail[] = [];
+  const logins: { user: string; pass: string }[] = [];
   const server = new SMTPServer({
     logger: false,
     disabledCommands: ['STARTTLS'],
     allowInsecureAuth: true,
     onAuth(credentials, _session, callback) {
+      logins.push({ user: credentials.username ?? '', pass: credentials.password ?? '' });
       if (credentials.username === auth.user && credentials.password === auth.pass) {
         callback(null, { user: credentials.username });
       } else {
@@ -65,6 +68,7 @@ export async function startSmtpServer(auth: { user: string; pass: string }) {
   return {
     port,
     mails,
+    logins,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -72,6 +76,8 @@ export async function startSmtpServer(auth: { user: string; pass: string }) {
 export interface WebhookCall {
   method: string;
   contentType: string;
+  /** The Authorization header, when the call carried one. */
+  authorization: string | undefined;
   body: unknown;
 }
 
@@ -86,6 +92,7 @@ export async function startWebhook(status = 200) {
       calls.push({
         method: req.method ?? '',
         contentType: req.headers['content-type'] ?? '',
+        authorization: req.headers.authorization,
         body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown,
       });
       res.writeHead(state.status, { 'content-type': 'application/json' }).end('{"ok":true}');

@@ -3,6 +3,7 @@ import {
   Alert,
   Button,
   Card,
+  Checkbox,
   Col,
   Flex,
   Form,
@@ -18,17 +19,47 @@ import type {
   MessagingView,
 } from '@atrium/shared/contract/accounts';
 import { parseTarget } from '@atrium/shared/contract/accounts-rules';
+import { sameSmtpAddress, sameUrlAddress } from '@atrium/shared/contract/secret-address';
 import { useSaveMessaging } from '../api/save-messaging';
 import { useTestMessaging } from '../api/test-messaging';
 import { useAccountT } from '../i18n';
 
-type Values = Omit<MessagingBody, 'smtp'> & {
+type Values = Omit<MessagingBody, 'smtp' | 'sms'> & {
   smtp: Omit<MessagingBody['smtp'], 'password'> & { password: string };
+  sms: Omit<MessagingBody['sms'], 'secret'> & { secret: string; removeSecret: boolean };
 };
 
 function toBody(values: Values): MessagingBody {
   const { password, ...smtp } = values.smtp;
-  return { ...values, smtp: password ? { ...smtp, password } : smtp };
+  const { secret, removeSecret, ...sms } = values.sms;
+  const typed = secret.trim();
+  return {
+    ...values,
+    smtp: password ? { ...smtp, password } : smtp,
+    sms: removeSecret ? { ...sms, secret: '' } : typed ? { ...sms, secret: typed } : sms,
+  };
+}
+
+/**
+ * A saved secret only goes to the address it was saved for (DESIGN 7): after the admin changes
+ * that address the form asks for the secret again, as the server would refuse to keep it.
+ */
+function mustRetypePassword(saved: MessagingView['smtp'], smtp: Partial<Values['smtp']>) {
+  const { host, port, security, user } = smtp;
+  if (!saved.hasPassword || !user || host === undefined || port === undefined || !security) {
+    return false;
+  }
+  return !sameSmtpAddress(saved, { host, port, security, user });
+}
+
+function mustRetypeSecret(saved: MessagingView['sms'], sms: Partial<Values['sms']>) {
+  return (
+    saved.hasSecret &&
+    !sms.removeSecret &&
+    typeof sms.url === 'string' &&
+    sms.url.trim() !== '' &&
+    !sameUrlAddress(saved.url, sms.url)
+  );
 }
 
 /** The message transports (settings key `messaging`) with a "send test" that saves first. */
@@ -40,19 +71,26 @@ export function MessagingSettingsForm({ view }: { view: MessagingView }) {
   const [testTarget, setTestTarget] = useState('');
   const emailTransport = Form.useWatch('emailTransport', form) ?? view.emailTransport;
   const smsTransport = Form.useWatch('smsTransport', form) ?? view.smsTransport;
-  const hasPassword = save.data?.smtp.hasPassword ?? view.smtp.hasPassword;
+  const saved = save.data ?? view;
+  const hasPassword = saved.smtp.hasPassword;
+  const hasSecret = saved.sms.hasSecret;
+  const editedSmtp = Form.useWatch('smtp', form);
+  const editedSms = Form.useWatch('sms', form);
+  const passwordAgain = editedSmtp !== undefined && mustRetypePassword(saved.smtp, editedSmtp);
+  const secretAgain = editedSms !== undefined && mustRetypeSecret(saved.sms, editedSms);
   const { hasPassword: _stored, ...smtp } = view.smtp;
+  const { hasSecret: _storedSecret, ...sms } = view.sms;
+
+  const clearSecrets = () =>
+    form.setFieldsValue({ smtp: { password: '' }, sms: { secret: '', removeSecret: false } });
 
   const onSave = (values: Values) =>
-    save.mutate(
-      { body: toBody(values) },
-      { onSuccess: () => form.setFieldValue(['smtp', 'password'], '') },
-    );
+    save.mutate({ body: toBody(values) }, { onSuccess: clearSecrets });
 
   const onTest = async () => {
     const values = await form.validateFields();
     await save.mutateAsync({ body: toBody(values), quiet: true });
-    form.setFieldValue(['smtp', 'password'], '');
+    clearSecrets();
     test.mutate(testTarget.trim());
   };
 
@@ -63,7 +101,11 @@ export function MessagingSettingsForm({ view }: { view: MessagingView }) {
     <Form<Values>
       form={form}
       layout="vertical"
-      initialValues={{ ...view, smtp: { ...smtp, password: '' } }}
+      initialValues={{
+        ...view,
+        smtp: { ...smtp, password: '' },
+        sms: { ...sms, secret: '', removeSecret: false },
+      }}
       onFinish={onSave}
     >
       <Row gutter={[16, 16]}>
@@ -120,11 +162,36 @@ export function MessagingSettingsForm({ view }: { view: MessagingView }) {
                     <Form.Item
                       name={['smtp', 'password']}
                       label={t('account.smtpPassword')}
-                      extra={t('account.smtpPasswordHelp')}
+                      dependencies={[
+                        ['smtp', 'host'],
+                        ['smtp', 'port'],
+                        ['smtp', 'security'],
+                        ['smtp', 'user'],
+                      ]}
+                      extra={
+                        passwordAgain
+                          ? t('account.smtpPasswordRetypeHelp')
+                          : t('account.smtpPasswordHelp')
+                      }
+                      rules={[
+                        {
+                          validator: (_r, value: unknown) =>
+                            !mustRetypePassword(saved.smtp, form.getFieldsValue().smtp) ||
+                            (typeof value === 'string' && value !== '')
+                              ? Promise.resolve()
+                              : Promise.reject(new Error(t('account.smtpPasswordRetype'))),
+                        },
+                      ]}
                     >
                       <Input.Password
                         autoComplete="new-password"
-                        placeholder={hasPassword ? t('account.smtpPasswordKeep') : ''}
+                        placeholder={
+                          passwordAgain
+                            ? t('account.smtpPasswordRetype')
+                            : hasPassword
+                              ? t('account.smtpPasswordKeep')
+                              : ''
+                        }
                       />
                     </Form.Item>
                   </Col>
@@ -163,6 +230,48 @@ export function MessagingSettingsForm({ view }: { view: MessagingView }) {
               ]}
             >
               <Input placeholder="https://sms.example.com/send" />
+            </Form.Item>
+            <Form.Item
+              name={['sms', 'secret']}
+              label={t('account.webhookSecret')}
+              hidden={smsTransport === 'log'}
+              style={{ marginTop: 16 }}
+              dependencies={[
+                ['sms', 'url'],
+                ['sms', 'removeSecret'],
+              ]}
+              extra={
+                secretAgain ? t('account.webhookSecretRetypeHelp') : t('account.webhookSecretHelp')
+              }
+              rules={[
+                {
+                  validator: (_r, value: unknown) =>
+                    !mustRetypeSecret(saved.sms, form.getFieldsValue().sms) ||
+                    (typeof value === 'string' && value.trim() !== '')
+                      ? Promise.resolve()
+                      : Promise.reject(new Error(t('account.webhookSecretRetype'))),
+                },
+              ]}
+            >
+              <Input.Password
+                autoComplete="new-password"
+                disabled={editedSms?.removeSecret === true}
+                placeholder={
+                  secretAgain
+                    ? t('account.webhookSecretRetype')
+                    : hasSecret
+                      ? t('account.webhookSecretKeep')
+                      : t('account.webhookSecretNone')
+                }
+              />
+            </Form.Item>
+            <Form.Item
+              name={['sms', 'removeSecret']}
+              valuePropName="checked"
+              hidden={smsTransport === 'log' || !hasSecret}
+              style={{ marginTop: -8 }}
+            >
+              <Checkbox>{t('account.webhookSecretRemove')}</Checkbox>
             </Form.Item>
             <Form.Item
               name={['sms', 'template']}

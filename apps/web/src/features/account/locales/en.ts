@@ -102,11 +102,23 @@ export const accountEn: AccountMessages = {
   'account.smtpPassword': 'Password',
   'account.smtpPasswordKeep': 'Saved; leave empty to keep it',
   'account.smtpPasswordHelp': 'Stored encrypted and never shown again.',
+  'account.smtpPasswordRetype': 'The server or user changed: enter the password again',
+  'account.smtpPasswordRetypeHelp':
+    'The saved password is only used with the host, port, encryption and user it was saved for. After changing any of them, enter it again.',
   'account.smtpFrom': 'Sender',
   'account.smtpFromPlaceholder': 'Atrium <no-reply@example.com>',
   'account.smsTransport': 'Send with',
   'account.webhookUrl': 'Webhook URL',
   'account.webhookHelp': 'Called with POST JSON {"to", "text"}; any 2xx answer counts as sent.',
+  'account.webhookSecret': 'Webhook secret (optional)',
+  'account.webhookSecretHelp':
+    'When set, every call carries the header Authorization: Bearer <secret>, so the gateway can tell it comes from this site. Stored encrypted and never shown again.',
+  'account.webhookSecretKeep': 'Saved; leave empty to keep it',
+  'account.webhookSecretNone': 'Leave empty to send none',
+  'account.webhookSecretRemove': 'Remove the saved secret',
+  'account.webhookSecretRetype': 'The webhook URL changed: enter the secret again',
+  'account.webhookSecretRetypeHelp':
+    'The saved secret only goes to the URL it was saved for. For a new URL enter it again, or tick below to use no secret.',
   'account.smsTemplate': 'SMS template',
   'account.smsTemplateHelp': '{code} is replaced by the code',
   'account.templateNeedsCode': 'The template must contain {code}',

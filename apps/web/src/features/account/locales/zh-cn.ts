@@ -99,11 +99,23 @@ export const accountZhCN = {
   'account.smtpPassword': '密码',
   'account.smtpPasswordKeep': '已保存，留空则不修改',
   'account.smtpPasswordHelp': '密码加密保存，不会再显示。',
+  'account.smtpPasswordRetype': '服务器或用户名已更改，请重新输入密码',
+  'account.smtpPasswordRetypeHelp':
+    '已保存的密码只会用于保存时的服务器、端口、加密方式和用户名。修改其中任何一项后请重新输入。',
   'account.smtpFrom': '发件人',
   'account.smtpFromPlaceholder': 'Atrium <no-reply@example.com>',
   'account.smsTransport': '发送方式',
   'account.webhookUrl': 'Webhook 地址',
   'account.webhookHelp': '以 POST JSON {"to", "text"} 调用此地址，返回 2xx 视为发送成功。',
+  'account.webhookSecret': 'Webhook 密钥（可选）',
+  'account.webhookSecretHelp':
+    '填写后每次调用都带上请求头 Authorization: Bearer <密钥>，短信网关可据此确认请求来自本站。密钥加密保存，不会再显示。',
+  'account.webhookSecretKeep': '已保存，留空则不修改',
+  'account.webhookSecretNone': '不填则不发送密钥',
+  'account.webhookSecretRemove': '删除已保存的密钥',
+  'account.webhookSecretRetype': 'Webhook 地址已更改，请重新输入密钥',
+  'account.webhookSecretRetypeHelp':
+    '已保存的密钥只会发送到保存时的地址。更换地址后请重新输入，或勾选下方选项不再使用密钥。',
   'account.smsTemplate': '短信模板',
   'account.smsTemplateHelp': '{code} 会被替换为验证码',
   'account.templateNeedsCode': '模板必须包含 {code}',

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Checkbox, Form, Input, Modal, Space, Tag } from 'antd';
 import { ApiOutlined } from '@ant-design/icons';
 import type { ProviderRecord, ProviderTestResponse } from '@atrium/shared/contract/chat';
+import { sameUrlAddress } from '@atrium/shared/contract/secret-address';
 import { useSaveProvider } from '../api/save-provider';
 import { useTestProvider } from '../api/test-provider';
 import { useAiT } from '../i18n';
@@ -57,6 +58,14 @@ function ProviderForm({
   const test = useTestProvider();
   const [tested, setTested] = useState<ProviderTestResponse>();
   const removeKey = Form.useWatch('removeKey', form);
+  const baseUrl = Form.useWatch('baseUrl', form);
+  // The saved key is never sent to another address (DESIGN 7): a new one asks for it again.
+  const mustRetypeKey = (url: unknown, remove: unknown) =>
+    editing?.hasKey === true &&
+    typeof url === 'string' &&
+    !sameUrlAddress(editing.baseUrl, url) &&
+    remove !== true;
+  const keyMustBeRetyped = mustRetypeKey(baseUrl, removeKey);
 
   const keyField = (values: Values): { apiKey?: string } => {
     if (values.removeKey) return { apiKey: '' };
@@ -66,9 +75,9 @@ function ProviderForm({
 
   const runTest = async () => {
     setTested(undefined);
-    const values = await form.validateFields(['baseUrl']);
-    const all = form.getFieldsValue();
     try {
+      const values = await form.validateFields(['baseUrl', 'apiKey']);
+      const all = form.getFieldsValue();
       setTested(
         await test.mutateAsync({
           id: editing?.id ?? 0,
@@ -78,7 +87,7 @@ function ProviderForm({
         }),
       );
     } catch {
-      // The API client has shown why.
+      // The form's fields or the API client have shown why.
     }
   };
 
@@ -133,12 +142,30 @@ function ProviderForm({
       <Form.Item
         name="apiKey"
         label={t('ai.apiKey')}
-        extra={editing?.hasKey ? t('ai.keySet', { hint: editing.keyHint }) : undefined}
+        dependencies={['baseUrl', 'removeKey']}
+        extra={
+          keyMustBeRetyped
+            ? t('ai.keyRetypeHelp')
+            : editing?.hasKey
+              ? t('ai.keySet', { hint: editing.keyHint })
+              : undefined
+        }
+        rules={[
+          ({ getFieldValue }) => ({
+            validator: (_rule, value: unknown) =>
+              !mustRetypeKey(getFieldValue('baseUrl'), getFieldValue('removeKey')) ||
+              (typeof value === 'string' && value.trim() !== '')
+                ? Promise.resolve()
+                : Promise.reject(new Error(t('ai.keyRetype'))),
+          }),
+        ]}
       >
         <Input.Password
           autoComplete="new-password"
           disabled={removeKey === true}
-          placeholder={editing?.hasKey ? t('ai.keyKeep') : 'sk-...'}
+          placeholder={
+            keyMustBeRetyped ? t('ai.keyRetype') : editing?.hasKey ? t('ai.keyKeep') : 'sk-...'
+          }
         />
       </Form.Item>
       {editing?.hasKey && (

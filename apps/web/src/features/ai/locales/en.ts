@@ -14,6 +14,9 @@ export const aiEn: AiMessages = {
   'ai.keyNone': 'Not set',
   'ai.keyKeep': 'Leave empty to keep the saved key',
   'ai.keyRemove': 'Remove the saved key',
+  'ai.keyRetype': 'The base URL changed: enter the key again',
+  'ai.keyRetypeHelp':
+    'The saved key only goes to the address it was saved for. For a new address enter it again, or tick below to use no key.',
   'ai.name': 'Name',
   'ai.editProvider': 'Edit provider',
   'ai.createProvider': 'New provider',

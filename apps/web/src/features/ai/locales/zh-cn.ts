@@ -12,6 +12,9 @@ export const aiZhCN = {
   'ai.keyNone': '未设置',
   'ai.keyKeep': '留空则保留现有的 Key',
   'ai.keyRemove': '删除已保存的 Key',
+  'ai.keyRetype': '接口地址已更改，请重新输入 Key',
+  'ai.keyRetypeHelp':
+    '已保存的 Key 只会发送到保存时的地址。更换地址后请重新输入，或勾选下方选项不再使用 Key。',
   'ai.name': '名称',
   'ai.editProvider': '编辑服务商',
   'ai.createProvider': '新建服务商',
