@@ -42,6 +42,7 @@ import { createRateLimits, type RateLimits } from './http/rate-limits';
 import { registerRouting } from './http/route';
 import { helmetHeaders } from './http/security-headers';
 import { registerXsrf } from './http/xsrf';
+import { Instances, type InstanceTiming } from './instances/instances';
 import { registerWebApp } from './web/static';
 
 export interface AppDeps {
@@ -49,6 +50,8 @@ export interface AppDeps {
   db?: Db;
   /** When omitted one is made from the config (memory or Redis) and closed with the app. */
   bus?: Bus;
+  /** How often this instance beats and when others count it dead (tests shorten them). */
+  instanceTiming?: InstanceTiming;
   /** Rate-limit counters; when omitted, in memory or in Redis as the config says. */
   limits?: RateLimits;
   /** The clock every time-based rule reads (sessions, rate limits); tests move it. */
@@ -66,6 +69,8 @@ export interface AppServices {
   db: Db;
   bus: Bus;
   limits: RateLimits;
+  /** This process among the instances sharing the database (claims and leases name it). */
+  instances: Instances;
   now: () => number;
   admins: AdminsService;
   members: MembersService;
@@ -133,6 +138,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.setSerializerCompiler(serializerCompiler);
 
   app.addHook('onClose', async () => {
+    await instances.stop();
     if (ownsBus) await bus.close();
     if (ownsLimits) await limits.close();
     if (ownsDb) await db.destroy();
@@ -153,6 +159,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(fastifyCookie);
   registerXsrf(app, { secureCookie: config.publicUrl?.startsWith('https:') ?? false });
 
+  const instances = new Instances(db, now, deps.instanceTiming, (error) =>
+    app.log.warn({ err: error }, 'instance heartbeat failed'),
+  );
+  await instances.start();
+
   const sessions = new SessionsService(new SessionsRepository(db), now);
   const admins = new AdminsService(db, now);
   const members = new MembersService(db, now);
@@ -164,7 +175,18 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     members,
     captcha: deps.captcha ?? imageLoginCaptcha,
   });
-  const services: AppServices = { db, bus, limits, now, admins, members, sessions, settings, auth };
+  const services: AppServices = {
+    db,
+    bus,
+    limits,
+    instances,
+    now,
+    admins,
+    members,
+    sessions,
+    settings,
+    auth,
+  };
   app.decorate('services', services);
   app.decorate('lazyHashes', new LazyHashes());
   registerRouting(app, createAuthenticator({ sessions, admins, members }));

@@ -70,7 +70,14 @@ export interface SettingsTable {
   updatedAt: number;
 }
 
+export interface InstancesTable {
+  id: string;
+  startedAt: number;
+  heartbeatAt: number;
+}
+
 export interface Database {
+  instances: InstancesTable;
   admins: AdminsTable;
   roles: RolesTable;
   adminRoles: AdminRolesTable;

@@ -5,6 +5,7 @@ import * as accounts from './2026_11_21_2000_accounts';
 import * as admin from './2026_11_21_3000_admin';
 import * as chat from './2026_11_21_4000_chat';
 import * as uploadChunkClaims from './2026_11_21_5000_upload_chunk_claims';
+import * as instances from './2026_11_23_1000_instances';
 
 /**
  * Every migration, imported statically so the esbuild bundle carries them (no file scanning).
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_3000_admin': admin,
   '2026_11_21_4000_chat': chat,
   '2026_11_21_5000_upload_chunk_claims': uploadChunkClaims,
+  '2026_11_23_1000_instances': instances,
 };
