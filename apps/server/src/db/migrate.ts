@@ -1,12 +1,21 @@
-import { Migrator, type MigrationResultSet } from 'kysely';
+import { Migrator, sql, type Kysely, type MigrationResultSet } from 'kysely';
+import { isPostgres } from './columns';
 import type { Db } from './index';
 import { migrations } from './migrations/index';
 
 /** Runs every pending migration; throws with the failing migration's name and cause. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
   // Migrations spell snake_case names themselves, so they run without CamelCasePlugin.
+  const plain = db.withoutPlugins();
+  // Kysely looks for its migration tables in every schema unless told which one: a database
+  // holding another deployment's schema (or a test's) would make it skip creating its own.
+  const schema = isPostgres(plain as Kysely<unknown>)
+    ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(plain)).rows[0]
+        ?.schema
+    : undefined;
   const migrator = new Migrator({
-    db: db.withoutPlugins(),
+    db: plain,
+    ...(schema ? { migrationTableSchema: schema } : {}),
     provider: { getMigrations: () => Promise.resolve(migrations) },
   });
   const result: MigrationResultSet = await migrator.migrateToLatest();
