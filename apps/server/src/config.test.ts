@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       redisUrl: undefined,
       trustProxy: false,
+      logCaptchaAnswers: false,
     });
     expect(config.webDir.replace(/\/$/, '')).toMatch(/apps\/web\/dist$/);
   });
@@ -64,6 +65,7 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'warn',
         ATRIUM_WEB_DIR: 'web',
         TRUST_PROXY: '1',
+        ATRIUM_LOG_CAPTCHA_ANSWERS: 'true',
       },
       cwd,
     );
@@ -87,6 +89,7 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       webDir: '/srv/atrium/web',
       trustProxy: 1,
+      logCaptchaAnswers: true,
     });
   });
 
@@ -100,6 +103,7 @@ describe('loadConfig', () => {
       ATRIUM_SECRET: 'short',
       ATRIUM_ADMIN_PASSWORD: 'abc',
       PUBLIC_URL: 'not a url',
+      ATRIUM_LOG_CAPTCHA_ANSWERS: 'yes',
     });
     const named = problems.map((p) => p.split(':')[0]);
     expect(named.sort()).toEqual(
@@ -112,6 +116,7 @@ describe('loadConfig', () => {
         'ATRIUM_SECRET',
         'ATRIUM_ADMIN_PASSWORD',
         'PUBLIC_URL',
+        'ATRIUM_LOG_CAPTCHA_ANSWERS',
       ].sort(),
     );
     expect(problems.find((p) => p.startsWith('STORAGE_DRIVER'))).toContain('local or s3');

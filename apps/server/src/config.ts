@@ -44,6 +44,11 @@ export interface Config {
   webDir: string;
   /** Which X-Forwarded-For hops to believe for the client address (rate limits, sessions). */
   trustProxy: boolean | number | string[];
+  /**
+   * Writes every captcha's answer to the log, for browser tests that must answer a picture no
+   * program can read. Never on a live site.
+   */
+  logCaptchaAnswers: boolean;
 }
 
 /** Thrown by `loadConfig`; its message lists every bad variable, one per line. */
@@ -135,6 +140,10 @@ const envSchema = z.object({
       )
       .optional(),
   ),
+  ATRIUM_LOG_CAPTCHA_ANSWERS: z.preprocess(
+    (v) => (typeof v === 'string' ? blankToUndefined(v.toLowerCase()) : v),
+    z.enum(['true', 'false'], { error: 'expected true or false' }).default('false'),
+  ),
 });
 
 type Env = Record<string, string | undefined>;
@@ -208,6 +217,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logLevel: e.LOG_LEVEL,
     webDir: e.ATRIUM_WEB_DIR ? abs(e.ATRIUM_WEB_DIR) : defaultWebDir,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    logCaptchaAnswers: e.ATRIUM_LOG_CAPTCHA_ANSWERS === 'true',
   };
 }
 

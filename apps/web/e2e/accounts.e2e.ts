@@ -1,5 +1,4 @@
 import type { Browser, Page } from '@playwright/test';
-import { solveCaptcha } from '../../server/src/features/captcha/captcha.testing';
 import { test, expect, type AtriumServer } from './fixtures';
 
 /** The pages in English, so the SPEC's English labels ("Click to get", ...) are what we click. */
@@ -15,13 +14,13 @@ const onePixelPng =
 
 const captchaImage = (page: Page) => page.getByRole('button', { name: 'Click to refresh' });
 
-/** Waits for a drawn captcha (other than `previous`) and answers it the way a person would. */
-async function answerCaptcha(page: Page, previous?: string): Promise<string> {
+/** Waits for a drawn captcha (other than `previous`) and answers the image on the page. */
+async function answerCaptcha(page: Page, atrium: AtriumServer, previous?: string): Promise<string> {
   const image = captchaImage(page);
   await expect(image).toHaveAttribute('data-loaded', 'true');
   if (previous) await expect(image).not.toHaveAttribute('src', previous);
   const src = (await image.getAttribute('src')) ?? '';
-  await page.getByLabel('Captcha').fill(solveCaptcha(src));
+  await page.getByLabel('Captcha').fill(await atrium.captchaAnswer(src));
   return src;
 }
 
@@ -91,7 +90,7 @@ test.describe('member accounts', () => {
 
     await page.getByLabel('Username', { exact: true }).fill('river_song');
     await page.getByLabel('E-mail or phone').fill('River.Song@Example.com');
-    const shown = await answerCaptcha(page);
+    const shown = await answerCaptcha(page, atrium);
     const send = page.getByRole('button', { name: 'Click to get' });
     await send.click();
     await expect(page.getByRole('button', { name: /^\d+s$/ })).toBeDisabled();
@@ -100,7 +99,7 @@ test.describe('member accounts', () => {
     const code = await codeFromOutbox(admin, atrium, 'r***@example.com');
     await page.getByLabel('Verification code').fill(code);
     // Sending used the captcha up; the control has drawn a new one.
-    await answerCaptcha(page, shown);
+    await answerCaptcha(page, atrium, shown);
     await page.getByLabel('Password', { exact: true }).fill('first pass 1');
     await page.getByLabel('Confirm password').fill('first pass 1');
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -166,12 +165,12 @@ test.describe('member accounts', () => {
     await page.goto(`${atrium.url}#/register`);
     await page.getByLabel('Username', { exact: true }).fill('phone_person');
     await page.getByLabel('E-mail or phone').fill('13912345678');
-    const shown = await answerCaptcha(page);
+    const shown = await answerCaptcha(page, atrium);
     await page.getByRole('button', { name: 'Click to get' }).click();
     await page
       .getByLabel('Verification code')
       .fill(await codeFromOutbox(admin, atrium, '139****5678'));
-    await answerCaptcha(page, shown);
+    await answerCaptcha(page, atrium, shown);
     await page.getByLabel('Password', { exact: true }).fill('phone pass 1');
     await page.getByLabel('Confirm password').fill('phone pass 1');
     await page.getByRole('button', { name: 'Create account' }).click();
@@ -191,7 +190,7 @@ test.describe('member accounts', () => {
     await expect(page.getByText('Wrong captcha')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Click to get' })).toBeEnabled();
     // The sign-up code went to this phone moments ago: the page says how long to wait.
-    const shownNow = await answerCaptcha(page, before ?? undefined);
+    const shownNow = await answerCaptcha(page, atrium, before ?? undefined);
     await page.getByRole('button', { name: 'Click to get' }).click();
     const wait = page.getByText(/^Please wait \d+ s before requesting another code$/);
     await expect(wait).toBeVisible();
@@ -200,7 +199,7 @@ test.describe('member accounts', () => {
     expect(seconds).toBeLessThanOrEqual(60);
     await expect(page.getByRole('button', { name: 'Click to get' })).toBeEnabled();
     await page.waitForTimeout(seconds * 1000);
-    await answerCaptcha(page, shownNow);
+    await answerCaptcha(page, atrium, shownNow);
     await page.getByRole('button', { name: 'Click to get' }).click();
     await expect(page.getByRole('button', { name: /^\d+s$/ })).toBeDisabled();
     // Two codes went to this phone; the newest row is the reset code.
@@ -231,7 +230,7 @@ test.describe('member accounts', () => {
       await page.getByLabel('Password', { exact: true }).fill(atrium.adminPassword);
       await page.getByRole('button', { name: /Sign in/ }).click();
       await expect(page.getByRole('alert')).toContainText('Please enter the captcha');
-      await answerCaptcha(page);
+      await answerCaptcha(page, atrium);
       await page.getByRole('button', { name: /Sign in/ }).click();
       await expect(page).toHaveURL(/#\/dashboard$/);
     } finally {

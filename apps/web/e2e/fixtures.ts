@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect } from '@playwright/test';
+import { captchaImageId } from '../../server/src/features/captcha/captcha.image';
 
 const serverMain = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url));
 
@@ -16,6 +17,8 @@ export interface AtriumServer {
   dataDir: string;
   /** Creates an admin through the server's own CLI; with rules, a role holding them. */
   createAdmin(username: string, password: string, rules?: string[]): Promise<void>;
+  /** The answer of a captcha image (its data URL) this server drew, from its log. */
+  captchaAnswer(image: string): Promise<string>;
 }
 
 function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
@@ -31,9 +34,39 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   });
 }
 
-function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
+/**
+ * Captcha answers by image, read from the log lines the server writes with
+ * ATRIUM_LOG_CAPTCHA_ANSWERS: the picture itself is made so that no program can read it.
+ */
+function captchaAnswers(child: ChildProcess): (image: string) => Promise<string> {
+  const answers = new Map<string, string>();
+  let partial = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    const lines = (partial + d.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.includes('"captchaAnswer"')) continue;
+      const entry = JSON.parse(line) as { captchaAnswer: string; captchaImage: string };
+      answers.set(entry.captchaImage, entry.captchaAnswer);
+    }
+  });
+  return async (image) => {
+    const id = captchaImageId(image);
+    // The image can reach the page a moment before its log line reaches us.
+    await expect.poll(() => answers.has(id), { message: 'a logged captcha answer' }).toBe(true);
+    return answers.get(id) ?? '';
+  };
+}
+
+function startServer(env: NodeJS.ProcessEnv): Promise<{
+  child: ChildProcess;
+  port: number;
+  captchaAnswer: (image: string) => Promise<string>;
+}> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [serverMain, 'start'], { env });
+    // From the first byte, so no log line is read from its middle.
+    const captchaAnswer = captchaAnswers(child);
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -44,7 +77,7 @@ function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; por
       const m = /Atrium listening on http:\/\/[^:]+:(\d+)/.exec(out);
       if (m?.[1]) {
         clearTimeout(timer);
-        resolve({ child, port: Number(m[1]) });
+        resolve({ child, port: Number(m[1]), captchaAnswer });
       }
     };
     child.stdout?.on('data', onData);
@@ -71,8 +104,9 @@ export const test = base.extend<object, { atrium: AtriumServer }>({
         ATRIUM_DATA_DIR: dataDir,
         ATRIUM_ADMIN_PASSWORD: adminPassword,
         LOG_LEVEL: 'warn',
+        ATRIUM_LOG_CAPTCHA_ANSWERS: 'true',
       };
-      const { child, port } = await startServer(env);
+      const { child, port, captchaAnswer } = await startServer(env);
       const url = `http://127.0.0.1:${port}/`;
       await use({
         url,
@@ -84,6 +118,7 @@ export const test = base.extend<object, { atrium: AtriumServer }>({
           if (rules) args.push('--rules', rules.join(','));
           await runCli(args, env);
         },
+        captchaAnswer,
       });
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

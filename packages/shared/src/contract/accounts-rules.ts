@@ -21,7 +21,7 @@ export const AccountLimits = {
 } as const;
 
 export interface CaptchaImageResponse {
-  /** A data URL: `data:image/svg+xml;base64,...`. */
+  /** A data URL: `data:image/png;base64,...`. */
   image: string;
 }
 

@@ -37,7 +37,17 @@ export function registerAccountsFeature(
   const secret = resolveSecret(options.config).secret;
   if (!secret) throw new Error('The accounts feature needs a server secret');
 
-  const captcha = new CaptchaService({ bus, limits, settings, secret });
+  const { logCaptchaAnswers } = options.config;
+  if (logCaptchaAnswers) {
+    app.log.warn('ATRIUM_LOG_CAPTCHA_ANSWERS is on: every captcha answer goes to the log');
+  }
+  const captcha = new CaptchaService({
+    bus,
+    limits,
+    settings,
+    secret,
+    ...(logCaptchaAnswers ? { answerLog: app.log } : {}),
+  });
   const messaging = new MessagingSettings(
     settings,
     createSecretBox(secret, 'messaging-smtp-password'),

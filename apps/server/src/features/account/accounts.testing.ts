@@ -2,7 +2,7 @@ import { TokenKey, XsrfCookie, XsrfHeader, type Envelope } from '@atrium/shared'
 import { parseTarget, type CaptchaImageResponse } from '@atrium/shared/contract/accounts';
 import type { LightMyRequestResponse } from 'fastify';
 import { TEST_XSRF, type TestApp } from '../../testing/test-app';
-import { solveCaptcha } from '../captcha/captcha.testing';
+import { answerCaptcha } from '../captcha/captcha.testing';
 import { OutboxRepository } from '../verify/outbox.repository';
 
 export interface TestBrowser {
@@ -48,9 +48,11 @@ export function testBrowser(t: TestApp, remoteAddress = '127.0.0.1'): TestBrowse
     },
     async captcha(area = 'member') {
       const url = area === 'admin' ? '/admin/api/captcha/image' : '/api/captcha/image';
-      const { json } = await browser.post<CaptchaImageResponse>(url);
-      if (json.code !== 0) throw new Error(`captcha image failed: ${json.msg}`);
-      return solveCaptcha(json.data.image);
+      return answerCaptcha(t.app.accounts.captcha, async () => {
+        const { json } = await browser.post<CaptchaImageResponse>(url);
+        if (json.code !== 0) throw new Error(`captcha image failed: ${json.msg}`);
+        return json.data.image;
+      });
     },
     async sendCode(target) {
       const captcha = await browser.captcha();

@@ -5,7 +5,7 @@ import { route } from '../../http/route';
 import type { CaptchaService } from './captcha.service';
 import { ensureClientId } from './client-id';
 
-/** `captcha/image` of both areas (SPEC 7.4): a new captcha as an SVG data URL in `data.image`. */
+/** `captcha/image` of both areas (SPEC 7.4): a new captcha as a PNG data URL in `data.image`. */
 export function registerCaptchaRoutes(
   app: FastifyInstance,
   captcha: CaptchaService,

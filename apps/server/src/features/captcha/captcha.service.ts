@@ -5,13 +5,14 @@ import {
   loginCaptchaModes,
   type LoginCaptchaMode,
 } from '@atrium/shared/contract/accounts';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../../bus/types';
 import { ApiError } from '../../http/envelope';
 import type { RateLimits } from '../../http/rate-limits';
 import { safeEqual } from '../../http/tokens';
 import type { SettingsRepository } from '../settings/settings.repository';
 import type { CaptchaVerdict, LoginAttempt } from '../auth/captcha';
-import { captchaText, drawCaptcha, svgDataUrl } from './captcha.image';
+import { captchaImageId, captchaText, drawCaptcha, pngDataUrl } from './captcha.image';
 
 export type CaptchaArea = 'admin' | 'member';
 
@@ -35,6 +36,11 @@ export class CaptchaService {
       limits: RateLimits;
       settings: SettingsRepository;
       secret: string;
+      /**
+       * Where each answer is written when ATRIUM_LOG_CAPTCHA_ANSWERS is on, so browser tests can
+       * answer the picture, which no program should be able to read.
+       */
+      answerLog?: Pick<FastifyBaseLogger, 'warn'>;
     },
   ) {}
 
@@ -63,7 +69,12 @@ export class CaptchaService {
       `${nonce}.${this.digest(clientId, text)}`,
       AccountLimits.captchaTtlMs,
     );
-    return { text, image: svgDataUrl(drawCaptcha(text)) };
+    const image = pngDataUrl(await drawCaptcha(text));
+    this.deps.answerLog?.warn(
+      { captchaAnswer: text, captchaImage: captchaImageId(image) },
+      'captcha answer (ATRIUM_LOG_CAPTCHA_ANSWERS is on)',
+    );
+    return { text, image };
   }
 
   /** True when `answer` matches the client's captcha; the captcha is gone afterwards either way. */

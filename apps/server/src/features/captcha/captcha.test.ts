@@ -1,9 +1,10 @@
 import { Code, type LoginResponse } from '@atrium/shared';
 import type { CaptchaImageResponse } from '@atrium/shared/contract/accounts';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, withMovableSystemClock } from '../../testing/test-app';
 import { testBrowser } from '../account/accounts.testing';
-import { solveCaptcha } from './captcha.testing';
+import { answerCaptcha } from './captcha.testing';
 import { CLIENT_COOKIE } from './client-id';
 import { imageLoginCaptcha } from './login-captcha';
 
@@ -22,17 +23,25 @@ const spend = (browser: ReturnType<typeof testBrowser>, captcha: string) =>
 
 describe('captcha image', () => {
   withMovableSystemClock();
-  it('answers an SVG data URL and binds it to an httpOnly SameSite=Lax client cookie', async () => {
+  it('answers a PNG data URL and binds it to an httpOnly SameSite=Lax client cookie', async () => {
     for (const url of ['/api/captcha/image', '/admin/api/captcha/image']) {
       const browser = testBrowser(t);
-      const { res, json } = await browser.post<CaptchaImageResponse>(url);
-      expect(json.code).toBe(0);
-      expect(json.data.image).toMatch(/^data:image\/svg\+xml;base64,[A-Za-z0-9+/]+=*$/);
-      const svg = Buffer.from(json.data.image.split(',')[1] ?? '', 'base64').toString();
-      expect(svg).toMatch(/^<svg [^>]*height="40"/);
-      expect(solveCaptcha(json.data.image)).toMatch(/^[A-Z2-9]{4}$/);
-      const cookie = res.cookies.find((c) => c.name === CLIENT_COOKIE);
-      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+      let cookie: { name: string; value: string } | undefined;
+      const answer = await answerCaptcha(t.app.accounts.captcha, async () => {
+        const { res, json } = await browser.post<CaptchaImageResponse>(url);
+        expect(json.code).toBe(0);
+        expect(json.data.image).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/);
+        const png = Buffer.from(json.data.image.split(',')[1] ?? '', 'base64');
+        expect(await sharp(png).metadata()).toMatchObject({
+          format: 'png',
+          width: 240,
+          height: 80,
+        });
+        cookie = res.cookies.find((c) => c.name === CLIENT_COOKIE);
+        expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+        return json.data.image;
+      });
+      expect(answer).toMatch(/^[A-Z2-9]{4}$/);
       expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{22}$/);
     }
   });
