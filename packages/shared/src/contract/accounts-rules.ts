@@ -4,8 +4,11 @@
  * bundle; `./accounts` adds the request schemas and re-exports everything here.
  */
 
-/** Characters the captcha draws: no 0/O, 1/I, so nothing is ambiguous; answers ignore case. */
-export const captchaAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/**
+ * Characters the captcha draws: no 0, O, D, 1, I, 2, 5, 6 or 8, which under its distortion pass
+ * for one another or for the letters kept (Z, S, G, B). Answers ignore case.
+ */
+export const captchaAlphabet = 'ABCEFGHJKLMNPQRSTUVWXYZ3479';
 export const captchaLength = 4;
 
 export const AccountLimits = {
