@@ -222,7 +222,7 @@ test.describe('member accounts', () => {
     await admin.goto(`${atrium.adminUrl}#/system/message`);
     await expect(admin.getByRole('heading', { name: 'Message transports' })).toBeVisible();
     await admin.getByRole('radio', { name: 'Always' }).check();
-    await expect(admin.getByText('Saved')).toBeVisible();
+    await expect(admin.getByText('Saved', { exact: true })).toBeVisible();
     try {
       const page = await englishPage(browser);
       await page.goto(`${atrium.adminUrl}#/login`);
