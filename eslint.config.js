@@ -48,5 +48,26 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Request fields come from contract/fields.ts, so each one refuses NUL and fits the column it
+    // may reach on PostgreSQL as well as on SQLite (issue 12).
+    files: ['packages/shared/src/contract/**/*.ts', 'apps/server/src/**/*.routes.ts'],
+    ignores: ['packages/shared/src/contract/fields.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.object.name='z'][callee.property.name=/^(string|number|int|int32|uint32|float32|float64|bigint|email|url|uuid|any|unknown|json)$/]",
+          message:
+            'Build request fields from contract/fields.ts (textField, intField, recordId, ...): they refuse NUL and keep numbers inside their column.',
+        },
+        {
+          selector: "MemberExpression[object.name='z'][property.name='coerce']",
+          message: 'Build request fields from contract/fields.ts.',
+        },
+      ],
+    },
+  },
   prettier,
 );

@@ -37,7 +37,7 @@ import { registerAigcFeature, type AigcOptions } from './features/chat/aigc.feat
 import { SettingsRepository } from './features/settings/settings.repository';
 import { registerSiteSettingsRoutes } from './features/site-settings/site-settings.routes';
 import { SiteSettingsService } from './features/site-settings/site-settings.service';
-import { registerErrorHandling } from './http/errors';
+import { answerFrameworkError, registerErrorHandling } from './http/errors';
 import { createRateLimits, type RateLimits } from './http/rate-limits';
 import { registerRouting } from './http/route';
 import { helmetHeaders } from './http/security-headers';
@@ -129,6 +129,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     loggerInstance: deps.logger ?? pino({ level: config.logLevel }),
     genReqId: () => randomUUID(),
     bodyLimit: Limits.jsonBodyLimitBytes,
+    frameworkErrors: answerFrameworkError,
     trustProxy:
       typeof config.trustProxy === 'number'
         ? (_address: string, hop: number) => hop < Number(config.trustProxy)

@@ -43,6 +43,22 @@ function isFastifyError(error: unknown): error is FastifyError {
 }
 
 /**
+ * A URL the router cannot read (bad percent-encoding, a segment over the length limit) is refused
+ * like any other request, before a route is chosen: the envelope, HTTP 200 for API POSTs.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  req.log.info({ err: error }, 'request refused by the router');
+  const status = error.statusCode ?? 400;
+  void reply
+    .code(req.method === 'POST' ? 200 : status)
+    .send(fail('url: cannot be read (bad percent-encoding, or a part is too long)'));
+}
+
+/**
  * Every handled outcome answers HTTP 200 with the envelope (DESIGN 4); an unknown route is 404;
  * anything unexpected is 500 with a generic message, logged with the request id, never a stack.
  */

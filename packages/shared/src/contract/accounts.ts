@@ -15,13 +15,13 @@ import {
   smtpSecurityModes,
   usernamePattern,
 } from './accounts-rules';
+import { intField, textField } from './fields';
 
 export * from './accounts-rules';
 
-const captchaField = z.string().trim().max(20);
+const captchaField = textField().trim().max(20);
 
-const targetField = z
-  .string()
+const targetField = textField()
   .trim()
   .min(1, 'enter an e-mail address or a phone number')
   .max(254)
@@ -33,26 +33,24 @@ export const verifySendRequest = z.strictObject({
 });
 export type VerifySendRequest = z.infer<typeof verifySendRequest>;
 
-const passwordField = z.string().superRefine((value, ctx) => {
+const passwordField = textField().superRefine((value, ctx) => {
   const problem = passwordProblem(value);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
-const codeField = z
-  .string()
+const codeField = textField()
   .trim()
   .regex(/^\d{6}$/, 'enter the 6-digit code');
 
 export const registerRequest = z.strictObject({
-  username: z
-    .string()
+  username: textField()
     .trim()
     .regex(usernamePattern, '3-32 letters, digits or _, starting with a letter'),
   password: passwordField,
   target: targetField,
   code: codeField,
   captcha: captchaField,
-  nickname: z.string().trim().max(50).optional(),
+  nickname: textField().trim().max(50).optional(),
 });
 export type RegisterRequest = z.infer<typeof registerRequest>;
 
@@ -64,24 +62,22 @@ export const passwordResetRequest = z.strictObject({
 export type PasswordResetRequest = z.infer<typeof passwordResetRequest>;
 
 export const profileSaveRequest = z.strictObject({
-  nickname: z.string().trim().min(1, 'is required').max(50),
-  avatar: z
-    .string()
+  nickname: textField().trim().min(1, 'is required').max(50),
+  avatar: textField()
     .trim()
     .refine((v) => v === '' || avatarPathPattern.test(v), 'choose an image from the library'),
 });
 export type ProfileSaveRequest = z.infer<typeof profileSaveRequest>;
 
 export const passwordChangeRequest = z.strictObject({
-  oldPassword: z.string().min(1, 'is required').max(AccountLimits.passwordMaxLength),
+  oldPassword: textField().min(1, 'is required').max(AccountLimits.passwordMaxLength),
   password: passwordField,
 });
 export type PasswordChangeRequest = z.infer<typeof passwordChangeRequest>;
 
 /* ---- Admin: message transports, outbox and the login captcha setting ---- */
 
-const hostField = z
-  .string()
+const hostField = textField()
   .trim()
   .max(253)
   .regex(/^[A-Za-z0-9.:[\]-]*$/, 'enter a host name or address');
@@ -92,24 +88,22 @@ export const messagingForm = z.strictObject({
   smsTransport: z.enum(smsTransports),
   smtp: z.strictObject({
     host: hostField,
-    port: z.number().int().min(1).max(65535),
+    port: intField(1, 65535),
     security: z.enum(smtpSecurityModes),
-    user: z.string().trim().max(200),
+    user: textField().trim().max(200),
     /** Empty keeps the stored password, refused when host, port, security or user changed. */
-    password: z.string().max(500).optional(),
-    from: z.string().trim().max(254),
+    password: textField().max(500).optional(),
+    from: textField().trim().max(254),
   }),
   sms: z.strictObject({
-    url: z
-      .string()
+    url: textField()
       .trim()
       .max(2000)
       .refine(
         (v) => v === '' || (/^https?:\/\//i.test(v) && URL.canParse(v)),
         'enter an http(s) URL',
       ),
-    template: z
-      .string()
+    template: textField()
       .trim()
       .max(500)
       .refine((v) => v.includes('{code}'), 'must contain {code}'),
@@ -117,7 +111,7 @@ export const messagingForm = z.strictObject({
      * Sent as `Authorization: Bearer <secret>`, only to the URL it was saved with. Omitted keeps
      * the stored one (refused when the URL changed), empty removes it.
      */
-    secret: z.string().trim().max(500).optional(),
+    secret: textField().trim().max(500).optional(),
   }),
 });
 export type MessagingForm = z.infer<typeof messagingForm>;
@@ -131,8 +125,8 @@ export interface MessagingView extends Omit<MessagingForm, 'smtp' | 'sms'> {
 export const messagingTestRequest = z.strictObject({ target: targetField });
 
 export const outboxListRequest = z.strictObject({
-  page: z.number().int().min(1).max(100_000).default(1),
-  pageSize: z.number().int().min(1).max(100).default(20),
+  page: intField(1, 100_000).default(1),
+  pageSize: intField(1, 100).default(20),
 });
 
 export const loginCaptchaRequest = z.strictObject({ mode: z.enum(loginCaptchaModes) });

@@ -1,19 +1,18 @@
 import { z } from 'zod';
+import { textField } from './fields';
 import { idField, keywordField, pageFields } from './paging';
 
 /** Admin accounts and roles (issue 8, DESIGN 7): the calls under `/admin/api/admins/...` and `roles/...`. */
 
-export const accountUsername = z
-  .string()
+export const accountUsername = textField()
   .trim()
   .regex(/^[\w.@-]{1,64}$/, 'use 1-64 letters, digits, _ . @ or -');
 
-export const newPassword = z
-  .string()
+export const newPassword = textField()
   .min(8, 'must be at least 8 characters')
   .max(200, 'at most 200 characters');
 
-export const nicknameField = z.string().trim().max(64, 'at most 64 characters');
+export const nicknameField = textField().trim().max(64, 'at most 64 characters');
 
 const roleIds = z.array(idField).max(50, 'at most 50 roles');
 
@@ -61,14 +60,13 @@ export interface AdminView {
  * A rule pattern (SPEC 6): `*` matches any run of characters, everything else is literal. The
  * character set keeps patterns readable and free of whitespace.
  */
-export const ruleText = z
-  .string()
+export const ruleText = textField()
   .trim()
   .min(1, 'a rule cannot be empty')
   .max(200, 'a rule is at most 200 characters')
   .regex(/^[A-Za-z0-9_*/.:-]+$/, 'use letters, digits, _ / . : - and the * wildcard');
 
-export const roleName = z.string().trim().min(1, 'is required').max(64, 'at most 64 characters');
+export const roleName = textField().trim().min(1, 'is required').max(64, 'at most 64 characters');
 
 const ruleList = z.array(ruleText).max(200, 'at most 200 rules');
 

@@ -1,15 +1,16 @@
 import { z } from 'zod';
+import { bigIntField, textField } from './fields';
 import { idField, pageFields } from './paging';
 
 /** The audit log of admin writes (issue 8): `/admin/api/audit/...`. */
 
-const epochMs = z.number().int().min(0);
+const epochMs = bigIntField(0);
 
 export const auditListRequest = z.strictObject({
   ...pageFields,
   adminId: idField.optional(),
   /** Exact action, e.g. `admins/disable`. */
-  action: z.string().trim().max(200).optional(),
+  action: textField().trim().max(200).optional(),
   /** Inclusive range of the entry time, epoch ms. */
   from: epochMs.optional(),
   to: epochMs.optional(),

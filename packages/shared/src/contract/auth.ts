@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { recordIdOrZero, textField } from './fields';
 
 export const loginRequest = z.strictObject({
-  username: z.string().trim().min(1, 'username is required').max(100),
-  password: z.string().min(1, 'password is required').max(200),
+  username: textField().trim().min(1, 'username is required').max(100),
+  password: textField().min(1, 'password is required').max(200),
   /** The image captcha answer; required only when the server says so (issue: accounts). */
-  captcha: z.string().max(20).optional(),
+  captcha: textField().max(20).optional(),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 
@@ -12,10 +13,10 @@ export const emptyRequest = z.strictObject({});
 
 /** The signed-in person as the client sees them; `id: 0` means anonymous (SPEC 3.10). */
 export const publicUser = z.object({
-  id: z.number().int(),
-  username: z.string().optional(),
-  nickname: z.string().optional(),
-  avatar: z.string().optional(),
+  id: recordIdOrZero,
+  username: textField().optional(),
+  nickname: textField().optional(),
+  avatar: textField().optional(),
 });
 export type PublicUser = z.infer<typeof publicUser>;
 

@@ -1,5 +1,14 @@
 import { z } from 'zod';
 import { maxImagesPerMessage, maxMessageLength, messagePageSize } from './chat-limits';
+import {
+  bigIntField,
+  decimalField,
+  int32Max,
+  intField,
+  recordId,
+  recordIdOrZero,
+  textField,
+} from './fields';
 
 export { maxImagesPerMessage, maxMessageLength, messagePageSize };
 
@@ -9,14 +18,14 @@ export { maxImagesPerMessage, maxMessageLength, messagePageSize };
  * `/admin/api/aigc/`.
  */
 
-const id = z.number().int('expected a whole number').positive('expected an id');
+const id = recordId;
 /** 0 means "new" in save calls. */
-const idOrNew = z.number().int('expected a whole number').min(0, 'expected 0 or an id');
+const idOrNew = recordIdOrZero;
 const flag = z.boolean();
-const text = (max: number) => z.string().max(max, `at most ${max} characters`);
+const text = (max: number) => textField().max(max, `at most ${max} characters`);
 const requiredText = (max: number) =>
-  z.string().trim().min(1, 'is required').max(max, `at most ${max} characters`);
-const sort = z.number().int('expected a whole number').min(-1_000_000).max(1_000_000);
+  textField().trim().min(1, 'is required').max(max, `at most ${max} characters`);
+const sort = intField(-1_000_000, 1_000_000);
 /** A stored file path (`/data/...`) or an address typed by hand in the picker. */
 const mediaPath = text(1000);
 
@@ -29,8 +38,7 @@ export type IdRequest = z.infer<typeof idRequest>;
 export const providerSaveRequest = z.strictObject({
   id: idOrNew,
   name: requiredText(100),
-  baseUrl: z
-    .string()
+  baseUrl: textField()
     .trim()
     .max(500)
     .refine((v) => /^https?:\/\/[^/\s]+/i.test(v) && URL.canParse(v), 'expected an http(s) URL')
@@ -43,7 +51,7 @@ export type ProviderSaveRequest = z.input<typeof providerSaveRequest>;
 export const providerTestRequest = z.strictObject({
   /** A saved provider; its stored key is used when `apiKey` is omitted. */
   id: idOrNew.default(0),
-  baseUrl: z.string().trim().max(500).optional(),
+  baseUrl: textField().trim().max(500).optional(),
   apiKey: text(1000).optional(),
   /** Model asked for a one-token completion when the provider has no model list. */
   model: text(200).optional(),
@@ -65,7 +73,7 @@ export const modelSaveRequest = z.strictObject({
   /** What members see. */
   title: requiredText(100),
   vision: flag.default(false),
-  contextLength: z.number().int().min(0).max(10_000_000).default(0),
+  contextLength: intField(0, 10_000_000).default(0),
   enabled: flag.default(true),
   sort: sort.default(0),
 });
@@ -100,12 +108,13 @@ export interface ProviderRecord {
 
 /** Generation parameters a room may set; anything else is refused. */
 export const generationParams = z.strictObject({
-  temperature: z.number().min(0).max(2).optional(),
-  top_p: z.number().min(0).max(1).optional(),
-  max_tokens: z.number().int().min(1).max(1_000_000).optional(),
-  presence_penalty: z.number().min(-2).max(2).optional(),
-  frequency_penalty: z.number().min(-2).max(2).optional(),
-  seed: z.number().int().optional(),
+  temperature: decimalField(0, 2).optional(),
+  top_p: decimalField(0, 1).optional(),
+  max_tokens: intField(1, 1_000_000).optional(),
+  presence_penalty: decimalField(-2, 2).optional(),
+  frequency_penalty: decimalField(-2, 2).optional(),
+  /** Kept in the room's JSON params, not a column: any integer JavaScript holds exactly. */
+  seed: bigIntField(Number.MIN_SAFE_INTEGER).optional(),
   stop: z.union([text(100), z.array(text(100)).max(4)]).optional(),
 });
 export type GenerationParams = z.infer<typeof generationParams>;
@@ -120,7 +129,7 @@ export const roomSaveRequest = z.strictObject({
   /** Rich-text HTML; sanitised on save. */
   description: text(100_000).default(''),
   /** 0: no model yet. */
-  modelId: z.number().int().min(0).default(0),
+  modelId: recordIdOrZero.default(0),
   systemPrompt: text(20_000).default(''),
   params: generationParams.default({}),
   prompts: z.array(suggestedPrompt).max(20, 'at most 20 suggested prompts').default([]),
@@ -193,7 +202,7 @@ export interface RecordsResponse<T> {
 export const conversationListRequest = z.strictObject({ roomId: id });
 export const conversationCreateRequest = z.strictObject({
   roomId: id,
-  title: z.string().trim().max(100).optional(),
+  title: textField().trim().max(100).optional(),
 });
 export const conversationRenameRequest = z.strictObject({ id, title: requiredText(100) });
 
@@ -230,7 +239,7 @@ export const messageListRequest = z.strictObject({
   conversationId: id,
   /** Cursor: only messages older than this id. Omitted: the newest page. */
   before: id.optional(),
-  limit: z.number().int().min(1).max(100).default(messagePageSize),
+  limit: intField(1, 100).default(messagePageSize),
 });
 
 export interface MessageListResponse {
@@ -241,8 +250,7 @@ export interface MessageListResponse {
 
 export const chatSendRequest = z.strictObject({
   conversationId: id,
-  content: z
-    .string()
+  content: textField()
     .trim()
     .min(1, 'type a message')
     .max(maxMessageLength, `at most ${maxMessageLength} characters`),
@@ -262,7 +270,7 @@ export interface ChatSendResponse {
 export const chatStreamRequest = z.strictObject({
   messageId: id,
   /** How much of the content the client already has (string length). */
-  offset: z.number().int().min(0).default(0),
+  offset: intField(0, int32Max).default(0),
 });
 
 export const messageIdRequest = z.strictObject({ messageId: id });
@@ -296,11 +304,11 @@ export interface StreamError {
 
 export const chatQuota = z.strictObject({
   /** Answers a member may ask for per day (UTC); 0: no limit. */
-  messagesPerDay: z.number().int().min(0).max(1_000_000),
+  messagesPerDay: intField(0, 1_000_000),
   /** Tokens (prompt + answer) a member may use per day (UTC); 0: no limit. */
-  tokensPerDay: z.number().int().min(0).max(1_000_000_000),
+  tokensPerDay: intField(0, 1_000_000_000),
   /** Burst limit per member per minute; 0: no limit. */
-  messagesPerMinute: z.number().int().min(0).max(10_000).default(20),
+  messagesPerMinute: intField(0, 10_000).default(20),
 });
 export type ChatQuota = z.infer<typeof chatQuota>;
 
@@ -310,13 +318,13 @@ export const defaultChatQuota: ChatQuota = {
   messagesPerMinute: 20,
 };
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
+const day = textField().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
 
 export const usageRequest = z.strictObject({
   from: day,
   to: day,
-  roomId: z.number().int().min(0).default(0),
-  memberId: z.number().int().min(0).default(0),
+  roomId: recordIdOrZero.default(0),
+  memberId: recordIdOrZero.default(0),
 });
 export type UsageRequest = z.input<typeof usageRequest>;
 

@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import { intField } from './fields';
 import type { Library } from './files';
 
 /** The admin dashboard (issue 8): `/admin/api/dashboard/stats`. */
 
 export const dashboardRequest = z.strictObject({
   /** How many days the per-day charts cover, today included. */
-  days: z.number().int().min(7).max(90).default(30),
+  days: intField(7, 90).default(30),
   /** The viewer's offset from UTC in minutes (east positive), so days start at their midnight. */
-  utcOffsetMinutes: z.number().int().min(-840).max(840).default(0),
+  utcOffsetMinutes: intField(-840, 840).default(0),
 });
 export type DashboardRequest = z.input<typeof dashboardRequest>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bigIntField, int32Max, intField, intOrDigitsField, recordId, textField } from './fields';
 
 /**
  * File library and chunked upload (SPEC 3.2-3.6, 7.2, 7.3; DESIGN 6): the calls at
@@ -20,14 +21,14 @@ export const libraryRootNames: Record<Library, string> = {
 const MiB = 1024 * 1024;
 
 export const uploadLibraryConfigSchema = z.object({
-  extensions: z.array(z.string().regex(/^[a-z0-9]{1,10}$/, 'extensions are lower-case letters and digits')).min(1),
-  maxSize: z.number().int().positive(),
+  extensions: z.array(textField().regex(/^[a-z0-9]{1,10}$/, 'extensions are lower-case letters and digits')).min(1),
+  maxSize: bigIntField(1),
 });
 export type UploadLibraryConfig = z.infer<typeof uploadLibraryConfigSchema>;
 
 /** The `upload` setting and the answer of `action=config` (SPEC 3.6 dataUpload). */
 export const uploadConfigSchema = z.object({
-  chunkSize: z.number().int().min(1).max(100 * MiB),
+  chunkSize: intField(1, 100 * MiB),
   category: z.object({
     image: uploadLibraryConfigSchema,
     file: uploadLibraryConfigSchema,
@@ -56,47 +57,45 @@ export const maxFileNameBytes = 200;
 export const maxCategoryNameLength = 100;
 export const fileListPageSize = 10;
 
-/** A non-negative integer sent as a JSON number or a string of digits. */
-const idField = z.union([
-  z.number().int('expected a whole number').min(0, 'expected 0 or more'),
-  z
-    .string()
-    .regex(/^\d{1,15}$/, 'expected a whole number')
-    .transform(Number),
-]);
+/** A category id, 0 for the root, sent as a JSON number or a string of digits. */
+const idField = intOrDigitsField(0, int32Max);
 
 /** Ids of checked files: "3,5,8" (SPEC 7.3), a single number, or a list. */
 const idListField = z
   .union([
-    z.number().int().positive(),
-    z.string().regex(/^\s*\d{1,15}(\s*,\s*\d{1,15})*\s*$/, 'expected ids joined with commas'),
-    z.array(z.number().int().positive()),
+    recordId,
+    textField().regex(/^\s*\d{1,15}(\s*,\s*\d{1,15})*\s*$/, 'expected ids joined with commas'),
+    z.array(recordId).max(1000, 'at most 1000 ids at once'),
   ])
   .transform((value) => {
     if (typeof value === 'number') return [value];
     if (Array.isArray(value)) return value;
     return value.split(',').map((part) => Number(part.trim()));
   })
-  .pipe(z.array(z.number().int().positive('ids are 1 or more')).min(1, 'no id given').max(1000, 'at most 1000 ids at once'));
+  .pipe(z.array(recordId).min(1, 'no id given').max(1000, 'at most 1000 ids at once'));
 
 export const configRequest = z.object({ action: z.literal('config') });
 
 export const initRequest = z.object({
   action: z.literal('init'),
-  name: z.string(),
-  type: z.string().max(255).optional(),
-  lastModifiedDate: z.string().max(100).optional(),
-  size: z.number().int('size: expected a whole number of bytes').min(1, 'size: an empty file cannot be uploaded'),
-  md5: z.string().regex(/^[0-9a-fA-F]{32}$/, 'md5: expected 32 hex digits'),
+  name: textField(),
+  type: textField().max(255).optional(),
+  lastModifiedDate: textField().max(100).optional(),
+  /** Bytes, a `bigint` column: files may be larger than 2 GiB. */
+  size: bigIntField(1, Number.MAX_SAFE_INTEGER, {
+    int: 'size: expected a whole number of bytes',
+    min: 'size: an empty file cannot be uploaded',
+  }),
+  md5: textField().regex(/^[0-9a-fA-F]{32}$/, 'md5: expected 32 hex digits'),
 });
 export type InitRequest = z.infer<typeof initRequest>;
 
 export const saveRequest = z.object({
   action: z.literal('save'),
-  path: z.string().min(1).max(500),
-  name: z.string(),
+  path: textField().min(1).max(500),
+  name: textField(),
   /** Sent by the client for information only: the stored size is what counts. */
-  size: z.union([z.number(), z.string()]).optional(),
+  size: z.union([bigIntField(0), textField().max(100)]).optional(),
   categoryId: idField.default(0),
 });
 export type SaveRequest = z.infer<typeof saveRequest>;
@@ -106,7 +105,7 @@ export const categoryRequest = z.object({ action: z.literal('category') });
 export const listRequest = z.object({
   action: z.literal('list'),
   page: z
-    .union([z.number().int().min(1), z.string().regex(/^\d{1,9}$/).transform(Number)])
+    .union([intField(1, int32Max), textField().regex(/^\d{1,9}$/).transform(Number)])
     .default(1)
     .transform((page) => Math.max(1, page)),
   categoryId: idField.default(0),
@@ -127,8 +126,7 @@ export const categoryEditRequest = z.object({
   action: z.literal('categoryEdit'),
   id: idField.default(0),
   pid: idField.default(0),
-  title: z
-    .string()
+  title: textField()
     .trim()
     .min(1, 'title: is required')
     .max(maxCategoryNameLength, `title: at most ${maxCategoryNameLength} characters`),
@@ -137,7 +135,7 @@ export type CategoryEditRequest = z.infer<typeof categoryEditRequest>;
 
 export const categoryDeleteRequest = z.object({
   action: z.literal('categoryDelete'),
-  id: idField.pipe(z.number().min(1, 'id: choose a category')),
+  id: intOrDigitsField(1, int32Max, { min: 'id: choose a category' }),
 });
 export type CategoryDeleteRequest = z.infer<typeof categoryDeleteRequest>;
 
@@ -158,14 +156,14 @@ export type FileManagerAction = FileManagerRequest['action'];
 
 /** The text fields of a chunk's multipart form (SPEC 7.2); numbers arrive as strings. */
 export const chunkFields = z.object({
-  id: z.string().max(100).optional(),
-  name: z.string(),
-  type: z.string().max(255).optional(),
-  lastModifiedDate: z.string().max(100).optional(),
-  size: z.string(),
-  chunks: z.string(),
-  chunk: z.string(),
-  md5: z.string(),
+  id: textField().max(100).optional(),
+  name: textField(),
+  type: textField().max(255).optional(),
+  lastModifiedDate: textField().max(100).optional(),
+  size: textField(),
+  chunks: textField(),
+  chunk: textField(),
+  md5: textField(),
 });
 export type ChunkFields = z.infer<typeof chunkFields>;
 

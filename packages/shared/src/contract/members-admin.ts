@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textField } from './fields';
 import type { Library } from './files';
 import { parseTarget, passwordProblem, usernamePattern } from './accounts';
 import { nicknameField } from './admins';
@@ -10,7 +11,7 @@ import { idField, keywordField, pageFields } from './paging';
  */
 
 /** A member password: the registration policy. */
-export const memberPassword = z.string().superRefine((value, ctx) => {
+export const memberPassword = textField().superRefine((value, ctx) => {
   const problem = passwordProblem(value);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
@@ -20,8 +21,7 @@ export type MemberListRequest = z.input<typeof memberListRequest>;
 
 /** Empty means none, so a form can always send the field; otherwise normalised like at sign-up. */
 const contactField = (kind: 'email' | 'phone', message: string) =>
-  z
-    .string()
+  textField()
     .trim()
     .max(254)
     .default('')
@@ -36,8 +36,7 @@ const contactField = (kind: 'email' | 'phone', message: string) =>
     });
 
 export const memberCreateRequest = z.strictObject({
-  username: z
-    .string()
+  username: textField()
     .trim()
     .regex(usernamePattern, '3-32 letters, digits or _, starting with a letter'),
   password: memberPassword,

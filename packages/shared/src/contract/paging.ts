@@ -1,16 +1,17 @@
 import { z } from 'zod';
+import { intField, recordId, textField } from './fields';
 
 /** Paging fields of every admin list call; the server clamps nothing, it refuses. */
 export const pageFields = {
-  page: z.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.number().int().min(1).max(100).default(20),
+  page: intField(1, 1_000_000).default(1),
+  pageSize: intField(1, 100).default(20),
 };
 
 /** A free-text search box: trimmed, empty means no filter. */
-export const keywordField = z.string().trim().max(100).default('');
+export const keywordField = textField().trim().max(100).default('');
 
 /** A positive record id. */
-export const idField = z.number().int().positive();
+export const idField = recordId;
 
 export const idRequest = z.strictObject({ id: idField });
 export type IdRequest = z.infer<typeof idRequest>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textField } from './fields';
 
 /**
  * Site settings (issue 5): `/admin/api/setting/get|save`, rule `system/setting`. The public part
@@ -24,8 +25,7 @@ export function isSiteAddress(value: string): boolean {
   return /^\/(?![/\\])/.test(value) || /^https?:\/\/[^/\\]/i.test(value);
 }
 
-const address = z
-  .string()
+const address = textField()
   .trim()
   .max(sitePathMaxLength)
   .refine(
@@ -37,13 +37,12 @@ const address = z
 export const metaNamePattern = /^[A-Za-z][A-Za-z0-9:._-]*$/;
 
 export const siteMetaTagSchema = z.strictObject({
-  name: z
-    .string()
+  name: textField()
     .trim()
     .min(1, 'is required')
     .max(siteMetaNameMaxLength)
     .regex(metaNamePattern, 'is letters, digits and : . _ - starting with a letter'),
-  value: z.string().max(siteMetaValueMaxLength),
+  value: textField().max(siteMetaValueMaxLength),
 });
 export type SiteMetaTag = z.infer<typeof siteMetaTagSchema>;
 
@@ -59,17 +58,16 @@ export function jsonProblem(text: string): string | null {
 }
 
 export const siteSettingsSchema = z.strictObject({
-  siteName: z.string().trim().min(1, 'is required').max(siteNameMaxLength),
+  siteName: textField().trim().min(1, 'is required').max(siteNameMaxLength),
   logo: address,
   favicon: address,
   banners: z.array(address.refine((v) => v !== '', 'is empty')).max(siteBannersMax),
   terms: address,
   /** Rich text; the server sanitises it before storing. */
-  about: z.string().max(siteAboutMaxLength),
+  about: textField().max(siteAboutMaxLength),
   metaTags: z.array(siteMetaTagSchema).max(siteMetaTagsMax),
   /** JSON text kept as typed, refused when it does not parse. */
-  advanced: z
-    .string()
+  advanced: textField()
     .max(siteAdvancedMaxLength)
     .superRefine((text, ctx) => {
       const problem = jsonProblem(text);

@@ -1,5 +1,6 @@
 import { Limits } from '@atrium/shared';
 import type { SubjectType } from '../../db/types';
+import { headerText } from '../../http/header-text';
 import { hashToken, newToken } from '../../http/tokens';
 import type { Session, SessionsRepository } from './sessions.repository';
 
@@ -40,8 +41,8 @@ export class SessionsService {
       tokenHash: hashToken(token),
       now,
       expiresAt: now + SessionTiming.idleMs,
-      ip: client.ip,
-      userAgent: client.userAgent.slice(0, 500),
+      ip: headerText(client.ip, 100),
+      userAgent: headerText(client.userAgent, 500),
     });
     return { token, session };
   }

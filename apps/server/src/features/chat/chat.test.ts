@@ -405,6 +405,25 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       ]);
     });
 
+    it('stores an answer and an error holding NUL, which PostgreSQL text cannot', async () => {
+      const token = await member();
+      const conversation = await newConversation(t, token, seeded.room.id);
+      fake.script({ chunks: ['Nul\u0000', '\u0000', ' inside'] });
+      const sent = await send(t, token, conversation.id, 'Hello');
+      const answer = await finalMessage(token, conversation.id, sent.json.data.assistantMessage.id);
+      expect(answer).toMatchObject({ status: 'done', content: 'Nul inside' });
+
+      fake.script({ status: 500, error: { message: 'broken\u0000engine' } });
+      const failed = await send(t, token, conversation.id, 'Again');
+      const error = await finalMessage(
+        token,
+        conversation.id,
+        failed.json.data.assistantMessage.id,
+      );
+      expect(error).toMatchObject({ status: 'error' });
+      expect(error.error).toMatch(/brokenengine/);
+    });
+
     it('ends an answer the provider stops sending, with a clear message', async () => {
       const token = await member();
       const conversation = await newConversation(t, token, seeded.room.id);

@@ -106,6 +106,12 @@ export class Job {
   }
 }
 
+/**
+ * A provider may stream U+0000 like any other character, and its error text is its own; text
+ * columns of PostgreSQL cannot hold it, and one such write would fail the whole batch of a flush.
+ */
+const storable = (text: string) => text.replace(/\0/g, '');
+
 const DEFAULT_CONTEXT_TOKENS = 8192;
 const DEFAULT_ANSWER_TOKENS = 1024;
 const MAX_IMAGES_IN_PROMPT = 4;
@@ -409,14 +415,14 @@ export class Generations {
       for await (const chunk of stream) {
         armIdle();
         started = true;
-        const text = chunk.choices[0]?.delta?.content;
+        const text = storable(chunk.choices[0]?.delta?.content ?? '');
         if (text) this.append(job, text);
         if (chunk.usage) usage = chunk.usage;
       }
     } catch (thrown) {
       if (!job.endReason) {
         status = 'error';
-        error = describeProviderError(thrown, apiKey, job.content.length > 0);
+        error = storable(describeProviderError(thrown, apiKey, job.content.length > 0));
         this.deps.log.warn(
           {
             messageId: job.messageId,

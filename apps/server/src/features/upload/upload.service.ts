@@ -8,6 +8,7 @@ import type {
   Library,
   UploadConfig,
 } from '@atrium/shared/contract/files';
+import { int32Max } from '@atrium/shared/contract/fields';
 import { ApiError } from '../../http/envelope';
 import {
   blobKey,
@@ -169,6 +170,11 @@ export class UploadService {
     const size = request.size;
     const chunkSize = config.chunkSize;
     const chunks = Math.ceil(size / chunkSize);
+    // The count is kept in an `integer` column: an admin's tiny chunk size and huge size limit
+    // must not let a file need more chunks than that holds.
+    if (chunks > int32Max) {
+      throw new ApiError(`size: too large for chunks of ${chunkSize} bytes`);
+    }
     const key: SessionKey = { owner, library, md5, size, name };
 
     const instant = await this.instantUpload(owner, library, name, ext, md5, size);

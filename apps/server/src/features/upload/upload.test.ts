@@ -272,6 +272,11 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
       [
         'a name with NUL',
         { name: 'a\u0000b.png', size: 10 },
+        'name: must not contain NUL characters',
+      ],
+      [
+        'a name with a control character',
+        { name: 'a\u0001b.png', size: 10 },
         'name: control characters such as NUL are not allowed',
       ],
       [
@@ -286,6 +291,35 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
       const answer = await member.call({ action: 'init', md5: 'a'.repeat(32), ...fields });
       expect(answer).toEqual({ code: Code.Failure, msg: message, data: null });
       expect(await sessionCount()).toBe(before);
+    });
+
+    it('a file needing more chunks than an integer column counts', async () => {
+      const huge: UploadConfig = {
+        chunkSize: 1,
+        category: {
+          ...defaultUploadConfig.category,
+          video: { extensions: ['mp4'], maxSize: Number.MAX_SAFE_INTEGER },
+        },
+      };
+      await useUploadConfig(t, huge);
+      try {
+        const video = new FileClient(t, member.as, 'video');
+        const init = (size: number) =>
+          video.call({ action: 'init', name: 'long.mp4', size, md5: 'c'.repeat(32) });
+        const before = await sessionCount();
+        expect(await init(2_147_483_648)).toEqual({
+          code: Code.Failure,
+          msg: 'size: too large for chunks of 1 bytes',
+          data: null,
+        });
+        expect(await sessionCount()).toBe(before);
+        expect(await init(2_147_483_647)).toMatchObject({
+          code: 0,
+          data: { chunkUploaded: 0, chunks: 2_147_483_647 },
+        });
+      } finally {
+        await useUploadConfig(t);
+      }
     });
 
     it('accepts a 200-byte name of multi-byte characters', async () => {
