@@ -1,9 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XsrfCookie, XsrfHeader } from '@atrium/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from './cli';
+import { createDb } from './db/index';
+import { SettingsRepository } from './features/settings/settings.repository';
+import { SECRET_VERIFIER_SETTING, secretVerifier } from './security/secret-verifier';
 
 let dataDir: string;
 let running: CliResult[] = [];
@@ -98,6 +101,51 @@ describe('start', () => {
     expect(
       (await httpLogin(result.server?.port ?? 0, 'admin', 'admin', 'chosen password 1')).json.code,
     ).toBe(0);
+  });
+
+  it('refuses to start with another secret than the database has, saying what to set', async () => {
+    const secret = 'the-deployment-secret-1';
+    const first = await run(['start'], { ATRIUM_SECRET: secret });
+    expect(first.result.code).toBe(0);
+    await first.result.server?.stop();
+
+    const other = await run(['start'], { ATRIUM_SECRET: 'another-secret-entirely' });
+    expect(other.result).toEqual({ code: 1 });
+    expect(other.err).toContain(
+      'ATRIUM_SECRET does not match the secret this database was first started with',
+    );
+    expect(other.err).toContain(
+      'Every instance on one database must run with the same ATRIUM_SECRET',
+    );
+
+    const unset = await run(['start']);
+    expect(unset.result).toEqual({ code: 1 });
+    expect(unset.err).toContain(
+      `No ATRIUM_SECRET is set, so this instance used the secret generated in ${join(dataDir, 'secret')}`,
+    );
+
+    expect((await run(['start'], { ATRIUM_SECRET: secret })).result.code).toBe(0);
+  });
+
+  it('records the secret of a database that has no verifier yet on its next start', async () => {
+    // `migrate` leaves what an install from before verifiers has: tables, no verifier. It must
+    // not record one itself: it may run from a machine without the instances' ATRIUM_SECRET.
+    expect((await run(['migrate'])).result.code).toBe(0);
+    const db = createDb({ kind: 'sqlite', file: join(dataDir, 'atrium.db') });
+    try {
+      const settings = new SettingsRepository(db);
+      expect(await settings.get(SECRET_VERIFIER_SETTING)).toBeUndefined();
+
+      expect((await run(['start'])).result.code).toBe(0);
+      const generated = readFileSync(join(dataDir, 'secret'), 'utf8');
+      const stored = await settings.get(SECRET_VERIFIER_SETTING);
+      expect(stored).toBe(secretVerifier(generated));
+      expect(JSON.stringify(stored)).not.toContain(generated);
+    } finally {
+      await db.destroy();
+    }
+    const other = await run(['start'], { ATRIUM_SECRET: 'another-secret-entirely' });
+    expect(other.result.code).toBe(1);
   });
 
   it('refuses to boot on bad configuration, naming every bad variable', async () => {

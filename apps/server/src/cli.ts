@@ -2,12 +2,14 @@ import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { createBus } from './bus/index';
-import { ConfigError, loadConfig, resolveSecret, type Config } from './config';
+import { ConfigError, loadConfig, resolveSecret, secretFile, type Config } from './config';
 import { createDb, type Db } from './db/index';
 import { migrateToLatest } from './db/migrate';
+import { withStartupLock } from './db/startup-lock';
 import { AdminsService, FOUNDER_USERNAME } from './features/admins/admins.service';
 import { SessionsRepository } from './features/auth/sessions.repository';
 import { ApiError } from './http/envelope';
+import { verifySecret, type SecretSource } from './security/secret-verifier';
 
 export interface CliIo {
   /** Defaults to process.env (read by loadConfig, the only reader). */
@@ -48,20 +50,32 @@ function founderBanner(password: string, generated: boolean): string {
   return `\n${line}\n${body.join('\n')}\n${line}\n\n`;
 }
 
-async function openMigrated(config: Config): Promise<Db> {
+type RunConfig = Config & { secret: string };
+
+/** Opens the database and runs `work` under the start-up lock, closing it again if work fails. */
+async function openLocked<T>(config: Config, work: (db: Db) => Promise<T>): Promise<[Db, T]> {
   const db = createDb(config.database);
   try {
-    await migrateToLatest(db);
-    return db;
+    return [db, await withStartupLock(db, config.database, () => work(db))];
   } catch (error) {
     await db.destroy();
     throw error;
   }
 }
 
-async function start(config: Config, io: CliIo): Promise<CliResult> {
-  const db = await openMigrated(config);
-  const founder = await new AdminsService(db, Date.now).ensureFounder(config.adminPassword);
+async function openMigrated(config: Config): Promise<Db> {
+  const [db] = await openLocked(config, migrateToLatest);
+  return db;
+}
+
+async function start(config: RunConfig, secretSource: SecretSource, io: CliIo): Promise<CliResult> {
+  // One critical section: a second instance starting meanwhile waits, then finds the tables
+  // migrated, the secret's verifier recorded and the first admin created, so only one prints it.
+  const [db, founder] = await openLocked(config, async (opened) => {
+    await migrateToLatest(opened);
+    await verifySecret(opened, config.secret, secretSource, Date.now());
+    return new AdminsService(opened, Date.now).ensureFounder(config.adminPassword);
+  });
   if (founder.created) io.out(founderBanner(founder.password, founder.generated));
 
   const bus = createBus(config);
@@ -100,9 +114,8 @@ async function start(config: Config, io: CliIo): Promise<CliResult> {
 }
 
 async function migrate(config: Config, io: CliIo): Promise<CliResult> {
-  const db = createDb(config.database);
+  const [db, applied] = await openLocked(config, migrateToLatest);
   try {
-    const applied = await migrateToLatest(db);
     io.out(
       applied.length
         ? `Applied migrations:\n${applied.map((m) => `  ${m}\n`).join('')}`
@@ -161,9 +174,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<CliResult> {
     (command ? io.err : io.out)(`${command ? `Unknown command: ${command}\n\n` : ''}${USAGE}`);
     return { code: command ? 2 : 0 };
   }
-  let config: Config;
+  let config: RunConfig;
+  let secretSource: SecretSource;
   try {
-    config = resolveSecret(loadConfig(io.env, io.cwd));
+    const loaded = loadConfig(io.env, io.cwd);
+    secretSource = loaded.secret ? { kind: 'env' } : { kind: 'file', file: secretFile(loaded) };
+    config = resolveSecret(loaded);
   } catch (error) {
     if (error instanceof ConfigError) {
       io.err(`${error.message}\n`);
@@ -172,7 +188,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<CliResult> {
     throw error;
   }
   try {
-    if (command === 'start') return await start(config, io);
+    if (command === 'start') return await start(config, secretSource, io);
     if (command === 'migrate') return await migrate(config, io);
     return await createAdmin(config, rest, io);
   } catch (error) {

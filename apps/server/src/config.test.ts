@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       storage: { driver: 'local', dir: '/srv/atrium/data/storage' },
       logLevel: 'info',
       redisUrl: undefined,
+      redisPrefix: 'atrium:',
       trustProxy: false,
       logCaptchaAnswers: false,
     });
@@ -52,12 +53,13 @@ describe('loadConfig', () => {
         HOST: '127.0.0.1',
         ATRIUM_DATA_DIR: '/var/lib/atrium',
         REDIS_URL: 'redis://127.0.0.1:6379',
+        REDIS_PREFIX: 'atrium-staging:',
         ATRIUM_ADMIN_PASSWORD: 'a long password',
         ATRIUM_SECRET: 'x'.repeat(32),
         PUBLIC_URL: 'https://atrium.example.com/',
         STORAGE_DRIVER: 's3',
         S3_ENDPOINT: 'http://127.0.0.1:9000',
-        S3_REGION: 'us-east-1',
+        S3_REGION: 'eu-central-1',
         S3_BUCKET: 'files',
         S3_ACCESS_KEY_ID: 'id',
         S3_SECRET_ACCESS_KEY: 'key',
@@ -75,12 +77,13 @@ describe('loadConfig', () => {
       dataDir: '/var/lib/atrium',
       database: { kind: 'sqlite', file: '/var/lib/atrium/atrium.db' },
       redisUrl: 'redis://127.0.0.1:6379',
+      redisPrefix: 'atrium-staging:',
       adminPassword: 'a long password',
       publicUrl: 'https://atrium.example.com',
       storage: {
         driver: 's3',
         endpoint: 'http://127.0.0.1:9000',
-        region: 'us-east-1',
+        region: 'eu-central-1',
         bucket: 'files',
         accessKeyId: 'id',
         secretAccessKey: 'key',
@@ -99,6 +102,7 @@ describe('loadConfig', () => {
       STORAGE_DRIVER: 'ftp',
       LOG_LEVEL: 'loud',
       REDIS_URL: 'http://localhost',
+      REDIS_PREFIX: 'two words',
       DATABASE_URL: 'mysql://localhost/db',
       ATRIUM_SECRET: 'short',
       ATRIUM_ADMIN_PASSWORD: 'abc',
@@ -112,6 +116,7 @@ describe('loadConfig', () => {
         'STORAGE_DRIVER',
         'LOG_LEVEL',
         'REDIS_URL',
+        'REDIS_PREFIX',
         'DATABASE_URL',
         'ATRIUM_SECRET',
         'ATRIUM_ADMIN_PASSWORD',
@@ -128,17 +133,30 @@ describe('loadConfig', () => {
     );
   });
 
-  it('requires a bucket and region with S3 storage, even beside other problems', () => {
+  it('requires a bucket with S3 storage, even beside other problems', () => {
     const problems = problemsOf({ STORAGE_DRIVER: 's3', PORT: '-1', S3_ACCESS_KEY_ID: 'id' });
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(
-      ['PORT', 'S3_BUCKET', 'S3_REGION', 'S3_SECRET_ACCESS_KEY'].sort(),
+      ['PORT', 'S3_BUCKET', 'S3_SECRET_ACCESS_KEY'].sort(),
     );
   });
 
+  it('starts S3 storage without S3_REGION in us-east-1, as documented', () => {
+    for (const region of [undefined, ' ']) {
+      const config = loadConfig(
+        { STORAGE_DRIVER: 's3', S3_BUCKET: 'files', ...(region ? { S3_REGION: region } : {}) },
+        cwd,
+      );
+      expect(config.storage).toMatchObject({ driver: 's3', bucket: 'files', region: 'us-east-1' });
+    }
+  });
+
   it('treats empty variables as unset', () => {
-    expect(loadConfig({ PORT: '', REDIS_URL: ' ', DATABASE_URL: '' }, cwd)).toMatchObject({
+    expect(
+      loadConfig({ PORT: '', REDIS_URL: ' ', REDIS_PREFIX: '', DATABASE_URL: '' }, cwd),
+    ).toMatchObject({
       port: 8080,
       redisUrl: undefined,
+      redisPrefix: 'atrium:',
       database: { kind: 'sqlite' },
     });
   });

@@ -33,6 +33,8 @@ export interface Config {
   dataDir: string;
   database: DatabaseConfig;
   redisUrl: string | undefined;
+  /** Starts every Redis key and channel, so deployments sharing one Redis keep apart. */
+  redisPrefix: string;
   adminPassword: string | undefined;
   /** Set from ATRIUM_SECRET; when unset, `resolveSecret` keeps one in the data folder. */
   secret: string | undefined;
@@ -106,6 +108,13 @@ const envSchema = z.object({
       )
       .optional(),
   ),
+  REDIS_PREFIX: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^\S{1,100}$/, 'expected up to 100 characters without spaces')
+      .default('atrium:'),
+  ),
   ATRIUM_ADMIN_PASSWORD: z.preprocess(
     blankToUndefined,
     z.string().min(8, 'must be at least 8 characters').max(200).optional(),
@@ -120,7 +129,7 @@ const envSchema = z.object({
     z.enum(['local', 's3'], { error: 'expected local or s3' }).default('local'),
   ),
   S3_ENDPOINT: httpUrl,
-  S3_REGION: optionalText,
+  S3_REGION: z.preprocess(blankToUndefined, z.string().default('us-east-1')),
   S3_BUCKET: optionalText,
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
@@ -169,9 +178,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   }
   // Checked on the raw values so these are listed even when other variables are bad too.
   if (env.STORAGE_DRIVER?.trim().toLowerCase() === 's3') {
-    for (const name of ['S3_BUCKET', 'S3_REGION'] as const) {
-      if (!env[name]?.trim()) problems.push(`${name}: required when STORAGE_DRIVER is s3`);
-    }
+    if (!env.S3_BUCKET?.trim()) problems.push('S3_BUCKET: required when STORAGE_DRIVER is s3');
     if (Boolean(env.S3_ACCESS_KEY_ID?.trim()) !== Boolean(env.S3_SECRET_ACCESS_KEY?.trim())) {
       problems.push('S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
     }
@@ -196,7 +203,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       ? {
           driver: 's3',
           endpoint: e.S3_ENDPOINT,
-          region: e.S3_REGION ?? '',
+          region: e.S3_REGION,
           bucket: e.S3_BUCKET ?? '',
           accessKeyId: e.S3_ACCESS_KEY_ID,
           secretAccessKey: e.S3_SECRET_ACCESS_KEY,
@@ -210,6 +217,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dataDir,
     database,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     adminPassword: e.ATRIUM_ADMIN_PASSWORD,
     secret: e.ATRIUM_SECRET,
     publicUrl: e.PUBLIC_URL,
@@ -221,13 +229,18 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   };
 }
 
+/** Where an instance without ATRIUM_SECRET keeps the secret it generated. */
+export function secretFile(config: Pick<Config, 'dataDir'>): string {
+  return join(config.dataDir, 'secret');
+}
+
 /**
  * ATRIUM_SECRET, or a random one kept in `<dataDir>/secret` so a fresh single-instance install
  * needs no setup and keeps its secret across restarts. Several instances must share ATRIUM_SECRET.
  */
-export function resolveSecret(config: Config): Config {
-  if (config.secret) return config;
-  const file = join(config.dataDir, 'secret');
+export function resolveSecret(config: Config): Config & { secret: string } {
+  if (config.secret) return { ...config, secret: config.secret };
+  const file = secretFile(config);
   if (!existsSync(file)) {
     mkdirSync(config.dataDir, { recursive: true });
     writeFileSync(file, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 });

@@ -3,8 +3,13 @@ import { createMemoryBus } from './memory';
 import { createRedisBus } from './redis';
 import type { Bus } from './types';
 
-export function createBus(config: Pick<Config, 'redisUrl'>, now: () => number = Date.now): Bus {
-  return config.redisUrl ? createRedisBus(config.redisUrl) : createMemoryBus(now);
+export function createBus(
+  config: Pick<Config, 'redisUrl' | 'redisPrefix'>,
+  now: () => number = Date.now,
+): Bus {
+  return config.redisUrl
+    ? createRedisBus(config.redisUrl, config.redisPrefix)
+    : createMemoryBus(now);
 }
 
 export type { Bus } from './types';

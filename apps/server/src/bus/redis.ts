@@ -2,10 +2,11 @@ import { Redis } from 'ioredis';
 import type { Bus } from './types';
 
 /**
- * The multi-instance bus over Redis. `prefix` namespaces every key and channel (tests use a
- * random one per run). Pub/sub needs its own connection, opened on the first subscribe.
+ * The multi-instance bus over Redis. `prefix` (REDIS_PREFIX; tests use a random one per run)
+ * namespaces every key and channel, so deployments sharing a Redis never read each other's
+ * captchas or codes. Pub/sub needs its own connection, opened on the first subscribe.
  */
-export function createRedisBus(url: string, prefix = 'atrium:'): Bus {
+export function createRedisBus(url: string, prefix: string): Bus {
   const client = new Redis(url, { maxRetriesPerRequest: 3, lazyConnect: false });
   let subscriber: Redis | undefined;
   const handlers = new Map<string, Set<(message: string) => void>>();

@@ -6,6 +6,7 @@ import {
   type RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
+import type { Config } from '../config';
 import { ApiError } from './envelope';
 import { limitSpecs, type LimitName, type LimitSpec, type Wait } from './limits';
 
@@ -133,10 +134,10 @@ export class RateLimits {
 }
 
 /** The limits of an app: shared through Redis when REDIS_URL is set, in memory otherwise. */
-export function createRateLimits(config: { redisUrl: string | undefined }): RateLimits {
+export function createRateLimits(config: Pick<Config, 'redisUrl' | 'redisPrefix'>): RateLimits {
   return new RateLimits(
     config.redisUrl
-      ? { kind: 'redis', url: config.redisUrl, prefix: 'atrium:' }
+      ? { kind: 'redis', url: config.redisUrl, prefix: config.redisPrefix }
       : { kind: 'memory' },
   );
 }

@@ -71,7 +71,9 @@ export class AdminsService {
 
   /**
    * Creates the founder account `admin` (holding every rule) unless one exists. The password is
-   * ATRIUM_ADMIN_PASSWORD or a generated one, which the caller shows exactly once.
+   * ATRIUM_ADMIN_PASSWORD or a generated one, which the caller shows exactly once. `start` calls
+   * it under the start-up lock: instances starting together would otherwise all find no founder
+   * and race to insert one.
    */
   async ensureFounder(
     configuredPassword: string | undefined,

@@ -28,6 +28,15 @@ export class SettingsRepository {
       .execute();
   }
 
+  /** Writes the value only when the key is unset; the first of several concurrent writers wins. */
+  async setIfAbsent(key: string, value: unknown, now: number): Promise<void> {
+    await this.db
+      .insertInto('settings')
+      .values({ key, value: JSON.stringify(value), updatedAt: now })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+  }
+
   async delete(key: string): Promise<void> {
     await this.db.deleteFrom('settings').where('key', '=', key).execute();
   }
