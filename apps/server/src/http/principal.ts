@@ -20,11 +20,31 @@ export interface AdminPrincipal {
   sessionId: number;
 }
 
+export interface AuthenticateOptions {
+  /**
+   * False for calls whose client cannot take a new token (WebUploader's headers are fixed when
+   * it is created): a token handed out there would be lost, and the page would keep one that
+   * was replaced. The token is still checked and the session still slides.
+   */
+  rotate?: boolean;
+}
+
 /**
  * Resolves the caller from the token request header of its area and, when a session is found,
  * puts the (possibly rotated) token on the response header of the same name.
  */
 export interface Authenticator {
-  admin(req: FastifyRequest, reply: FastifyReply): Promise<AdminPrincipal | undefined>;
-  member(req: FastifyRequest, reply: FastifyReply): Promise<MemberPrincipal | undefined>;
+  admin(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    options?: AuthenticateOptions,
+  ): Promise<AdminPrincipal | undefined>;
+  member(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    options?: AuthenticateOptions,
+  ): Promise<MemberPrincipal | undefined>;
+  /** The caller behind a live session named by id (an upload grant's); no token is answered. */
+  adminOfSession(sessionId: number): Promise<AdminPrincipal | undefined>;
+  memberOfSession(sessionId: number): Promise<MemberPrincipal | undefined>;
 }

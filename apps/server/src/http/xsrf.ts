@@ -1,5 +1,5 @@
 import { TokenKey, XsrfCookie, XsrfHeader } from '@atrium/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fail, Messages } from './envelope';
 import { newToken, safeEqual } from './tokens';
 
@@ -8,6 +8,25 @@ import { newToken, safeEqual } from './tokens';
  * `X-XSRF-TOKEN`; another site can make the browser send the cookie but cannot read it. Every POST
  * that carries a session token must echo it, or it is refused before anything runs.
  */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * 'route': the route checks the echo itself once it knows which call it is (the file
+     * library, whose upload calls come from WebUploader with no echo).
+     */
+    xsrf?: 'route';
+  }
+}
+
+/** Whether the request echoes its XSRF cookie in the header. */
+export function xsrfEchoed(req: FastifyRequest): boolean {
+  const cookie = req.cookies[XsrfCookie];
+  const header = req.headers[XsrfHeader];
+  return (
+    cookie !== undefined && cookie !== '' && typeof header === 'string' && safeEqual(cookie, header)
+  );
+}
+
 export function registerXsrf(app: FastifyInstance, options: { secureCookie: boolean }): void {
   app.addHook('onRequest', async (req, reply) => {
     const cookie = req.cookies[XsrfCookie];
@@ -19,12 +38,9 @@ export function registerXsrf(app: FastifyInstance, options: { secureCookie: bool
         secure: options.secureCookie,
       });
     }
-    if (req.method !== 'POST') return;
+    if (req.method !== 'POST' || req.routeOptions.config.xsrf === 'route') return;
     const carriesToken = Boolean(req.headers[TokenKey.member] || req.headers[TokenKey.admin]);
     if (!carriesToken) return;
-    const header = req.headers[XsrfHeader];
-    if (!cookie || typeof header !== 'string' || !safeEqual(cookie, header)) {
-      return reply.code(200).send(fail(Messages.xsrfMismatch));
-    }
+    if (!xsrfEchoed(req)) return reply.code(200).send(fail(Messages.xsrfMismatch));
   });
 }

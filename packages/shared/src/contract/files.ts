@@ -161,8 +161,9 @@ export const chunkFields = z.object({
   type: textField().max(255).optional(),
   lastModifiedDate: textField().max(100).optional(),
   size: textField(),
-  chunks: textField(),
-  chunk: textField(),
+  // WebUploader leaves both out when the file fits in one chunk.
+  chunks: textField().default('1'),
+  chunk: textField().default('0'),
   md5: textField(),
 });
 export type ChunkFields = z.infer<typeof chunkFields>;

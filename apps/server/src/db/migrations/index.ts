@@ -6,6 +6,7 @@ import * as admin from './2026_11_21_3000_admin';
 import * as chat from './2026_11_21_4000_chat';
 import * as uploadChunkClaims from './2026_11_21_5000_upload_chunk_claims';
 import * as instances from './2026_11_23_1000_instances';
+import * as uploadGrants from './2026_11_24_2000_upload_grants';
 
 /**
  * Every migration, imported statically so the esbuild bundle carries them (no file scanning).
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_4000_chat': chat,
   '2026_11_21_5000_upload_chunk_claims': uploadChunkClaims,
   '2026_11_23_1000_instances': instances,
+  '2026_11_24_2000_upload_grants': uploadGrants,
 };

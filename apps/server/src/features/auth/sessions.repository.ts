@@ -66,6 +66,10 @@ export class SessionsRepository {
     return findByTokenHash.executeTakeFirst(this.db, subjectType, hash);
   }
 
+  findById(id: number): Promise<Session | undefined> {
+    return this.db.selectFrom('sessions').select(columns).where('id', '=', id).executeTakeFirst();
+  }
+
   async touch(id: number, lastSeenAt: number, expiresAt: number): Promise<void> {
     await this.db
       .updateTable('sessions')

@@ -1,6 +1,7 @@
 import { Limits } from '@atrium/shared';
 import type { SubjectType } from '../../db/types';
 import { headerText } from '../../http/header-text';
+import type { AuthenticateOptions } from '../../http/principal';
 import { hashToken, newToken } from '../../http/tokens';
 import type { Session, SessionsRepository } from './sessions.repository';
 
@@ -52,7 +53,11 @@ export class SessionsService {
    * A token replaced less than a minute ago still works (parallel requests), but its answer
    * carries no token so it can't overwrite the fresh one the client just stored.
    */
-  async authenticate(subjectType: SubjectType, token: string): Promise<Authenticated | undefined> {
+  async authenticate(
+    subjectType: SubjectType,
+    token: string,
+    { rotate = true }: AuthenticateOptions = {},
+  ): Promise<Authenticated | undefined> {
     const hash = hashToken(token);
     const session = await this.repo.findByTokenHash(subjectType, hash);
     if (!session) return undefined;
@@ -67,7 +72,7 @@ export class SessionsService {
     }
 
     const expiresAt = Math.min(now + SessionTiming.idleMs, hardEnd);
-    if (now - session.rotatedAt >= SessionTiming.rotateAfterMs) {
+    if (rotate && now - session.rotatedAt >= SessionTiming.rotateAfterMs) {
       const fresh = newToken();
       const rotated = await this.repo.rotate(session.id, hash, {
         tokenHash: hashToken(fresh),
@@ -80,6 +85,22 @@ export class SessionsService {
       await this.repo.touch(session.id, now, expiresAt);
     }
     return { session, token };
+  }
+
+  /**
+   * A live session found by its id rather than a token (an upload grant names it), sliding its
+   * idle expiry like any use; never rotates, as no token came with the request.
+   */
+  async resume(subjectType: SubjectType, sessionId: number): Promise<Session | undefined> {
+    const session = await this.repo.findById(sessionId);
+    if (!session || session.subjectType !== subjectType) return undefined;
+    const now = this.now();
+    const hardEnd = session.createdAt + SessionTiming.maxAgeMs;
+    if (session.revokedAt !== null || session.expiresAt <= now || hardEnd <= now) return undefined;
+    if (now - session.lastSeenAt >= SessionTiming.touchEveryMs) {
+      await this.repo.touch(session.id, now, Math.min(now + SessionTiming.idleMs, hardEnd));
+    }
+    return session;
   }
 
   revoke(sessionId: number): Promise<void> {

@@ -10,11 +10,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../../config';
 import type { Db } from '../../db/index';
-import { ApiError, noPermission, notLoggedIn } from '../../http/envelope';
+import { ApiError, fail, Messages, noPermission, notLoggedIn } from '../../http/envelope';
+import { xsrfEchoed } from '../../http/xsrf';
 import { createStorage, type Storage, type StorageOptions } from '../../storage/index';
 import { ChunkFormError, readChunkForm, type FileTap } from '../upload/chunk-form';
+import { fileOfChunk, grantCovers, UploadGrants } from '../upload/upload-grants.service';
 import { parseLibrary, type SettingsReader } from '../upload/upload-rules';
 import { UploadService } from '../upload/upload.service';
+import { fileLibraryCallers, type LibraryAuth } from './file-library-callers';
 import { FilesService } from './files.service';
 import { filesDb, type Owner } from './files.tables';
 import type { LibraryScope } from './files.repository';
@@ -122,6 +125,8 @@ export async function registerFilesFeature(
   await uploads.dropLeftoverClaims();
   const files = new FilesService(db, uploads, now);
   const thumbnails = new Thumbnails(storage);
+  const grants = new UploadGrants(deps.db, now);
+  const callers = fileLibraryCallers(app, grants);
 
   const stopSweeper =
     (deps.sweepIntervalMs ?? 3_600_000) > 0
@@ -169,6 +174,7 @@ export async function registerFilesFeature(
   const readChunk = async (
     req: FastifyRequest,
     caller: Caller,
+    auth: LibraryAuth,
     scope: LibraryScope,
     origin: string,
   ): Promise<Envelope> => {
@@ -179,9 +185,10 @@ export async function registerFilesFeature(
       const tap: FileTap = {
         open: async (fields) => {
           const early = chunkFields.safeParse(fields);
-          return early.success
-            ? uploads.openChunkSink(caller.owner, scope.library, early.data)
-            : undefined;
+          if (!early.success) return undefined;
+          if (auth.grant && !grantCovers(auth.grant, fileOfChunk(scope.library, early.data)))
+            return undefined;
+          return uploads.openChunkSink(caller.owner, scope.library, early.data);
         },
       };
       form = await readChunkForm(
@@ -201,6 +208,12 @@ export async function registerFilesFeature(
       form.release();
       throw new ApiError(parsed.success ? 'file: is required' : firstIssue(parsed.error));
     }
+    const file = fileOfChunk(scope.library, parsed.data);
+    if (auth.grant && !grantCovers(auth.grant, file)) {
+      form.release();
+      return notLoggedIn();
+    }
+    if (file) await grants.note(auth.token, auth.sessionId, file);
     return ok(
       await uploads.chunk(caller.owner, scope.library, parsed.data, form.file, origin, {
         release: form.release,
@@ -218,15 +231,30 @@ export async function registerFilesFeature(
     if (!library) throw new ApiError(`category: expected one of ${libraries.join(', ')}`);
     const scope: LibraryScope = { owner: caller.owner, library };
     const origin = originOf(req);
+    const auth = callers.of(req);
+    if (!auth) return notLoggedIn();
     if (isMultipart(req)) {
       if (!allowed(caller, 'chunk')) return noPermission();
-      return readChunk(req, caller, scope, origin);
+      return readChunk(req, caller, auth, scope, origin);
     }
     const parsed = fileManagerRequest.safeParse(req.body ?? {});
     if (!parsed.success) throw new ApiError(firstIssue(parsed.error));
-    if (!allowed(caller, parsed.data.action)) return noPermission();
-    const data = await dispatch(caller, scope, parsed.data, origin);
-    return ok(data ?? null, successMessages[parsed.data.action] ?? '');
+    const body = parsed.data;
+    // WebUploader sends `init` (like its chunks) with its own headers alone: no XSRF echo, and
+    // the token it was created with. A cross-site page can set neither header (DESIGN 4).
+    const file =
+      body.action === 'init'
+        ? { library, md5: body.md5.toLowerCase(), size: body.size, name: body.name }
+        : undefined;
+    if (auth.grant && !grantCovers(auth.grant, file)) return notLoggedIn();
+    if (!file && !xsrfEchoed(req)) return fail(Messages.xsrfMismatch);
+    if (!allowed(caller, body.action)) return noPermission();
+    const data = await dispatch(caller, scope, body, origin);
+    if (file) {
+      await grants.note(auth.token, auth.sessionId, file);
+      await grants.dropStale(auth.sessionId);
+    }
+    return ok(data ?? null, successMessages[body.action] ?? '');
   };
 
   await app.register(async (scoped) => {
@@ -239,8 +267,9 @@ export async function registerFilesFeature(
     scoped.post(
       '/member_data/file_manager/:category',
       {
+        config: { xsrf: 'route' },
         onRequest: async (req, reply) => {
-          req.member = (await app.authenticator.member(req, reply)) ?? null;
+          req.member = (await callers.member(req, reply)) ?? null;
           if (!req.member) return reply.send(notLoggedIn());
         },
       },
@@ -253,8 +282,9 @@ export async function registerFilesFeature(
     scoped.post(
       '/admin/data/file_manager/:category',
       {
+        config: { xsrf: 'route' },
         onRequest: async (req, reply) => {
-          req.admin = (await app.authenticator.admin(req, reply)) ?? null;
+          req.admin = (await callers.admin(req, reply)) ?? null;
           if (!req.admin) return reply.send(notLoggedIn());
           const rights = (['view', 'upload', 'edit', 'delete'] as const).map(fileManagerRule);
           if (!hasRule(req.admin.rules, rights)) return reply.send(noPermission());

@@ -86,6 +86,26 @@ export function retryUpload(reason: string): ApiError {
   return new ApiError(`${reason} (${shouldRetryUpload})`);
 }
 
+/** What a chunk's fields say about its file and its place in it, checked. */
+export interface ChunkOfFile {
+  name: string;
+  ext: string;
+  md5: string;
+  size: number;
+  chunks: number;
+  index: number;
+}
+
+/**
+ * A chunk of a file with no upload session. Answered as `retryUpload` wherever it is not caught,
+ * so the client starts over; the chunk route first asks whether the file was finished already.
+ */
+export class NoUploadInProgress extends ApiError {
+  constructor(readonly chunk: ChunkOfFile) {
+    super(`No upload in progress for this file: start it with init (${shouldRetryUpload})`);
+  }
+}
+
 const pathPattern = /^\/data\/(image|file|video|audio)\/([0-9a-f]{2})\/([0-9a-f]{64})\.([a-z0-9]{1,10})$/;
 
 /** The public path of a blob in a library: /data/<library>/<sha256[0..2]>/<sha256>.<ext>. */

@@ -29,8 +29,10 @@ import {
   checkFileName,
   checkMd5,
   loadUploadConfig,
+  NoUploadInProgress,
   parseStrictInteger,
   retryUpload,
+  type ChunkOfFile,
   type SettingsReader,
 } from './upload-rules';
 import { UploadRepository, type SessionKey } from './upload.repository';
@@ -293,10 +295,45 @@ export class UploadService {
         handedOver = true;
         return release;
       });
+    } catch (error) {
+      if (!(error instanceof NoUploadInProgress)) throw error;
+      return await this.finishedChunk(owner, library, error.chunk, data.length, origin);
     } finally {
       if (!handedOver) release();
       if (body.written instanceof ChunkSink) await body.written.release();
     }
+  }
+
+  /**
+   * The answer to a chunk of a file that has no session because it is finished: an instant
+   * upload, or an upload whose last answer was lost. WebUploader as ModStart drives it re-sends
+   * the last chunk init counted (and retries a chunk whose answer it missed); the finished
+   * result, the same each time, ends its upload instead of a retry that would start it over.
+   */
+  private async finishedChunk(
+    owner: Owner,
+    library: Library,
+    chunk: ChunkOfFile,
+    received: number,
+    origin: string,
+  ): Promise<ChunkResponse> {
+    const { chunkSize } = await this.config();
+    const chunks = Math.ceil(chunk.size / chunkSize);
+    const expected =
+      chunk.index < chunks - 1 ? chunkSize : chunk.size - chunkSize * (chunks - 1);
+    const blob =
+      chunk.chunks === chunks && chunk.index < chunks && received === expected
+        ? await this.repo.findOwnedBlob(owner, library, chunk.ext, chunk.md5, chunk.size)
+        : undefined;
+    if (!blob) throw new NoUploadInProgress(chunk);
+    const path = blobPath(library, blob.sha256, chunk.ext);
+    return {
+      chunkUploaded: chunks,
+      chunks,
+      data: { filename: chunk.name, size: chunk.size },
+      path,
+      fullPath: origin + path,
+    };
   }
 
   /** The session and chunk index the fields name, checked; throws the error to answer. */
@@ -313,7 +350,7 @@ export class UploadService {
     checkAllowed(await this.config(), library, ext, size);
 
     const session = await this.repo.findSession({ owner, library, md5, size, name });
-    if (!session) throw retryUpload('No upload in progress for this file: start it with init');
+    if (!session) throw new NoUploadInProgress({ name, ext, md5, size, chunks, index });
     if (chunks !== session.chunks)
       throw new ApiError(`chunks: this file has ${session.chunks} chunks, not ${chunks}`);
     if (index >= session.chunks) {
