@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import type { Envelope } from '@atrium/shared';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 
 /**
@@ -50,6 +51,9 @@ export interface Deployment {
   cleanup(): Promise<void>;
 }
 
+/** How long a start may take before the process is killed and the start fails. */
+const startTimeoutMs = 60_000;
+
 /** Starts `main.ts start` and resolves once it listens (or rejects with what it printed). */
 export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start'], {
@@ -69,10 +73,14 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
     child.once('exit', (code) => resolve(code)),
   );
   return new Promise((resolve, reject) => {
+    // A start that hangs must not leave a process behind that nobody tracks.
+    const timer = setTimeout(() => child.kill('SIGKILL'), startTimeoutMs);
+    void exited.then(() => clearTimeout(timer));
     const onData = (data: Buffer) => {
       out += data.toString();
       const match = /Atrium listening on http:\/\/[^:]+:(\d+)/.exec(out);
       if (!match) return;
+      clearTimeout(timer);
       const port = Number(match[1]);
       const gone = async (signal: NodeJS.Signals) => {
         if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -144,6 +152,10 @@ export async function createDeployment(shared: Record<string, string> = {}): Pro
       await client.connect();
       await client.query(`drop schema if exists ${schema} cascade`);
       await client.end();
+      const redis = new Redis(redisUrl);
+      const keys = await redis.keys(`${env.REDIS_PREFIX}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      await redis.quit();
       rmSync(root, { recursive: true, force: true });
     },
   };
