@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import { Limits } from '@atrium/shared';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { pino } from 'pino';
@@ -40,7 +39,9 @@ import { SiteSettingsService } from './features/site-settings/site-settings.serv
 import { answerFrameworkError, registerErrorHandling } from './http/errors';
 import { createRateLimits, type RateLimits } from './http/rate-limits';
 import { registerRouting } from './http/route';
+import { registerInflightBodies } from './http/inflight';
 import { helmetHeaders } from './http/security-headers';
+import { defaultServerLimits, serverOptions, type ServerLimits } from './http/server-limits';
 import { registerXsrf } from './http/xsrf';
 import { Instances, type InstanceTiming } from './instances/instances';
 import { registerWebApp } from './web/static';
@@ -62,6 +63,8 @@ export interface AppDeps {
   extraRoutes?: (app: FastifyInstance) => void;
   /** Knobs of the chat feature (time-outs, provider client) for tests and benchmarks. */
   aigc?: AigcOptions;
+  /** Time-outs and body bounds; tests shorten them. */
+  serverLimits?: Partial<ServerLimits>;
 }
 
 /** The services features share; built once per app. */
@@ -125,11 +128,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const ownsLimits = deps.limits === undefined;
   const limits = deps.limits ?? createRateLimits(config);
 
+  // Rendered before the server exists: the answers Node's parser and the router give carry them.
+  const securityHeaders = helmetHeaders({ contentSecurityPolicy: contentSecurityPolicy(config) });
+  const serverLimits = { ...defaultServerLimits, ...deps.serverLimits };
   const app = Fastify({
     loggerInstance: deps.logger ?? pino({ level: config.logLevel }),
     genReqId: () => randomUUID(),
-    bodyLimit: Limits.jsonBodyLimitBytes,
-    frameworkErrors: answerFrameworkError,
+    ...serverOptions(serverLimits, securityHeaders, answerFrameworkError),
     trustProxy:
       typeof config.trustProxy === 'number'
         ? (_address: string, hop: number) => hop < Number(config.trustProxy)
@@ -146,12 +151,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
 
   // Security headers (helmet's, rendered once) and the request id, on every answer.
-  const securityHeaders = helmetHeaders({ contentSecurityPolicy: contentSecurityPolicy(config) });
   app.addHook('onRequest', (req, reply, done) => {
     reply.headers(securityHeaders);
     reply.header('x-request-id', req.id);
     done();
   });
+  registerInflightBodies(app, { limits: serverLimits, securityHeaders });
 
   // Only JSON bodies: a cross-site form can send text/plain without a preflight, never JSON.
   app.removeContentTypeParser('text/plain');

@@ -1,4 +1,4 @@
-import { hasRule, type Envelope } from '@atrium/shared';
+import { hasRule, Limits, type Envelope } from '@atrium/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z, ZodType } from 'zod';
@@ -113,6 +113,9 @@ export function route<S extends ZodType, PS extends ZodType | undefined = undefi
     method: 'POST',
     url: spec.path,
     schema: { body: spec.body, ...(spec.params ? { params: spec.params } : {}) },
+    // Only a signed-in caller may send a large body: the caller is known before it is read, and
+    // a public route keeps the server's small default (ServerLimits.anonymousBodyLimitBytes).
+    ...(isPublic ? {} : { bodyLimit: Limits.jsonBodyLimitBytes }),
     onRequest: async (req, reply) => {
       if (spec.area === 'admin') {
         req.admin = (await app.authenticator.admin(req, reply)) ?? null;

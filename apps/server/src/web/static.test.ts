@@ -1,12 +1,21 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app';
 
 describe('with a built web app', () => {
   let t: TestApp;
   let webDir: string;
+  const errorLines: string[] = [];
+  const errorLog = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      errorLines.push(chunk.toString());
+      done();
+    },
+  });
   beforeAll(async () => {
     webDir = mkdtempSync(join(tmpdir(), 'atrium-web-'));
     mkdirSync(join(webDir, 'admin'));
@@ -19,7 +28,10 @@ describe('with a built web app', () => {
     writeFileSync(join(webDir, 'assets', 'member-1a2b.js'), 'console.log("member")');
     writeFileSync(join(webDir, 'favicon.svg'), '<svg/>');
     writeFileSync(join(webDir, '.env'), 'SECRET=1');
-    t = await createTestApp({ env: { ATRIUM_WEB_DIR: webDir } });
+    t = await createTestApp({
+      env: { ATRIUM_WEB_DIR: webDir },
+      deps: { logger: pino({ level: 'error' }, errorLog) },
+    });
   });
   afterAll(async () => {
     await t.cleanup();
@@ -73,6 +85,17 @@ describe('with a built web app', () => {
       expect((await get(url)).statusCode, url).toBeLessThan(500);
     }
     expect((await get('/nope')).statusCode).toBe(404);
+  });
+
+  it('answers a folder of the build (/assets/) with a 404 envelope, logging no error', async () => {
+    for (const url of ['/assets/', '/assets']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toEqual({ code: -1, msg: 'Not found', data: null });
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    }
+    expect(errorLines).toEqual([]);
   });
 
   it('puts the security headers on pages too', async () => {

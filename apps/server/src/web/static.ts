@@ -22,6 +22,9 @@ export async function registerWebApp(app: FastifyInstance, webDir: string): Prom
     dotfiles: 'ignore',
     cacheControl: false,
     suppressWarning: true,
+    // A folder is never a page here (`/` and `/admin/` are routes of their own): without this,
+    // `/assets/` meets send's refusal to list a folder, which is no error, just nothing there.
+    allowedPath: (pathName) => !pathName.endsWith('/'),
     setHeaders: (res, path) => {
       if (path.startsWith(assetsDir)) res.header('Cache-Control', IMMUTABLE);
       else if (path.endsWith('.html')) res.header('Cache-Control', 'no-cache');

@@ -1,4 +1,4 @@
-import { hasRule, ok, type Envelope } from '@atrium/shared';
+import { hasRule, Limits, ok, type Envelope } from '@atrium/shared';
 import {
   chunkFields,
   fileManagerRequest,
@@ -267,6 +267,8 @@ export async function registerFilesFeature(
     scoped.post(
       '/member_data/file_manager/:category',
       {
+        // The server's default bounds anonymous bodies; these callers are known before reading.
+        bodyLimit: Limits.jsonBodyLimitBytes,
         config: { xsrf: 'route' },
         onRequest: async (req, reply) => {
           req.member = (await callers.member(req, reply)) ?? null;
@@ -282,6 +284,7 @@ export async function registerFilesFeature(
     scoped.post(
       '/admin/data/file_manager/:category',
       {
+        bodyLimit: Limits.jsonBodyLimitBytes,
         config: { xsrf: 'route' },
         onRequest: async (req, reply) => {
           req.admin = (await callers.admin(req, reply)) ?? null;
