@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileClient, multipartBody } from '../features/files/files.testing';
 import { envelopeOf, listenOnLoopback, parseAnswer, rawClient } from '../testing/raw-http';
 import { authHeaders, createTestApp, type TestApp } from '../testing/test-app';
-import { addressKey, InflightMessages } from './inflight';
+import { addressKey } from './client-address';
+import { InflightMessages } from './inflight';
 
 /** Short enough for a test, long against a loaded machine's scheduling hiccups. */
 const bodyIdleMs = 800;

@@ -1,6 +1,7 @@
 import { Code, type LoginRequest, type LoginResponse } from '@atrium/shared';
 import type { FastifyRequest } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { addressKey } from '../../http/client-address';
 import { ApiError } from '../../http/envelope';
 import { signInDelayMs, type LimitName } from '../../http/limits';
 import type { RateLimits } from '../../http/rate-limits';
@@ -47,7 +48,7 @@ export class AuthService {
    */
   async login(area: Area, body: LoginRequest, req: FastifyRequest): Promise<LoginResponse> {
     const { limits, captcha } = this.deps;
-    const address = req.ip;
+    const address = addressKey(req.ip);
     const account = `${area}:${body.username.trim().toLowerCase()}`;
     const pair = `${account}@${address}`;
     await limits.consume('signInPerAddress', address);

@@ -365,6 +365,20 @@ describe('failed-login limits', () => {
     });
   });
 
+  it('counts the addresses of one IPv6 /64 as one', async () => {
+    const { password } = await t.createMember({ username: 'ipv6_neighbour' });
+    for (let i = 0; i < 30; i++) {
+      const from = `2001:db8:7:7:${(i + 1).toString(16)}::1`;
+      expect((await fromAddress('ipv6_neighbour', password, from)).json().code).toBe(0);
+    }
+    expect(
+      (await fromAddress('ipv6_neighbour', password, '2001:db8:7:7:ffff::9')).json(),
+    ).toMatchObject({
+      code: Code.TooManyRequests,
+    });
+    expect((await fromAddress('ipv6_neighbour', password, '2001:db8:7:8::1')).json().code).toBe(0);
+  });
+
   it('counts every sign-in of an address, successful ones too: 30 a minute', async () => {
     const { password } = await t.createMember({ username: 'signs_in_often' });
     for (let i = 0; i < 30; i++) {

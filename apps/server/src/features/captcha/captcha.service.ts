@@ -7,6 +7,7 @@ import {
 } from '@atrium/shared/contract/accounts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../../bus/types';
+import { addressKey } from '../../http/client-address';
 import { ApiError } from '../../http/envelope';
 import type { RateLimits } from '../../http/rate-limits';
 import { safeEqual } from '../../http/tokens';
@@ -60,7 +61,7 @@ export class CaptchaService {
     clientId: string,
     ip: string,
   ): Promise<{ text: string; image: string }> {
-    await this.deps.limits.consume('captchaImagesPerAddress', ip);
+    await this.deps.limits.consume('captchaImagesPerAddress', addressKey(ip));
     const text = captchaText();
     // The nonce names this one captcha, so two parallel checks can't both use it.
     const nonce = randomBytes(12).toString('base64url');

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { AccountLimits, parseTarget, type Target } from '@atrium/shared/contract/accounts';
 import type { Bus } from '../../bus/types';
+import { addressKey } from '../../http/client-address';
 import { ApiError } from '../../http/envelope';
 import type { RateLimits } from '../../http/rate-limits';
 import { safeEqual } from '../../http/tokens';
@@ -63,7 +64,7 @@ export class VerifyService {
     await limits.consumeAll([
       ['verifyResendPerTarget', targetKey],
       ['verifyDailyPerTarget', targetKey],
-      ['verifyDailyPerAddress', ip],
+      ['verifyDailyPerAddress', addressKey(ip)],
     ]);
 
     const code = String(randomInt(0, 10 ** AccountLimits.codeLength)).padStart(
