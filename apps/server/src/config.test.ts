@@ -34,6 +34,17 @@ describe('loadConfig', () => {
     expect(config.webDir.replace(/\/$/, '')).toMatch(/apps\/web\/dist$/);
   });
 
+  it('keeps local storage in STORAGE_DIR when set (instances share one folder)', () => {
+    expect(loadConfig({ STORAGE_DIR: 'shared/files' }, cwd).storage).toEqual({
+      driver: 'local',
+      dir: '/srv/atrium/shared/files',
+    });
+    expect(loadConfig({ STORAGE_DIR: '/mnt/atrium' }, cwd).storage).toEqual({
+      driver: 'local',
+      dir: '/mnt/atrium',
+    });
+  });
+
   it('treats postgres:// and postgresql:// URLs as PostgreSQL and anything else as a SQLite file', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }, cwd).database).toEqual({
       kind: 'postgres',

@@ -128,6 +128,7 @@ const envSchema = z.object({
     (v) => (typeof v === 'string' ? blankToUndefined(v.toLowerCase()) : v),
     z.enum(['local', 's3'], { error: 'expected local or s3' }).default('local'),
   ),
+  STORAGE_DIR: optionalText,
   S3_ENDPOINT: httpUrl,
   S3_REGION: z.preprocess(blankToUndefined, z.string().default('us-east-1')),
   S3_BUCKET: optionalText,
@@ -209,7 +210,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
           secretAccessKey: e.S3_SECRET_ACCESS_KEY,
           publicUrl: e.S3_PUBLIC_URL,
         }
-      : { driver: 'local', dir: join(dataDir, 'storage') };
+      : {
+          driver: 'local',
+          // Instances on local disk share one folder (a network mount), not their data folders.
+          dir: e.STORAGE_DIR ? abs(e.STORAGE_DIR) : join(dataDir, 'storage'),
+        };
 
   return {
     port: e.PORT,

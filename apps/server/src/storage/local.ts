@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import {
+  mkdir,
+  open,
+  opendir,
+  rename,
+  rm,
+  stat,
+  writeFile,
+  type FileHandle,
+} from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
   chunkOffset,
@@ -8,7 +17,9 @@ import {
   type ByteRange,
   type ChunkReceipt,
   type ChunkWriter,
+  type ListedObject,
   type StagingRef,
+  type StorageArea,
   type Storage,
   type StoredObject,
 } from './storage';
@@ -18,6 +29,22 @@ const safeKey = /^(staging|blobs|thumbs)(\/[0-9A-Za-z_-][0-9A-Za-z._-]*)+$/;
 
 function isMissing(error: unknown): boolean {
   return error instanceof Error && 'code' in error && error.code === 'ENOENT';
+}
+
+/** The files under a folder, read a directory at a time (a blob folder may hold millions). */
+async function* walk(folder: string): AsyncIterable<string> {
+  let dir;
+  try {
+    dir = await opendir(folder);
+  } catch (error) {
+    if (isMissing(error)) return;
+    throw error;
+  }
+  for await (const entry of dir) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) yield* walk(path);
+    else if (entry.isFile()) yield path;
+  }
 }
 
 /**
@@ -50,10 +77,12 @@ export class LocalStorage implements Storage {
     data: Buffer,
   ): Promise<ChunkReceipt> {
     const writer = await this.openChunkWriter(staging, index, chunkSize);
+    let written = false;
     try {
       await writer.write(data, 0);
+      written = true;
     } finally {
-      await writer.close();
+      await writer.close(written);
     }
     return { index, size: data.length, etag: '' };
   }
@@ -83,7 +112,14 @@ export class LocalStorage implements Storage {
           written += bytesWritten;
         }
       },
-      close: () => handle.close(),
+      async close(durable) {
+        try {
+          // The whole file's dirty pages, so a chunk written beside this one may ride along.
+          if (durable) await handle.datasync();
+        } finally {
+          await handle.close();
+        }
+      },
     };
   }
 
@@ -141,8 +177,8 @@ export class LocalStorage implements Storage {
     try {
       await rename(this.path(staging.key), target);
     } catch (error) {
-      if (isMissing(error)) throw new StorageNotFoundError(staging.key);
-      throw error;
+      if (!isMissing(error)) throw error;
+      if (!(await this.stat(key))) throw new StorageNotFoundError(staging.key);
     }
   }
 
@@ -182,5 +218,23 @@ export class LocalStorage implements Storage {
 
   async delete(key: string): Promise<void> {
     await rm(this.path(key), { force: true });
+  }
+
+  async *list(area: StorageArea): AsyncIterable<ListedObject[]> {
+    let page: ListedObject[] = [];
+    for await (const path of walk(join(this.root, area))) {
+      const info = await stat(path).catch((error: unknown) => {
+        // Deleted since its folder was read.
+        if (isMissing(error)) return undefined;
+        throw error;
+      });
+      if (!info?.isFile()) continue;
+      page.push({ key: relative(this.root, path).split(sep).join('/'), modifiedAt: info.mtimeMs });
+      if (page.length >= 500) {
+        yield page;
+        page = [];
+      }
+    }
+    if (page.length > 0) yield page;
   }
 }

@@ -8,6 +8,8 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
   ListPartsCommand,
   PutObjectCommand,
   S3Client,
@@ -18,7 +20,9 @@ import {
   StorageNotFoundError,
   type ByteRange,
   type ChunkReceipt,
+  type ListedObject,
   type StagingRef,
+  type StorageArea,
   type Storage,
   type StoredObject,
 } from './storage';
@@ -137,7 +141,11 @@ export class S3Storage implements Storage {
         marker = page.NextPartNumberMarker;
       }
     } catch (error) {
-      if (isNotFound(error)) return [];
+      if (isNotFound(error)) {
+        // Assembled by a finish that was cut short: the one object holds every chunk.
+        const assembled = await this.stat(staging.key);
+        return assembled ? receipts.map((r) => r.index).sort((a, b) => a - b) : [];
+      }
       // Without ListParts the receipts are the best record: each was written after S3 acknowledged the part.
       if (isUnsupported(error)) return receipts.map((r) => r.index).sort((a, b) => a - b);
       throw error;
@@ -182,8 +190,9 @@ export class S3Storage implements Storage {
         }),
       );
     } catch (error) {
-      if (isNotFound(error)) throw new StorageNotFoundError(staging.key);
-      throw error;
+      if (!isNotFound(error)) throw error;
+      // Copied by an earlier call that stopped before it was recorded.
+      if (!(await this.stat(key))) throw new StorageNotFoundError(staging.key);
     }
     await this.delete(staging.key);
   }
@@ -239,6 +248,64 @@ export class S3Storage implements Storage {
       await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (error) {
       if (!isNotFound(error)) throw error;
+    }
+  }
+
+  async *list(area: StorageArea): AsyncIterable<ListedObject[]> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: `${area}/`,
+          MaxKeys: 1000,
+          ContinuationToken: token,
+        }),
+      );
+      const objects: ListedObject[] = [];
+      for (const object of page.Contents ?? []) {
+        if (object.Key)
+          objects.push({ key: object.Key, modifiedAt: object.LastModified?.getTime() ?? 0 });
+      }
+      if (objects.length > 0) yield objects;
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    if (area === 'staging') yield* this.listUnfinished();
+  }
+
+  /** Multipart uploads not assembled yet: their parts cost storage though no object is listed. */
+  private async *listUnfinished(): AsyncIterable<ListedObject[]> {
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    for (;;) {
+      let page;
+      try {
+        page = await this.client.send(
+          new ListMultipartUploadsCommand({
+            Bucket: this.bucket,
+            Prefix: 'staging/',
+            KeyMarker: keyMarker,
+            UploadIdMarker: uploadIdMarker,
+          }),
+        );
+      } catch (error) {
+        // Stores without the call (s3rver) are left to their own expiry of abandoned uploads.
+        if (isUnsupported(error)) return;
+        throw error;
+      }
+      const uploads: ListedObject[] = [];
+      for (const upload of page.Uploads ?? []) {
+        if (upload.Key && upload.UploadId)
+          uploads.push({
+            key: upload.Key,
+            uploadId: upload.UploadId,
+            modifiedAt: upload.Initiated?.getTime() ?? 0,
+          });
+      }
+      if (uploads.length > 0) yield uploads;
+      if (!page.IsTruncated) return;
+      keyMarker = page.NextKeyMarker;
+      uploadIdMarker = page.NextUploadIdMarker;
     }
   }
 

@@ -22,7 +22,23 @@ export interface ChunkReceipt {
 export interface ChunkWriter {
   /** Writes `data` at byte `at` of the chunk; calls may overlap, each covering its own range. */
   write(data: Buffer, at: number): Promise<void>;
-  close(): Promise<void>;
+  /**
+   * After the last write settled. `durable`: the bytes are about to be recorded as held, so they
+   * must survive a crash first (a chunk is acknowledged only once durable).
+   */
+  close(durable: boolean): Promise<void>;
+}
+
+/** The folders of storage keys (see `blobKey`, `thumbKey`, `Storage.beginUpload`). */
+export type StorageArea = 'staging' | 'blobs' | 'thumbs';
+
+/** Something stored, as `Storage.list` finds it. */
+export interface ListedObject {
+  key: string;
+  /** When it was last written (epoch ms, by the store's clock). */
+  modifiedAt: number;
+  /** S3: the multipart upload id of a staging upload not assembled yet (`abort` frees it). */
+  uploadId?: string;
 }
 
 /** Inclusive byte range, as in HTTP `Range: bytes=start-end`. */
@@ -49,7 +65,8 @@ export interface Storage {
   beginUpload(): Promise<StagingRef>;
   /**
    * Stores chunk `index` (local: at offset index x chunkSize of the staging file; S3: part
-   * index + 1). Writing the same index again replaces it, so a re-sent chunk is harmless.
+   * index + 1), durably once it resolves. Writing the same index again replaces it, so a re-sent
+   * chunk is harmless.
    */
   writeChunk(
     staging: StagingRef,
@@ -72,7 +89,10 @@ export interface Storage {
     receipt: ChunkReceipt,
     chunkSize: number,
   ): Promise<Buffer | undefined>;
-  /** The indexes among `receipts` whose bytes the store really holds, ascending. */
+  /**
+   * The indexes among `receipts` whose bytes the store really holds, ascending (all of them once
+   * the upload is assembled).
+   */
   storedChunks(
     staging: StagingRef,
     chunkSize: number,
@@ -82,7 +102,11 @@ export interface Storage {
   assemble(staging: StagingRef, receipts: readonly ChunkReceipt[]): Promise<void>;
   /** Reads the assembled staging object. */
   readStaging(staging: StagingRef, range?: ByteRange): Promise<Readable>;
-  /** Moves the assembled staging object to its final key (local: rename; S3: copy + delete). */
+  /**
+   * Moves the assembled staging object to its final key (local: rename; S3: copy + delete).
+   * Idempotent: with the staging object gone and the key holding an object, an earlier call got
+   * this far (keys are content addresses, so that object is these bytes).
+   */
   promote(staging: StagingRef, key: string): Promise<void>;
   /** Drops an unfinished or unpromoted upload and frees its bytes. Idempotent. */
   abort(staging: StagingRef): Promise<void>;
@@ -93,6 +117,8 @@ export interface Storage {
   put(key: string, data: Buffer, contentType: string): Promise<void>;
   /** Idempotent. */
   delete(key: string): Promise<void>;
+  /** Everything stored in an area, page by page (for the sweep of objects nothing refers to). */
+  list(area: StorageArea): AsyncIterable<ListedObject[]>;
 }
 
 const sha256Hex = /^[0-9a-f]{64}$/;

@@ -121,8 +121,14 @@ export async function registerFilesFeature(
   const storage = deps.storage ?? createStorage(storageOptions(deps.config));
   const db = filesDb(deps.db);
   const log = app.log;
-  const uploads = new UploadService({ db, storage, settings: deps.settings, clock: now, log });
-  await uploads.dropLeftoverClaims();
+  const uploads = new UploadService({
+    db,
+    storage,
+    instances: app.services.instances,
+    settings: deps.settings,
+    clock: now,
+    log,
+  });
   const files = new FilesService(db, uploads, now);
   const thumbnails = new Thumbnails(storage);
   const grants = new UploadGrants(deps.db, now);
@@ -203,24 +209,31 @@ export async function registerFilesFeature(
         error.tooLarge ? `file: a chunk is at most ${chunkSize} bytes` : error.message,
       );
     }
-    const parsed = chunkFields.safeParse(form.fields);
-    if (!form.file || !parsed.success) {
-      form.release();
-      throw new ApiError(parsed.success ? 'file: is required' : firstIssue(parsed.error));
+    const written = form.written;
+    try {
+      const parsed = chunkFields.safeParse(form.fields);
+      if (!form.file || !parsed.success) {
+        form.release();
+        throw new ApiError(parsed.success ? 'file: is required' : firstIssue(parsed.error));
+      }
+      const file = fileOfChunk(scope.library, parsed.data);
+      if (auth.grant && !grantCovers(auth.grant, file)) {
+        form.release();
+        return notLoggedIn();
+      }
+      if (file) await grants.note(auth.token, auth.sessionId, file);
+      return ok(
+        await uploads.chunk(caller.owner, scope.library, parsed.data, form.file, origin, {
+          release: form.release,
+          written: form.written,
+          transferable: form.transferable,
+        }),
+      );
+    } finally {
+      // `chunk` gives the sink's claim up; a form refused before it must too (this is idempotent),
+      // so only a crashed process leaves a claim behind.
+      await uploads.dropSink(written);
     }
-    const file = fileOfChunk(scope.library, parsed.data);
-    if (auth.grant && !grantCovers(auth.grant, file)) {
-      form.release();
-      return notLoggedIn();
-    }
-    if (file) await grants.note(auth.token, auth.sessionId, file);
-    return ok(
-      await uploads.chunk(caller.owner, scope.library, parsed.data, form.file, origin, {
-        release: form.release,
-        written: form.written,
-        transferable: form.transferable,
-      }),
-    );
   };
 
   const handle = async (

@@ -38,8 +38,14 @@ export interface UploadSessionsTable {
   stagingKey: string;
   stagingUploadId: string | null;
   md5State: string | null;
+  /** The running SHA-256 (hash-wasm's saved state) of the first `hashedChunks` chunks. */
+  sha256State: string | null;
   hashedChunks: number;
   status: UploadStatus;
+  /** While `status` is 'finishing': the instance holding the finish lease. */
+  instanceId: string | null;
+  /** The content address, once the whole file is verified: finishing moves the bytes there. */
+  verifiedSha256: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -49,13 +55,19 @@ export interface UploadChunksTable {
   idx: number;
   size: number;
   etag: string;
+  /** The instance that recorded it ('' before issue 13). */
+  instanceId: string;
 }
 
-/** A chunk some request is writing now (one writer per chunk, across instances). */
+/**
+ * A chunk some request is writing now (one writer per chunk, across instances); held while the
+ * instance it names is alive.
+ */
 export interface UploadChunkClaimsTable {
   sessionId: number;
   idx: number;
   token: string;
+  instanceId: string;
   claimedAt: number;
 }
 
@@ -140,12 +152,15 @@ export const sessionColumns = [
   'stagingKey',
   'stagingUploadId',
   'md5State',
+  'sha256State',
   'hashedChunks',
   'status',
+  'instanceId',
+  'verifiedSha256',
   'createdAt',
   'updatedAt',
 ] as const;
-export const chunkColumns = ['sessionId', 'idx', 'size', 'etag'] as const;
+export const chunkColumns = ['sessionId', 'idx', 'size', 'etag', 'instanceId'] as const;
 export const uploadColumns = ['id', 'ownerType', 'ownerId', 'library', 'blobId', 'name', 'ext', 'path', 'createdAt'] as const;
 export const categoryColumns = [
   'id',

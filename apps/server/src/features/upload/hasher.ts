@@ -4,97 +4,112 @@ import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 /**
  * The workers' code, plain JavaScript so it runs the same from the TypeScript sources (tests) and
  * from the bundle. MD5 and SHA-256 run on two threads, so on a machine with two cores a chunk's
- * two hashes cost about the time of the slower one (MD5), not of both.
+ * two hashes cost about the time of the slower one, not of both.
  *
- * The MD5 thread keeps one hash-wasm MD5 and no state of its own: the state travels with each
- * request and back, so the database copy stays the truth and any instance continues it. After
- * folding a chunk it hands the bytes on to the SHA-256 thread through a port, by transfer, so a
- * chunk is copied once on its way to both hashes.
+ * Both hashes are hash-wasm's, whose state can be saved and loaded: after every fold each thread
+ * answers its saved state, which the upload engine keeps in the database, so any instance
+ * continues an upload's hashes from where another left them without reading the bytes again
+ * (issue 13; node's own SHA-256 is faster but its state cannot leave the process).
  *
- * The SHA-256 thread keeps, per key, a running SHA-256 with the byte offset it reached (node's
- * SHA-256 cannot be saved); a fold that does not start where the key stands drops the key.
+ * Each thread also keeps, per key, the state it reached and the byte offset it stands at, so a
+ * caller may send the next fold of a key before the previous one is answered: the threads take
+ * messages in order. A fold that neither brings a state nor starts where its key stands fails.
+ *
+ * The MD5 thread hands the bytes on to the SHA-256 thread through a port, by transfer, so a chunk
+ * is copied once on its way to both hashes.
  */
-const md5Source = `
+const threadSource = (factory: 'createMD5' | 'createSHA256', forwards: boolean) => `
 const { parentPort, workerData } = require('node:worker_threads');
-const { createMD5 } = require(workerData.hashWasm);
-const toSha = workerData.toSha;
-let md5;
-let queue = createMD5().then((instance) => { md5 = instance; });
+const { ${factory}: create } = require(workerData.hashWasm);
+const next = workerData.next;
+const inbound = workerData.inbound;
+const keys = new Map();
+let hash;
+let queue = create().then((instance) => { hash = instance; });
+function remember(key, at, state) {
+  keys.set(key, { at, state });
+  if (keys.size > workerData.maxKeys) keys.delete(keys.keys().next().value);
+}
 function handle(msg) {
-  if (msg.state) md5.load(Buffer.from(msg.state, 'base64')); else md5.init();
   if (msg.op === 'fold') {
-    for (const piece of msg.pieces) md5.update(piece);
-    return { state: Buffer.from(md5.save()).toString('base64') };
+    const held = keys.get(msg.key);
+    // Taken out first: a fold that fails half-way leaves its key unknown, never wrong.
+    keys.delete(msg.key);
+    if (msg.start) hash.load(Buffer.from(msg.start, 'base64'));
+    else if (msg.from === 0) hash.init();
+    else if (held && held.at === msg.from) hash.load(held.state);
+    else throw new Error('no hash state for ' + msg.key + ' at byte ' + msg.from);
+    let at = msg.from;
+    for (const piece of msg.pieces) {
+      hash.update(piece);
+      at += piece.byteLength;
+    }
+    const state = hash.save();
+    remember(msg.key, at, state);
+    return { state: Buffer.from(state).toString('base64') };
   }
-  return { digest: md5.digest('hex') };
+  if (msg.op === 'digest') {
+    if (msg.state) hash.load(Buffer.from(msg.state, 'base64'));
+    else hash.init();
+    return { digest: hash.digest('hex') };
+  }
+  keys.delete(msg.key);
+  return {};
+}
+function reply(msg) {
+  let answer;
+  try {
+    answer = { id: msg.id, ...handle(msg) };
+  } catch (error) {
+    answer = { id: msg.id, error: String((error && error.stack) || error) };
+  }
+  const buffers = msg.pieces ? [...new Set(msg.pieces.map((piece) => piece.buffer))] : [];
+  if (${forwards} && msg.op !== 'digest') {
+    parentPort.postMessage(answer);
+    next.postMessage({ ...msg, start: msg.nextStart }, buffers);
+    return;
+  }
+  if (msg.giveBack) {
+    // The caller handed its buffers over and wants them back for the next chunk.
+    answer.returned = buffers;
+    parentPort.postMessage(answer, buffers);
+    return;
+  }
+  parentPort.postMessage(answer);
 }
 parentPort.on('message', (msg) => {
-  queue = queue.then(() => {
-    try {
-      parentPort.postMessage({ id: msg.id, ...handle(msg) });
-    } catch (error) {
-      parentPort.postMessage({ id: msg.id, error: String(error && error.stack || error) });
-    }
-    if (msg.op === 'fold') {
-      const buffers = [...new Set(msg.pieces.map((piece) => piece.buffer))];
-      toSha.postMessage({ op: 'fold', id: msg.id, key: msg.key, from: msg.from, pieces: msg.pieces, giveBack: msg.giveBack }, buffers);
-    }
-  });
+  queue = queue.then(() => reply(msg));
+});
+if (inbound) inbound.on('message', (msg) => {
+  queue = queue.then(() => reply(msg));
 });
 `;
 
-const shaSource = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { createHash } = require('node:crypto');
-const shas = new Map();
-function handle(msg) {
-  if (msg.op === 'fold') {
-    const sha = msg.from === 0 ? { at: 0, hash: createHash('sha256') } : shas.get(msg.key);
-    shas.delete(msg.key);
-    if (!sha || sha.at !== msg.from) return {};
-    for (const piece of msg.pieces) {
-      sha.hash.update(piece);
-      sha.at += piece.byteLength;
-    }
-    shas.set(msg.key, sha);
-    if (shas.size > workerData.maxShas) shas.delete(shas.keys().next().value);
-    return {};
-  }
-  const sha = shas.get(msg.key);
-  shas.delete(msg.key);
-  return { digest: msg.op === 'digest' && sha && sha.at === msg.at ? sha.hash.digest('hex') : null };
+/** hash-wasm's saved states (base64) of an upload's MD5 and SHA-256. */
+export interface HashStates {
+  md5: string;
+  sha256: string;
 }
-function reply(msg) {
-  try {
-    const answer = { id: msg.id, ...handle(msg) };
-    if (msg.giveBack) {
-      // The caller handed its buffers over and wants them back for the next chunk.
-      answer.returned = [...new Set(msg.pieces.map((piece) => piece.buffer))];
-      parentPort.postMessage(answer, answer.returned);
-      return;
-    }
-    parentPort.postMessage(answer);
-  } catch (error) {
-    // A key whose fold failed half-way is wrong from here on: forget it (its digest is then null).
-    shas.delete(msg.key);
-    parentPort.postMessage({ id: msg.id, error: String(error && error.stack || error) });
-  }
+
+/** One fold on its way through the threads. */
+export interface Folding {
+  /** Settles once the MD5 thread is done with the pieces. Never rejects. */
+  md5Done: Promise<void>;
+  /** Both states after the pieces; rejects when a thread could not continue the key. */
+  states: Promise<HashStates>;
 }
-parentPort.on('message', reply);
-workerData.fromMd5.on('message', reply);
-`;
 
 interface Reply {
   id: number;
   error?: string;
   state?: string;
-  digest?: string | null;
+  digest?: string;
   /** The buffers of a fold handed over with `fold(…, giveBack)`, back from the SHA-256 thread. */
   returned?: ArrayBuffer[];
 }
 
-/** Running SHA-256 states kept (they cannot be saved like hash-wasm's MD5). */
-const maxShas = 256;
+/** Keys whose state a thread keeps (a few bytes each) for folds sent before the last is answered. */
+const maxKeys = 1024;
 
 type Waiter = { resolve: (reply: Reply) => void; reject: (error: Error) => void };
 
@@ -127,33 +142,34 @@ interface Threads {
   sha: Worker;
 }
 
+function stateOf(reply: Reply, name: string): string {
+  if (reply.state === undefined) throw new Error(`${name} worker answered no state`);
+  return reply.state;
+}
+
 /**
  * Hashes upload bytes on two worker threads (MD5, then SHA-256 on the same bytes handed over
  * without a copy), so a 1 GiB upload's hashes never block the event loop and run while the chunk
- * is being written and the next one is arriving. The MD5 state is handed back after every fold
- * (kept in the database, any instance continues it); the SHA-256 stays in its thread keyed by
- * session and byte offset, and a caller that finds it missing re-reads the bytes.
+ * is being written and the next one is arriving. Every fold answers both saved states.
  */
 export class Hasher {
   private threads: Threads | undefined;
   private nextId = 1;
   private readonly md5Replies = new Pending('md5');
   private readonly shaReplies = new Pending('sha256');
-  /** Per key, the SHA-256 fold still running behind the MD5 ones (settles, never rejects). */
-  private readonly shaBehind = new Map<string, Promise<void>>();
 
   private start(): Threads {
     if (this.threads) return this.threads;
     const hashWasm = createRequire(import.meta.url).resolve('hash-wasm');
     const { port1, port2 } = new MessageChannel();
-    const sha = new Worker(shaSource, {
+    const sha = new Worker(threadSource('createSHA256', false), {
       eval: true,
-      workerData: { maxShas, fromMd5: port2 },
+      workerData: { hashWasm, maxKeys, inbound: port2 },
       transferList: [port2 as MessagePort],
     });
-    const md5 = new Worker(md5Source, {
+    const md5 = new Worker(threadSource('createMD5', true), {
       eval: true,
-      workerData: { hashWasm, toSha: port1 },
+      workerData: { hashWasm, maxKeys, next: port1 },
       transferList: [port1 as MessagePort],
     });
     const threads = { md5, sha };
@@ -180,10 +196,9 @@ export class Hasher {
   }
 
   /**
-   * Folds `pieces`, which start at byte `from`, into the MD5 continuing from `state` (null at the
-   * start) and into this key's SHA-256 if it stands at `from`. Answers the new MD5 state as soon as
-   * the MD5 thread has it: the SHA-256 fold runs on behind it, so the next MD5 fold need not wait
-   * (`digest` and `drop` do).
+   * Folds `pieces`, which start at byte `from`, into both hashes of `key`: from the `start`
+   * states when given (none at byte 0 means empty hashes), otherwise from where the threads left
+   * the key. The next fold of the key may be sent at once.
    *
    * The pieces are copied when this is called, and the caller may reuse them at once; unless
    * `giveBack` is given: then the buffers under the pieces (whole ArrayBuffers of their own) are
@@ -191,68 +206,76 @@ export class Hasher {
    * once both hashes are done. A fresh 5 MiB copy per chunk costs more than hashing it in memory
    * that has never been touched (every page faults in), so the chunk path hands its buffer over.
    */
-  async fold(
+  fold(
     key: string,
     from: number,
-    state: string | null,
+    start: HashStates | undefined,
     pieces: readonly Buffer[],
     giveBack?: (buffers: ArrayBuffer[]) => void,
-  ): Promise<string> {
+  ): Folding {
     const { md5 } = this.start();
     const id = this.nextId++;
     const views = pieces.map(
       (piece) => new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength),
     );
     const md5Reply = this.md5Replies.wait(id);
-    // A failed SHA-256 fold has made its thread forget the key; the digest then re-reads the bytes.
-    const shaDone = this.shaReplies.wait(id).then(
-      (reply) => {
-        if (giveBack && reply.returned) giveBack(reply.returned);
-      },
-      () => undefined,
-    );
-    this.shaBehind.set(key, shaDone);
-    void shaDone.then(() => {
-      if (this.shaBehind.get(key) === shaDone) this.shaBehind.delete(key);
+    const shaReply = this.shaReplies.wait(id).then((reply) => {
+      if (giveBack && reply.returned) giveBack(reply.returned);
+      return reply;
     });
+    const message = {
+      op: 'fold',
+      id,
+      key,
+      from,
+      start: start?.md5,
+      nextStart: start?.sha256,
+      pieces: views,
+      giveBack: giveBack !== undefined,
+    };
     if (giveBack) {
-      const buffers = [...new Set(views.map((view) => view.buffer as ArrayBuffer))];
-      md5.postMessage({ op: 'fold', id, key, from, state, pieces: views, giveBack: true }, buffers);
+      md5.postMessage(message, [...new Set(views.map((view) => view.buffer as ArrayBuffer))]);
     } else {
-      md5.postMessage({ op: 'fold', id, key, from, state, pieces: views });
+      md5.postMessage(message);
     }
-    const reply = await md5Reply;
-    if (reply.state === undefined) throw new Error('md5 worker answered no state');
-    return reply.state;
+    const states = Promise.all([md5Reply, shaReply]).then(([m, s]) => ({
+      md5: stateOf(m, 'md5'),
+      sha256: stateOf(s, 'sha256'),
+    }));
+    // A caller that gives a fold up (its chunk was not stored) need not wait for its states.
+    states.catch(() => undefined);
+    return {
+      md5Done: md5Reply.then(
+        () => undefined,
+        () => undefined,
+      ),
+      states,
+    };
   }
 
-  /** The MD5 of `state`, and this key's SHA-256 if it stands at byte `at` (it is then dropped). */
-  async digest(
-    key: string,
-    at: number,
-    state: string | null,
-  ): Promise<{ md5: string; sha256: string | undefined }> {
+  /** The MD5 and SHA-256 (hex) of the bytes `states` cover; no states: of no bytes. */
+  async digest(states: HashStates | undefined): Promise<{ md5: string; sha256: string }> {
     const { md5, sha } = this.start();
-    const id = this.nextId++;
-    const md5Reply = this.md5Replies.wait(id);
-    md5.postMessage({ op: 'digest', id, state });
-    // The key's folds reach the SHA-256 thread through the MD5 thread: wait until they are in.
-    await this.shaBehind.get(key);
-    const shaReply = this.shaReplies.wait(id);
-    sha.postMessage({ op: 'digest', id, key, at });
-    const [md5Digest, shaDigest] = await Promise.all([md5Reply, shaReply]);
-    if (typeof md5Digest.digest !== 'string') throw new Error('md5 worker answered no digest');
-    return { md5: md5Digest.digest, sha256: shaDigest.digest ?? undefined };
+    const md5Id = this.nextId++;
+    const shaId = this.nextId++;
+    const md5Reply = this.md5Replies.wait(md5Id);
+    const shaReply = this.shaReplies.wait(shaId);
+    md5.postMessage({ op: 'digest', id: md5Id, state: states?.md5 });
+    sha.postMessage({ op: 'digest', id: shaId, state: states?.sha256 });
+    const [m, s] = await Promise.all([md5Reply, shaReply]);
+    if (typeof m.digest !== 'string' || typeof s.digest !== 'string')
+      throw new Error('hash worker answered no digest');
+    return { md5: m.digest, sha256: s.digest };
   }
 
-  /** Forgets a key's SHA-256. */
+  /** Forgets what the threads keep for a key (after the folds already sent for it). */
   async drop(key: string): Promise<void> {
     if (!this.threads) return;
-    await this.shaBehind.get(key);
     const id = this.nextId++;
-    const reply = this.shaReplies.wait(id);
-    this.threads.sha.postMessage({ op: 'drop', id, key });
-    await reply;
+    const md5Reply = this.md5Replies.wait(id);
+    const shaReply = this.shaReplies.wait(id);
+    this.threads.md5.postMessage({ op: 'drop', id, key });
+    await Promise.all([md5Reply, shaReply]);
   }
 
   async close(): Promise<void> {

@@ -74,40 +74,89 @@ export class UploadRepository {
       .execute();
   }
 
-  /** Claims the right to finish the upload; false when another request holds a fresh claim. */
-  async claimFinish(session: SessionRow, now: number, staleBefore: number): Promise<boolean> {
+  /**
+   * Takes the lease to finish the upload for `instanceId`; false while another holds it. A lease
+   * is held while its instance's heartbeat is at or after `aliveSince` and it was taken after
+   * `staleBefore` (the bound for a lease whose release was lost in a live instance).
+   */
+  async claimFinish(
+    id: number,
+    instanceId: string,
+    now: number,
+    aliveSince: number,
+    staleBefore: number,
+  ): Promise<boolean> {
     const result = await this.db
       .updateTable('uploadSessions')
-      .set({ status: 'finishing', updatedAt: now })
-      .where('id', '=', session.id)
+      .set({ status: 'finishing', instanceId, updatedAt: now })
+      .where('id', '=', id)
       .where((eb) =>
         eb.or([
           eb('status', '=', 'open'),
-          eb.and([eb('status', '=', 'finishing'), eb('updatedAt', '<', staleBefore)]),
+          eb('updatedAt', '<', staleBefore),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('instances')
+                .select('instances.id')
+                .whereRef('instances.id', '=', 'uploadSessions.instanceId')
+                .where('instances.heartbeatAt', '>=', aliveSince),
+            ),
+          ),
         ]),
       )
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async releaseFinish(id: number, now: number): Promise<void> {
+  /** Gives the finish lease back, unless another instance has taken it over since. */
+  async releaseFinish(id: number, instanceId: string, now: number): Promise<void> {
     await this.db
       .updateTable('uploadSessions')
-      .set({ status: 'open', updatedAt: now })
+      .set({ status: 'open', instanceId: null, updatedAt: now })
       .where('id', '=', id)
+      .where('status', '=', 'finishing')
+      .where('instanceId', '=', instanceId)
       .execute();
   }
 
-  /** Saves the MD5 state only if nobody advanced it meanwhile. */
+  /** Records the verified content address; false when `instanceId` no longer holds the lease. */
+  async saveVerified(id: number, instanceId: string, sha256: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('uploadSessions')
+      .set({ verifiedSha256: sha256 })
+      .where('id', '=', id)
+      .where('status', '=', 'finishing')
+      .where('instanceId', '=', instanceId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Deletes a finished session while `instanceId` holds its finish lease: false (nothing deleted)
+   * when the lease was taken over, so a finish that lost it cannot record the upload twice.
+   */
+  async deleteFinishedSession(id: number, instanceId: string): Promise<boolean> {
+    // Its chunks and claims go with it (foreign keys cascade).
+    const result = await this.db
+      .deleteFrom('uploadSessions')
+      .where('id', '=', id)
+      .where('status', '=', 'finishing')
+      .where('instanceId', '=', instanceId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+
+  /** Saves the running hashes at `toChunks` chunks, only if nobody advanced them meanwhile. */
   async saveHashState(
     id: number,
     fromChunks: number,
     toChunks: number,
-    state: string,
+    states: { md5: string; sha256: string },
   ): Promise<boolean> {
     const result = await this.db
       .updateTable('uploadSessions')
-      .set({ md5State: state, hashedChunks: toChunks })
+      .set({ md5State: states.md5, sha256State: states.sha256, hashedChunks: toChunks })
       .where('id', '=', id)
       .where('hashedChunks', '=', fromChunks)
       .executeTakeFirst();
@@ -133,45 +182,80 @@ export class UploadRepository {
       .then((row) => row !== undefined);
   }
 
-  async addChunk(row: ChunkRow): Promise<void> {
+  getChunk(sessionId: number, idx: number): Promise<ChunkRow | undefined> {
+    return this.db
+      .selectFrom('uploadChunks')
+      .select(chunkColumns)
+      .where('sessionId', '=', sessionId)
+      .where('idx', '=', idx)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Records a chunk as held and gives up the claim `token` made on it, together: false (nothing
+   * recorded) when that claim is no longer there (taken over, or its session is gone). Run it in
+   * a transaction.
+   */
+  async recordClaimedChunk(row: ChunkRow, token: string): Promise<boolean> {
+    const released = await this.db
+      .deleteFrom('uploadChunkClaims')
+      .where('sessionId', '=', row.sessionId)
+      .where('idx', '=', row.idx)
+      .where('token', '=', token)
+      .executeTakeFirst();
+    if (Number(released.numDeletedRows) !== 1) return false;
     await this.db
       .insertInto('uploadChunks')
       .values(row)
       .onConflict((oc) =>
-        oc.columns(['sessionId', 'idx']).doUpdateSet({ size: row.size, etag: row.etag }),
+        oc
+          .columns(['sessionId', 'idx'])
+          .doUpdateSet({ size: row.size, etag: row.etag, instanceId: row.instanceId }),
       )
       .execute();
+    return true;
   }
 
   /**
-   * Claims chunk `idx` of a session for writing under `token`, unless another claim made after
-   * `staleBefore` holds it; whether this call got it. One row per chunk, so instances agree.
+   * Claims chunk `idx` of a session for writing under `token` for `instanceId`; whether this call
+   * got it. Another claim holds it while its instance's heartbeat is at or after `aliveSince` and
+   * it was made after `staleBefore` (the bound for a claim whose release was lost in a live
+   * instance). One row per chunk, so instances agree.
    */
   async claimChunk(
     sessionId: number,
     idx: number,
-    token: string,
+    claim: { token: string; instanceId: string },
     now: number,
+    aliveSince: number,
     staleBefore: number,
   ): Promise<boolean> {
+    const { token, instanceId } = claim;
     const row = await this.db
       .insertInto('uploadChunkClaims')
-      .values({ sessionId, idx, token, claimedAt: now })
+      .values({ sessionId, idx, token, instanceId, claimedAt: now })
       .onConflict((oc) =>
         oc
           .columns(['sessionId', 'idx'])
-          .doUpdateSet({ token, claimedAt: now })
-          .where('uploadChunkClaims.claimedAt', '<', staleBefore),
+          .doUpdateSet({ token, instanceId, claimedAt: now })
+          .where((eb) =>
+            eb.or([
+              eb('uploadChunkClaims.claimedAt', '<', staleBefore),
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom('instances')
+                    .select('instances.id')
+                    .whereRef('instances.id', '=', 'uploadChunkClaims.instanceId')
+                    .where('instances.heartbeatAt', '>=', aliveSince),
+                ),
+              ),
+            ]),
+          ),
       )
       .returning('token')
       .executeTakeFirst();
     return row?.token === token;
-  }
-
-  /** Drops every claim (at start-up: the requests that made them are gone). */
-  async dropChunkClaims(): Promise<number> {
-    const result = await this.db.deleteFrom('uploadChunkClaims').executeTakeFirst();
-    return Number(result.numDeletedRows);
   }
 
   /** Gives up a claim made with `token` (a claim taken over since is left alone). */
@@ -191,6 +275,39 @@ export class UploadRepository {
       .where('sessionId', '=', sessionId)
       .where('idx', 'in', indexes)
       .execute();
+  }
+
+  /** Which of these staging keys a session still uses. */
+  async stagingInUse(keys: readonly string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('uploadSessions')
+      .select('stagingKey')
+      .where('stagingKey', 'in', keys)
+      .execute();
+    return new Set(rows.map((r) => r.stagingKey));
+  }
+
+  /**
+   * Which of these content addresses are in use: by a blob row, or by a session that verified
+   * them and is moving its bytes there.
+   */
+  async shasInUse(shas: readonly string[]): Promise<Set<string>> {
+    if (shas.length === 0) return new Set();
+    const blobs = await this.db
+      .selectFrom('fileBlobs')
+      .select('sha256')
+      .where('sha256', 'in', shas)
+      .execute();
+    const sessions = await this.db
+      .selectFrom('uploadSessions')
+      .select('verifiedSha256')
+      .where('verifiedSha256', 'in', shas)
+      .execute();
+    return new Set([
+      ...blobs.map((r) => r.sha256),
+      ...sessions.flatMap((r) => (r.verifiedSha256 ? [r.verifiedSha256] : [])),
+    ]);
   }
 
   expiredSessions(before: number, limit: number): Promise<SessionRow[]> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   ChunkFields,
   ChunkResponse,
@@ -10,19 +11,21 @@ import type {
 } from '@atrium/shared/contract/files';
 import { int32Max } from '@atrium/shared/contract/fields';
 import { ApiError } from '../../http/envelope';
+import type { Instances } from '../../instances/instances';
 import {
   blobKey,
   StorageNotFoundError,
   thumbKey,
   type ChunkReceipt,
   type ChunkWriter,
+  type ListedObject,
   type StagingRef,
   type Storage,
 } from '../../storage/index';
 import type { FileSink } from './chunk-form';
 import type { FilesDb, Owner, SessionRow } from '../files/files.tables';
 import { checkBinaryContent, checkTextContent, isTextExtension } from './content-check';
-import { Hasher } from './hasher';
+import { receiptOf, RunningHashes, stagingOf, type Release } from './running-hash';
 import {
   blobPath,
   checkAllowed,
@@ -39,18 +42,28 @@ import { UploadRepository, type SessionKey } from './upload.repository';
 
 /** Sessions untouched and uploads unsaved for this long are swept (DESIGN 6). */
 export const uploadTtlMs = 24 * 3_600_000;
-/** A claim to finish an upload older than this is taken to belong to a crashed process. */
-const finishLeaseMs = 5 * 60_000;
-/** A claim to write a chunk older than this is taken to be left behind by a request that died. */
-const chunkClaimMs = 2 * 60_000;
+/**
+ * Stored objects no row refers to are deleted once this old: younger ones may belong to an upload
+ * between writing its bytes and recording them (a staging file before its session row).
+ */
+export const orphanGraceMs = 3_600_000;
+/**
+ * Chunk claims and finish leases are held while their instance lives (issue 13). These bounds are
+ * for a release lost to a database error in an instance that lives on: longer than any request
+ * may take (the server ends a request after 5 minutes) and any finish.
+ */
+const chunkClaimMs = 10 * 60_000;
+const finishLeaseMs = 30 * 60_000;
 /** Width of library thumbnails. */
 export const thumbWidth = 240;
-/** Bytes re-read from storage are handed to the hash worker in pieces of about this size. */
-const hashBatchBytes = 4 * 1024 * 1024;
+/** How long a fold waits for the chunks before it to be folded elsewhere (see RunningHashes). */
+const hashWaitMs = 2_000;
 
 export interface UploadServiceDeps {
   db: FilesDb;
   storage: Storage;
+  /** This process among the instances: what it holds names it (see `Instances`). */
+  instances: Instances;
   settings?: SettingsReader | undefined;
   clock?: () => number;
   log?: { warn(obj: object, msg: string): void };
@@ -60,17 +73,31 @@ export interface SweepResult {
   sessions: number;
   uploads: number;
   blobs: number;
+  /** Stored objects no row referred to (left by crashes). */
+  orphans: number;
 }
 
-/** The hash worker's key for a session's running SHA-256. */
-const hashKey = (session: SessionRow) => `session:${session.id}`;
-
-function stagingOf(session: SessionRow): StagingRef {
-  return { key: session.stagingKey, uploadId: session.stagingUploadId };
+/** A chunk claimed for writing by one request. */
+interface Claim {
+  token: string;
+  /** Gives the claim up (idempotent). */
+  release(): Promise<void>;
+  /** Recording the chunk gave the claim up. */
+  recorded(): void;
 }
 
-function receiptOf(row: { idx: number; size: number; etag: string }): ChunkReceipt {
-  return { index: row.idx, size: row.size, etag: row.etag };
+/** The content address in a blob or thumbnail key (see `blobKey`, `thumbKey`). */
+function shaOfKey(key: string): string | undefined {
+  const name = key.slice(key.lastIndexOf('/') + 1);
+  const sha = name.slice(0, 64);
+  return /^[0-9a-f]{64}$/.test(sha) ? sha : undefined;
+}
+
+/** Thrown inside a transaction that must not commit: the finish lease went to another instance. */
+class LeaseLost extends ApiError {
+  constructor() {
+    super('This upload is being finished: try again in a moment');
+  }
 }
 
 /** Chunks held from index 0 without a gap. */
@@ -87,8 +114,7 @@ function chunkLength(session: SessionRow, index: number): number {
     : session.size - session.chunkSize * (session.chunks - 1);
 }
 
-/** Gives a chunk's body buffer back to its owner; with the buffer when it was handed away. */
-export type Release = (returned?: ArrayBuffer) => void;
+export type { Release };
 
 /** What the caller of `UploadService.chunk` says about the chunk's bytes. */
 export interface ChunkBody {
@@ -110,9 +136,13 @@ class ChunkSink implements FileSink {
     readonly index: number,
     readonly length: number,
     private readonly writer: ChunkWriter,
-    /** Gives up the claim on the chunk (idempotent). */
-    readonly release: () => Promise<void>,
+    readonly claim: Claim,
   ) {}
+
+  /** Gives up the claim on the chunk (idempotent). */
+  release(): Promise<void> {
+    return this.claim.release();
+  }
 
   write(data: Buffer, at: number): Promise<void> {
     if (at < 0 || at + data.length > this.length)
@@ -122,7 +152,8 @@ class ChunkSink implements FileSink {
 
   async close(kept: boolean): Promise<void> {
     try {
-      await this.writer.close();
+      // Kept bytes are about to be recorded: durable first.
+      await this.writer.close(kept);
     } catch (error) {
       await this.release();
       throw error;
@@ -134,25 +165,44 @@ class ChunkSink implements FileSink {
 
 /**
  * The chunked upload engine (DESIGN 6): sessions keyed by (owner, library, md5, size, name),
- * bounded chunk indexes with exact sizes, a running MD5 kept in the database so any instance can
- * continue it, verification at the end and content-addressed, reference-counted blobs.
+ * bounded chunk indexes with exact sizes, running MD5 and SHA-256 kept in the database so any
+ * instance can continue them, verification at the end and content-addressed, reference-counted
+ * blobs. Any instance takes any chunk (DESIGN 2): a chunk claim or finish lease names the instance
+ * holding it and lapses a few seconds after that instance stops beating.
  */
 export class UploadService {
   readonly repo: UploadRepository;
   private readonly storage: Storage;
+  private readonly instances: Instances;
   private readonly settings: SettingsReader | undefined;
   private readonly clock: () => number;
   private readonly log: UploadServiceDeps['log'];
-  private readonly hasher = new Hasher();
-  /** Per session, the hashing still running behind the answers already sent (see `chunk`). */
-  private readonly hashing = new Map<number, Promise<void>>();
+  private readonly hashes: RunningHashes;
+  /**
+   * How long a request waits for a chunk or finish another request holds: long enough for a
+   * crashed holder to be seen dead, so the resend after a crash is taken instead of refused
+   * (neither WebUploader nor our button retries a refusal).
+   */
+  private readonly takeoverWaitMs: number;
+  private readonly pollMs: number;
 
   constructor(deps: UploadServiceDeps) {
     this.repo = new UploadRepository(deps.db);
     this.storage = deps.storage;
+    this.instances = deps.instances;
     this.settings = deps.settings;
     this.clock = deps.clock ?? Date.now;
     this.log = deps.log;
+    const { heartbeatMs, deadAfterMs } = deps.instances.timing;
+    this.takeoverWaitMs = deadAfterMs + 2 * heartbeatMs;
+    this.pollMs = Math.max(5, Math.round(heartbeatMs / 5));
+    this.hashes = new RunningHashes({
+      repo: this.repo,
+      storage: this.storage,
+      instances: this.instances,
+      log: this.log,
+      waitMs: hashWaitMs,
+    });
   }
 
   config(): Promise<UploadConfig> {
@@ -199,6 +249,12 @@ export class UploadService {
       await this.resetSession(session);
       session = undefined;
     }
+    if (session?.verifiedSha256) {
+      // Verified by a finish cut short (its bytes may be on their way to the content address
+      // already, out of staging): the last chunk, sent again, completes it.
+      await this.repo.touchSession(session.id, this.clock());
+      return { chunkUploaded: chunks - 1, chunks, chunkSize };
+    }
     if (session) {
       const receipts = (await this.repo.listChunks(session.id)).map(receiptOf);
       const stored = await this.storage.storedChunks(stagingOf(session), chunkSize, receipts);
@@ -240,8 +296,11 @@ export class UploadService {
       stagingKey: staging.key,
       stagingUploadId: staging.uploadId,
       md5State: null,
+      sha256State: null,
       hashedChunks: 0,
       status: 'open',
+      instanceId: null,
+      verifiedSha256: null,
       createdAt: now,
       updatedAt: now,
     });
@@ -361,8 +420,41 @@ export class UploadService {
     return { session, index, expected: chunkLength(session, index) };
   }
 
-  private isFinishing(session: SessionRow, now: number): boolean {
-    return session.status === 'finishing' && session.updatedAt >= now - finishLeaseMs;
+  /**
+   * Whether a live instance holds the lease to finish the session (this one included: another
+   * request of it may be finishing).
+   */
+  private async finishingElsewhere(session: SessionRow): Promise<boolean> {
+    if (session.status !== 'finishing' || session.instanceId === null) return false;
+    if (session.updatedAt < this.clock() - finishLeaseMs) return false;
+    return this.instances.isAlive(session.instanceId);
+  }
+
+  /**
+   * Waits while a live instance finishes the session (or until it is gone), up to the take-over
+   * wait: a crashed holder is seen dead within it.
+   */
+  private async waitWhileFinishing(session: SessionRow): Promise<void> {
+    const deadline = performance.now() + this.takeoverWaitMs;
+    let current: SessionRow | undefined = session;
+    while (current && (await this.finishingElsewhere(current))) {
+      if (performance.now() >= deadline)
+        throw new ApiError('This upload is being finished: try again in a moment');
+      await sleep(this.pollMs);
+      current = await this.repo.getSession(session.id);
+    }
+  }
+
+  /**
+   * An instance whose heartbeat has gone stale may already have lost what it holds to others: it
+   * beats again before it records anything, and refuses if it cannot. (What it records is fenced
+   * by its claim or lease as well, which another instance's take-over replaces.)
+   */
+  private async fence(): Promise<void> {
+    if (this.instances.holdsOn()) return;
+    await this.instances.beat();
+    if (!this.instances.holdsOn())
+      throw new ApiError('This server lost touch with the database: send the chunk again');
   }
 
   /**
@@ -377,19 +469,14 @@ export class UploadService {
     fields: ChunkFields,
   ): Promise<FileSink | undefined> {
     if (!this.storage.openChunkWriter) return undefined;
-    let target;
+    let claim: Claim | undefined;
     try {
-      target = await this.chunkTarget(owner, library, fields);
-    } catch {
-      return undefined;
-    }
-    const { session, index, expected } = target;
-    if (this.isFinishing(session, this.clock())) return undefined;
-    if (await this.repo.hasChunk(session.id, index)) return undefined;
-    // Any trouble here leaves the chunk to the buffered path, which reports it.
-    const claim = await this.claimChunk(session.id, index).catch(() => undefined);
-    if (!claim) return undefined;
-    try {
+      const { session, index, expected } = await this.chunkTarget(owner, library, fields);
+      // A chunk another request holds is left to the buffered path, which waits for it.
+      if (await this.finishingElsewhere(session)) return undefined;
+      if (await this.repo.hasChunk(session.id, index)) return undefined;
+      claim = await this.claimChunk(session.id, index);
+      if (!claim) return undefined;
       const writer = await this.storage.openChunkWriter(
         stagingOf(session),
         index,
@@ -397,26 +484,35 @@ export class UploadService {
       );
       return new ChunkSink(session.id, index, expected, writer, claim);
     } catch {
-      await claim();
+      // Any trouble here leaves the chunk to the buffered path, which reports it.
+      await claim?.release();
       return undefined;
     }
   }
 
+  /** Gives up the claim of a sink whose bytes will not be recorded (its form was refused). */
+  async dropSink(sink: FileSink | undefined): Promise<void> {
+    if (sink instanceof ChunkSink) await sink.release();
+  }
+
   /**
    * Claims a chunk for writing (in the database, so instances agree: one writer per chunk, or a
-   * second send of it could land other bytes over those being hashed). The function that gives
-   * it up, or undefined when another request holds it. A claim older than any request may take
-   * was left behind by one that died, and is taken over.
+   * second send of it could land other bytes over those being hashed); undefined when another
+   * request holds it. The claim names this instance and lapses once it is dead.
    */
-  private async claimChunk(
-    sessionId: number,
-    index: number,
-  ): Promise<(() => Promise<void>) | undefined> {
+  private async claimChunk(sessionId: number, index: number): Promise<Claim | undefined> {
     const token = randomUUID();
     const now = this.clock();
     let claimed: boolean;
     try {
-      claimed = await this.repo.claimChunk(sessionId, index, token, now, now - chunkClaimMs);
+      claimed = await this.repo.claimChunk(
+        sessionId,
+        index,
+        { token, instanceId: this.instances.id },
+        now,
+        this.instances.aliveSince(),
+        now - chunkClaimMs,
+      );
     } catch (error) {
       // The session went away meanwhile (its claims go with it).
       if (!(await this.repo.getSession(sessionId)))
@@ -425,13 +521,38 @@ export class UploadService {
     }
     if (!claimed) return undefined;
     let released = false;
-    return async () => {
-      if (released) return;
-      released = true;
-      await this.repo.releaseChunkClaim(sessionId, index, token).catch((error: unknown) => {
-        this.log?.warn({ err: error, sessionId }, 'could not give up an upload chunk claim');
-      });
+    return {
+      token,
+      release: async () => {
+        if (released) return;
+        released = true;
+        await this.repo.releaseChunkClaim(sessionId, index, token).catch((error: unknown) => {
+          this.log?.warn({ err: error, sessionId }, 'could not give up an upload chunk claim');
+        });
+      },
+      recorded: () => {
+        released = true;
+      },
     };
+  }
+
+  /**
+   * Claims a chunk, waiting while another request holds it, up to the take-over wait: a claim of
+   * a crashed instance lapses within it. Undefined when the holder recorded the chunk meanwhile.
+   */
+  private async claimChunkWaiting(sessionId: number, index: number): Promise<Claim | undefined> {
+    const deadline = performance.now() + this.takeoverWaitMs;
+    for (;;) {
+      const claim = await this.claimChunk(sessionId, index);
+      if (claim) return claim;
+      if (await this.repo.hasChunk(sessionId, index)) return undefined;
+      if (performance.now() >= deadline) {
+        throw new ApiError(
+          'This chunk is being received by another request: send it again in a moment',
+        );
+      }
+      await sleep(this.pollMs);
+    }
   }
 
   private async storeChunk(
@@ -443,15 +564,20 @@ export class UploadService {
     { written, transferable = false }: ChunkBody,
     handOver: () => Release,
   ): Promise<ChunkResponse> {
-    const { session, index, expected } = await this.chunkTarget(owner, library, fields);
+    let target = await this.chunkTarget(owner, library, fields);
+    const { index, expected } = target;
     if (data.length !== expected) {
       throw new ApiError(
         `chunk ${index}: expected exactly ${expected} bytes, received ${data.length}`,
       );
     }
+    if (await this.finishingElsewhere(target.session)) {
+      await this.waitWhileFinishing(target.session);
+      // Finished meanwhile, the chunk gets the answer of a finished upload.
+      target = await this.chunkTarget(owner, library, fields);
+    }
+    const { session } = target;
     const now = this.clock();
-    if (this.isFinishing(session, now))
-      throw new ApiError('This upload is being finished: try again in a moment');
 
     if (!(await this.repo.hasChunk(session.id, index))) {
       // Bytes a sink already put in place while the request arrived are this very chunk's.
@@ -460,243 +586,156 @@ export class UploadService {
         written.sessionId === session.id &&
         written.index === index &&
         written.length === data.length;
-      // The chunk is written (unless in place) and hashed side by side, and its hash may run on
-      // after the answer, while the client sends the next chunk. Waiting for the previous chunk's
-      // hash keeps the hashing at most one chunk behind, so memory stays bounded.
-      // One writer per chunk: a second send of it while the first is being written is refused
+      // One writer per chunk: a second send of it while the first is being written waits for it
       // (a sink already holds the claim for the bytes it put in place).
-      const unclaim = inPlace ? undefined : await this.claimChunk(session.id, index);
-      if (!inPlace && !unclaim) {
-        throw new ApiError(
-          'This chunk is being received by another request: send it again in a moment',
+      const claim = inPlace ? written.claim : await this.claimChunkWaiting(session.id, index);
+      if (claim) {
+        // The chunk is written (unless in place) and hashed side by side, and its hash may run on
+        // after the answer, while the client sends the next chunk.
+        const recorded = this.recordChunk(session, index, data, claim, inPlace);
+        if (!inPlace) void recorded.then(claim.release, claim.release);
+        const stored = recorded.then(
+          () => true,
+          () => false,
         );
+        // Written already, the buffer is read by the hashes alone: hand it over when it may be.
+        const before = this.hashes.add({
+          session,
+          index,
+          data,
+          stored,
+          release: handOver(),
+          handOver: inPlace && transferable,
+        });
+        await recorded;
+        // The earlier chunks' hashes done: hashing stays about a chunk behind, memory bounded.
+        await before;
       }
-      const recorded = inPlace
-        ? this.repo.addChunk({ sessionId: session.id, idx: index, size: data.length, etag: '' })
-        : this.recordChunk(session, index, data);
-      if (unclaim) void recorded.then(unclaim, unclaim);
-      // Written already, the buffer is read by the hashes alone: hand it over when it may be.
-      const previous = this.queueHash(
-        session,
-        index,
-        data,
-        recorded,
-        handOver(),
-        inPlace && transferable,
-      );
-      await recorded;
-      await previous;
     }
     await this.repo.touchSession(session.id, now);
 
     const held = (await this.repo.listChunks(session.id)).map((row) => row.idx);
-    if (held.length === session.chunks) {
-      await this.hashing.get(session.id);
-      return this.finish(session, origin);
-    }
+    if (held.length === session.chunks) return this.finish(session, origin);
     return { chunkUploaded: contiguous(held), chunks: session.chunks };
   }
 
-  /** Writes a chunk to staging and records it as held. */
-  private async recordChunk(session: SessionRow, index: number, data: Buffer): Promise<void> {
-    let receipt: ChunkReceipt;
-    try {
-      receipt = await this.storage.writeChunk(stagingOf(session), index, session.chunkSize, data);
-    } catch (error) {
-      if (!(error instanceof StorageNotFoundError)) throw error;
-      await this.resetSession(session);
-      throw retryUpload('The stored part of this upload has expired');
+  /**
+   * Writes a chunk to staging (unless a sink put it in place), durably, and records it as held
+   * in the same transaction that gives up its claim: a claim taken over meanwhile (this instance
+   * was seen dead) records nothing.
+   */
+  private async recordChunk(
+    session: SessionRow,
+    index: number,
+    data: Buffer,
+    claim: Claim,
+    inPlace: boolean,
+  ): Promise<void> {
+    let receipt: ChunkReceipt = { index, size: data.length, etag: '' };
+    if (!inPlace) {
+      await this.fence();
+      try {
+        receipt = await this.storage.writeChunk(
+          stagingOf(session),
+          index,
+          session.chunkSize,
+          data,
+        );
+      } catch (error) {
+        if (!(error instanceof StorageNotFoundError)) throw error;
+        await this.resetSession(session);
+        throw retryUpload('The stored part of this upload has expired');
+      }
     }
-    await this.repo.addChunk({
+    await this.fence();
+    const row = {
       sessionId: session.id,
       idx: index,
       size: receipt.size,
       etag: receipt.etag,
-    });
-  }
-
-  /**
-   * Queues the hash of a chunk behind the session's earlier ones and resolves when those are
-   * done. `release` is called once both the hash and the write (`recorded`) no longer read `data`;
-   * with `handOver`, the hash threads may take the buffer under `data` and give it back later.
-   */
-  private queueHash(
-    session: SessionRow,
-    index: number,
-    data: Buffer,
-    recorded: Promise<void>,
-    release: Release,
-    handOver: boolean,
-  ): Promise<void> {
-    const stored = recorded.then(
-      () => true,
-      () => false,
-    );
-    let handedTo: 'hash' | undefined;
-    const giveBack = handOver
-      ? {
-          take: () => {
-            handedTo = 'hash';
-          },
-          back: (buffers: ArrayBuffer[]) => release(buffers[0]),
-        }
-      : undefined;
-    const previous = this.hashing.get(session.id) ?? Promise.resolve();
-    const next = previous
-      .then(() => this.advanceHash(session, index, data, stored, giveBack))
-      .catch((error: unknown) => {
-        // The verification at the end re-reads whatever was not hashed here.
-        this.log?.warn({ err: error, sessionId: session.id }, 'running upload hash failed');
-      })
-      .finally(async () => {
-        await stored;
-        // A buffer handed to the hash threads is released when they give it back.
-        if (handedTo === undefined) release();
-        if (this.hashing.get(session.id) === next) this.hashing.delete(session.id);
-      });
-    this.hashing.set(session.id, next);
-    return previous;
-  }
-
-  /**
-   * Folds chunk `index` into the running hashes when it extends the hashed prefix, then any later
-   * chunks already stored (read back where the store allows), and saves the MD5 state. The fold
-   * runs while the chunk is being written; it counts only once the chunk is `stored`, so a chunk
-   * whose write failed is hashed again when it is sent again.
-   */
-  private async advanceHash(
-    session: SessionRow,
-    index: number,
-    data: Buffer,
-    stored: Promise<boolean>,
-    giveBack?: { take: () => void; back: (buffers: ArrayBuffer[]) => void },
-  ): Promise<void> {
-    const current = await this.repo.getSession(session.id);
-    if (!current || current.hashedChunks !== index) return;
-    const key = hashKey(current);
-    giveBack?.take();
-    let state = await this.hasher.fold(
-      key,
-      index * current.chunkSize,
-      index > 0 ? current.md5State : null,
-      [data],
-      giveBack?.back,
-    );
-    if (!(await stored)) {
-      await this.hasher.drop(key);
+      instanceId: this.instances.id,
+    };
+    const recorded = await this.repo.db
+      .transaction()
+      .execute((trx) => new UploadRepository(trx).recordClaimedChunk(row, claim.token));
+    if (recorded) {
+      claim.recorded();
       return;
     }
-    let hashed = index + 1;
-    if (hashed < current.chunks) {
-      const later = new Map((await this.repo.listChunks(current.id)).map((row) => [row.idx, row]));
-      for (let row = later.get(hashed); row; row = later.get(hashed)) {
-        const bytes = await this.storage.readChunk(
-          stagingOf(current),
-          receiptOf(row),
-          current.chunkSize,
-        );
-        if (!bytes) break;
-        state = await this.hasher.fold(key, hashed * current.chunkSize, state, [bytes]);
-        hashed += 1;
-      }
-    }
-    if (!(await this.repo.saveHashState(current.id, current.hashedChunks, hashed, state)))
-      await this.hasher.drop(key);
+    if (!(await this.repo.getSession(session.id)))
+      throw retryUpload('No upload in progress for this file: start it with init');
+    throw new ApiError('This chunk was taken over by another request: send it again in a moment');
   }
 
-  /** Streams the staging object from byte `from` through the hash worker; the final MD5 state. */
-  private async foldStaging(
-    session: SessionRow,
-    key: string,
-    from: number,
-    state: string | null,
-  ): Promise<string | null> {
-    if (from >= session.size) return state;
-    const stream = await this.storage.readStaging(stagingOf(session), {
-      start: from,
-      end: session.size - 1,
-    });
-    let offset = from;
-    let batch: Buffer[] = [];
-    let batched = 0;
-    const flush = async () => {
-      const piece = Buffer.concat(batch, batched);
-      state = await this.hasher.fold(key, offset, state, [piece]);
-      offset += batched;
-      batch = [];
-      batched = 0;
-    };
-    for await (const part of stream as AsyncIterable<Buffer>) {
-      batch.push(part);
-      batched += part.length;
-      if (batched >= hashBatchBytes) await flush();
-    }
-    if (batched > 0) await flush();
-    if (offset !== session.size) throw new StorageNotFoundError(session.stagingKey);
-    return state;
-  }
-
-  private async finish(claimed: SessionRow, origin: string): Promise<ChunkResponse> {
+  /**
+   * Finishes an upload whose chunks are all held: verifies it, records the verified content
+   * address, moves the bytes there and records the upload. Each step can be taken again: a finish
+   * cut short by a crash is completed by the next try, on any instance, once the lease of the
+   * dead one has lapsed.
+   */
+  private async finish(held: SessionRow, origin: string): Promise<ChunkResponse> {
+    const me = this.instances.id;
     const now = this.clock();
-    if (!(await this.repo.claimFinish(claimed, now, now - finishLeaseMs))) {
-      throw new ApiError('This upload is being finished: try again in a moment');
-    }
-    const session = (await this.repo.getSession(claimed.id)) ?? claimed;
-    const staging = stagingOf(session);
-    let verified: { sha256: string };
+    const leased = await this.repo.claimFinish(
+      held.id,
+      me,
+      now,
+      this.instances.aliveSince(),
+      now - finishLeaseMs,
+    );
+    if (!leased) throw new ApiError('This upload is being finished: try again in a moment');
+    const session = (await this.repo.getSession(held.id)) ?? held;
     try {
-      const receipts = (await this.repo.listChunks(session.id)).map(receiptOf);
-      await this.storage.assemble(staging, receipts);
-      verified = await this.verify(session);
+      const sha256 = session.verifiedSha256 ?? (await this.verify(session));
+      const path = await this.storeBlob(session, sha256);
+      this.hashes.forget(session.id);
+      return {
+        chunkUploaded: session.chunks,
+        chunks: session.chunks,
+        data: { filename: session.name, size: session.size },
+        path,
+        fullPath: origin + path,
+      };
     } catch (error) {
-      if (error instanceof ApiError) throw error;
       if (error instanceof StorageNotFoundError) {
         await this.resetSession(session);
         throw retryUpload('The stored part of this upload is gone');
       }
-      await this.repo.releaseFinish(session.id, this.clock());
+      // Nothing when the session was dropped or the lease taken over.
+      await this.repo.releaseFinish(session.id, me, this.clock()).catch((failure: unknown) => {
+        this.log?.warn({ err: failure, sessionId: session.id }, 'could not give up a finish lease');
+      });
       throw error;
     }
-    const path = await this.storeBlob(session, verified.sha256);
-    return {
-      chunkUploaded: session.chunks,
-      chunks: session.chunks,
-      data: { filename: session.name, size: session.size },
-      path,
-      fullPath: origin + path,
-    };
   }
 
-  /** Whole-file MD5 against the declared one, SHA-256 for the content address, and a content check. */
-  private async verify(session: SessionRow): Promise<{ sha256: string }> {
-    const key = hashKey(session);
-    const hashedBytes = session.hashedChunks * session.chunkSize;
-    const state = await this.foldStaging(
-      session,
-      key,
-      hashedBytes,
-      session.hashedChunks > 0 ? session.md5State : null,
+  /**
+   * Assembles the chunks and checks the whole file: MD5 against the declared one (the running
+   * hashes continued over whatever was not folded yet), its content against its extension. Records
+   * and answers the SHA-256, the content address.
+   */
+  private async verify(session: SessionRow): Promise<string> {
+    const staging = stagingOf(session);
+    const receipts = (await this.repo.listChunks(session.id)).map(receiptOf);
+    await this.storage.assemble(staging, receipts);
+    await this.hashes.settle(session);
+    const hashed = (await this.repo.getSession(session.id)) ?? session;
+    const digest = await this.hashes.digestFile(hashed, (from) =>
+      this.storage.readStaging(staging, { start: from, end: session.size - 1 }),
     );
-    const digest = await this.hasher.digest(key, session.size, state);
     if (digest.md5 !== session.md5) {
       await this.resetSession(session);
       throw retryUpload("The file's MD5 does not match the one declared at init");
     }
-    const problem = await this.checkContent(session, stagingOf(session));
+    const problem = await this.checkContent(session, staging);
     if (problem) {
       await this.resetSession(session);
       throw retryUpload(`The file does not match its extension: ${problem}`);
     }
-    if (digest.sha256) return { sha256: digest.sha256 };
-    // This process did not see the whole upload (a restart, another instance): hash it all again.
-    const checkKey = `check:${session.id}`;
-    const full = await this.hasher.digest(
-      checkKey,
-      session.size,
-      await this.foldStaging(session, checkKey, 0, null),
-    );
-    if (!full.sha256) throw new Error(`no SHA-256 for upload session ${session.id}`);
-    return { sha256: full.sha256 };
+    await this.fence();
+    if (!(await this.repo.saveVerified(session.id, this.instances.id, digest.sha256)))
+      throw new LeaseLost();
+    return digest.sha256;
   }
 
   private async checkContent(
@@ -710,8 +749,12 @@ export class UploadService {
     return checkBinaryContent(session.ext, await read());
   }
 
-  /** Files the verified bytes under their content address and records the unsaved upload. */
+  /**
+   * Files the verified bytes under their content address and records the unsaved upload, with
+   * the session's deletion, only while this instance holds the finish lease.
+   */
   private async storeBlob(session: SessionRow, sha256: string): Promise<string> {
+    const me = this.instances.id;
     const staging = stagingOf(session);
     const owner: Owner = { type: session.ownerType, id: session.ownerId };
     const path = blobPath(session.library, sha256, session.ext);
@@ -726,20 +769,25 @@ export class UploadService {
     };
     const existing = await this.repo.findBlobBySha(sha256);
     if (existing) {
+      await this.fence();
       const shared = await this.repo.db.transaction().execute(async (trx) => {
         const repo = new UploadRepository(trx);
         if (!(await repo.addBlobRefs(existing.id, 1))) return false;
         await repo.insertUpload({ ...upload, blobId: existing.id });
-        await repo.deleteSession(session.id);
+        if (!(await repo.deleteFinishedSession(session.id, me))) throw new LeaseLost();
         return true;
       });
       if (shared) {
-        await this.storage.abort(staging);
+        // Left behind if this fails or the process dies here: the orphan sweep frees it.
+        await this.storage.abort(staging).catch((error: unknown) => {
+          this.log?.warn({ err: error, sessionId: session.id }, 'could not free upload staging');
+        });
         return path;
       }
     }
     const key = blobKey(sha256);
     await this.storage.promote(staging, key);
+    await this.fence();
     await this.repo.db.transaction().execute(async (trx) => {
       const repo = new UploadRepository(trx);
       const blob = await repo.upsertBlob({
@@ -750,14 +798,14 @@ export class UploadService {
         createdAt: this.clock(),
       });
       await repo.insertUpload({ ...upload, blobId: blob.id });
-      await repo.deleteSession(session.id);
+      if (!(await repo.deleteFinishedSession(session.id, me))) throw new LeaseLost();
     });
     return path;
   }
 
   /** Drops a session and its bytes; the next init starts from chunk 0. */
   private async resetSession(session: SessionRow): Promise<void> {
-    await this.hasher.drop(hashKey(session));
+    this.hashes.forget(session.id);
     await this.repo.deleteSession(session.id);
     try {
       await this.storage.abort(stagingOf(session));
@@ -778,10 +826,13 @@ export class UploadService {
     await this.storage.delete(thumbKey(blob.sha256, thumbWidth));
   }
 
-  /** Frees abandoned sessions, unsaved uploads older than 24 h and blobs nothing points at. */
+  /**
+   * Frees abandoned sessions, unsaved uploads older than 24 h, blobs nothing points at, and stored
+   * objects no row refers to (left by a crash between writing bytes and recording them).
+   */
   async sweep(now: number = this.clock()): Promise<SweepResult> {
     const before = now - uploadTtlMs;
-    const result: SweepResult = { sessions: 0, uploads: 0, blobs: 0 };
+    const result: SweepResult = { sessions: 0, uploads: 0, blobs: 0, orphans: 0 };
     for (
       let batch = await this.repo.expiredSessions(before, 100);
       batch.length > 0;
@@ -816,21 +867,45 @@ export class UploadService {
         result.blobs += 1;
       }
     }
+    result.orphans = await this.sweepOrphans(now - orphanGraceMs);
     return result;
   }
 
-  /**
-   * Drops the chunk claims of requests that were running when the server last stopped, so their
-   * chunks can be sent again at once (called at start-up; a claim is otherwise only taken over
-   * after two minutes).
-   */
-  dropLeftoverClaims(): Promise<number> {
-    return this.repo.dropChunkClaims();
+  /** Deletes stored objects written before `before` that no row refers to; how many. */
+  private async sweepOrphans(before: number): Promise<number> {
+    let deleted = 0;
+    const old = (page: ListedObject[]) => page.filter((object) => object.modifiedAt < before);
+    for await (const page of this.storage.list('staging')) {
+      for (const object of old(page)) {
+        // Asked one at a time, right before deleting: a session may have been opened since.
+        if ((await this.repo.stagingInUse([object.key])).size > 0) continue;
+        await this.storage.abort({ key: object.key, uploadId: object.uploadId ?? null });
+        deleted += 1;
+      }
+    }
+    for (const area of ['blobs', 'thumbs'] as const) {
+      for await (const page of this.storage.list(area)) {
+        const candidates = old(page);
+        const inUse = await this.repo.shasInUse([
+          ...new Set(candidates.flatMap((object) => shaOfKey(object.key) ?? [])),
+        ]);
+        for (const object of candidates) {
+          const sha = shaOfKey(object.key);
+          // A thumbnail's temporary file is never kept this long; anything else unknown is kept.
+          const leftover = object.key.endsWith('.tmp');
+          if (!leftover && (!sha || inUse.has(sha))) continue;
+          if (!leftover && sha && (await this.repo.shasInUse([sha])).size > 0) continue;
+          await this.storage.delete(object.key);
+          deleted += 1;
+        }
+      }
+    }
+    return deleted;
   }
 
-  /** Stops the hash worker. */
+  /** Stops the hash workers. */
   close(): Promise<void> {
-    return this.hasher.close();
+    return this.hashes.close();
   }
 
   /** Runs `sweep` every `intervalMs` until the returned function is called. */

@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import { Instances } from '../../instances/instances';
 import { filesDb } from '../files/files.tables';
 import { UploadService } from './upload.service';
 import {
@@ -350,7 +351,7 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
 
     t.clock.advance(23 * 3_600_000);
     const early = await sweep(t);
-    expect(early).toEqual({ sessions: 0, uploads: 0, blobs: 0 });
+    expect(early).toEqual({ sessions: 0, uploads: 0, blobs: 0, orphans: 0 });
 
     t.clock.advance(2 * 3_600_000);
     const late = await sweep(t);
@@ -371,90 +372,195 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
   });
 });
 
-describe('one writer per chunk', () => {
+describe.each(testDbKinds)('one writer per chunk, claims tied to live instances (%s)', (kind) => {
   let t: TestApp;
+  // Short beats so a refusal (after waiting out a live holder) takes a fraction of a second.
+  const timing = { heartbeatMs: 50, deadAfterMs: 200 };
+  const waited = timing.deadAfterMs + 2 * timing.heartbeatMs;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ db: kind, deps: { instanceTiming: timing } });
     await useUploadConfig(t);
   });
   afterAll(async () => {
     await t.cleanup();
   });
 
-  it('refuses a second send of a chunk while another request is writing it, then takes it', async () => {
+  /**
+   * Another instance on the same database and storage. Its heartbeat reads a clock of its own
+   * that `crash` stops, while the app's clock runs on: to the app it then looks like a process
+   * killed with -9 (beats stopped, row left behind).
+   */
+  async function otherInstance() {
+    let crashedAt: number | undefined;
+    const instances = new Instances(t.db, () => crashedAt ?? t.clock.now(), timing);
+    await instances.start();
+    const uploads = new UploadService({
+      db: filesDb(t.db),
+      storage: t.app.filesFeature.storage,
+      instances,
+      settings: t.app.services.settings,
+      clock: () => t.clock.now(),
+    });
+    return {
+      instances,
+      uploads,
+      crash: () => {
+        crashedAt = t.clock.now();
+      },
+      async close() {
+        await uploads.close();
+        await instances.stop();
+      },
+    };
+  }
+
+  const setUp = async (name: string) => {
     const { token } = await t.loginAdmin();
     const admin = new FileClient(t, { area: 'admin', token }, 'file');
-    const file = { name: 'race.txt', data: textFile(testChunkSize * 2 + 5, 'race') };
+    const file = { name, data: textFile(testChunkSize * 2 + 5, name) };
     expect((await admin.init(file)).code).toBe(Code.Success);
-    const uploads = t.app.filesFeature.uploads;
-    const owner = { type: 'admin' as const, id: 0 };
-    const fields = {
+    const fields = (chunk: number) => ({
       name: file.name,
       md5: md5Of(file.data),
       size: String(file.data.length),
       chunks: '3',
-      chunk: '0',
-    };
-    const first = file.data.subarray(0, testChunkSize);
+      chunk: String(chunk),
+    });
+    const bytes = (chunk: number) =>
+      file.data.subarray(chunk * testChunkSize, (chunk + 1) * testChunkSize);
+    return { admin, file, fields, bytes };
+  };
+  const owner = { type: 'admin' as const, id: 0 };
+
+  it('refuses a second send of a chunk while another request writes it, then takes it', async () => {
+    const { admin, file, fields, bytes } = await setUp('race.txt');
+    const uploads = t.app.filesFeature.uploads;
 
     // A request streaming chunk 0 into place holds it until it is recorded or dropped.
-    const sink = await uploads.openChunkSink(owner, 'file', fields);
+    const sink = await uploads.openChunkSink(owner, 'file', fields(0));
     expect(sink?.length).toBe(testChunkSize);
-    expect(await uploads.openChunkSink(owner, 'file', fields)).toBeUndefined();
+    expect(await uploads.openChunkSink(owner, 'file', fields(0))).toBeUndefined();
     const other = Buffer.alloc(testChunkSize, 0x41);
-    await expect(uploads.chunk(owner, 'file', fields, other, '')).rejects.toThrow(
+    // A second send waits for the holder to finish or die, then is refused.
+    const started = performance.now();
+    await expect(uploads.chunk(owner, 'file', fields(0), other, '')).rejects.toThrow(
       /being received by another request/,
     );
-    // Also for another instance on the same database and storage.
-    const instance = new UploadService({
-      db: filesDb(t.db),
-      storage: t.app.filesFeature.storage,
-      settings: t.app.services.settings,
-      clock: () => t.clock.now(),
-    });
-    await expect(instance.chunk(owner, 'file', fields, other, '')).rejects.toThrow(
+    expect(performance.now() - started).toBeGreaterThanOrEqual(waited);
+    // Also on another instance on the same database and storage.
+    const b = await otherInstance();
+    await expect(b.uploads.chunk(owner, 'file', fields(0), other, '')).rejects.toThrow(
       /being received by another request/,
     );
-    expect(await instance.openChunkSink(owner, 'file', fields)).toBeUndefined();
-    await instance.close();
+    expect(await b.uploads.openChunkSink(owner, 'file', fields(0))).toBeUndefined();
+    await b.close();
     expect((await admin.sendChunk(file, 0, { body: other })).json.msg).toMatch(
       /being received by another request/,
     );
 
     // Its bytes in place and kept, the first request records the chunk and lets go of it.
-    await sink?.write(first, 0);
+    await sink?.write(bytes(0), 0);
     await sink?.close(true);
     expect(
-      (await uploads.chunk(owner, 'file', fields, first, '', { written: sink })).chunkUploaded,
+      (await uploads.chunk(owner, 'file', fields(0), bytes(0), '', { written: sink }))
+        .chunkUploaded,
     ).toBe(1);
     // Held now: another send of it is accepted and changes nothing.
-    expect((await uploads.chunk(owner, 'file', fields, other, '')).chunkUploaded).toBe(1);
+    expect((await uploads.chunk(owner, 'file', fields(0), other, '')).chunkUploaded).toBe(1);
 
-    // Claims left behind when the server stopped are dropped when it starts.
-    const leftover = await uploads.openChunkSink(owner, 'file', { ...fields, chunk: '1' });
-    expect(leftover).toBeDefined();
-    expect(await uploads.dropLeftoverClaims()).toBe(1);
-    const reopened = await uploads.openChunkSink(owner, 'file', { ...fields, chunk: '1' });
-    expect(reopened).toBeDefined();
-    await reopened?.close(false);
-    await leftover?.close(false);
-
-    // A claim left behind by a request that died is taken over once older than any request.
-    const stale = await uploads.openChunkSink(owner, 'file', { ...fields, chunk: '1' });
-    expect(stale).toBeDefined();
-    expect((await admin.sendChunk(file, 1)).json.msg).toMatch(/being received by another request/);
-    t.clock.advance(3 * 60_000);
-    expect((await admin.sendChunk(file, 1)).json.code).toBe(Code.Success);
-    await stale?.close(false);
+    // A second send that arrives while the holder is still writing is taken once it recorded.
+    const slow = await uploads.openChunkSink(owner, 'file', fields(1));
+    const resent = uploads.chunk(owner, 'file', fields(1), bytes(1), '');
+    await slow?.write(bytes(1), 0);
+    await slow?.close(true);
+    await uploads.chunk(owner, 'file', fields(1), bytes(1), '', { written: slow });
+    expect((await resent).chunkUploaded).toBe(2);
 
     // A sink dropped without being kept lets go at once.
-    const dropped = await uploads.openChunkSink(owner, 'file', { ...fields, chunk: '2' });
+    const dropped = await uploads.openChunkSink(owner, 'file', fields(2));
     expect(dropped).toBeDefined();
     await dropped?.close(false);
     const last = await admin.sendChunk(file, 2);
-    expect(last.json.code).toBe(Code.Success);
+    expect(last.json.code, last.json.msg).toBe(Code.Success);
     const served = await t.app.inject({ method: 'GET', url: last.json.data.path ?? '' });
     expect(served.rawPayload.equals(file.data)).toBe(true);
+  });
+
+  it('takes over the claim of a crashed instance as soon as its heartbeat is stale, and of a stopped one at once', async () => {
+    const { admin, file, fields, bytes } = await setUp('crashed.txt');
+    const b = await otherInstance();
+    const held = await b.uploads.openChunkSink(owner, 'file', fields(0));
+    expect(held).toBeDefined();
+    expect((await admin.sendChunk(file, 0)).json.msg).toMatch(/being received by another request/);
+
+    b.crash();
+    t.clock.advance(timing.deadAfterMs - 1);
+    await t.app.services.instances.beat();
+    // Not stale yet.
+    expect((await admin.sendChunk(file, 0)).json.msg).toMatch(/being received by another request/);
+    t.clock.advance(2);
+    await t.app.services.instances.beat();
+    const uploads = t.app.filesFeature.uploads;
+    const takeover = await uploads.openChunkSink(owner, 'file', fields(0));
+    expect(takeover).toBeDefined();
+    // Had the crashed instance lived on (a stall, not a kill), it could not record the chunk now.
+    await held?.write(bytes(0), 0);
+    await held?.close(true);
+    await expect(
+      b.uploads.chunk(owner, 'file', fields(0), bytes(0), '', { written: held }),
+    ).rejects.toThrow(/taken over by another request/);
+    await takeover?.write(bytes(0), 0);
+    await takeover?.close(true);
+    const taken = await uploads.chunk(owner, 'file', fields(0), bytes(0), '', {
+      written: takeover,
+    });
+    expect(taken.chunkUploaded).toBe(1);
+    const claims = await filesDb(t.db).selectFrom('uploadChunkClaims').selectAll().execute();
+    expect(claims).toEqual([]);
+
+    const c = await otherInstance();
+    const stopping = await c.uploads.openChunkSink(owner, 'file', fields(1));
+    expect(stopping).toBeDefined();
+    await c.instances.stop();
+    // A stopped instance records nothing: what it held may be someone else's already.
+    await expect(c.uploads.chunk(owner, 'file', fields(1), bytes(1), '')).rejects.toThrow(
+      /lost touch with the database/,
+    );
+    // Its claim is free at once.
+    expect((await admin.sendChunk(file, 1)).json).toMatchObject({
+      code: 0,
+      data: { chunkUploaded: 2 },
+    });
+    await stopping?.close(false);
+    await c.uploads.close();
+    await b.close();
+  });
+
+  it('takes over the finish lease of a crashed instance', async () => {
+    const { admin, file } = await setUp('finish.txt');
+    for (const chunk of [0, 1]) expect((await admin.sendChunk(file, chunk)).json.code).toBe(0);
+    const b = await otherInstance();
+    const session = await filesDb(t.db)
+      .selectFrom('uploadSessions')
+      .select('id')
+      .where('name', '=', file.name)
+      .executeTakeFirstOrThrow();
+    const now = t.clock.now();
+    expect(
+      await b.uploads.repo.claimFinish(session.id, b.instances.id, now, b.instances.aliveSince(), 0),
+    ).toBe(true);
+    // Every chunk held and a live instance finishing: the last chunk waits for it, then is refused.
+    expect((await admin.sendChunk(file, 2)).json.msg).toMatch(/being finished/);
+    expect((await admin.init(file)).data).toMatchObject({ chunkUploaded: 2 });
+
+    b.crash();
+    t.clock.advance(timing.deadAfterMs + 1);
+    await t.app.services.instances.beat();
+    const last = await admin.sendChunk(file, 2);
+    expect(last.json, last.json.msg).toMatchObject({ code: 0, data: { data: { size: file.data.length } } });
+    const served = await t.app.inject({ method: 'GET', url: last.json.data.path ?? '' });
+    expect(served.rawPayload.equals(file.data)).toBe(true);
+    await b.close();
   });
 });
 
