@@ -8,6 +8,7 @@ import * as uploadChunkClaims from './2026_11_21_5000_upload_chunk_claims';
 import * as instances from './2026_11_23_1000_instances';
 import * as uploadGrants from './2026_11_24_2000_upload_grants';
 import * as uploadInstances from './2026_11_24_3000_upload_instances';
+import * as chatWriters from './2026_11_25_1000_chat_writers';
 
 /**
  * Every migration, imported statically so the esbuild bundle carries them (no file scanning).
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_1000_instances': instances,
   '2026_11_24_2000_upload_grants': uploadGrants,
   '2026_11_24_3000_upload_instances': uploadInstances,
+  '2026_11_25_1000_chat_writers': chatWriters,
 };

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Bus } from '../../bus/index';
 import { resolveSecret, type Config } from '../../config';
@@ -79,7 +78,7 @@ export async function registerAigcFeature(
     images,
     log: app.log,
     now,
-    instanceId: randomUUID(),
+    instances: app.services.instances,
     ...(options.generation ? { options: options.generation } : {}),
   });
   await generations.init();

@@ -30,6 +30,7 @@ const messageColumns = [
   'chatMessages.completionTokens',
   'chatMessages.tokensEstimated',
   'chatMessages.seq',
+  'chatMessages.writerInstance',
   'chatMessages.createdAt',
   'chatMessages.updatedAt',
 ] as const;
@@ -125,10 +126,10 @@ export class ChatRepository {
       .executeTakeFirst();
   }
 
-  streamingIn(conversationId: number): Promise<{ id: number }[]> {
+  streamingIn(conversationId: number): Promise<{ id: number; writerInstance: string | null }[]> {
     return this.db
       .selectFrom('chatMessages')
-      .select('id')
+      .select(['id', 'writerInstance'])
       .where('conversationId', '=', conversationId)
       .where('status', '=', 'streaming')
       .execute();
@@ -165,25 +166,40 @@ export class ChatRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** Ends a generation: only while it is still streaming, so a late writer never undoes it. */
+  /**
+   * Ends a generation: only while it is still streaming and still written by `writer`, so a late
+   * writer never undoes an end, and the end of a dead writer's answer never ends the answer a
+   * live instance started in its place since.
+   */
   async finishMessage(
     id: number,
+    writer: string | null,
     changes: Updateable<ChatMessagesTable> & { status: MessageStatus },
   ): Promise<boolean> {
     const result = await this.db
       .updateTable('chatMessages')
-      .set(changes)
+      .set({ ...changes, writerInstance: null })
       .where('id', '=', id)
       .where('status', '=', 'streaming')
+      .where((eb) =>
+        writer === null ? eb('writerInstance', 'is', null) : eb('writerInstance', '=', writer),
+      )
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
   /**
    * Writes the content of many streaming messages in few statements (one per batch), so a
-   * thousand live streams cost a handful of writes per flush, not a thousand.
+   * thousand live streams cost a handful of writes per flush, not a thousand. Only rows still
+   * streaming and written by `writer` change; answers the ids that did, so the writer learns
+   * which answers another instance has ended meanwhile (it took this one for dead).
    */
-  async flushContent(snapshots: readonly ContentSnapshot[], now: number): Promise<void> {
+  async flushContent(
+    snapshots: readonly ContentSnapshot[],
+    writer: string,
+    now: number,
+  ): Promise<Set<number>> {
+    const written = new Set<number>();
     for (let i = 0; i < snapshots.length; i += FLUSH_BATCH) {
       const batch = snapshots.slice(i, i + FLUSH_BATCH);
       const contentCase = sql.join(
@@ -194,14 +210,16 @@ export class ChatRepository {
         batch.map((s) => sql`when ${s.id} then cast(${s.seq} as integer)`),
         sql` `,
       );
-      await sql`update chat_messages
+      const { rows } = await sql<{ id: number }>`update chat_messages
         set content = case id ${contentCase} end,
             seq = case id ${seqCase} end,
             updated_at = ${now}
-        where id in (${sql.join(batch.map((s) => s.id))}) and status = 'streaming'`.execute(
-        this.db,
-      );
+        where id in (${sql.join(batch.map((s) => s.id))})
+          and status = 'streaming' and writer_instance = ${writer}
+        returning id`.execute(this.db);
+      for (const row of rows) written.add(Number(row.id));
     }
+    return written;
   }
 
   /** The history a new answer is written from: messages before `beforeId`, newest first. */
@@ -216,11 +234,21 @@ export class ChatRepository {
       .execute();
   }
 
-  listStreaming(): Promise<MessageRow[]> {
+  /**
+   * Answers still streaming whose writer has no heartbeat at or after `aliveSince` (dead, gone,
+   * or never recorded): one query through the status index, joining `instances` by key.
+   */
+  abandoned(aliveSince: number): Promise<{ id: number; writerInstance: string | null }[]> {
     return this.db
       .selectFrom('chatMessages')
-      .select(messageColumns)
-      .where('status', '=', 'streaming')
+      .leftJoin('instances', (join) =>
+        join
+          .onRef('instances.id', '=', 'chatMessages.writerInstance')
+          .on('instances.heartbeatAt', '>=', aliveSince),
+      )
+      .select(['chatMessages.id', 'chatMessages.writerInstance'])
+      .where('chatMessages.status', '=', 'streaming')
+      .where('instances.id', 'is', null)
       .execute();
   }
 }

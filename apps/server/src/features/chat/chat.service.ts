@@ -171,8 +171,12 @@ export class ChatService {
           throw new ApiError(Messages.imageNotOwned);
       }
     }
-    if ((await this.repo.streamingIn(conversation.id)).length > 0)
-      throw new ApiError(Messages.busy);
+    for (const streaming of await this.repo.streamingIn(conversation.id)) {
+      // An answer whose writer died is ended here rather than at the next sweep: the member is
+      // sending now.
+      if (await this.deps.generations.isWritten(streaming)) throw new ApiError(Messages.busy);
+      await this.deps.generations.endAbandoned(streaming.id, streaming.writerInstance);
+    }
     await this.deps.quotas.check(member.id);
     return { room, model };
   }
@@ -206,6 +210,7 @@ export class ChatService {
         status: 'streaming',
         error: '',
         modelId: model.modelId,
+        writerInstance: this.deps.generations.instanceId,
         createdAt: now,
         updatedAt: now,
       });
@@ -225,7 +230,7 @@ export class ChatService {
       });
       return { userId, assistantId };
     });
-    await this.deps.generations.start({
+    this.deps.generations.start({
       messageId: assistantId,
       conversationId: conversation.id,
       memberId: member.id,
@@ -291,6 +296,7 @@ export class ChatService {
         completionTokens: 0,
         tokensEstimated: 0,
         seq: 0,
+        writerInstance: this.deps.generations.instanceId,
         updatedAt: now,
       });
       if (!restarted) throw new ApiError(Messages.stillStreaming);
@@ -304,7 +310,7 @@ export class ChatService {
       });
       await new ChatRepository(trx).updateConversation(conversation.id, { updatedAt: now });
     });
-    await this.deps.generations.start({
+    this.deps.generations.start({
       messageId: row.id,
       conversationId: conversation.id,
       memberId: member.id,

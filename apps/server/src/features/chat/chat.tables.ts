@@ -2,7 +2,7 @@ import type { MessageStatus } from '@atrium/shared/contract/chat';
 import type { Generated, Kysely, Selectable } from 'kysely';
 import type { Database, Db } from '../../db/index';
 
-/** Table shapes of conversations, messages and usage (migration 2026_11_21_4000_chat). */
+/** Table shapes of conversations, messages and usage (migration 2026_11_21_4000_chat and later). */
 
 export interface ChatConversationsTable {
   id: Generated<number>;
@@ -27,6 +27,11 @@ export interface ChatMessagesTable {
   completionTokens: Generated<number>;
   tokensEstimated: Generated<number>;
   seq: Generated<number>;
+  /**
+   * While `status` is 'streaming': the instance writing it (migration 2026_11_25_1000). The
+   * answer is alive exactly as long as that instance's heartbeat.
+   */
+  writerInstance: string | null;
   createdAt: number;
   updatedAt: number;
 }

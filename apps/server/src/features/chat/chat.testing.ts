@@ -39,7 +39,7 @@ export async function expectOk<T>(
 
 /** A provider pointing at the fake server, one model and one room, through the admin API. */
 export async function seedRoom(
-  t: TestApp,
+  t: Pick<TestApp, 'post' | 'loginAdmin'>,
   fake: FakeOpenAi,
   room: Partial<RoomSaveRequest> = {},
   model: { vision?: boolean; contextLength?: number } = {},
@@ -89,7 +89,7 @@ export async function newConversation(
 }
 
 export function send(
-  t: TestApp,
+  t: Pick<TestApp, 'post'>,
   token: string,
   conversationId: number,
   content: string,
@@ -145,7 +145,8 @@ export interface StreamRead {
 
 /**
  * Reads `aigc/chat/stream` over HTTP until the stream ends, `stopWhen` holds (then the
- * connection is cut, like a closed tab), or `onEvent` throws.
+ * connection is cut, like a closed tab), or `onEvent` throws. `onOpen` runs once the response
+ * headers have arrived.
  */
 export async function readStream(
   base: string,
@@ -155,6 +156,7 @@ export async function readStream(
     stopWhen?: (read: StreamRead) => boolean;
     start?: string;
     onEvent?: (e: SseEvent) => void;
+    onOpen?: () => void;
   } = {},
 ): Promise<StreamRead> {
   const controller = new AbortController();
@@ -168,6 +170,7 @@ export async function readStream(
     body: JSON.stringify(body),
     signal: controller.signal,
   });
+  options.onOpen?.();
   const contentType = res.headers.get('content-type') ?? '';
   const read: StreamRead = {
     events: [],

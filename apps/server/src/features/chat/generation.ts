@@ -2,6 +2,7 @@ import type { GenerationParams, MessageStatus, StreamUsage } from '@atrium/share
 import type { FastifyBaseLogger } from 'fastify';
 import type OpenAI from 'openai';
 import type { Bus } from '../../bus/index';
+import type { Instances } from '../../instances/instances';
 import {
   describeProviderError,
   openAiClient,
@@ -11,25 +12,20 @@ import {
   type ProviderConnection,
 } from '../ai/openai-client';
 import type { ResolvedModel } from '../ai/providers.service';
-import type { ChatRepository } from './chat.repository';
+import { ChatRepository } from './chat.repository';
 import type { MessageRow } from './chat.tables';
 import type { ImageAccess } from './images';
 import { estimateTokens, IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS } from './tokens';
-import type { UsageRepository } from './usage.repository';
+import { UsageRepository } from './usage.repository';
+
+type EndStatus = Exclude<MessageStatus, 'streaming'>;
 
 /** What travels on `chat:<messageId>` and reaches local listeners. */
 export type JobEvent =
   | { t: 'd'; seq: number; offset: number; text: string }
-  | {
-      t: 'end';
-      seq: number;
-      status: Exclude<MessageStatus, 'streaming'>;
-      error: string;
-      usage: StreamUsage;
-    };
+  | { t: 'end'; seq: number; status: EndStatus; error: string; usage: StreamUsage };
 
 export const channelOf = (messageId: number) => `chat:${messageId}`;
-export const ownerKeyOf = (messageId: number) => `chat:owner:${messageId}`;
 /** One channel for every instance: the owner of the named message aborts it. */
 export const STOP_CHANNEL = 'chat:stop';
 
@@ -45,18 +41,15 @@ export const Messages = {
 export interface GenerationOptions {
   /** Silence from the provider (before the first token or between two) that ends the answer. */
   idleTimeoutMs: number;
-  /** How often streamed content is written to the database. */
-  flushIntervalMs: number;
-  /** How long an instance's claim on a stream lives unless renewed (crash detection). */
-  ownerTtlMs: number;
+  /** After a failed write of an answer, how long before trying again. */
+  retryMs: number;
   /** Most history messages considered for the prompt. */
   historyLimit: number;
 }
 
 export const defaultGenerationOptions: GenerationOptions = {
   idleTimeoutMs: 60_000,
-  flushIntervalMs: 200,
-  ownerTtlMs: 30_000,
+  retryMs: 200,
   historyLimit: 100,
 };
 
@@ -67,8 +60,8 @@ export interface GenerationDeps {
   images: ImageAccess;
   log: FastifyBaseLogger;
   now: () => number;
-  /** Names this process in stream ownership claims. */
-  instanceId: string;
+  /** This process among the instances: answers name it, and live as long as its heartbeat. */
+  instances: Instances;
   options?: Partial<GenerationOptions>;
 }
 
@@ -82,14 +75,30 @@ export interface GenerationRequest {
   params: GenerationParams;
 }
 
-type EndReason = 'stop' | 'timeout' | 'shutdown';
+/** `lost`: another instance ended the answer (it took this one for dead). */
+type EndReason = 'stop' | 'timeout' | 'shutdown' | 'lost';
+
+interface Outcome {
+  status: EndStatus;
+  error: string;
+  usage: StreamUsage;
+}
 
 /** One answer being written, owned by this instance. */
 export class Job {
+  /** Everything the provider sent so far. */
   content = '';
+  /** How much of `content` is in the database; only that much has been published. */
+  stored = 0;
+  /** Deltas published so far (the event id clients see). */
   seq = 0;
-  dirty = false;
   endReason: EndReason | undefined;
+  /** Another instance ended the answer (it took this one for dead): nothing more is written. */
+  lost = false;
+  /** Set once the provider's stream is over: the rest is written by `finish`, not the flusher. */
+  outcome: Outcome | undefined;
+  /** The write in flight that holds part of `content`. */
+  writing: Promise<unknown> = Promise.resolve();
   readonly controller = new AbortController();
   readonly listeners = new Set<(event: JobEvent) => void>();
   finished: Promise<void> = Promise.resolve();
@@ -104,6 +113,11 @@ export class Job {
     this.endReason ??= reason;
     this.controller.abort();
   }
+
+  lose(): void {
+    this.lost = true;
+    this.stop('lost');
+  }
 }
 
 /**
@@ -112,24 +126,34 @@ export class Job {
  */
 const storable = (text: string) => text.replace(/\0/g, '');
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 const DEFAULT_CONTEXT_TOKENS = 8192;
 const DEFAULT_ANSWER_TOKENS = 1024;
 const MAX_IMAGES_IN_PROMPT = 4;
 
 /**
- * Server-owned generation (DESIGN 8): each answer is a job that calls the provider, keeps the
- * text in memory, writes it to the database every `flushIntervalMs` (all live jobs in a few
- * statements), and publishes every delta on `chat:<messageId>` so any instance can serve a
- * re-attaching client. A closed browser tab does not stop a job; only stop, an error, a
- * time-out or shutdown does.
+ * Server-owned generation (DESIGN 8): each answer is a job that calls the provider and keeps the
+ * text in memory. The message row names this instance as its writer, so the answer lives exactly
+ * as long as this instance's heartbeat (DESIGN 2): every instance sweeps once a heartbeat for
+ * answers whose writer is dead and ends them as interrupted.
+ *
+ * Text is written before it is shown: a flusher writes the new text of every live job (all of
+ * them in a few statements) as soon as it arrives, and only once that write has committed
+ * publishes the same text, here and on `chat:<messageId>`. Text that arrives during a write goes
+ * in the next, so the writes keep pace with the database (one write of latency on the first
+ * token) and batch themselves under load. A writer killed at any moment has shown nobody a word
+ * the database lacks. A closed browser tab does not stop a job; only stop, an error, a time-out,
+ * shutdown, or another instance ending the answer does.
  */
 export class Generations {
   private readonly jobs = new Map<number, Job>();
   private readonly options: GenerationOptions;
   private readonly clients = new Map<string, OpenAI>();
-  private flushTimer: NodeJS.Timeout | undefined;
-  private ownerTimer: NodeJS.Timeout | undefined;
+  private flushQueued = false;
   private flushing: Promise<void> | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
   private unsubscribeStop: (() => Promise<void>) | undefined;
   private closed = false;
 
@@ -137,12 +161,20 @@ export class Generations {
     this.options = { ...defaultGenerationOptions, ...deps.options };
   }
 
-  /** Listens for stop commands and ends streams a dead instance left behind. */
+  /** The writer this instance records on the answers it writes. */
+  get instanceId(): string {
+    return this.deps.instances.id;
+  }
+
+  /** Listens for stop commands, ends answers dead instances left behind, and keeps sweeping. */
   async init(): Promise<void> {
     this.unsubscribeStop = await this.deps.bus.subscribe(STOP_CHANNEL, (message) => {
       this.jobs.get(Number(message))?.stop('stop');
     });
-    await this.recoverOrphans();
+    await this.sweep();
+    // Once a heartbeat: an answer is ended within a beat of its writer being counted dead.
+    this.sweepTimer = setInterval(() => void this.sweep(), this.deps.instances.timing.heartbeatMs);
+    this.sweepTimer.unref();
   }
 
   get size(): number {
@@ -153,12 +185,16 @@ export class Generations {
     return this.jobs.get(messageId);
   }
 
-  /** Claims the message for this instance, then starts writing the answer in the background. */
-  async start(request: GenerationRequest): Promise<Job> {
+  /**
+   * Starts writing the answer in the background. Its row must already be streaming with this
+   * instance as its writer (`instanceId`), written in the same transaction that created it.
+   */
+  start(request: GenerationRequest): Job {
     const job = new Job(request);
+    // A job still here for the same message lost it to another instance, which has since
+    // ended it and let it be regenerated: it must not write over the new answer.
+    this.jobs.get(job.messageId)?.lose();
     this.jobs.set(job.messageId, job);
-    await this.claim(job.messageId);
-    this.ensureTimers();
     job.finished = this.run(job);
     return job;
   }
@@ -176,39 +212,53 @@ export class Generations {
     while (Date.now() < deadline) {
       const row = await this.deps.repo.findMessage(messageId);
       if (!row || row.status !== 'streaming') return;
-      if ((await this.deps.bus.get(ownerKeyOf(messageId))) === undefined) {
-        await this.endOrphan(row, 'stopped', '');
+      if (!(await this.isWritten(row))) {
+        await this.endAbandoned(row.id, row.writerInstance, 'stopped', '');
         return;
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
     }
   }
 
-  /** Whether some live instance is still writing this message. */
-  async isOwned(messageId: number): Promise<boolean> {
-    if (this.jobs.has(messageId)) return true;
-    return (await this.deps.bus.get(ownerKeyOf(messageId))) !== undefined;
+  /** Whether a live instance is writing this streaming answer (its writer's heartbeat is fresh). */
+  async isWritten(row: Pick<MessageRow, 'id' | 'writerInstance'>): Promise<boolean> {
+    if (this.jobs.has(row.id)) return true;
+    return row.writerInstance !== null && this.deps.instances.isAlive(row.writerInstance);
   }
 
   /**
-   * Ends a message no instance is writing any more (its owner died): it keeps what was
-   * persisted, is marked interrupted, and listeners everywhere hear the end.
+   * Ends an answer nobody is writing any more (its writer died): it keeps what was stored, which
+   * is all any client was shown, is marked interrupted, and listeners everywhere hear the end.
+   * Does nothing when the answer has ended or another writer has taken it since.
    */
-  async endOrphan(
-    row: MessageRow,
+  async endAbandoned(
+    messageId: number,
+    writer: string | null,
     status: 'interrupted' | 'stopped' = 'interrupted',
     error: string = Messages.interrupted,
   ): Promise<void> {
+    const row = await this.deps.repo.findMessage(messageId);
+    if (row?.status !== 'streaming' || row.writerInstance !== writer) return;
     const completionTokens = estimateTokens(row.content);
-    const ended = await this.deps.repo.finishMessage(row.id, {
-      status,
-      error,
-      completionTokens,
-      tokensEstimated: 1,
-      updatedAt: this.deps.now(),
+    const ended = await this.deps.repo.db.transaction().execute(async (trx) => {
+      const done = await new ChatRepository(trx).finishMessage(messageId, writer, {
+        status,
+        error,
+        completionTokens,
+        tokensEstimated: 1,
+        updatedAt: this.deps.now(),
+      });
+      if (done) {
+        await new UsageRepository(trx).setTokens(
+          messageId,
+          row.promptTokens,
+          completionTokens,
+          true,
+        );
+      }
+      return done;
     });
     if (!ended) return;
-    await this.deps.usage.setTokens(row.id, row.promptTokens, completionTokens, true);
     const event: JobEvent = {
       t: 'end',
       seq: row.seq,
@@ -216,79 +266,38 @@ export class Generations {
       error,
       usage: { promptTokens: row.promptTokens, completionTokens, estimated: true },
     };
-    await this.deps.bus.publish(channelOf(row.id), JSON.stringify(event));
+    await this.deps.bus.publish(channelOf(messageId), JSON.stringify(event));
   }
 
   /** Aborts every job as interrupted and waits for them to be written. */
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.sweepTimer);
     const running = [...this.jobs.values()];
     for (const job of running) job.stop('shutdown');
     await Promise.allSettled(running.map((job) => job.finished));
-    await this.flushing;
-    clearInterval(this.flushTimer);
-    clearInterval(this.ownerTimer);
-    this.flushTimer = undefined;
-    this.ownerTimer = undefined;
+    await Promise.allSettled([this.flushing, this.sweeping]);
     await this.unsubscribeStop?.();
   }
 
-  private async recoverOrphans(): Promise<void> {
-    for (const row of await this.deps.repo.listStreaming()) {
-      if (!(await this.isOwned(row.id))) await this.endOrphan(row);
-    }
-  }
-
-  private claim(messageId: number): Promise<void> {
-    return this.deps.bus.set(ownerKeyOf(messageId), this.deps.instanceId, this.options.ownerTtlMs);
-  }
-
-  private ensureTimers(): void {
-    this.flushTimer ??= setInterval(() => void this.flush(), this.options.flushIntervalMs);
-    this.ownerTimer ??= setInterval(
-      () => {
-        for (const id of this.jobs.keys()) {
-          this.claim(id).catch((error: unknown) =>
-            this.deps.log.warn(
-              { err: error, messageId: id },
-              'renewing a chat stream claim failed',
-            ),
-          );
+  /** Ends the answers of dead writers: one indexed query when there are none. */
+  private sweep(): Promise<void> {
+    this.sweeping ??= (async () => {
+      try {
+        const abandoned = await this.deps.repo.abandoned(this.deps.instances.aliveSince());
+        for (const { id, writerInstance } of abandoned) {
+          // Our own heartbeat is late (the database was slow): others may take these, but
+          // nothing here is dead.
+          if (this.jobs.has(id)) continue;
+          await this.endAbandoned(id, writerInstance);
         }
-      },
-      Math.max(1_000, Math.floor(this.options.ownerTtlMs / 3)),
-    );
-    this.flushTimer.unref();
-    this.ownerTimer.unref();
-  }
-
-  private stopTimersWhenIdle(): void {
-    if (this.jobs.size > 0) return;
-    clearInterval(this.flushTimer);
-    clearInterval(this.ownerTimer);
-    this.flushTimer = undefined;
-    this.ownerTimer = undefined;
-  }
-
-  /** Writes the content of every job that changed since the last flush. */
-  private flush(): Promise<void> {
-    if (this.flushing) return this.flushing;
-    const dirty = [...this.jobs.values()].filter((job) => job.dirty);
-    if (dirty.length === 0) return Promise.resolve();
-    const snapshots = dirty.map((job) => {
-      job.dirty = false;
-      return { id: job.messageId, content: job.content, seq: job.seq };
-    });
-    this.flushing = this.deps.repo
-      .flushContent(snapshots, this.deps.now())
-      .catch((error: unknown) => {
-        for (const job of dirty) job.dirty = true;
-        this.deps.log.warn({ err: error }, 'writing streamed chat content failed');
-      })
-      .finally(() => {
-        this.flushing = undefined;
-      });
-    return this.flushing;
+      } catch (error) {
+        this.deps.log.warn({ err: error }, 'ending abandoned chat answers failed');
+      } finally {
+        this.sweeping = undefined;
+      }
+    })();
+    return this.sweeping;
   }
 
   private emit(job: Job, event: JobEvent): void {
@@ -304,11 +313,158 @@ export class Generations {
   }
 
   private append(job: Job, text: string): void {
-    const offset = job.content.length;
     job.content += text;
-    job.seq += 1;
-    job.dirty = true;
-    this.emit(job, { t: 'd', seq: job.seq, offset, text });
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    // Tokens of any answer that arrive in the same turn of the event loop share one write.
+    setImmediate(() => {
+      this.flushQueued = false;
+      this.flushing ??= this.flushLoop().finally(() => {
+        this.flushing = undefined;
+      });
+    });
+  }
+
+  /** Writes and publishes new text until no live job has any; text arriving meanwhile joins. */
+  private async flushLoop(): Promise<void> {
+    for (;;) {
+      const pending = [...this.jobs.values()].filter(
+        (job) => !job.outcome && !job.endReason && job.content.length > job.stored,
+      );
+      if (pending.length === 0) return;
+      const write = this.writeAndPublish(pending);
+      for (const job of pending) job.writing = write;
+      if (!(await write)) await sleep(this.options.retryMs);
+    }
+  }
+
+  /** One batched write; once it has committed, publishes exactly what it wrote. */
+  private async writeAndPublish(jobs: Job[]): Promise<boolean> {
+    const snapshots = jobs.map((job) => ({ job, content: job.content, seq: job.seq + 1 }));
+    let written: Set<number>;
+    try {
+      written = await this.deps.repo.flushContent(
+        snapshots.map(({ job, content, seq }) => ({ id: job.messageId, content, seq })),
+        this.instanceId,
+        this.deps.now(),
+      );
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'writing streamed chat content failed');
+      return false;
+    }
+    for (const { job, content, seq } of snapshots) {
+      if (!written.has(job.messageId)) {
+        // Ended elsewhere (or deleted): this text is not stored, so it is never shown.
+        job.lose();
+        continue;
+      }
+      const offset = job.stored;
+      job.stored = content.length;
+      job.seq = seq;
+      this.emit(job, { t: 'd', seq, offset, text: content.slice(offset) });
+    }
+    return true;
+  }
+
+  /**
+   * Writes the answer's end with its full text, then publishes the rest of the text and the end.
+   * A failed write is tried again (the job stays live here meanwhile, so no sweep takes it)
+   * until it succeeds, another instance has ended the answer, or this instance shuts down.
+   */
+  private async finish(job: Job, outcome: Outcome): Promise<void> {
+    job.outcome = outcome;
+    await job.writing;
+    for (;;) {
+      if (job.lost || this.jobs.get(job.messageId) !== job) {
+        await this.release(job);
+        return;
+      }
+      const seq = job.content.length > job.stored ? job.seq + 1 : job.seq;
+      try {
+        const ended = await this.deps.repo.db.transaction().execute(async (trx) => {
+          const done = await new ChatRepository(trx).finishMessage(job.messageId, this.instanceId, {
+            content: job.content,
+            seq,
+            status: outcome.status,
+            error: outcome.error,
+            promptTokens: outcome.usage.promptTokens,
+            completionTokens: outcome.usage.completionTokens,
+            tokensEstimated: outcome.usage.estimated ? 1 : 0,
+            updatedAt: this.deps.now(),
+          });
+          if (done) {
+            await new UsageRepository(trx).setTokens(
+              job.messageId,
+              outcome.usage.promptTokens,
+              outcome.usage.completionTokens,
+              outcome.usage.estimated,
+            );
+          }
+          return done;
+        });
+        if (!ended) {
+          job.lose();
+          continue;
+        }
+      } catch (thrown) {
+        this.deps.log.error(
+          { err: thrown, messageId: job.messageId },
+          'saving a chat answer failed',
+        );
+        if (this.closed) {
+          // The next instance's sweep ends it from what was stored, which is what was shown.
+          this.jobs.delete(job.messageId);
+          job.listeners.clear();
+          return;
+        }
+        await sleep(this.options.retryMs);
+        continue;
+      }
+      this.jobs.delete(job.messageId);
+      if (seq > job.seq) {
+        this.emit(job, { t: 'd', seq, offset: job.stored, text: job.content.slice(job.stored) });
+        job.stored = job.content.length;
+        job.seq = seq;
+      }
+      this.emit(job, { t: 'end', seq, ...outcome });
+      job.listeners.clear();
+      return;
+    }
+  }
+
+  /**
+   * Lets go of an answer another instance ended: whoever ended it told the bus; the clients
+   * attached here hear the end as it was stored, after exactly the text that was stored.
+   */
+  private async release(job: Job): Promise<void> {
+    if (this.jobs.get(job.messageId) === job) this.jobs.delete(job.messageId);
+    const row = await this.deps.repo.findMessage(job.messageId).catch(() => undefined);
+    const event: JobEvent =
+      row && row.status !== 'streaming'
+        ? {
+            t: 'end',
+            seq: row.seq,
+            status: row.status,
+            error: row.error,
+            usage: {
+              promptTokens: row.promptTokens,
+              completionTokens: row.completionTokens,
+              estimated: row.tokensEstimated === 1,
+            },
+          }
+        : {
+            t: 'end',
+            seq: job.seq,
+            status: 'interrupted',
+            error: Messages.interrupted,
+            usage: {
+              promptTokens: 0,
+              completionTokens: estimateTokens(job.content.slice(0, job.stored)),
+              estimated: true,
+            },
+          };
+    for (const listener of [...job.listeners]) listener(event);
+    job.listeners.clear();
   }
 
   private clientFor(connection: ProviderConnection): OpenAI {
@@ -394,7 +550,7 @@ export class Generations {
       clearTimeout(idleTimer);
       idleTimer = setTimeout(() => job.stop('timeout'), this.options.idleTimeoutMs);
     };
-    let status: Exclude<MessageStatus, 'streaming'> = 'done';
+    let status: EndStatus = 'done';
     let error = '';
     let promptTokens = 0;
     let usage: { prompt_tokens: number; completion_tokens: number } | undefined;
@@ -456,42 +612,7 @@ export class Generations {
           estimated: false,
         }
       : { promptTokens, completionTokens: estimateTokens(job.content), estimated: true };
-    await this.finish(job, status, error, tokens);
-  }
-
-  private async finish(
-    job: Job,
-    status: Exclude<MessageStatus, 'streaming'>,
-    error: string,
-    usage: StreamUsage,
-  ): Promise<void> {
-    job.dirty = false;
-    try {
-      await this.flushing;
-      await this.deps.repo.finishMessage(job.messageId, {
-        content: job.content,
-        seq: job.seq,
-        status,
-        error,
-        promptTokens: usage.promptTokens,
-        completionTokens: usage.completionTokens,
-        tokensEstimated: usage.estimated ? 1 : 0,
-        updatedAt: this.deps.now(),
-      });
-      await this.deps.usage.setTokens(
-        job.messageId,
-        usage.promptTokens,
-        usage.completionTokens,
-        usage.estimated,
-      );
-      await this.deps.bus.del(ownerKeyOf(job.messageId));
-    } catch (thrown) {
-      this.deps.log.error({ err: thrown, messageId: job.messageId }, 'saving a chat answer failed');
-    }
-    this.jobs.delete(job.messageId);
-    this.emit(job, { t: 'end', seq: job.seq, status, error, usage });
-    job.listeners.clear();
-    if (!this.closed) this.stopTimersWhenIdle();
+    await this.finish(job, { status, error, usage: tokens });
   }
 }
 

@@ -22,6 +22,10 @@ export function sseSink(reply: FastifyReply): StreamSink {
     'x-accel-buffering': 'no',
   });
   raw.socket?.setNoDelay(true);
+  // Node holds written headers back until the first body byte, which for an answer waiting on
+  // its next token (or on its dead writer being noticed) could be a keep-alive 15 s away: the
+  // client learns at once that it is attached.
+  raw.flushHeaders();
 
   const cleanups: (() => void)[] = [];
   let closed = false;

@@ -23,7 +23,10 @@ export interface StreamSink {
 }
 
 export interface StreamOptions {
-  /** Keep-alive comments (and, for remote streams, owner liveness checks). */
+  /**
+   * Keep-alive comments; for answers written elsewhere, also a look at the row, in case its end
+   * was published while the bus was out of reach.
+   */
   heartbeatMs: number;
   /** While the database is behind the live deltas, how often to look again. */
   gapPollMs: number;
@@ -52,10 +55,12 @@ function sendEnd(sink: StreamSink, row: MessageRow): void {
 }
 
 /**
- * Attaches a client to an answer (DESIGN 8): first what exists past the client's `offset`,
- * then live deltas, never a gap or a repeat. On the instance writing the answer the text comes
- * from memory; on any other it comes from the database plus the bus channel, and a gap between
- * the two (deltas published before the last write) is filled from the database once it catches up.
+ * Attaches a client to an answer (DESIGN 8): first what is stored past the client's `offset`,
+ * then live deltas, never a gap or a repeat. Deltas are published only once stored, so a client
+ * never holds text the database lacks. On the instance writing the answer the text comes from
+ * memory; on any other it comes from the database plus the bus channel (subscribed before the
+ * read, so nothing published in between is missed). An answer whose writer is dead is ended on
+ * the spot; one whose writer dies while followed ends when any instance's sweep ends it.
  */
 export class ChatStreams {
   private readonly options: StreamOptions;
@@ -88,7 +93,7 @@ export class ChatStreams {
     sink.onClose(() => this.open.delete(sink));
     const job = this.deps.generations.get(messageId);
     if (job) {
-      this.attachLocal(job.content, job.seq, offset, sink, (listener) => {
+      this.attachLocal(job.content.slice(0, job.stored), job.seq, offset, sink, (listener) => {
         job.listeners.add(listener);
         return () => job.listeners.delete(listener);
       });
@@ -104,7 +109,7 @@ export class ChatStreams {
     sink: StreamSink,
     listen: (listener: (event: JobEvent) => void) => () => void,
   ): void {
-    // A client ahead of the server (an answer regenerated meanwhile) starts over.
+    // A client ahead of what is stored holds another answer (regenerated meanwhile): it starts over.
     const from = offset <= content.length ? offset : 0;
     if (from < content.length) sink.delta({ seq, offset: from, text: content.slice(from) });
     const heartbeat = setInterval(() => sink.ping(), this.options.heartbeatMs);
@@ -156,9 +161,9 @@ export class ChatStreams {
       sink.end();
       return;
     }
-    // The database may be behind a client that read live deltas; only a finished answer
-    // shorter than the client's copy (regenerated meanwhile) makes it start over.
-    let have = row.status === 'streaming' || offset <= row.content.length ? offset : 0;
+    // Clients are only ever shown stored text: one ahead of the database holds another answer
+    // (regenerated meanwhile) and starts over.
+    let have = offset <= row.content.length ? offset : 0;
     const sendFrom = (current: MessageRow) => {
       if (have < current.content.length) {
         sink.delta({ seq: current.seq, offset: have, text: current.content.slice(have) });
@@ -173,8 +178,8 @@ export class ChatStreams {
 
     sendFrom(row);
     if (row.status !== 'streaming') return finishFrom(row);
-    if (!(await generations.isOwned(messageId))) {
-      await generations.endOrphan(row);
+    if (!(await generations.isWritten(row))) {
+      await generations.endAbandoned(row.id, row.writerInstance);
       row = (await repo.findMessage(messageId)) ?? row;
       return finishFrom(row);
     }
@@ -182,12 +187,23 @@ export class ChatStreams {
     timers.heartbeat = setInterval(() => {
       sink.ping();
       void (async () => {
-        if (await generations.isOwned(messageId)) return;
         const current = await repo.findMessage(messageId);
-        if (current?.status === 'streaming') await generations.endOrphan(current);
-        else wake?.();
+        if (!current) return;
+        if (current.status !== 'streaming') {
+          // Its end never arrived on the bus: finish from the row, as the end event would.
+          queue.push({
+            t: 'end',
+            seq: current.seq,
+            status: current.status,
+            error: current.error,
+            usage: usageOf(current),
+          });
+          wake?.();
+        } else if (!(await generations.isWritten(current))) {
+          await generations.endAbandoned(current.id, current.writerInstance);
+        }
       })().catch((error: unknown) =>
-        this.deps.log.warn({ err: error, messageId }, 'checking a chat stream owner failed'),
+        this.deps.log.warn({ err: error, messageId }, 'checking a followed chat answer failed'),
       );
     }, this.options.heartbeatMs);
 

@@ -1,0 +1,488 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Envelope, LoginResponse } from '@atrium/shared';
+import type {
+  ChatSendResponse,
+  ConversationRecord,
+  MessageListResponse,
+  MessageRecord,
+} from '@atrium/shared/contract/chat';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app';
+import { createMemoryBus } from '../../bus/memory';
+import { createRedisBus } from '../../bus/redis';
+import type { Bus } from '../../bus/types';
+import { testConfig, type DatabaseConfig } from '../../config';
+import { createDb, type Db } from '../../db/index';
+import type { InstanceTiming } from '../../instances/instances';
+import { createTestDb, testDbKinds, type TestDb } from '../../testing/db';
+import { startFakeOpenAi, type FakeOpenAi } from '../../testing/fake-openai';
+import { authHeaders, type TestApp } from '../../testing/test-app';
+import { captchaNotRequired } from '../auth/captcha';
+import { chatDb } from './chat.tables';
+import {
+  expectOk,
+  listen,
+  newConversation,
+  readStream,
+  seedRoom,
+  send,
+  sleep,
+  TEST_API_KEY,
+  type Seeded,
+  type SseEvent,
+} from './chat.testing';
+
+/**
+ * Issue 13, point 7: an answer whose writer died. Several instances in this process on one
+ * database (SQLite file or PostgreSQL schema) and one bus (memory, or Redis), on real time with
+ * short heartbeats. Killing an instance here cuts its database and bus connections and its
+ * clients' sockets: from then on the others hear nothing from it, as after `kill -9`
+ * (chat.processes.test.ts kills real processes).
+ */
+
+/** Beats 10× faster than production (1 s / 3 s), so a takeover takes well under a second here. */
+const timing: InstanceTiming = { heartbeatMs: 100, deadAfterMs: 500 };
+/** The requirement: any instance marks the answer of a dead writer interrupted within 5 s. */
+const TAKEOVER_BOUND_MS = 5_000;
+/** "Re-attach answers at once": the headers used to wait for the 15 s keep-alive. */
+const HEADERS_BOUND_MS = 1_000;
+
+const redisUrl = process.env.TEST_REDIS_URL;
+const cases = testDbKinds.flatMap((db) => [
+  { db, bus: 'memory' as const },
+  ...(redisUrl ? [{ db, bus: 'redis' as const }] : []),
+]);
+
+const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+
+interface Instance {
+  app: FastifyInstance;
+  db: Db;
+  base: string;
+  post: TestApp['post'];
+  /** Cuts its database, its bus and its clients' connections, as a crash would. */
+  kill(): Promise<void>;
+  /** Its heartbeat stops moving while it runs on, believing it still holds what it holds. */
+  stall(): void;
+  close(): Promise<void>;
+}
+
+/** What one client following an answer saw, as it saw it. */
+interface Watch {
+  text: string;
+  /** Time from the request to its response headers. */
+  headersMs?: number;
+  end?: SseEvent;
+  endedAt?: number;
+  /** Settles when the stream ends or is cut (then with the error). */
+  closed: Promise<unknown>;
+}
+
+function watch(base: string, token: string, messageId: number, start = ''): Watch {
+  const startedAt = performance.now();
+  const seen: Watch = { text: start, closed: Promise.resolve() };
+  seen.closed = readStream(
+    base,
+    token,
+    { messageId, offset: start.length },
+    {
+      start,
+      onOpen: () => {
+        seen.headersMs = performance.now() - startedAt;
+      },
+      onEvent: (event) => {
+        if (event.event === 'delta') {
+          seen.text = seen.text.slice(0, event.data.offset) + event.data.text;
+        } else {
+          seen.end = event;
+          seen.endedAt = performance.now();
+        }
+      },
+    },
+  ).catch((error: unknown) => error);
+  return seen;
+}
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(5);
+  }
+}
+
+describe.each(cases)(
+  'an answer whose writer died ($db, $bus bus)',
+  ({ db: kind, bus: busKind }) => {
+    let fake: FakeOpenAi;
+    let testDb: TestDb;
+    let dataDir: string;
+    let database: DatabaseConfig;
+    let schema: string | undefined;
+    let memoryBus: Bus | undefined;
+    const redisPrefix = `atrium-test:${randomBytes(6).toString('hex')}:`;
+    let seeded: Seeded;
+    let token: string;
+    let opened: Instance[] = [];
+
+    const connect = (): Db => createDb(database, schema ? { searchPath: schema } : {});
+
+    async function instance(instanceTiming: InstanceTiming = timing): Promise<Instance> {
+      const db = connect();
+      const bus = memoryBus ?? createRedisBus(redisUrl ?? '', redisPrefix);
+      let stalledAt: number | undefined;
+      const app = await buildApp(testConfig(dataDir), {
+        db,
+        bus,
+        now: () => stalledAt ?? Date.now(),
+        instanceTiming,
+        captcha: captchaNotRequired,
+      });
+      const base = await listen(app);
+      let killed = false;
+      const post: TestApp['post'] = async <T>(
+        url: string,
+        body: unknown = {},
+        as?: { area: 'admin' | 'member'; token: string },
+      ) => {
+        const res = await app.inject({
+          method: 'POST',
+          url,
+          headers: {
+            'content-type': 'application/json',
+            ...(as ? authHeaders(as.area, as.token) : {}),
+          },
+          payload: JSON.stringify(body),
+        });
+        return { res, json: res.json<Envelope<T>>() };
+      };
+      const created: Instance = {
+        app,
+        db,
+        base,
+        post,
+        kill: async () => {
+          killed = true;
+          app.server.closeAllConnections();
+          await db.destroy();
+          if (bus !== memoryBus) await bus.close();
+        },
+        stall: () => {
+          stalledAt = Date.now();
+        },
+        close: async () => {
+          // A killed instance's own goodbye fails on its cut connections; nobody hears it anyway.
+          const closing = app.close();
+          if (killed) {
+            await closing.catch(() => undefined);
+            return;
+          }
+          await closing;
+          await db.destroy();
+          if (bus !== memoryBus) await bus.close();
+        },
+      };
+      opened.push(created);
+      return created;
+    }
+
+    const asMember = () => ({ area: 'member' as const, token });
+
+    async function stored(id: number) {
+      return chatDb(testDb.db)
+        .selectFrom('chatMessages')
+        .select(['status', 'content', 'error'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    }
+
+    async function sendOn(at: Instance, conversationId: number, content: string) {
+      const sent = await send(at, token, conversationId, content);
+      expect(sent.json.code, sent.json.msg).toBe(0);
+      return sent.json.data.assistantMessage.id;
+    }
+
+    beforeAll(async () => {
+      fake = await startFakeOpenAi({ apiKey: TEST_API_KEY });
+      dataDir = mkdtempSync(join(tmpdir(), 'atrium-takeover-'));
+      testDb = await createTestDb(kind, kind === 'sqlite' ? dataDir : undefined);
+      database = testDb.database;
+      if (kind === 'postgres') {
+        const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(
+          testDb.db,
+        );
+        schema = rows[0]?.schema;
+      }
+      if (busKind === 'memory') memoryBus = createMemoryBus();
+
+      // Seeded through an instance that is gone before the tests start, so only the instances a
+      // test starts sweep.
+      const seeder = await instance();
+      const loginAdmin = async () => {
+        const password = 'takeover admin password';
+        const admin = await seeder.app.services.admins.create({
+          username: `admin_${randomBytes(4).toString('hex')}`,
+          password,
+          isFounder: true,
+        });
+        const { json } = await seeder.post<LoginResponse>('/admin/api/auth/login', {
+          username: admin.username,
+          password,
+        });
+        return { token: json.data.token, user: json.data.user };
+      };
+      seeded = await seedRoom({ post: seeder.post, loginAdmin }, fake);
+      await expectOk(
+        seeder,
+        '/admin/api/aigc/usage/quota_save',
+        { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 },
+        { area: 'admin', token: seeded.adminToken },
+      );
+      const password = 'takeover member password';
+      const created = await seeder.app.services.members.create({
+        username: `member_${randomBytes(4).toString('hex')}`,
+        password,
+      });
+      const login = await seeder.post<LoginResponse>('/api/auth/login', {
+        username: created.username,
+        password,
+      });
+      token = login.json.data.token;
+      await seeder.close();
+      opened = [];
+    });
+
+    afterEach(async () => {
+      for (const each of opened.splice(0).reverse()) await each.close();
+    });
+
+    afterAll(async () => {
+      await testDb.cleanup();
+      await memoryBus?.close();
+      await fake.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('re-attaching on another instance answers its headers at once, and the writer dying there ends the answer as interrupted with what was shown', async () => {
+      const a = await instance();
+      const b = await instance();
+      const conversation = await newConversation(a, token, seeded.room.id);
+      const answer = words(20);
+      // The model sends its answer, then keeps the request open without a word: live but silent.
+      fake.script({ text: answer, delayMs: 10, hang: true });
+      const id = await sendOn(a, conversation.id, 'Talk, then go quiet');
+      const onA = watch(a.base, token, id);
+      await until(() => onA.text === answer);
+
+      // Written elsewhere by a live instance: the conversation is busy on every instance.
+      const busy = await send(b, token, conversation.id, 'Too early');
+      expect(busy.json.msg).toMatch(/still being written/);
+
+      // A reload lands on B holding everything so far: nothing to send until the next token.
+      const onB = watch(b.base, token, id, onA.text);
+      await until(() => onB.headersMs !== undefined, TAKEOVER_BOUND_MS);
+      const headersMs = onB.headersMs ?? Infinity;
+      expect(headersMs).toBeLessThanOrEqual(HEADERS_BOUND_MS);
+      expect(onB.end).toBeUndefined();
+
+      const killedAt = performance.now();
+      await a.kill();
+      await onB.closed;
+      const detectedMs = (onB.endedAt ?? Infinity) - killedAt;
+      console.info(
+        `[${kind}/${busKind}] re-attach headers after ${headersMs.toFixed(1)} ms; watcher told interrupted ${detectedMs.toFixed(0)} ms after the kill (timing ${timing.heartbeatMs}/${timing.deadAfterMs} ms)`,
+      );
+      expect(onB.end).toMatchObject({ event: 'error', data: { status: 'interrupted' } });
+      expect(detectedMs).toBeLessThanOrEqual(TAKEOVER_BOUND_MS);
+      expect(await stored(id)).toMatchObject({ status: 'interrupted', content: onB.text });
+      expect(onB.text).toBe(answer);
+
+      // The conversation takes a new message on the instance still running.
+      fake.script({ text: 'Back again' });
+      const next = await sendOn(b, conversation.id, 'Are you there?');
+      const read = await readStream(b.base, token, { messageId: next });
+      expect(read.text).toBe('Back again');
+      expect(read.events.at(-1)).toMatchObject({ event: 'done', data: { status: 'done' } });
+    });
+
+    it('a writer killed while tokens flow: watchers saw exactly the stored text, and an unwatched answer is ended too', async () => {
+      const a = await instance();
+      const b = await instance();
+      const watched = await newConversation(a, token, seeded.room.id);
+      const unwatched = await newConversation(a, token, seeded.room.id);
+      const answer = words(400);
+      fake.script({ text: answer, delayMs: 2 }, { text: answer, delayMs: 2 });
+      const id = await sendOn(a, watched.id, 'Stream fast');
+      const lonely = await sendOn(a, unwatched.id, 'Nobody reads this');
+      const onA = watch(a.base, token, id);
+      const onB = watch(b.base, token, id);
+      await until(() => onB.text.length > 200 && (fake.completions().at(-1)?.chunksSent ?? 0) > 0);
+
+      const killedAt = performance.now();
+      await a.kill();
+      await onB.closed;
+      const watcherMs = (onB.endedAt ?? Infinity) - killedAt;
+      let unwatchedMs = Infinity;
+      await until(async () => {
+        if ((await stored(lonely)).status === 'streaming') return false;
+        unwatchedMs = performance.now() - killedAt;
+        return true;
+      }, TAKEOVER_BOUND_MS * 2);
+      console.info(
+        `[${kind}/${busKind}] killed mid-stream: watcher told after ${watcherMs.toFixed(0)} ms, unwatched answer ended after ${unwatchedMs.toFixed(0)} ms`,
+      );
+      expect(watcherMs).toBeLessThanOrEqual(TAKEOVER_BOUND_MS);
+      expect(unwatchedMs).toBeLessThanOrEqual(TAKEOVER_BOUND_MS);
+
+      const row = await stored(id);
+      expect(onB.end).toMatchObject({ event: 'error', data: { status: 'interrupted' } });
+      expect(row.status).toBe('interrupted');
+      expect(row.content.length).toBeLessThan(answer.length);
+      expect(answer.startsWith(row.content)).toBe(true);
+      expect(onB.text).toBe(row.content);
+      // The client on the killed instance was cut off: it saw no more than was stored.
+      expect(row.content.startsWith(onA.text)).toBe(true);
+      expect(await stored(lonely)).toMatchObject({
+        status: 'interrupted',
+        error: expect.stringMatching(/interrupted/),
+      });
+
+      fake.script({ text: 'Fresh start' });
+      const next = await sendOn(b, unwatched.id, 'Again');
+      expect((await readStream(b.base, token, { messageId: next })).text).toBe('Fresh start');
+    });
+
+    it('a writer that stalls is taken over: it stops the model, shows nothing more, and its clients end as stored', async () => {
+      const a = await instance();
+      const b = await instance();
+      const conversation = await newConversation(a, token, seeded.room.id);
+      const answer = words(300);
+      const count = fake.completions().length;
+      fake.script({ text: answer, delayMs: 10, hang: true });
+      const id = await sendOn(a, conversation.id, 'Keep talking');
+      const onA = watch(a.base, token, id);
+      const onB = watch(b.base, token, id);
+      await until(() => onB.text.length > 50);
+
+      a.stall();
+      await Promise.all([onA.closed, onB.closed]);
+      // A's next write found the answer ended by B: it gave up the model's request.
+      await fake.waitFor(() => fake.completions()[count]?.aborted === true);
+      await until(() => a.app.aigc.generations.size === 0);
+
+      const row = await stored(id);
+      expect(row.status).toBe('interrupted');
+      expect(row.content.length).toBeLessThan(answer.length);
+      for (const seen of [onA, onB]) {
+        expect(seen.end).toMatchObject({ event: 'error', data: { status: 'interrupted' } });
+        expect(seen.text).toBe(row.content);
+      }
+      const listed = await expectOk<MessageListResponse>(
+        b,
+        '/api/aigc/message/list',
+        { conversationId: conversation.id },
+        asMember(),
+      );
+      expect(listed.records.at(-1)).toMatchObject({
+        id,
+        status: 'interrupted',
+        content: row.content,
+      });
+    });
+
+    it('an instance that has not swept yet ends a dead writer’s answer on the spot: on re-attach and on a new message', async () => {
+      // Sweeps once a minute, and counts a writer dead after three: only the on-the-spot checks
+      // can end this answer within the test.
+      const c = await instance({ heartbeatMs: 60_000, deadAfterMs: 180_000 });
+      const dead = randomUUID();
+      const now = Date.now();
+      await testDb.db
+        .insertInto('instances')
+        .values({ id: dead, startedAt: now - 3_600_000, heartbeatAt: now - 600_000 })
+        .execute();
+      const conversation: ConversationRecord = await newConversation(c, token, seeded.room.id);
+      const orphan = (content: string) =>
+        chatDb(testDb.db)
+          .insertInto('chatMessages')
+          .values({
+            conversationId: conversation.id,
+            role: 'assistant',
+            content,
+            images: '[]',
+            status: 'streaming',
+            error: '',
+            modelId: seeded.model.id,
+            writerInstance: dead,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+
+      const first = await orphan('half an ans');
+      const started = performance.now();
+      const read = await readStream(
+        c.base,
+        token,
+        { messageId: first.id, offset: 5 },
+        { start: 'half ' },
+      );
+      const reattachMs = performance.now() - started;
+      expect(read.text).toBe('half an ans');
+      expect(read.events.at(-1)).toMatchObject({ event: 'error', data: { status: 'interrupted' } });
+      expect(reattachMs).toBeLessThanOrEqual(HEADERS_BOUND_MS);
+
+      const second = await orphan('left behind');
+      fake.script({ text: 'Taken' });
+      const next = await sendOn(c, conversation.id, 'Anyone?');
+      expect(await stored(second.id)).toMatchObject({
+        status: 'interrupted',
+        content: 'left behind',
+      });
+      expect((await readStream(c.base, token, { messageId: next })).text).toBe('Taken');
+      const messages = await expectOk<{ records: MessageRecord[] }>(
+        c,
+        '/api/aigc/message/list',
+        { conversationId: conversation.id },
+        asMember(),
+      );
+      expect(messages.records.map((m) => m.status)).toEqual([
+        'interrupted',
+        'interrupted',
+        'done',
+        'done',
+      ]);
+    });
+
+    it('a send refused while the writer lives is taken once it is dead', async () => {
+      const a = await instance();
+      const b = await instance();
+      const conversation = await newConversation(a, token, seeded.room.id);
+      fake.script({ text: 'never ending', hang: true });
+      const id = await sendOn(a, conversation.id, 'Hold on');
+      await until(async () => (await stored(id)).content === 'never ending');
+      const refused: { json: Envelope<ChatSendResponse> } = await send(
+        b,
+        token,
+        conversation.id,
+        'Now?',
+      );
+      expect(refused.json.msg).toMatch(/still being written/);
+      await a.kill();
+      fake.script({ text: 'Now.' });
+      let taken: Envelope<ChatSendResponse> | undefined;
+      await until(async () => {
+        const attempt = await send(b, token, conversation.id, 'Now?');
+        if (attempt.json.code === 0) taken = attempt.json;
+        return taken !== undefined;
+      }, TAKEOVER_BOUND_MS);
+      expect(await stored(id)).toMatchObject({ status: 'interrupted', content: 'never ending' });
+      expect(taken?.data.assistantMessage.status).toBe('streaming');
+    });
+  },
+);
