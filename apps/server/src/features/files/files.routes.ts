@@ -125,6 +125,8 @@ export async function registerFilesFeature(
     db,
     storage,
     instances: app.services.instances,
+    // SQLite serves one instance: nobody else continues its hashes.
+    portableHashes: deps.config.database.kind === 'postgres',
     settings: deps.settings,
     clock: now,
     log,

@@ -80,6 +80,32 @@ describe('Hasher', () => {
     expect((await hasher.digest(states)).sha256).toBe(sha256(copy.subarray(10)));
   });
 
+  it("with node's SHA-256 (one instance), continues only states this process saved", async () => {
+    hasher = new Hasher(false);
+    const data = randomBytes(3 * MiB + 5);
+    const first = await hasher.fold('n', 0, undefined, [data.subarray(0, MiB)]).states;
+    expect(hasher.canLoad(first)).toBe(true);
+    // Continued from the saved state under another key, as a new lane of the same process does.
+    const second = await hasher.fold('m', MiB, first, [data.subarray(MiB, 2 * MiB)]).states;
+    const third = await hasher.fold('m', 2 * MiB, undefined, [data.subarray(2 * MiB)]).states;
+    expect(await hasher.digest(third)).toEqual({ md5: md5(data), sha256: sha256(data) });
+    // The earlier state is still there to continue from.
+    const again = await hasher.fold('o', MiB, first, [data.subarray(MiB, 2 * MiB)]).states;
+    expect(await hasher.digest(again)).toEqual(await hasher.digest(second));
+
+    // Another process (a restart) cannot: it hashes the file again instead.
+    const other = new Hasher(false);
+    try {
+      expect(other.canLoad(third)).toBe(false);
+      await expect(other.fold('n', 2 * MiB, second, [data.subarray(2 * MiB)]).states).rejects.toThrow(
+        /saved by another process/,
+      );
+      expect(new Hasher(true).canLoad(third)).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('digests no bytes', async () => {
     hasher = new Hasher();
     expect(await hasher.digest(undefined)).toEqual({

@@ -85,6 +85,8 @@ export interface RunningHashesDeps {
    * instance) before it gives up and leaves its chunk to be read back from storage.
    */
   waitMs: number;
+  /** Whether another instance may continue the hashes (see `Hasher`); true unless one instance. */
+  portable: boolean;
 }
 
 /**
@@ -97,13 +99,21 @@ export interface RunningHashesDeps {
  * where the store can, and what is left is read once the upload is complete (`digestFile`).
  */
 export class RunningHashes {
-  private readonly hasher = new Hasher();
+  private readonly hasher: Hasher;
   private readonly lanes = new Map<number, Lane>();
   private readonly running = new Map<number, Set<Running>>();
   private readonly wakers = new Map<number, Set<() => void>>();
   private serial = 0;
 
-  constructor(private readonly deps: RunningHashesDeps) {}
+  constructor(private readonly deps: RunningHashesDeps) {
+    this.hasher = new Hasher(deps.portable);
+  }
+
+  /** The states saved with the session, if this process can continue from them. */
+  private usableStates(session: SessionRow): HashStates | undefined {
+    const saved = savedStates(session);
+    return saved && this.hasher.canLoad(saved) ? saved : undefined;
+  }
 
   /**
    * Queues a chunk's fold. Resolves once the hashes of the chunks before it in this process are
@@ -174,8 +184,9 @@ export class RunningHashes {
     session: SessionRow,
     read: (from: number) => Promise<Readable>,
   ): Promise<{ md5: string; sha256: string }> {
-    // No saved SHA-256 (an upload begun before it was kept): hash it all again.
-    const start = session.hashedChunks > 0 ? savedStates(session) : undefined;
+    // No saved SHA-256 this process can load (an upload begun before it was kept, or node's kept
+    // by another process): hash it all again.
+    const start = session.hashedChunks > 0 ? this.usableStates(session) : undefined;
     const from = start ? Math.min(session.hashedChunks * session.chunkSize, session.size) : 0;
     try {
       return await this.hasher.digest(await this.foldStream(session, from, start, read));
@@ -279,14 +290,14 @@ export class RunningHashes {
 
   /** Folds a stored chunk read back from storage; false when the store cannot give it. */
   private async readBack(session: SessionRow, chunk: ChunkRow): Promise<boolean> {
+    const lane = this.openLane(session);
+    if (!lane) return false;
     const bytes = await this.deps.storage.readChunk(
       stagingOf(session),
       receiptOf(chunk),
       session.chunkSize,
     );
     if (!bytes) return false;
-    const lane = this.openLane(session);
-    if (!lane) return false;
     const folding = this.foldInto(lane, session, chunk.idx, [bytes], Promise.resolve(true), {});
     await folding.saved;
     return lane.valid;
@@ -294,8 +305,8 @@ export class RunningHashes {
 
   /** A lane starting from the states saved with the session. */
   private openLane(session: SessionRow): Lane | undefined {
-    const start = session.hashedChunks > 0 ? savedStates(session) : undefined;
-    // An upload begun before the SHA-256 was kept: `digestFile` hashes it from the start.
+    const start = session.hashedChunks > 0 ? this.usableStates(session) : undefined;
+    // States this process cannot continue: `digestFile` hashes the file from the start.
     if (session.hashedChunks > 0 && !start) return undefined;
     const lane = new Lane(`session:${session.id}:${++this.serial}`, session.hashedChunks, start);
     this.lanes.set(session.id, lane);

@@ -64,6 +64,11 @@ export interface UploadServiceDeps {
   storage: Storage;
   /** This process among the instances: what it holds names it (see `Instances`). */
   instances: Instances;
+  /**
+   * Whether another instance may continue an upload's hashes (default): off for a single instance
+   * (SQLite), whose SHA-256 then runs on node's faster code and stays in the process.
+   */
+  portableHashes?: boolean;
   settings?: SettingsReader | undefined;
   clock?: () => number;
   log?: { warn(obj: object, msg: string): void };
@@ -202,6 +207,7 @@ export class UploadService {
       instances: this.instances,
       log: this.log,
       waitMs: hashWaitMs,
+      portable: deps.portableHashes ?? true,
     });
   }
 
