@@ -168,7 +168,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const instances = new Instances(db, now, deps.instanceTiming, (error) =>
     app.log.warn({ err: error }, 'instance heartbeat failed'),
   );
-  await instances.start();
 
   const sessions = new SessionsService(new SessionsRepository(db), now);
   const admins = new AdminsService(db, now);
@@ -239,5 +238,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   deps.extraRoutes?.(app);
   await registerWebApp(app, config.webDir);
   await app.ready();
+  // Beating starts last: a build that fails before here leaves no heartbeat firing at a closed
+  // database, and nothing before needs this instance's row (claims are taken by requests).
+  try {
+    await instances.start();
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   return app;
 }
