@@ -18,7 +18,10 @@ export const chromiumArgs = [
   '--disable-sync',
 ];
 
-/** Starts `apps/server/dist/main.js start` on a free port with a fresh data folder. */
+/**
+ * Starts `apps/server/dist/main.js start` (or the build BENCH_MAIN names, e.g. one from before a
+ * change) on a free port with a fresh data folder; ATRIUM_WEB_DIR passes through.
+ */
 export function startAtrium(extraEnv = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'atrium-bench-'));
   const env = {
@@ -29,9 +32,11 @@ export function startAtrium(extraEnv = {}) {
     ATRIUM_DATA_DIR: dataDir,
     ATRIUM_ADMIN_PASSWORD: 'bench-Admin-pass-42',
     LOG_LEVEL: 'warn',
+    ...(process.env.ATRIUM_WEB_DIR ? { ATRIUM_WEB_DIR: process.env.ATRIUM_WEB_DIR } : {}),
     ...extraEnv,
   };
-  const child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js'), 'start'], { env });
+  const main = process.env.BENCH_MAIN ?? join(root, 'apps/server/dist/main.js');
+  const child = spawn(process.execPath, [main, 'start'], { env });
   return new Promise((resolve, reject) => {
     let out = '';
     const onData = (d) => {
@@ -40,6 +45,8 @@ export function startAtrium(extraEnv = {}) {
       if (m) {
         resolve({
           url: `http://127.0.0.1:${m[1]}/`,
+          port: Number(m[1]),
+          pid: child.pid,
           dataDir,
           env,
           adminPassword: env.ATRIUM_ADMIN_PASSWORD,

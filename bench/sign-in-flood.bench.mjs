@@ -9,19 +9,15 @@
 // quiet client behind them for tens of milliseconds; that is any Node server's floor.
 import http from 'node:http';
 import { printTable, saveResult, startAtrium } from './lib.mjs';
-import { percentile, request } from './upload-lib.mjs';
+import { percentile, quietClient, request } from './upload-lib.mjs';
 
 const floodSize = Number(process.env.BENCH_FLOOD ?? 200);
 const rounds = Number(process.env.BENCH_FLOOD_ROUNDS ?? 5);
 const goalP99Ms = 500;
 
-const server = await startAtrium({
-  TRUST_PROXY: 'true',
-  ...(process.env.ATRIUM_WEB_DIR ? { ATRIUM_WEB_DIR: process.env.ATRIUM_WEB_DIR } : {}),
-});
+const server = await startAtrium({ TRUST_PROXY: 'true' });
 const port = Number(new URL(server.url).port);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
-const quietAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 const json = (path, body, headers = {}) =>
   request(agent, {
@@ -31,30 +27,9 @@ const json = (path, body, headers = {}) =>
     body: [Buffer.from(JSON.stringify(body))],
   });
 
-async function quietClient(stop) {
-  const times = [];
-  while (!stop.done) {
-    for (const [method, path] of [
-      ['GET', '/admin/'],
-      ['POST', '/api/app/config'],
-    ]) {
-      const started = performance.now();
-      await request(quietAgent, {
-        port,
-        method,
-        path,
-        headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
-        body: method === 'POST' ? [Buffer.from('{}')] : [],
-      });
-      times.push(performance.now() - started);
-    }
-  }
-  return times.sort((a, b) => a - b);
-}
-
 async function measure(flood) {
   const stop = { done: false };
-  const quiet = quietClient(stop);
+  const quiet = quietClient(port, stop);
   const outcomes = {};
   if (flood) {
     for (let r = 0; r < rounds; r++) {
@@ -129,5 +104,4 @@ try {
 } finally {
   await server.stop();
   agent.destroy();
-  quietAgent.destroy();
 }

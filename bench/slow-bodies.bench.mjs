@@ -5,57 +5,17 @@
 // times, and how long until the server closed each stalled connection.
 // Goals: RSS growth ≤ 64 MB, the quiet client's slowest answer ≤ 1 s, every stalled connection
 // closed within 30 s. BENCH_MAIN runs another build of the server (e.g. one from before a change).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { printTable, root, saveResult } from './lib.mjs';
-import { adminHeaders, atriumLogin, MiB, percentile, request } from './upload-lib.mjs';
+import { printTable, saveResult, startAtrium } from './lib.mjs';
+import { adminHeaders, atriumLogin, MiB, percentile, quietClient } from './upload-lib.mjs';
 
 const anonymous = Number(process.env.BENCH_STALLED_ANONYMOUS ?? 200);
 const chunks = Number(process.env.BENCH_STALLED_CHUNKS ?? 100);
 const waitMs = Number(process.env.BENCH_STALL_WAIT_MS ?? 30_000);
 const goals = { rssGrowthMb: 64, quietMaxMs: 1000, closedWithinMs: 30_000 };
 const adminPassword = 'bench-Admin-pass-42';
-
-function startServer() {
-  const main = process.env.BENCH_MAIN ?? join(root, 'apps/server/dist/main.js');
-  const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    ATRIUM_DATA_DIR: mkdtempSync(join(tmpdir(), 'atrium-bench-')),
-    ATRIUM_ADMIN_PASSWORD: adminPassword,
-    LOG_LEVEL: 'warn',
-    ...(process.env.ATRIUM_WEB_DIR ? { ATRIUM_WEB_DIR: process.env.ATRIUM_WEB_DIR } : {}),
-  };
-  const child = spawn(process.execPath, [main, 'start'], { env });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d) => {
-      out += d.toString();
-      const m = /Atrium listening on http:\/\/[^:]+:(\d+)/.exec(out);
-      if (m) {
-        resolve({
-          port: Number(m[1]),
-          pid: child.pid,
-          stop: () =>
-            new Promise((r) => {
-              if (child.exitCode !== null) return r();
-              child.once('exit', r);
-              child.kill('SIGKILL');
-            }),
-        });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`Atrium exited (${code}):\n${out}`)));
-  });
-}
 
 const rssMb = (pid) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
@@ -93,31 +53,7 @@ function outcomeOf(answer) {
   return code === undefined ? `HTTP ${status}` : `HTTP ${status} code ${code} ${msg}`;
 }
 
-async function quietClient(port, stop) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const times = [];
-  while (!stop.done) {
-    for (const [method, path] of [
-      ['GET', '/admin/'],
-      ['POST', '/api/app/config'],
-    ]) {
-      const started = performance.now();
-      await request(agent, {
-        port,
-        method,
-        path,
-        headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
-        body: method === 'POST' ? [Buffer.from('{}')] : [],
-      });
-      times.push(performance.now() - started);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  agent.destroy();
-  return times.sort((a, b) => a - b);
-}
-
-const server = await startServer();
+const server = await startAtrium({ ATRIUM_ADMIN_PASSWORD: adminPassword });
 try {
   const agent = new http.Agent({ keepAlive: true });
   const token = await atriumLogin(agent, server.port, adminPassword);
@@ -127,7 +63,7 @@ try {
   const rssBefore = rssMb(server.pid);
 
   const stop = { done: false };
-  const quiet = quietClient(server.port, stop);
+  const quiet = quietClient(server.port, stop, 50);
   const startedAt = performance.now();
   const stalled = [];
   for (let i = 0; i < anonymous; i++) {

@@ -10,7 +10,9 @@ export const xsrf = 'bench-xsrf-token';
 
 /** Starts one of bench/servers/*.mjs; resolves with its port, or undefined when it exits with 3 (not installed). */
 export function startBenchServer(script) {
-  const child = spawn(process.execPath, [join(root, 'bench', 'servers', script)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(root, 'bench', 'servers', script)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     const onData = (d) => {
@@ -30,7 +32,9 @@ export function startBenchServer(script) {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => (code === 3 ? resolve(undefined) : reject(new Error(`${script} exited (${code}):\n${out}`))));
+    child.on('exit', (code) =>
+      code === 3 ? resolve(undefined) : reject(new Error(`${script} exited (${code}):\n${out}`)),
+    );
   });
 }
 
@@ -39,11 +43,24 @@ export function request(agent, { port, method = 'POST', path, headers = {}, body
   const length = body.reduce((n, b) => n + b.length, 0);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method, path, agent, headers: { ...headers, 'content-length': String(length) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: { ...headers, 'content-length': String(length) },
+      },
       (res) => {
         const parts = [];
         res.on('data', (d) => parts.push(d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(parts),
+          }),
+        );
         res.on('error', reject);
       },
     );
@@ -66,7 +83,12 @@ export async function atriumLogin(agent, port, password) {
 }
 
 export function adminHeaders(token) {
-  return { 'admin-api-token': token, cookie: `XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': xsrf, 'is-ajax': 'true' };
+  return {
+    'admin-api-token': token,
+    cookie: `XSRF-TOKEN=${xsrf}`,
+    'x-xsrf-token': xsrf,
+    'is-ajax': 'true',
+  };
 }
 
 export function percentile(sorted, p) {
@@ -82,4 +104,33 @@ export function saveUploadResults(key, value) {
   const current = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   current[key] = value;
   writeFileSync(file, JSON.stringify(current, null, 2) + '\n');
+}
+
+/**
+ * A client that keeps asking for ordinary answers (the admin page, the public `app/config`) one
+ * after another until `stop.done`, pausing `pauseMs` between rounds; resolves with the sorted
+ * times in ms. The attack benches run it beside their attack.
+ */
+export async function quietClient(port, stop, pauseMs = 0) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const times = [];
+  while (!stop.done) {
+    for (const [method, path] of [
+      ['GET', '/admin/'],
+      ['POST', '/api/app/config'],
+    ]) {
+      const started = performance.now();
+      await request(agent, {
+        port,
+        method,
+        path,
+        headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
+        body: method === 'POST' ? [Buffer.from('{}')] : [],
+      });
+      times.push(performance.now() - started);
+    }
+    if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
+  }
+  agent.destroy();
+  return times.sort((a, b) => a - b);
 }
