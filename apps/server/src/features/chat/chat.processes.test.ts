@@ -14,7 +14,7 @@ import {
   type ServerProcess,
 } from '../../testing/processes';
 import { authHeaders } from '../../testing/test-app';
-import { readStream, sleep, TEST_API_KEY, type SseEvent } from './chat.testing';
+import { readStream, TEST_API_KEY, until, watch } from './chat.testing';
 
 /**
  * Issue 13, point 7 with real processes: two instances on one PostgreSQL schema and one Redis,
@@ -28,47 +28,6 @@ const TAKEOVER_BOUND_MS = 5_000;
 const HEADERS_BOUND_MS = 1_000;
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
-
-interface Watch {
-  text: string;
-  headersMs?: number;
-  end?: SseEvent;
-  endedAt?: number;
-  closed: Promise<unknown>;
-}
-
-function watch(base: string, token: string, messageId: number, start = ''): Watch {
-  const startedAt = performance.now();
-  const seen: Watch = { text: start, closed: Promise.resolve() };
-  seen.closed = readStream(
-    base,
-    token,
-    { messageId, offset: start.length },
-    {
-      start,
-      onOpen: () => {
-        seen.headersMs = performance.now() - startedAt;
-      },
-      onEvent: (event) => {
-        if (event.event === 'delta') {
-          seen.text = seen.text.slice(0, event.data.offset) + event.data.text;
-        } else {
-          seen.end = event;
-          seen.endedAt = performance.now();
-        }
-      },
-    },
-  ).catch((error: unknown) => error);
-  return seen;
-}
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(10);
-  }
-}
 
 describe.runIf(canRunInstances)('an answer whose writer is killed with -9 (real processes)', () => {
   let deployment: Deployment;

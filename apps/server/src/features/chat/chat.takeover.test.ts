@@ -31,10 +31,10 @@ import {
   readStream,
   seedRoom,
   send,
-  sleep,
   TEST_API_KEY,
+  until,
+  watch,
   type Seeded,
-  type SseEvent,
 } from './chat.testing';
 
 /**
@@ -70,50 +70,6 @@ interface Instance {
   /** Its heartbeat stops moving while it runs on, believing it still holds what it holds. */
   stall(): void;
   close(): Promise<void>;
-}
-
-/** What one client following an answer saw, as it saw it. */
-interface Watch {
-  text: string;
-  /** Time from the request to its response headers. */
-  headersMs?: number;
-  end?: SseEvent;
-  endedAt?: number;
-  /** Settles when the stream ends or is cut (then with the error). */
-  closed: Promise<unknown>;
-}
-
-function watch(base: string, token: string, messageId: number, start = ''): Watch {
-  const startedAt = performance.now();
-  const seen: Watch = { text: start, closed: Promise.resolve() };
-  seen.closed = readStream(
-    base,
-    token,
-    { messageId, offset: start.length },
-    {
-      start,
-      onOpen: () => {
-        seen.headersMs = performance.now() - startedAt;
-      },
-      onEvent: (event) => {
-        if (event.event === 'delta') {
-          seen.text = seen.text.slice(0, event.data.offset) + event.data.text;
-        } else {
-          seen.end = event;
-          seen.endedAt = performance.now();
-        }
-      },
-    },
-  ).catch((error: unknown) => error);
-  return seen;
-}
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(5);
-  }
 }
 
 describe.each(cases)(

@@ -234,3 +234,52 @@ export async function eventually<T>(
     await sleep(20);
   }
 }
+
+/** What one client following an answer saw, as it saw it. */
+export interface Watch {
+  text: string;
+  /** Time from the request to its response headers. */
+  headersMs?: number;
+  end?: SseEvent;
+  endedAt?: number;
+  /** Settles when the stream ends or is cut (then with the error). */
+  closed: Promise<unknown>;
+}
+
+export /** Follows an answer's stream like a client (re-attaching at `start`), noting what it saw. */
+function watch(base: string, token: string, messageId: number, start = ''): Watch {
+  const startedAt = performance.now();
+  const seen: Watch = { text: start, closed: Promise.resolve() };
+  seen.closed = readStream(
+    base,
+    token,
+    { messageId, offset: start.length },
+    {
+      start,
+      onOpen: () => {
+        seen.headersMs = performance.now() - startedAt;
+      },
+      onEvent: (event) => {
+        if (event.event === 'delta') {
+          seen.text = seen.text.slice(0, event.data.offset) + event.data.text;
+        } else {
+          seen.end = event;
+          seen.endedAt = performance.now();
+        }
+      },
+    },
+  ).catch((error: unknown) => error);
+  return seen;
+}
+
+/** Polls `check` until it holds, or fails after `timeoutMs`. */
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(5);
+  }
+}
