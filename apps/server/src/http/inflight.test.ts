@@ -16,7 +16,10 @@ beforeAll(async () => {
   t = await createTestApp({
     // Lets each test pick its client address with X-Forwarded-For.
     env: { TRUST_PROXY: 'true' },
-    deps: { serverLimits: { bodyIdleMs, bodiesPerAddress } },
+    // The calls here are small JSON bodies: both budgets are the same small number.
+    deps: {
+      serverLimits: { bodyIdleMs, bodiesPerAddress, smallBodiesPerAddress: bodiesPerAddress },
+    },
   });
   port = await listenOnLoopback(t.app);
 });
@@ -137,6 +140,27 @@ describe('a body that stops arriving', () => {
 });
 
 describe('bodies in flight from one address', () => {
+  it("counts small and large bodies apart: large ones filling their budget don't hold up a page's small calls", async () => {
+    const address = newAddress();
+    const { token } = await t.loginAdmin();
+    const auth = Object.entries(authHeaders('admin', token)).map(([k, v]) => `${k}: ${v}`);
+    // A signed-in route (1 MiB limit); none of these bodies ever completes, so nothing runs.
+    const largeHead = () => jsonHead('/admin/api/auth/logout', 100_000, address, auth);
+    const large = Array.from({ length: bodiesPerAddress }, () =>
+      rawClient(port, `${largeHead()}{"pad":"`),
+    );
+    await settle();
+    const refused = rawClient(port, `${largeHead()}{`);
+    expect(envelopeOf(parseAnswer(await refused.closed))).toMatchObject({
+      code: Code.TooManyRequests,
+    });
+    const small = twoStepConfigCall(address);
+    await settle();
+    small.finish();
+    expect(envelopeOf(await small.client.answered()).code).toBe(0);
+    for (const client of [...large, small.client]) client.socket.destroy();
+  });
+
   it('past the bound, the next is refused at once with 1004 and its connection closed', async () => {
     const address = newAddress();
     const held = Array.from({ length: bodiesPerAddress }, () => twoStepConfigCall(address));

@@ -41,7 +41,10 @@ interface Arriving {
 }
 
 export interface InflightOptions {
-  limits: Pick<ServerLimits, 'bodyIdleMs' | 'bodiesPerAddress'>;
+  limits: Pick<
+    ServerLimits,
+    'bodyIdleMs' | 'bodiesPerAddress' | 'smallBodiesPerAddress' | 'smallBodyBytes'
+  >;
   securityHeaders: Readonly<Record<string, string>>;
 }
 
@@ -56,7 +59,7 @@ export interface InflightOptions {
  * of `app.inject()` come from no socket and hold nothing the network could stall.
  */
 export function registerInflightBodies(app: FastifyInstance, options: InflightOptions): void {
-  const { bodyIdleMs, bodiesPerAddress } = options.limits;
+  const { bodyIdleMs, bodiesPerAddress, smallBodiesPerAddress, smallBodyBytes } = options.limits;
   const arriving = new Set<Arriving>();
   const perAddress = new Map<string, number>();
 
@@ -126,10 +129,14 @@ export function registerInflightBodies(app: FastifyInstance, options: InflightOp
     raw.once('end', entry.done);
     socket.once('close', entry.done);
 
-    const address = addressKey(req.ip);
+    const declared = Number(raw.headers['content-length']);
+    const small = Number.isFinite(declared) && declared <= smallBodyBytes;
+    // Small and large bodies are counted apart (two keys of one map), each against its budget.
+    const address = `${addressKey(req.ip)}${small ? ' small' : ''}`;
+    const limit = small ? smallBodiesPerAddress : bodiesPerAddress;
     const count = perAddress.get(address) ?? 0;
-    if (count >= bodiesPerAddress) {
-      req.log.info({ address, bodiesPerAddress }, 'too many bodies in flight from one address');
+    if (count >= limit) {
+      req.log.info({ address, limit }, 'too many bodies in flight from one address');
       // The body stays unread, and the connection closes after the answer rather than reading
       // it to reach the next request.
       return reply

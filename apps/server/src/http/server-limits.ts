@@ -51,6 +51,13 @@ export interface ServerLimits {
    */
   bodiesPerAddress: number;
   /**
+   * Bodies that declare at most `smallBodyBytes` (every JSON call of the pages) have a budget of
+   * their own: together they hold little memory, a page fires several at once, and an office
+   * behind one address shares it; they must not queue behind, or crowd out, the large ones.
+   */
+  smallBodiesPerAddress: number;
+  smallBodyBytes: number;
+  /**
    * The largest JSON body of a call anyone may make without signing in (sign-in, registration,
    * captcha, app config) and of an unknown URL. Their forms are a few hundred bytes; signed-in
    * calls get `Limits.jsonBodyLimitBytes`.
@@ -66,6 +73,8 @@ export const defaultServerLimits: ServerLimits = {
   keepAliveTimeoutMs: 72_000,
   timeoutCheckMs: 1_000,
   bodiesPerAddress: 8,
+  smallBodiesPerAddress: 64,
+  smallBodyBytes: 64 * 1024,
   anonymousBodyLimitBytes: 32 * 1024,
 };
 
