@@ -65,6 +65,26 @@ export function authHeaders(area: 'admin' | 'member', token: string): Headers {
   };
 }
 
+/** POSTs JSON to an app through `inject`; `as` signs the request with a token of that area. */
+export function postTo(app: FastifyInstance): TestApp['post'] {
+  return async <T>(
+    url: string,
+    body: unknown = {},
+    as?: { area: 'admin' | 'member'; token: string },
+  ) => {
+    const res = await app.inject({
+      method: 'POST',
+      url,
+      headers: {
+        'content-type': 'application/json',
+        ...(as ? authHeaders(as.area, as.token) : {}),
+      },
+      payload: JSON.stringify(body),
+    });
+    return { res, json: res.json<Envelope<T>>() };
+  };
+}
+
 export interface TestAppOptions {
   db?: DbKind;
   /** Extra environment for the config (e.g. ATRIUM_WEB_DIR). */
@@ -148,22 +168,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     options.setup ? { ...deps, extraRoutes: options.setup } : deps,
   );
 
-  const post: TestApp['post'] = async <T>(
-    url: string,
-    body: unknown = {},
-    as?: { area: 'admin' | 'member'; token: string },
-  ) => {
-    const res = await app.inject({
-      method: 'POST',
-      url,
-      headers: {
-        'content-type': 'application/json',
-        ...(as ? authHeaders(as.area, as.token) : {}),
-      },
-      payload: JSON.stringify(body),
-    });
-    return { res, json: res.json<Envelope<T>>() };
-  };
+  const post = postTo(app);
 
   const createAdmin: TestApp['createAdmin'] = async (o = {}) => {
     const password = o.password ?? 'correct horse battery';

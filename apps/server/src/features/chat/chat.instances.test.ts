@@ -10,7 +10,7 @@ import type { Bus } from '../../bus/types';
 import { testConfig } from '../../config';
 import { createDb, type Db } from '../../db/index';
 import { startFakeOpenAi, type FakeOpenAi } from '../../testing/fake-openai';
-import { authHeaders, createTestApp, type TestApp } from '../../testing/test-app';
+import { createTestApp, postTo, type TestApp } from '../../testing/test-app';
 import {
   eventually,
   expectOk,
@@ -244,23 +244,3 @@ describe.each(cases)('two instances on a $name bus', ({ buses }) => {
     });
   });
 });
-
-/** A `post` like TestApp's, against another app instance. */
-function postTo(app: FastifyInstance) {
-  return async <T>(
-    url: string,
-    body: unknown,
-    as?: { area: 'admin' | 'member'; token: string },
-  ) => {
-    const res = await app.inject({
-      method: 'POST',
-      url,
-      headers: {
-        'content-type': 'application/json',
-        ...(as ? authHeaders(as.area, as.token) : {}),
-      },
-      payload: JSON.stringify(body),
-    });
-    return { res, json: res.json<{ code: number; msg: string; data: T }>() };
-  };
-}

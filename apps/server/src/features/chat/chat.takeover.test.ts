@@ -21,7 +21,7 @@ import { createDb, type Db } from '../../db/index';
 import type { InstanceTiming } from '../../instances/instances';
 import { createTestDb, testDbKinds, type TestDb } from '../../testing/db';
 import { startFakeOpenAi, type FakeOpenAi } from '../../testing/fake-openai';
-import { authHeaders, type TestApp } from '../../testing/test-app';
+import { postTo, type TestApp } from '../../testing/test-app';
 import { captchaNotRequired } from '../auth/captcha';
 import { chatDb } from './chat.tables';
 import {
@@ -101,22 +101,7 @@ describe.each(cases)(
       });
       const base = await listen(app);
       let killed = false;
-      const post: TestApp['post'] = async <T>(
-        url: string,
-        body: unknown = {},
-        as?: { area: 'admin' | 'member'; token: string },
-      ) => {
-        const res = await app.inject({
-          method: 'POST',
-          url,
-          headers: {
-            'content-type': 'application/json',
-            ...(as ? authHeaders(as.area, as.token) : {}),
-          },
-          payload: JSON.stringify(body),
-        });
-        return { res, json: res.json<Envelope<T>>() };
-      };
+      const post = postTo(app);
       const created: Instance = {
         app,
         db,
