@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import boundaries from './eslint.boundaries.js';
 
 export default tseslint.config(
   {
@@ -19,11 +20,42 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    // Type-aware rules: each TypeScript file is checked with its own project's types.
+    files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts'],
+    ignores: ['packages/shared/vitest.config.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-deprecated': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  // The server, the shared package, scripts and benchmarks run in Node; the web app in browsers.
+  {
+    files: ['apps/server/**', 'packages/**', 'scripts/**', 'bench/**', '*.js', '*.mjs'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['apps/web/src/**'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
+    // Playwright specs, benchmarks and build configs run in Node; `page.evaluate` bodies run in
+    // the page.
+    files: ['apps/web/e2e/**', 'apps/web/*.ts', 'bench/**'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+  {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-non-null-assertion': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
@@ -52,7 +84,11 @@ export default tseslint.config(
     // Request fields come from contract/fields.ts, so each one refuses NUL and fits the column it
     // may reach on PostgreSQL as well as on SQLite (issue 12).
     files: ['packages/shared/src/contract/**/*.ts', 'apps/server/src/**/*.routes.ts'],
-    ignores: ['packages/shared/src/contract/fields.ts'],
+    // Answer schemas (`*.answers.ts`) describe what the server sends, never what it accepts.
+    ignores: [
+      'packages/shared/src/contract/fields.ts',
+      'packages/shared/src/contract/*.answers.ts',
+    ],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -69,5 +105,6 @@ export default tseslint.config(
       ],
     },
   },
+  ...boundaries,
   prettier,
 );

@@ -20,7 +20,10 @@ const ADDED_BUDGET_MS = 10;
 const ADMIN_PASSWORD = 'bench-Admin-pass-42';
 const XSRF = 'bench-xsrf';
 
-const { startFakeOpenAi } = await tsImport('../apps/server/src/testing/fake-openai.ts', import.meta.url);
+const { startFakeOpenAi } = await tsImport(
+  '../apps/server/src/testing/fake-openai.ts',
+  import.meta.url,
+);
 
 function startServer(env) {
   const child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js'), 'start'], { env });
@@ -112,13 +115,47 @@ const server = await startServer({
 const base = server.url;
 const result = {};
 try {
-  const admin = (await call(base, '/admin/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).token;
-  const provider = await call(base, '/admin/api/aigc/provider/save', { id: 0, name: 'Bench', baseUrl: fake.url, apiKey: 'sk-bench' }, admin, 'admin');
-  const model = await call(base, '/admin/api/aigc/model/save', { id: 0, providerId: provider.id, name: 'bench-model', title: 'Bench' }, admin, 'admin');
-  const room = await call(base, '/admin/api/aigc/chat_room/save', { id: 0, title: 'Bench room', modelId: model.id }, admin, 'admin');
-  await call(base, '/admin/api/aigc/usage/quota_save', { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 }, admin, 'admin');
-  await call(base, '/admin/api/members/create', { username: 'bencher', password: 'bench-Member-pass-42' }, admin, 'admin');
-  const member = (await call(base, '/api/auth/login', { username: 'bencher', password: 'bench-Member-pass-42' })).token;
+  const admin = (
+    await call(base, '/admin/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD })
+  ).token;
+  const provider = await call(
+    base,
+    '/admin/api/aigc/provider/save',
+    { id: 0, name: 'Bench', baseUrl: fake.url, apiKey: 'sk-bench' },
+    admin,
+    'admin',
+  );
+  const model = await call(
+    base,
+    '/admin/api/aigc/model/save',
+    { id: 0, providerId: provider.id, name: 'bench-model', title: 'Bench' },
+    admin,
+    'admin',
+  );
+  const room = await call(
+    base,
+    '/admin/api/aigc/chat_room/save',
+    { id: 0, title: 'Bench room', modelId: model.id },
+    admin,
+    'admin',
+  );
+  await call(
+    base,
+    '/admin/api/aigc/usage/quota_save',
+    { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 },
+    admin,
+    'admin',
+  );
+  await call(
+    base,
+    '/admin/api/members/create',
+    { username: 'bencher', password: 'bench-Member-pass-42' },
+    admin,
+    'admin',
+  );
+  const member = (
+    await call(base, '/api/auth/login', { username: 'bencher', password: 'bench-Member-pass-42' })
+  ).token;
   const memberHeaders = {
     'content-type': 'application/json',
     'is-ajax': 'true',
@@ -128,13 +165,19 @@ try {
   };
 
   // ---- 1. first-token latency -------------------------------------------------------------
-  fake.setDefault({ text: 'Hello from the scripted model: a short answer of a dozen tokens or so.' });
+  fake.setDefault({
+    text: 'Hello from the scripted model: a short answer of a dozen tokens or so.',
+  });
   const direct = async () => {
     const started = performance.now();
     const res = await fetch(`${fake.url}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
-      body: JSON.stringify({ model: 'bench-model', stream: true, messages: [{ role: 'user', content: 'Hi' }] }),
+      body: JSON.stringify({
+        model: 'bench-model',
+        stream: true,
+        messages: [{ role: 'user', content: 'Hi' }],
+      }),
     });
     let at = 0;
     await readEvents(res, { onFirstDelta: () => (at = performance.now() - started) });
@@ -142,12 +185,19 @@ try {
   };
   const conversations = [];
   for (let i = 0; i < LATENCY_RUNS + WARMUP; i++) {
-    conversations.push(await call(base, '/api/aigc/conversation/create', { roomId: room.id }, member));
+    conversations.push(
+      await call(base, '/api/aigc/conversation/create', { roomId: room.id }, member),
+    );
   }
   const sendMs = [];
   const viaAtrium = async (conversation) => {
     const started = performance.now();
-    const sent = await call(base, '/api/aigc/chat/send', { conversationId: conversation.id, content: 'Hi' }, member);
+    const sent = await call(
+      base,
+      '/api/aigc/chat/send',
+      { conversationId: conversation.id, content: 'Hi' },
+      member,
+    );
     sendMs.push(performance.now() - started);
     const res = await fetch(`${base}/api/aigc/chat/stream`, {
       method: 'POST',
@@ -175,12 +225,27 @@ try {
   printTable([
     { path: 'provider directly', ...d },
     { path: 'through Atrium (send + stream)', ...a },
-    { path: 'added', p50: addedP50, p95: +(a.p95 - d.p95).toFixed(2), mean: +(a.mean - d.mean).toFixed(2) },
+    {
+      path: 'added',
+      p50: addedP50,
+      p95: +(a.p95 - d.p95).toFixed(2),
+      mean: +(a.mean - d.mean).toFixed(2),
+    },
     { path: '  of which: the send call', ...stats(sendMs.slice(WARMUP)) },
   ]);
   const latencyPass = addedP50 <= ADDED_BUDGET_MS;
-  console.log(`first token: +${addedP50} ms at p50 through Atrium (budget ${ADDED_BUDGET_MS} ms) ${latencyPass ? 'OK' : 'OVER BUDGET'}`);
-  result.firstToken = { runs: LATENCY_RUNS, directMs: d, atriumMs: a, sendCallMs: stats(sendMs.slice(WARMUP)), addedP50Ms: addedP50, budgetMs: ADDED_BUDGET_MS, pass: latencyPass };
+  console.log(
+    `first token: +${addedP50} ms at p50 through Atrium (budget ${ADDED_BUDGET_MS} ms) ${latencyPass ? 'OK' : 'OVER BUDGET'}`,
+  );
+  result.firstToken = {
+    runs: LATENCY_RUNS,
+    directMs: d,
+    atriumMs: a,
+    sendCallMs: stats(sendMs.slice(WARMUP)),
+    addedP50Ms: addedP50,
+    budgetMs: ADDED_BUDGET_MS,
+    pass: latencyPass,
+  };
 
   // ---- 2. 1,000 concurrent streams ---------------------------------------------------------
   await new Promise((r) => setTimeout(r, 500));
@@ -190,7 +255,9 @@ try {
   const many = [];
   for (let i = 0; i < STREAMS; i += 50) {
     const batch = await Promise.all(
-      Array.from({ length: Math.min(50, STREAMS - i) }, () => call(base, '/api/aigc/conversation/create', { roomId: room.id }, member)),
+      Array.from({ length: Math.min(50, STREAMS - i) }, () =>
+        call(base, '/api/aigc/conversation/create', { roomId: room.id }, member),
+      ),
     );
     many.push(...batch);
   }
@@ -201,13 +268,25 @@ try {
   for (let i = 0; i < many.length; i += 50) {
     await Promise.all(
       many.slice(i, i + 50).map(async (conversation) => {
-        const sent = await call(base, '/api/aigc/chat/send', { conversationId: conversation.id, content: 'Stay a while' }, member);
+        const sent = await call(
+          base,
+          '/api/aigc/chat/send',
+          { conversationId: conversation.id, content: 'Stay a while' },
+          member,
+        );
         const res = await fetch(`${base}/api/aigc/chat/stream`, {
           method: 'POST',
           headers: memberHeaders,
           body: JSON.stringify({ messageId: sent.assistantMessage.id, offset: 0 }),
-            });
-        streams.push({ id: sent.assistantMessage.id, done: readEvents(res, { keepOpen: true, onFirstDelta: () => receiving++, onDelta: () => deltas++ }).catch(() => {}) });
+        });
+        streams.push({
+          id: sent.assistantMessage.id,
+          done: readEvents(res, {
+            keepOpen: true,
+            onFirstDelta: () => receiving++,
+            onDelta: () => deltas++,
+          }).catch(() => {}),
+        });
       }),
     );
   }
@@ -240,7 +319,9 @@ try {
     { measure: 'app/config p50 under load (ms)', value: configMs.p50 },
   ]);
   const streamsPass = receiving === STREAMS && upstreamOpen >= STREAMS && configMs.p50 < 100;
-  console.log(`${STREAMS} concurrent streams: ${streamsPass ? 'OK' : 'FAILED'} (${loadedRss} MiB RSS)`);
+  console.log(
+    `${STREAMS} concurrent streams: ${streamsPass ? 'OK' : 'FAILED'} (${loadedRss} MiB RSS)`,
+  );
   result.concurrentStreams = {
     streams: STREAMS,
     receiving,

@@ -21,12 +21,18 @@ try {
   await page.waitForLoadState('networkidle');
   const rows = [...scripts].map((path) => {
     const bytes = readFileSync(join(root, 'apps/web/dist', path));
-    return { script: path, rawKB: +(bytes.length / 1024).toFixed(1), gzipKB: +(gzipSync(bytes).length / 1024).toFixed(1) };
+    return {
+      script: path,
+      rawKB: +(bytes.length / 1024).toFixed(1),
+      gzipKB: +(gzipSync(bytes).length / 1024).toFixed(1),
+    };
   });
   const totalKB = +rows.reduce((s, r) => s + r.gzipKB, 0).toFixed(1);
   printTable([...rows, { script: 'TOTAL', rawKB: '', gzipKB: totalKB }]);
   const pass = totalKB <= budgetKB;
-  console.log(`member first load: ${totalKB} KB gzipped JS (budget ${budgetKB} KB) ${pass ? 'OK' : 'OVER BUDGET'}`);
+  console.log(
+    `member first load: ${totalKB} KB gzipped JS (budget ${budgetKB} KB) ${pass ? 'OK' : 'OVER BUDGET'}`,
+  );
   saveResult('first-load', { totalKB, budgetKB, pass, scripts: rows });
   if (!pass) process.exitCode = 1;
 } finally {

@@ -12,7 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { printTable, root, startAtrium } from './lib.mjs';
-import { adminHeaders, atriumLogin, percentile, request, saveUploadResults, startBenchServer } from './upload-lib.mjs';
+import {
+  adminHeaders,
+  atriumLogin,
+  percentile,
+  request,
+  saveUploadResults,
+  startBenchServer,
+} from './upload-lib.mjs';
 
 const fileCount = Number(process.env.BENCH_LIST_FILES ?? 1_000_000);
 const requests = Number(process.env.BENCH_LIST_REQUESTS ?? 20_000);
@@ -98,7 +105,9 @@ if (migrate.status !== 0) throw new Error(`migrate failed: ${migrate.stderr}`);
 const loadStart = Date.now();
 const { topIds, leafIds } = bulkLoad(join(dataDir, 'atrium.db'));
 const loadSeconds = (Date.now() - loadStart) / 1000;
-console.log(`loaded ${fileCount} files in ${tops * (childrenPerTop + 1)} categories in ${loadSeconds.toFixed(1)} s`);
+console.log(
+  `loaded ${fileCount} files in ${tops * (childrenPerTop + 1)} categories in ${loadSeconds.toFixed(1)} s`,
+);
 
 const server = await startAtrium({ ATRIUM_DATA_DIR: dataDir });
 const port = Number(new URL(server.url).port);
@@ -121,9 +130,18 @@ async function client(target, index, count, record) {
   const random = prng(1000 + index);
   for (let i = 0; i < count; i += 1) {
     const kind = kindNames[(index + i) % kindNames.length];
-    const body = JSON.stringify({ action: 'list', page: 1 + Math.floor(random() * 5), categoryId: kinds[kind](random) });
+    const body = JSON.stringify({
+      action: 'list',
+      page: 1 + Math.floor(random() * 5),
+      categoryId: kinds[kind](random),
+    });
     const start = process.hrtime.bigint();
-    const res = await request(agent, { port: target.port, path: '/admin/data/file_manager/file', headers, body: [Buffer.from(body)] });
+    const res = await request(agent, {
+      port: target.port,
+      path: '/admin/data/file_manager/file',
+      headers,
+      body: [Buffer.from(body)],
+    });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     const text = res.body.toString();
     const json = JSON.parse(text);
@@ -137,7 +155,11 @@ async function client(target, index, count, record) {
 async function load(target) {
   await Promise.all(Array.from({ length: concurrency }, (_, i) => client(target, i, 20, false)));
   const start = Date.now();
-  await Promise.all(Array.from({ length: concurrency }, (_, i) => client(target, i, Math.ceil(requests / concurrency), true)));
+  await Promise.all(
+    Array.from({ length: concurrency }, (_, i) =>
+      client(target, i, Math.ceil(requests / concurrency), true),
+    ),
+  );
   return (Date.now() - start) / 1000;
 }
 
@@ -160,7 +182,9 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-const all = Object.values(latencies).flat().sort((a, b) => a - b);
+const all = Object.values(latencies)
+  .flat()
+  .sort((a, b) => a - b);
 const row = (name, list) => {
   const sorted = [...list].sort((a, b) => a - b);
   return {
@@ -170,7 +194,9 @@ const row = (name, list) => {
     p99ms: +percentile(sorted, 99).toFixed(2),
   };
 };
-const floorAll = Object.values(floor.latencies).flat().sort((a, b) => a - b);
+const floorAll = Object.values(floor.latencies)
+  .flat()
+  .sort((a, b) => a - b);
 const rows = [
   row('root (all files)', latencies.root),
   row('top-level branch', latencies.branch),

@@ -9,7 +9,14 @@ import { createHash, randomFillSync } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import http from 'node:http';
 import { printTable, startAtrium } from './lib.mjs';
-import { MiB, adminHeaders, atriumLogin, request, saveUploadResults, startBenchServer } from './upload-lib.mjs';
+import {
+  MiB,
+  adminHeaders,
+  atriumLogin,
+  request,
+  saveUploadResults,
+  startBenchServer,
+} from './upload-lib.mjs';
 
 const size = Number(process.env.BENCH_UPLOAD_MIB ?? 1024) * MiB;
 const runs = Number(process.env.BENCH_UPLOAD_RUNS ?? 3);
@@ -51,9 +58,18 @@ async function atrium(agent, port, token, run) {
     if (answer.code !== 0 || answer.data.chunkUploaded !== 0) throw new Error(`init: ${init.body}`);
     const boundary = '----atriumbench';
     for (let i = 0; i < chunks; i += 1) {
-      const fields = { id: 'WU_FILE_0', name, type: 'video/mp4', size: String(size), chunks: String(chunks), chunk: String(i), md5 };
+      const fields = {
+        id: 'WU_FILE_0',
+        name,
+        type: 'video/mp4',
+        size: String(size),
+        chunks: String(chunks),
+        chunk: String(i),
+        md5,
+      };
       let head = '';
-      for (const [k, v] of Object.entries(fields)) head += `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+      for (const [k, v] of Object.entries(fields))
+        head += `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
       head += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`;
       const res = await request(agent, {
         port,
@@ -66,7 +82,8 @@ async function atrium(agent, port, token, run) {
       if (i === chunks - 1) path = json.data.path;
     }
   });
-  if (!path?.includes(sha256)) throw new Error(`Atrium stored the upload under ${path}, expected its sha-256 ${sha256}`);
+  if (!path?.includes(sha256))
+    throw new Error(`Atrium stored the upload under ${path}, expected its sha-256 ${sha256}`);
   // The stored bytes are checked outside the timing.
   const served = createHash('sha256');
   await new Promise((resolve, reject) => {
@@ -79,17 +96,33 @@ async function atrium(agent, port, token, run) {
   if (served.digest('hex') !== sha256) throw new Error('Atrium served different bytes');
   // Filed and deleted again, so the stored blob goes (see `removeAfter`).
   const json = { ...headers, 'content-type': 'application/json' };
-  const saved = await request(agent, { port, path: url, headers: json, body: [Buffer.from(JSON.stringify({ action: 'save', path, name }))] });
+  const saved = await request(agent, {
+    port,
+    path: url,
+    headers: json,
+    body: [Buffer.from(JSON.stringify({ action: 'save', path, name }))],
+  });
   const id = JSON.parse(saved.body.toString()).data?.id;
-  const deleted = await request(agent, { port, path: url, headers: json, body: [Buffer.from(JSON.stringify({ action: 'fileDelete', id }))] });
-  if (JSON.parse(deleted.body.toString()).code !== 0) throw new Error(`Atrium could not delete the upload: ${deleted.body}`);
+  const deleted = await request(agent, {
+    port,
+    path: url,
+    headers: json,
+    body: [Buffer.from(JSON.stringify({ action: 'fileDelete', id }))],
+  });
+  if (JSON.parse(deleted.body.toString()).code !== 0)
+    throw new Error(`Atrium could not delete the upload: ${deleted.body}`);
   return seconds;
 }
 
 async function bare(agent, port, run) {
   const seconds = await timed(async () => {
     for (let i = 0; i < chunks; i += 1) {
-      const res = await request(agent, { port, method: 'PUT', path: `/?id=bare${run}&offset=${i * chunkSize}`, body: [chunkAt(i)] });
+      const res = await request(agent, {
+        port,
+        method: 'PUT',
+        path: `/?id=bare${run}&offset=${i * chunkSize}`,
+        body: [chunkAt(i)],
+      });
       if (res.status !== 200) throw new Error(`bare chunk ${i}: ${res.status}`);
     }
   });
@@ -112,13 +145,22 @@ async function tus(agent, port) {
         port,
         method: 'PATCH',
         path: location,
-        headers: { 'tus-resumable': '1.0.0', 'upload-offset': String(i * chunkSize), 'content-type': 'application/offset+octet-stream' },
+        headers: {
+          'tus-resumable': '1.0.0',
+          'upload-offset': String(i * chunkSize),
+          'content-type': 'application/offset+octet-stream',
+        },
         body: [chunkAt(i)],
       });
       if (res.status !== 204) throw new Error(`tus chunk ${i}: ${res.status} ${res.body}`);
     }
   });
-  const removed = await request(agent, { port, method: 'DELETE', path: location, headers: { 'tus-resumable': '1.0.0' } });
+  const removed = await request(agent, {
+    port,
+    method: 'DELETE',
+    path: location,
+    headers: { 'tus-resumable': '1.0.0' },
+  });
   if (removed.status !== 204) throw new Error(`tus delete: ${removed.status} ${removed.body}`);
   return seconds;
 }
@@ -158,13 +200,21 @@ try {
 }
 
 const mibps = (list) => (list.length ? +(size / MiB / Math.min(...list)).toFixed(1) : null);
-const summary = { atrium: mibps(results.atrium), bare: mibps(results.bare), tus: mibps(results.tus) };
+const summary = {
+  atrium: mibps(results.atrium),
+  bare: mibps(results.bare),
+  tus: mibps(results.tus),
+};
 const vsBare = summary.bare ? +(summary.atrium / summary.bare).toFixed(2) : null;
 const vsTus = summary.tus ? +(summary.atrium / summary.tus).toFixed(2) : null;
 printTable([
   { server: 'Atrium (verified: MD5 + SHA-256 + type)', 'MiB/s': summary.atrium, goal: '' },
   { server: 'bare node:http to disk', 'MiB/s': summary.bare, goal: `Atrium >= 0.8x: ${vsBare}x` },
-  { server: '@tus/server + @tus/file-store', 'MiB/s': summary.tus ?? 'not installed', goal: `Atrium >= 1.2x: ${vsTus ?? 'n/a'}x` },
+  {
+    server: '@tus/server + @tus/file-store',
+    'MiB/s': summary.tus ?? 'not installed',
+    goal: `Atrium >= 1.2x: ${vsTus ?? 'n/a'}x`,
+  },
 ]);
 const pass = vsBare !== null && vsBare >= 0.8 && (vsTus === null || vsTus >= 1.2);
 saveUploadResults('ingest', {
@@ -178,5 +228,7 @@ saveUploadResults('ingest', {
   tusInstalled: tusServer !== undefined,
   pass,
 });
-console.log(`upload ingest: ${summary.atrium} MiB/s, ${vsBare}x bare, ${vsTus ?? 'n/a (tus not installed)'}x tus ${pass ? 'OK' : 'BELOW GOAL'}`);
+console.log(
+  `upload ingest: ${summary.atrium} MiB/s, ${vsBare}x bare, ${vsTus ?? 'n/a (tus not installed)'}x tus ${pass ? 'OK' : 'BELOW GOAL'}`,
+);
 if (!pass) process.exitCode = 1;

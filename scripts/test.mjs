@@ -33,6 +33,8 @@ console.log('\n› Typecheck');
 mustRun('npm', ['run', 'typecheck']);
 console.log('\n› Lint');
 mustRun('npm', ['run', 'lint']);
+console.log('\n› Formatting (prettier --check)');
+mustRun('npm', ['run', 'format:check']);
 console.log('\n› Build');
 ensureBuilt();
 

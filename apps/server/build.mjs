@@ -24,4 +24,16 @@ await build({
   },
 });
 
-console.log('Built apps/server/dist/main.js');
+// The hash threads' module runs as its own file next to the bundle (hasher.ts finds it there).
+await build({
+  entryPoints: [here('./src/features/upload/hash.worker.mjs')],
+  outfile: here('./dist/hash.worker.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external,
+  logLevel: 'warning',
+});
+
+console.log('Built apps/server/dist/main.js and dist/hash.worker.mjs');

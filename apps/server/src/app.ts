@@ -6,36 +6,37 @@ import { pino } from 'pino';
 import { createBus, type Bus } from './bus/index';
 import type { Config } from './config';
 import { createDb, type Db } from './db/index';
-import { AdminAccountsService } from './features/admins/admin-accounts.service';
-import { registerAdminsRoutes } from './features/admins/admins.routes';
-import { AdminsService } from './features/admins/admins.service';
-import { registerAuditFeature } from './features/audit/audit.routes';
-import { registerDashboardRoutes } from './features/dashboard/dashboard.routes';
-import { DashboardService } from './features/dashboard/dashboard.service';
-import { registerMembersAdminRoutes } from './features/members-admin/members-admin.routes';
-import { MembersAdminService } from './features/members-admin/members-admin.service';
-import { registerRolesRoutes } from './features/roles/roles.routes';
-import { RolesService } from './features/roles/roles.service';
-import { registerUploadSettingsRoutes } from './features/upload-settings/upload-settings.routes';
-import { UploadSettingsService } from './features/upload-settings/upload-settings.service';
-import { registerAppRoutes } from './features/app/app.routes';
-import { AppService, DEFAULT_SITE_NAME } from './features/app/app.service';
-import { LazyHashes } from './features/app/lazy-hashes';
-import { WebVersion } from './features/app/web-version';
-import { registerAccountsFeature } from './features/account/accounts.feature';
-import { registerAuthRoutes } from './features/auth/auth.routes';
-import { AuthService } from './features/auth/auth.service';
-import { createAuthenticator } from './features/auth/authenticator';
-import type { CaptchaVerifier } from './features/auth/captcha';
-import { SessionsRepository } from './features/auth/sessions.repository';
-import { SessionsService } from './features/auth/sessions.service';
-import { imageLoginCaptcha } from './features/captcha/login-captcha';
-import { MembersService } from './features/members/members.service';
-import { registerFilesFeature } from './features/files/files.routes';
-import { registerAigcFeature, type AigcOptions } from './features/chat/aigc.feature';
-import { SettingsRepository } from './features/settings/settings.repository';
-import { registerSiteSettingsRoutes } from './features/site-settings/site-settings.routes';
-import { SiteSettingsService } from './features/site-settings/site-settings.service';
+import { registerAccountFeature } from './features/account/index';
+import { registerAdminsFeature, AdminsService } from './features/admins/index';
+import { registerAiFeature, type ProvidersService } from './features/ai/index';
+import { DEFAULT_SITE_NAME, LazyHashes, registerAppFeature } from './features/app/index';
+import { registerAuditFeature } from './features/audit/index';
+import {
+  createAuthenticator,
+  registerAuthFeature,
+  SessionsRepository,
+  SessionsService,
+  type CaptchaVerifier,
+} from './features/auth/index';
+import { imageLoginCaptcha, registerCaptchaFeature } from './features/captcha/index';
+import {
+  registerChatFeature,
+  SETTINGS_TTL_MS,
+  ShortCache,
+  type ChatFeature,
+  type ChatOptions,
+} from './features/chat/index';
+import { registerDashboardFeature } from './features/dashboard/index';
+import { libraryImages, registerFilesFeature, type FilesFeature } from './features/files/index';
+import { MembersService } from './features/members/index';
+import { registerMembersAdminFeature } from './features/members-admin/index';
+import { registerRolesFeature } from './features/roles/index';
+import { registerRoomsFeature } from './features/rooms/index';
+import { SettingsRepository } from './db/settings.repository';
+import { registerSiteSettingsFeature } from './features/site-settings/index';
+import { registerUploadSettingsFeature } from './features/upload-settings/index';
+import { registerVerifyFeature } from './features/verify/index';
+import type { CaptchaService } from './features/captcha/index';
 import { answerFrameworkError, registerErrorHandling } from './http/errors';
 import { createRateLimits, type RateLimits } from './http/rate-limits';
 import { registerRouting } from './http/route';
@@ -57,12 +58,13 @@ export interface AppDeps {
   limits?: RateLimits;
   /** The clock every time-based rule reads (sessions, rate limits); tests move it. */
   now?: () => number;
-  captcha?: CaptchaVerifier;
+  /** The login captcha: the image captcha (production's) or another verifier (tests). */
+  captcha?: CaptchaVerifier | 'image';
   logger?: FastifyBaseLogger;
   /** Routes an embedder (or a test) adds before the instance is sealed by `ready()`. */
   extraRoutes?: (app: FastifyInstance) => void;
   /** Knobs of the chat feature (time-outs, provider client) for tests and benchmarks. */
-  aigc?: AigcOptions;
+  aigc?: ChatOptions;
   /** Time-outs and body bounds; tests shorten them. */
   serverLimits?: Partial<ServerLimits>;
 }
@@ -79,12 +81,20 @@ export interface AppServices {
   members: MembersService;
   sessions: SessionsService;
   settings: SettingsRepository;
-  auth: AuthService;
+}
+
+/** What features built, for tests and embedders; production code passes services explicitly. */
+export interface AppFeatures {
+  captcha: CaptchaService;
+  files: FilesFeature;
+  providers: ProvidersService;
+  chat: ChatFeature;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     services: AppServices;
+    features: AppFeatures;
   }
 }
 
@@ -173,13 +183,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const admins = new AdminsService(db, now);
   const members = new MembersService(db, now);
   const settings = new SettingsRepository(db);
-  const auth = new AuthService({
-    limits,
-    sessions,
-    admins,
-    members,
-    captcha: deps.captcha ?? imageLoginCaptcha,
-  });
   const services: AppServices = {
     db,
     bus,
@@ -190,50 +193,51 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     members,
     sessions,
     settings,
-    auth,
   };
   app.decorate('services', services);
   app.decorate('lazyHashes', new LazyHashes());
-  registerRouting(app, createAuthenticator({ sessions, admins, members }));
-  // Before any route, so every admin write of every feature is audited.
+  registerRouting(app, createAuthenticator({ sessions, admins, members }), {
+    checkAnswers: config.checkAnswers,
+  });
+
+  // The features, in the order they depend on one another. The audit hook comes before any
+  // route, so every admin write of every feature is audited.
   registerAuditFeature(app, { db, now });
-
-  // Multipart (upload chunks) is registered by the upload feature, next to its routes, here.
-  await registerFilesFeature(app, { config, db, settings, now });
-
-  registerAuthRoutes(app, auth);
-  registerAdminsRoutes(app, new AdminAccountsService(db, admins, now));
-  registerRolesRoutes(app, new RolesService(db, now));
-  registerMembersAdminRoutes(app, new MembersAdminService(db, members, sessions, now));
-  registerUploadSettingsRoutes(
-    app,
-    new UploadSettingsService(
-      settings,
-      { driver: config.storage.driver, minChunkSize: app.filesFeature.storage.minChunkSize },
-      now,
-    ),
-  );
-  registerDashboardRoutes(app, new DashboardService(db, now));
-  registerAccountsFeature(app, { config });
-  await registerAigcFeature(app, {
-    config,
-    db,
-    bus,
-    settings,
-    now,
+  const captcha = registerCaptchaFeature(app, { config });
+  registerAuthFeature(app, {
+    captcha:
+      deps.captcha === undefined || deps.captcha === 'image'
+        ? imageLoginCaptcha(captcha)
+        : deps.captcha,
+  });
+  // Multipart (upload chunks) is registered by the files feature, next to its routes.
+  const files = await registerFilesFeature(app, { config, db, settings, now });
+  const { verify } = registerVerifyFeature(app, { config, captcha });
+  registerAccountFeature(app, {
+    captcha,
+    verify,
+    ownsImage: (memberId, path) =>
+      files.files.owns({ owner: { type: 'member', id: memberId }, library: 'image' }, path),
+  });
+  registerAdminsFeature(app);
+  registerRolesFeature(app);
+  registerMembersAdminFeature(app);
+  registerUploadSettingsFeature(app, { config, minChunkSize: files.storage.minChunkSize });
+  registerDashboardFeature(app);
+  const aigcCache = new ShortCache(SETTINGS_TTL_MS);
+  const clearAigcCache = () => aigcCache.clear();
+  const providers = await registerAiFeature(app, { config, onChange: clearAigcCache });
+  const rooms = registerRoomsFeature(app, { models: providers, onChange: clearAigcCache });
+  const chat = await registerChatFeature(app, {
+    providers,
+    rooms,
+    images: libraryImages(db, files.storage),
+    cache: aigcCache,
     ...(deps.aigc ? { options: deps.aigc } : {}),
   });
-  const site = new SiteSettingsService({ db, now, defaultSiteName: DEFAULT_SITE_NAME });
-  registerSiteSettingsRoutes(app, site);
-  registerAppRoutes(
-    app,
-    new AppService({
-      settings,
-      webVersion: new WebVersion(config.webDir, now),
-      lazyHashes: app.lazyHashes,
-      extraConfig: () => site.publicConfig(),
-    }),
-  );
+  const site = registerSiteSettingsFeature(app, { defaultSiteName: DEFAULT_SITE_NAME });
+  registerAppFeature(app, { config, extraConfig: () => site.publicConfig() });
+  app.decorate('features', { captcha, files, providers, chat });
 
   deps.extraRoutes?.(app);
   await registerWebApp(app, config.webDir);

@@ -1,3 +1,4 @@
+import type { AreaName } from '@atrium/shared/areas';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,7 +6,7 @@ import { XsrfCookie, XsrfHeader } from '@atrium/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from './cli';
 import { createDb } from './db/index';
-import { SettingsRepository } from './features/settings/settings.repository';
+import { SettingsRepository } from './db/settings.repository';
 import { SECRET_VERIFIER_SETTING, secretVerifier } from './security/secret-verifier';
 
 let dataDir: string;
@@ -33,12 +34,7 @@ async function run(argv: string[], env: Record<string, string> = {}) {
   return { result, out: out.join(''), err: err.join('') };
 }
 
-async function httpLogin(
-  port: number,
-  area: 'admin' | 'member',
-  username: string,
-  password: string,
-) {
+async function httpLogin(port: number, area: AreaName, username: string, password: string) {
   const base = `http://127.0.0.1:${port}`;
   const res = await fetch(
     `${base}${area === 'admin' ? '/admin/api/auth/login' : '/api/auth/login'}`,

@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       redisPrefix: 'atrium:',
       trustProxy: false,
       logCaptchaAnswers: false,
+      checkAnswers: false,
     });
     expect(config.webDir.replace(/\/$/, '')).toMatch(/apps\/web\/dist$/);
   });
@@ -79,6 +80,7 @@ describe('loadConfig', () => {
         ATRIUM_WEB_DIR: 'web',
         TRUST_PROXY: '1',
         ATRIUM_LOG_CAPTCHA_ANSWERS: 'true',
+        ATRIUM_CHECK_ANSWERS: 'true',
       },
       cwd,
     );
@@ -104,6 +106,7 @@ describe('loadConfig', () => {
       webDir: '/srv/atrium/web',
       trustProxy: 1,
       logCaptchaAnswers: true,
+      checkAnswers: true,
     });
   });
 

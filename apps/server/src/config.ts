@@ -51,6 +51,11 @@ export interface Config {
    * program can read. Never on a live site.
    */
   logCaptchaAnswers: boolean;
+  /**
+   * Parses every successful answer against its call's declared schema and fails the request on
+   * a mismatch (DESIGN 3): on in tests and browser tests, off in production (no hot-path cost).
+   */
+  checkAnswers: boolean;
 }
 
 /** Thrown by `loadConfig`; its message lists every bad variable, one per line. */
@@ -66,6 +71,10 @@ const defaultWebDir = fileURLToPath(new URL('../../web/dist/', import.meta.url))
 
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalText = z.preprocess(blankToUndefined, z.string().optional());
+const trueOrFalse = z.preprocess(
+  (v) => (typeof v === 'string' ? blankToUndefined(v.toLowerCase()) : v),
+  z.enum(['true', 'false'], { error: 'expected true or false' }).default('false'),
+);
 
 const httpUrl = z.preprocess(
   blankToUndefined,
@@ -150,10 +159,8 @@ const envSchema = z.object({
       )
       .optional(),
   ),
-  ATRIUM_LOG_CAPTCHA_ANSWERS: z.preprocess(
-    (v) => (typeof v === 'string' ? blankToUndefined(v.toLowerCase()) : v),
-    z.enum(['true', 'false'], { error: 'expected true or false' }).default('false'),
-  ),
+  ATRIUM_LOG_CAPTCHA_ANSWERS: trueOrFalse,
+  ATRIUM_CHECK_ANSWERS: trueOrFalse,
 });
 
 type Env = Record<string, string | undefined>;
@@ -231,6 +238,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     webDir: e.ATRIUM_WEB_DIR ? abs(e.ATRIUM_WEB_DIR) : defaultWebDir,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logCaptchaAnswers: e.ATRIUM_LOG_CAPTCHA_ANSWERS === 'true',
+    checkAnswers: e.ATRIUM_CHECK_ANSWERS === 'true',
   };
 }
 
@@ -262,6 +270,7 @@ export function testConfig(dataDir: string, env: Env = {}): Config {
       LOG_LEVEL: 'silent',
       ATRIUM_SECRET: 'test-secret-test-secret',
       ATRIUM_WEB_DIR: join(dataDir, 'web'),
+      ATRIUM_CHECK_ANSWERS: 'true',
       ...env,
     },
     dataDir,

@@ -1,7 +1,10 @@
 import { test, expect } from './fixtures';
 
 test.describe('admin sign-in', () => {
-  test('an admin signs in through the page and lands on the dashboard', async ({ page, atrium }) => {
+  test('an admin signs in through the page and lands on the dashboard', async ({
+    page,
+    atrium,
+  }) => {
     await page.goto(atrium.adminUrl);
     await expect(page).toHaveURL(/#\/login$/);
     await expect(page.getByRole('heading', { name: /管理后台/ })).toBeVisible();
@@ -29,7 +32,10 @@ test.describe('admin sign-in', () => {
     await expect(page).toHaveURL(/#\/login$/);
   });
 
-  test('signing out returns to the login page and the session is gone', async ({ page, atrium }) => {
+  test('signing out returns to the login page and the session is gone', async ({
+    page,
+    atrium,
+  }) => {
     await page.goto(`${atrium.adminUrl}#/login`);
     await page.getByLabel('用户名', { exact: true }).fill('admin');
     await page.getByLabel('密码', { exact: true }).fill(atrium.adminPassword);

@@ -44,7 +44,11 @@ test('an admin sets up a provider, a model and a room; members see the room; usa
   await modelDialog.getByLabel('显示名称').fill('Fake Chat');
   await modelDialog.getByRole('button', { name: /保\s*存/ }).click();
   await expect(page.getByRole('cell', { name: 'Fake Chat' })).toBeVisible();
-  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-admin-models-1280.png`, fullPage: true });
+  await page.screenshot({
+    animations: 'disabled',
+    path: `${SCREENS}/chat-admin-models-1280.png`,
+    fullPage: true,
+  });
 
   // Room, through the menu.
   await page.getByRole('menuitem', { name: '聊天室' }).click();
@@ -65,11 +69,18 @@ test('an admin sets up a provider, a model and a room; members see the room; usa
   await editor.getByRole('button', { name: '添加' }).click();
   await editor.getByLabel('名称 1').fill('Reset password');
   await editor.getByLabel('内容 1').fill('How do I reset my password?');
-  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-admin-room-editor-1280.png` });
+  await page.screenshot({
+    animations: 'disabled',
+    path: `${SCREENS}/chat-admin-room-editor-1280.png`,
+  });
   await editor.getByRole('button', { name: /保\s*存/ }).click();
   await expect(editor).toBeHidden();
   await expect(page.getByRole('cell', { name: 'Helpdesk', exact: true })).toBeVisible();
-  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-admin-rooms-1280.png`, fullPage: true });
+  await page.screenshot({
+    animations: 'disabled',
+    path: `${SCREENS}/chat-admin-rooms-1280.png`,
+    fullPage: true,
+  });
 
   // A visitor's home lists it, without the script.
   const visitor = await browser.newPage();
@@ -144,5 +155,9 @@ test('an admin sets up a provider, a model and a room; members see the room; usa
   await expect(page.getByText('Save Success').last()).toBeVisible();
   await page.reload();
   await expect(page.getByLabel('每日提问次数')).toHaveValue('50');
-  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-admin-usage-1280.png`, fullPage: true });
+  await page.screenshot({
+    animations: 'disabled',
+    path: `${SCREENS}/chat-admin-usage-1280.png`,
+    fullPage: true,
+  });
 });

@@ -180,7 +180,11 @@ test('a member chats in a room: tokens stream, a reload continues the answer, st
   await page.goto(atrium.url);
   await expect(page.getByRole('link', { name: 'Story studio' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Coming soon' })).toContainText('未配置模型');
-  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-home-1280.png`, fullPage: true });
+  await page.screenshot({
+    animations: 'disabled',
+    path: `${SCREENS}/chat-home-1280.png`,
+    fullPage: true,
+  });
 
   await page.getByLabel('搜索聊天室').fill('code');
   await expect(page.getByRole('link', { name: 'Story studio' })).toBeHidden();
@@ -240,7 +244,11 @@ test('a member chats in a room: tokens stream, a reload continues the answer, st
   await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-room-375.png` });
   await page.goto(atrium.url);
   await expect(page.getByRole('link', { name: 'Story studio' })).toBeVisible();
-  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-home-375.png`, fullPage: true });
+  await page.screenshot({
+    animations: 'disabled',
+    path: `${SCREENS}/chat-home-375.png`,
+    fullPage: true,
+  });
 
   // A long history opens at its end and loads older pages while scrolling up, keeping the
   // message being read in place.

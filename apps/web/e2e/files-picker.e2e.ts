@@ -178,14 +178,25 @@ test('narrow screens fold the category menu behind a toggle; screenshots at 1280
   await expect(card(page, png('red'))).toBeVisible();
   await card(page, png('red')).click();
   await card(page, png('green')).click();
-  await page.screenshot({ animations: 'disabled', path: '/work/screens/files-picker-1280.png', fullPage: true });
+  await page.screenshot({
+    animations: 'disabled',
+    path: '/work/screens/files-picker-1280.png',
+    fullPage: true,
+  });
   await page.goto(`${atrium.adminUrl}#/data/file_manager`);
   await expect(card(page, png('red'))).toBeVisible();
-  await page.screenshot({ animations: 'disabled', path: '/work/screens/files-admin-1280.png', fullPage: true });
+  await page.screenshot({
+    animations: 'disabled',
+    path: '/work/screens/files-admin-1280.png',
+    fullPage: true,
+  });
   await page.locator('.atrium-fp-side').getByRole('button', { name: '新增分类' }).click();
   const dialog = page.locator('.ant-modal').filter({ hasText: '新增分类' });
   await expect(dialog).toBeVisible();
-  await page.screenshot({ animations: 'disabled', path: '/work/screens/files-add-category-1280.png' });
+  await page.screenshot({
+    animations: 'disabled',
+    path: '/work/screens/files-add-category-1280.png',
+  });
   await dialog.locator('.ant-modal-close').click();
   await expect(dialog).toBeHidden();
 
@@ -193,10 +204,18 @@ test('narrow screens fold the category menu behind a toggle; screenshots at 1280
   const toggle = page.locator('.atrium-fp-fold');
   await expect(toggle).toBeVisible();
   await expect(page.locator('.atrium-fp-side')).toHaveCount(0);
-  await page.screenshot({ animations: 'disabled', path: '/work/screens/files-admin-375.png', fullPage: true });
+  await page.screenshot({
+    animations: 'disabled',
+    path: '/work/screens/files-admin-375.png',
+    fullPage: true,
+  });
   await toggle.click();
   await expect(page.locator('.atrium-fp-side').getByText('Holidays')).toBeVisible();
-  await page.screenshot({ animations: 'disabled', path: '/work/screens/files-admin-375-menu.png', fullPage: true });
+  await page.screenshot({
+    animations: 'disabled',
+    path: '/work/screens/files-admin-375-menu.png',
+    fullPage: true,
+  });
   await page.locator('.atrium-fp-side').getByText('Holidays').click();
   await expect(page.locator('.atrium-fp-side')).toHaveCount(0);
   await expect(toggle).toContainText('Holidays');
@@ -205,13 +224,21 @@ test('narrow screens fold the category menu behind a toggle; screenshots at 1280
 
   await page.goto(`${atrium.adminUrl}#/data/file_manager/select/image?max=3`);
   await expect(card(page, png('red'))).toBeVisible();
-  await page.screenshot({ animations: 'disabled', path: '/work/screens/files-picker-375.png', fullPage: true });
+  await page.screenshot({
+    animations: 'disabled',
+    path: '/work/screens/files-picker-375.png',
+    fullPage: true,
+  });
 
   // The picker's own colours follow the dark theme too.
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('switch', { name: '深色模式' }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  await page.screenshot({ animations: 'disabled', path: '/work/screens/files-picker-dark-1280.png', fullPage: true });
+  await page.screenshot({
+    animations: 'disabled',
+    path: '/work/screens/files-picker-dark-1280.png',
+    fullPage: true,
+  });
 });
 
 test('members: "My files" needs a signed-in member', async ({ page, atrium }) => {

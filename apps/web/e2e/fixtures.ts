@@ -105,6 +105,8 @@ export const test = base.extend<object, { atrium: AtriumServer }>({
         ATRIUM_ADMIN_PASSWORD: adminPassword,
         LOG_LEVEL: 'warn',
         ATRIUM_LOG_CAPTCHA_ANSWERS: 'true',
+        // Every answer the browser gets is parsed against its declaration (DESIGN 3).
+        ATRIUM_CHECK_ANSWERS: 'true',
       };
       const { child, port, captchaAnswer } = await startServer(env);
       const url = `http://127.0.0.1:${port}/`;

@@ -43,7 +43,10 @@ test('a new deployment prompts to reload; cancel lets the next change prompt aga
   await page.evaluate(() => {
     (window as unknown as { beforeReload: boolean }).beforeReload = true;
   });
-  await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: /确\s*定/ }).click()]);
+  await Promise.all([
+    page.waitForEvent('load'),
+    prompt.getByRole('button', { name: /确\s*定/ }).click(),
+  ]);
   expect(await page.evaluate(() => 'beforeReload' in window)).toBe(false);
   // The reloaded page keeps refreshing; let those requests go when the test ends.
   await page.unrouteAll({ behavior: 'ignoreErrors' });

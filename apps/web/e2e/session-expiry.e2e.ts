@@ -11,7 +11,9 @@ test('an invalid token sends the admin to the login page and back after signing 
   page,
   atrium,
 }) => {
-  await page.context().addCookies([{ name: 'admin-api-token', value: 'not-a-real-token', url: atrium.url }]);
+  await page
+    .context()
+    .addCookies([{ name: 'admin-api-token', value: 'not-a-real-token', url: atrium.url }]);
   await page.goto(`${atrium.adminUrl}#/dashboard`);
   await expect(page).toHaveURL(/#\/login\?redirect=%2Fdashboard$/);
 

@@ -18,5 +18,8 @@ export interface Envelope<T = unknown> {
 }
 
 export const ok = <T>(data: T, msg = ''): Envelope<T> => ({ code: Code.Success, msg, data });
-export const fail = (msg: string, code: number = Code.Failure, data: unknown = null): Envelope =>
-  ({ code, msg, data });
+export const fail = (msg: string, code: number = Code.Failure, data: unknown = null): Envelope => ({
+  code,
+  msg,
+  data,
+});

@@ -27,3 +27,6 @@ export const Limits = {
 export const TokenKey = { member: 'api-token', admin: 'admin-api-token' } as const;
 export const XsrfCookie = 'XSRF-TOKEN';
 export const XsrfHeader = 'x-xsrf-token';
+
+/** Marker in an upload refusal telling the uploader to restart the file from scratch (SPEC 4.5). */
+export const shouldRetryUpload = 'ShouldRetryUpload';

@@ -20,9 +20,7 @@ export const adminMenu: MenuItem[] = [
     title: 'menu.library',
     url: 'data',
     icon: 'folder',
-    children: [
-      { title: 'menu.files', url: 'data/file_manager', rule: 'data/file_manager/view' },
-    ],
+    children: [{ title: 'menu.files', url: 'data/file_manager', rule: 'data/file_manager/view' }],
   },
   {
     title: 'menu.system',

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminsRepository } from '../features/admins/admins.repository';
-import { RolesRepository } from '../features/admins/roles.repository';
+import { RolesRepository } from '../features/roles/index';
 import { SessionsRepository } from '../features/auth/sessions.repository';
 import { MembersRepository } from '../features/members/members.repository';
-import { SettingsRepository } from '../features/settings/settings.repository';
+import { SettingsRepository } from './settings.repository';
 import { createTestDb, testDbKinds, type TestDb } from '../testing/db';
 import { migrateToLatest } from './migrate';
 

@@ -1,3 +1,4 @@
+import type { AreaName } from '@atrium/shared/areas';
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
@@ -44,7 +45,7 @@ export interface MembersTable {
   updatedAt: number;
 }
 
-export type SubjectType = 'admin' | 'member';
+export type SubjectType = AreaName;
 
 export interface SessionsTable {
   id: Generated<number>;

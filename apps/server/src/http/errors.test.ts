@@ -3,6 +3,7 @@ import { ok } from '@atrium/shared';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { defineCalls } from '@atrium/shared/contract/call';
 import { createTestApp, type TestApp } from '../testing/test-app';
 import { route } from './route';
 
@@ -19,23 +20,20 @@ const nested = z.strictObject({
   options: z.strictObject({ size: z.number().int(), tags: z.array(z.string()) }),
 });
 
+const testCalls = defineCalls('member', {
+  'test/crash': { public: true, request: z.strictObject({}), answer: z.null() },
+  'test/nested': { public: true, request: nested, answer: nested },
+});
+
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({
     deps: { logger: pino({ level: 'error' }, logStream) },
     setup: (app) => {
-      route(app, {
-        area: 'public',
-        path: '/api/test/crash',
-        body: z.strictObject({}),
-        handler: () => Promise.reject(new Error('database exploded at /secret/path.ts:12')),
-      });
-      route(app, {
-        area: 'public',
-        path: '/api/test/nested',
-        body: nested,
-        handler: async ({ body }) => ok(body),
-      });
+      route(app, testCalls['test/crash'], () =>
+        Promise.reject(new Error('database exploded at /secret/path.ts:12')),
+      );
+      route(app, testCalls['test/nested'], async ({ body }) => ok(body));
     },
   });
 });

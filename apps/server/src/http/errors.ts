@@ -1,6 +1,7 @@
 import { Code, fail } from '@atrium/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { ApiError, Messages } from './envelope';
 
 interface Issue {
@@ -35,7 +36,27 @@ export function describeIssue(issue: Issue, body: unknown): string {
     return `${field}: expected ${expected}`;
   }
   const message = issue.message ?? 'is invalid';
-  return message.startsWith(`${segments.at(-1) ?? field} `) ? message : `${field}: ${message}`;
+  const named =
+    message.startsWith(`${segments.at(-1) ?? field} `) || message.startsWith(`${field}:`);
+  return named ? message : `${field}: ${message}`;
+}
+
+/**
+ * The first problem of a zod error, worded like a route's validation failure (an unknown field
+ * first, since it usually explains a "missing" one): for bodies a route parses itself.
+ */
+export function describeZodError(error: z.ZodError, body: unknown): string {
+  const issues: Issue[] = error.issues.map((issue) => ({
+    instancePath: issue.path.map((segment) => `/${String(segment)}`).join(''),
+    keyword: issue.code,
+    message: issue.message,
+    params: {
+      ...('keys' in issue ? { keys: issue.keys } : {}),
+      ...('expected' in issue ? { expected: issue.expected } : {}),
+    },
+  }));
+  const first = issues.find((issue) => issue.keyword === 'unrecognized_keys') ?? issues[0];
+  return first ? describeIssue(first, body) : 'body: is invalid';
 }
 
 function isFastifyError(error: unknown): error is FastifyError {

@@ -1,5 +1,7 @@
+import type { AreaName } from '@atrium/shared/areas';
 import { randomBytes } from 'node:crypto';
-import { Code } from '@atrium/shared';
+import { Code, ok } from '@atrium/shared';
+import { defineCalls } from '@atrium/shared/contract/call';
 import { chunkFields } from '@atrium/shared/contract/files';
 import { intField, recordId, textField } from '@atrium/shared/contract/fields';
 import type { LightMyRequestResponse } from 'fastify';
@@ -49,7 +51,20 @@ const PUBLIC_MEMBER_ROUTES = [
 /** Where the malformed-input walk sends from, so its sign-in attempts meet no test's limits. */
 const WALK_ADDRESS = '198.51.100.7';
 
-type Caller = { area: 'admin' | 'member'; token: string };
+const walkCalls = {
+  admin: defineCalls('admin', {
+    'test/walk': {
+      rule: 'test/walk',
+      request: z.strictObject({ name: textField(), count: intField(0, 1000) }),
+      answer: z.null(),
+    },
+  }),
+  member: defineCalls('member', {
+    'test/walk': { request: z.strictObject({ ids: z.array(recordId) }), answer: z.null() },
+  }),
+};
+
+type Caller = { area: AreaName; token: string };
 
 const concrete = (path: string) => path.replace(/:(\w+)/g, 'image');
 
@@ -144,21 +159,10 @@ describe.each(testDbKinds)('on %s', (kind) => {
     t = await createTestApp({
       db: kind,
       setup: (app) => {
-        // One guarded route of each kind, so the walks below exercise the guard even before the
-        // features that bring real ones exist.
-        route(app, {
-          area: 'admin',
-          rule: 'test/walk',
-          path: '/admin/api/test/walk',
-          body: z.strictObject({ name: textField(), count: intField(0, 1000) }),
-          handler: async () => ({ code: 0, msg: '', data: null }),
-        });
-        route(app, {
-          area: 'member',
-          path: '/api/test/walk',
-          body: z.strictObject({ ids: z.array(recordId) }),
-          handler: async () => ({ code: 0, msg: '', data: null }),
-        });
+        // A guarded route with a rule of its own and one with a list field, which the walks
+        // below must exercise whatever the features declare.
+        route(app, walkCalls.admin['test/walk'], async () => ok(null));
+        route(app, walkCalls.member['test/walk'], async () => ok(null));
       },
     });
     founderToken = (await t.loginAdmin()).token;

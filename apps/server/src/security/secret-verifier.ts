@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Db } from '../db/index';
-import { SettingsRepository } from '../features/settings/settings.repository';
+import { SettingsRepository } from '../db/settings.repository';
 
 /**
  * Instances on one database must share the server secret: a captcha drawn on one is checked on

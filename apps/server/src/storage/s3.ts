@@ -45,7 +45,12 @@ function statusOf(error: unknown): number | undefined {
 
 function isNotFound(error: unknown): boolean {
   if (!(error instanceof S3ServiceException)) return false;
-  return error.name === 'NoSuchKey' || error.name === 'NotFound' || error.name === 'NoSuchUpload' || statusOf(error) === 404;
+  return (
+    error.name === 'NoSuchKey' ||
+    error.name === 'NotFound' ||
+    error.name === 'NoSuchUpload' ||
+    statusOf(error) === 404
+  );
 }
 
 /** Some S3-compatible stores (s3rver among them) answer 405/501 to ListParts and AbortMultipartUpload. */
@@ -76,7 +81,12 @@ export class S3Storage implements Storage {
       region: options.region,
       ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
       ...(options.accessKeyId && options.secretAccessKey
-        ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
+        ? {
+            credentials: {
+              accessKeyId: options.accessKeyId,
+              secretAccessKey: options.secretAccessKey,
+            },
+          }
         : {}),
       // Stores that predate S3's default CRC checksums reject or ignore them; MD5 ETags suffice.
       requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -86,7 +96,9 @@ export class S3Storage implements Storage {
 
   async beginUpload(): Promise<StagingRef> {
     const key = `staging/${randomBytes(16).toString('hex')}`;
-    const answer = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }));
+    const answer = await this.client.send(
+      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }),
+    );
     if (!answer.UploadId) throw new Error('S3 CreateMultipartUpload answered no UploadId');
     return { key, uploadId: answer.UploadId };
   }
@@ -96,7 +108,12 @@ export class S3Storage implements Storage {
     return staging.uploadId;
   }
 
-  async writeChunk(staging: StagingRef, index: number, _chunkSize: number, data: Buffer): Promise<ChunkReceipt> {
+  async writeChunk(
+    staging: StagingRef,
+    index: number,
+    _chunkSize: number,
+    data: Buffer,
+  ): Promise<ChunkReceipt> {
     try {
       const answer = await this.client.send(
         new UploadPartCommand({
@@ -120,7 +137,11 @@ export class S3Storage implements Storage {
     return Promise.resolve(undefined);
   }
 
-  async storedChunks(staging: StagingRef, _chunkSize: number, receipts: readonly ChunkReceipt[]): Promise<number[]> {
+  async storedChunks(
+    staging: StagingRef,
+    _chunkSize: number,
+    receipts: readonly ChunkReceipt[],
+  ): Promise<number[]> {
     const held = new Map<number, string>();
     let marker: string | undefined;
     try {
@@ -201,7 +222,11 @@ export class S3Storage implements Storage {
     if (staging.uploadId) {
       try {
         await this.client.send(
-          new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: staging.key, UploadId: staging.uploadId }),
+          new AbortMultipartUploadCommand({
+            Bucket: this.bucket,
+            Key: staging.key,
+            UploadId: staging.uploadId,
+          }),
         );
       } catch (error) {
         if (!isNotFound(error) && !isUnsupported(error)) throw error;
@@ -229,7 +254,9 @@ export class S3Storage implements Storage {
 
   async stat(key: string): Promise<StoredObject | undefined> {
     try {
-      const answer = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const answer = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.bucket, Key: key }),
+      );
       return { size: answer.ContentLength ?? 0 };
     } catch (error) {
       if (isNotFound(error)) return undefined;
@@ -239,7 +266,13 @@ export class S3Storage implements Storage {
 
   async put(key: string, data: Buffer, contentType: string): Promise<void> {
     await this.client.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentType: contentType, ContentLength: data.length }),
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: data,
+        ContentType: contentType,
+        ContentLength: data.length,
+      }),
     );
   }
 

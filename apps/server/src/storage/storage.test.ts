@@ -7,11 +7,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalStorage } from './local';
 import { S3Storage, s3MinPartSize } from './s3';
 import { startS3rver, type RunningS3 } from './s3rver.testing';
-import { blobKey, StorageNotFoundError, thumbKey, type ChunkReceipt, type Storage } from './storage';
+import {
+  blobKey,
+  StorageNotFoundError,
+  thumbKey,
+  type ChunkReceipt,
+  type Storage,
+} from './storage';
 
 async function bytesOf(stream: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
-  for await (const part of stream) parts.push(Buffer.isBuffer(part) ? part : Buffer.from(part as Uint8Array));
+  for await (const part of stream)
+    parts.push(Buffer.isBuffer(part) ? part : Buffer.from(part as Uint8Array));
   return Buffer.concat(parts);
 }
 
@@ -62,7 +69,8 @@ const chunkSize = s3MinPartSize;
 describe.each(drivers)('storage behaviour: $name', (driver) => {
   let storage: Storage;
   const file = Buffer.concat([randomBytes(chunkSize), randomBytes(chunkSize), randomBytes(1234)]);
-  const chunkOf = (i: number) => file.subarray(i * chunkSize, Math.min(file.length, (i + 1) * chunkSize));
+  const chunkOf = (i: number) =>
+    file.subarray(i * chunkSize, Math.min(file.length, (i + 1) * chunkSize));
 
   beforeAll(async () => {
     storage = await driver.setup();
@@ -74,7 +82,8 @@ describe.each(drivers)('storage behaviour: $name', (driver) => {
   it('assembles chunks written out of order into the exact file and promotes it to its content key', async () => {
     const staging = await storage.beginUpload();
     const receipts: ChunkReceipt[] = [];
-    for (const i of [2, 0, 1]) receipts.push(await storage.writeChunk(staging, i, chunkSize, chunkOf(i)));
+    for (const i of [2, 0, 1])
+      receipts.push(await storage.writeChunk(staging, i, chunkSize, chunkOf(i)));
     expect(receipts.map((r) => [r.index, r.size])).toEqual([
       [2, 1234],
       [0, chunkSize],
@@ -84,7 +93,9 @@ describe.each(drivers)('storage behaviour: $name', (driver) => {
 
     await storage.assemble(staging, receipts);
     expect(sha(await bytesOf(await storage.readStaging(staging)))).toBe(sha(file));
-    const tail = await bytesOf(await storage.readStaging(staging, { start: file.length - 10, end: file.length - 1 }));
+    const tail = await bytesOf(
+      await storage.readStaging(staging, { start: file.length - 10, end: file.length - 1 }),
+    );
     expect(tail.equals(file.subarray(file.length - 10))).toBe(true);
 
     const key = blobKey(sha(file));
@@ -93,7 +104,9 @@ describe.each(drivers)('storage behaviour: $name', (driver) => {
     expect(await storage.stat(staging.key)).toBeUndefined();
     expect(sha(await bytesOf(await storage.read(key)))).toBe(sha(file));
 
-    const across = await bytesOf(await storage.read(key, { start: chunkSize - 3, end: chunkSize + 2 }));
+    const across = await bytesOf(
+      await storage.read(key, { start: chunkSize - 3, end: chunkSize + 2 }),
+    );
     expect(across.equals(file.subarray(chunkSize - 3, chunkSize + 3))).toBe(true);
 
     await storage.delete(key);
@@ -117,11 +130,16 @@ describe.each(drivers)('storage behaviour: $name', (driver) => {
   it('counts only the chunks it really holds', async () => {
     const staging = await storage.beginUpload();
     const held = await storage.writeChunk(staging, 0, chunkSize, chunkOf(0));
-    const claimed: ChunkReceipt = { index: 1, size: chunkSize, etag: held.etag === '' ? '' : '"0000"' };
+    const claimed: ChunkReceipt = {
+      index: 1,
+      size: chunkSize,
+      etag: held.etag === '' ? '' : '"0000"',
+    };
     const stored = await storage.storedChunks(staging, chunkSize, [held, claimed]);
     expect(stored).toEqual(driver.verifiesParts ? [0] : [0, 1]);
     await storage.abort(staging);
-    if (driver.verifiesParts) expect(await storage.storedChunks(staging, chunkSize, [held])).toEqual([]);
+    if (driver.verifiesParts)
+      expect(await storage.storedChunks(staging, chunkSize, [held])).toEqual([]);
     await storage.abort(staging);
   });
 
@@ -145,7 +163,9 @@ describe('local storage paths', () => {
     const root = await mkdtemp(join(tmpdir(), 'atrium-local-keys-'));
     const storage = new LocalStorage(root);
     await expect(storage.read('blobs/../../etc/passwd')).rejects.toThrow(/invalid storage key/);
-    await expect(storage.put('../outside', Buffer.from('x'), 'text/plain')).rejects.toThrow(/invalid storage key/);
+    await expect(storage.put('../outside', Buffer.from('x'), 'text/plain')).rejects.toThrow(
+      /invalid storage key/,
+    );
     await expect(
       storage.writeChunk({ key: 'staging/never-begun', uploadId: null }, 0, 4, Buffer.from('abcd')),
     ).rejects.toBeInstanceOf(StorageNotFoundError);

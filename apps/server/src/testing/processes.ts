@@ -127,6 +127,7 @@ export async function createDeployment(shared: Record<string, string> = {}): Pro
     REDIS_PREFIX: `atrium-test-${schema}:`,
     ATRIUM_SECRET: `instances-secret-${schema}`,
     ATRIUM_ADMIN_PASSWORD: 'instances-Admin-pass-1',
+    ATRIUM_CHECK_ANSWERS: 'true',
     ...shared,
   };
   const running: ServerProcess[] = [];

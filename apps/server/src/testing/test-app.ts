@@ -1,3 +1,4 @@
+import type { AreaName } from '@atrium/shared/areas';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,7 +58,7 @@ export const TEST_XSRF = 'test-xsrf-token';
 export type Headers = Record<string, string>;
 
 /** Headers of a signed-in browser: its token plus the matching XSRF cookie and header. */
-export function authHeaders(area: 'admin' | 'member', token: string): Headers {
+export function authHeaders(area: AreaName, token: string): Headers {
   return {
     [area === 'admin' ? TokenKey.admin : TokenKey.member]: token,
     cookie: `${XsrfCookie}=${TEST_XSRF}`,
@@ -67,11 +68,7 @@ export function authHeaders(area: 'admin' | 'member', token: string): Headers {
 
 /** POSTs JSON to an app through `inject`; `as` signs the request with a token of that area. */
 export function postTo(app: FastifyInstance): TestApp['post'] {
-  return async <T>(
-    url: string,
-    body: unknown = {},
-    as?: { area: 'admin' | 'member'; token: string },
-  ) => {
+  return async <T>(url: string, body: unknown = {}, as?: { area: AreaName; token: string }) => {
     const res = await app.inject({
       method: 'POST',
       url,
@@ -107,7 +104,7 @@ export interface TestApp {
   post<T = unknown>(
     url: string,
     body?: unknown,
-    as?: { area: 'admin' | 'member'; token: string },
+    as?: { area: AreaName; token: string },
   ): Promise<{ res: LightMyRequestResponse; json: Envelope<T> }>;
   createAdmin(options?: {
     username?: string;
@@ -205,7 +202,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     return address;
   };
 
-  const login = async (area: 'admin' | 'member', username: string, password: string) => {
+  const login = async (area: AreaName, username: string, password: string) => {
     const url = area === 'admin' ? '/admin/api/auth/login' : '/api/auth/login';
     const res = await app.inject({
       method: 'POST',

@@ -32,8 +32,19 @@ export function AppProviders({ children }: { children: ReactNode }) {
             // clashes with the dark algorithm's greys).
             Layout:
               mode === 'dark'
-                ? { headerBg: '#141414', siderBg: '#141414', bodyBg: '#000000', triggerBg: '#1f1f1f' }
-                : { headerBg: '#ffffff', siderBg: '#ffffff', bodyBg: '#f5f6fa', triggerBg: '#ffffff', triggerColor: 'rgba(0,0,0,0.65)' },
+                ? {
+                    headerBg: '#141414',
+                    siderBg: '#141414',
+                    bodyBg: '#000000',
+                    triggerBg: '#1f1f1f',
+                  }
+                : {
+                    headerBg: '#ffffff',
+                    siderBg: '#ffffff',
+                    bodyBg: '#f5f6fa',
+                    triggerBg: '#ffffff',
+                    triggerColor: 'rgba(0,0,0,0.65)',
+                  },
           },
         }}
       >

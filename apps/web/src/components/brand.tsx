@@ -69,7 +69,14 @@ export function Brand({ name, suffix, showMark = true, logo, href = '#/' }: Bran
       >
         {name}
         {suffix && (
-          <span style={{ fontWeight: 400, marginLeft: 8, fontSize: 14, color: token.colorTextSecondary }}>
+          <span
+            style={{
+              fontWeight: 400,
+              marginLeft: 8,
+              fontSize: 14,
+              color: token.colorTextSecondary,
+            }}
+          >
             {suffix}
           </span>
         )}

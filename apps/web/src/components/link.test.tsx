@@ -20,7 +20,10 @@ afterEach(() => {
 describe('resolveLink (SPEC 2.6)', () => {
   it('goes under the route prefix', () => {
     expect(resolveLink('/a/b', 'system/role')).toEqual({ kind: 'route', path: '/system/role' });
-    expect(resolveLink('/a/b', '/x', { prefix: '/aigc' })).toEqual({ kind: 'route', path: '/aigc/x' });
+    expect(resolveLink('/a/b', '/x', { prefix: '/aigc' })).toEqual({
+      kind: 'route',
+      path: '/aigc/x',
+    });
   });
 
   it('replaces the last segment with the relative option', () => {
@@ -99,7 +102,10 @@ describe('LinkTo', () => {
     const assign = vi.fn();
     vi.stubGlobal('location', { ...window.location, assign });
     renderRoutes(page(<LinkTo to="[url]https://example.test/help">Help</LinkTo>), '/dashboard');
-    expect(screen.getByRole('link', { name: 'Help' })).toHaveAttribute('href', 'https://example.test/help');
+    expect(screen.getByRole('link', { name: 'Help' })).toHaveAttribute(
+      'href',
+      'https://example.test/help',
+    );
     await userEvent.click(screen.getByRole('link', { name: 'Help' }));
     expect(assign).toHaveBeenCalledWith('https://example.test/help');
   });

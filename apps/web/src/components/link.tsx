@@ -23,7 +23,11 @@ function joinPath(base: string, target: string): string {
 }
 
 /** Where a link goes from `current` (SPEC 2.6). */
-export function resolveLink(current: string, target: string, options: LinkOptions = {}): LinkTarget {
+export function resolveLink(
+  current: string,
+  target: string,
+  options: LinkOptions = {},
+): LinkTarget {
   if (target.startsWith(fullPagePrefix)) {
     return { kind: 'page', href: target.slice(fullPagePrefix.length) };
   }
@@ -37,7 +41,9 @@ export function resolveLink(current: string, target: string, options: LinkOption
 
 /** True when following the link would not move: same path (and same query, when it has one). */
 export function isCurrent(location: { pathname: string; search: string }, path: string): boolean {
-  return path.includes('?') ? path === `${location.pathname}${location.search}` : path === location.pathname;
+  return path.includes('?')
+    ? path === `${location.pathname}${location.search}`
+    : path === location.pathname;
 }
 
 /** The link helper as a function: `linkTo('dashboard')`, `linkTo('edit', { relative: true })`. */

@@ -19,9 +19,13 @@ describe('relative time', () => {
     vi.setSystemTime(new Date('2026-05-01T12:00:00Z'));
     render(<RelativeTime value={new Date('2026-05-01T11:58:00Z')} />);
     expect(screen.getByText('2 分钟前')).toBeInTheDocument();
-    act(() => vi.advanceTimersByTime(59_000));
+    act(() => {
+      vi.advanceTimersByTime(59_000);
+    });
     expect(screen.getByText('2 分钟前')).toBeInTheDocument();
-    act(() => vi.advanceTimersByTime(1_000));
+    act(() => {
+      vi.advanceTimersByTime(1_000);
+    });
     expect(screen.getByText('3 分钟前')).toBeInTheDocument();
   });
 
@@ -29,7 +33,9 @@ describe('relative time', () => {
     vi.useFakeTimers();
     vi.setSystemTime(new Date('2026-05-01T12:00:00Z'));
     render(<RelativeTime value={new Date('2026-05-01T11:58:00Z')} autoUpdate={false} />);
-    act(() => vi.advanceTimersByTime(180_000));
+    act(() => {
+      vi.advanceTimersByTime(180_000);
+    });
     expect(screen.getByText('2 分钟前')).toBeInTheDocument();
   });
 });

@@ -1,5 +1,6 @@
 import { Button, Space } from 'antd';
 import { confirmDialog } from '@/lib/feedback';
+import { asyncHandler } from '@/lib/async-handler';
 
 export interface RowActionsProps {
   editLabel: string;
@@ -27,9 +28,9 @@ export function RowActions({
         type="link"
         size="small"
         danger
-        onClick={async () => {
+        onClick={asyncHandler(async () => {
           if (await confirmDialog(confirmDelete)) onDelete();
-        }}
+        })}
       >
         {deleteLabel}
       </Button>

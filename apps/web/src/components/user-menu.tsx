@@ -32,7 +32,9 @@ export function UserMenu({ user, onLogout, compact = false, links = [] }: UserMe
     {
       key: 'who',
       disabled: true,
-      label: <span style={{ color: token.colorTextSecondary }}>{t('auth.signedInAs', { name })}</span>,
+      label: (
+        <span style={{ color: token.colorTextSecondary }}>{t('auth.signedInAs', { name })}</span>
+      ),
     },
     { type: 'divider' },
     ...links.map(({ key, label, icon }) => ({ key, label, icon })),
@@ -51,7 +53,9 @@ export function UserMenu({ user, onLogout, compact = false, links = [] }: UserMe
       <Button type="text" aria-label={name} style={{ paddingInline: 6, height: 40 }}>
         <UserAvatar user={user} />
         {!compact && (
-          <span style={{ maxWidth: 140, overflow: 'hidden', textOverflow: 'ellipsis' }}>{name}</span>
+          <span style={{ maxWidth: 140, overflow: 'hidden', textOverflow: 'ellipsis' }}>
+            {name}
+          </span>
         )}
       </Button>
     </Dropdown>

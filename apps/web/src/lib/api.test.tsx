@@ -34,39 +34,44 @@ describe('request conventions', () => {
   it('POSTs JSON to {baseUrl}api/{path} with is-ajax, the token and the XSRF echo', async () => {
     writeCookie('api-token', 'tok-123', 60_000);
     document.cookie = 'XSRF-TOKEN=xsrf-abc; path=/';
-    const result = await request('app/config', { a: 1 }, { query: { page: 2 } });
+    const login = { username: 'ann', password: 'pass-1234' };
+    const result = await request('member', 'auth/login', login, { query: { page: 2 } });
     expect(result.code).toBe(0);
     const seen = server.requests[0];
     expect(seen?.method).toBe('POST');
-    expect(seen?.url).toBe('/api/app/config?page=2');
+    expect(seen?.url).toBe('/api/auth/login?page=2');
     expect(seen?.headers['content-type']).toBe('application/json');
     expect(seen?.headers['is-ajax']).toBe('true');
     expect(seen?.headers['api-token']).toBe('tok-123');
     expect(seen?.headers['x-xsrf-token']).toBe('xsrf-abc');
-    expect(JSON.parse(seen?.body ?? '')).toEqual({ a: 1 });
+    expect(JSON.parse(seen?.body ?? '')).toEqual(login);
   });
 
   it('sends neither header when there is no token or XSRF cookie', async () => {
-    await request('x');
+    await request('member', 'aigc/chat_room/all', {});
     expect(server.requests[0]?.headers['api-token']).toBeUndefined();
     expect(server.requests[0]?.headers['x-xsrf-token']).toBeUndefined();
   });
 
   it('replaces the token when a response carries the header, and keeps it in the cookie', async () => {
     writeCookie('api-token', 'old', 60_000);
-    server.handle((_req, res) => sendJson(res, { code: 0, msg: '', data: 1 }, { 'api-token': 'fresh-456' }));
-    await request('x');
+    server.handle((_req, res) =>
+      sendJson(res, { code: 0, msg: '', data: 1 }, { 'api-token': 'fresh-456' }),
+    );
+    await request('member', 'aigc/chat_room/all', {});
     expect(readCookie('api-token')).toBe('fresh-456');
     expect(useApiStore.getState().token).toBe('fresh-456');
-    await request('y');
+    await request('member', 'aigc/chat_room/all', {});
     expect(server.requests[1]?.headers['api-token']).toBe('fresh-456');
   });
 
   it('uses the header named by tokenKey (admin area)', async () => {
-    useApiStore.getState().configure({ baseUrl: `${server.url}admin/`, tokenKey: 'admin-api-token' });
+    useApiStore
+      .getState()
+      .configure({ baseUrl: `${server.url}admin/`, tokenKey: 'admin-api-token' });
     writeCookie('admin-api-token', 'adm', 60_000);
     server.handle((_req, res) => sendJson(res, { code: 0, msg: '', data: 1 }));
-    await request('app/config');
+    await request('admin', 'app/config', {});
     expect(server.requests[0]?.url).toBe('/admin/api/app/config');
     expect(server.requests[0]?.headers['admin-api-token']).toBe('adm');
     removeCookie('admin-api-token');
@@ -75,15 +80,15 @@ describe('request conventions', () => {
 
 describe('answers', () => {
   it('shows the success msg as a toast', async () => {
-    server.handle((_req, res) => sendJson(res, { code: 0, msg: 'Saved', data: { id: 7 } }));
-    const result = await request<{ id: number }>('x');
-    expect(result.data).toEqual({ id: 7 });
+    server.handle((_req, res) => sendJson(res, { code: 0, msg: 'Saved', data: { records: [] } }));
+    const result = await request('member', 'aigc/chat_room/all', {});
+    expect(result.data).toEqual({ records: [] });
     expect(await screen.findByText('Saved')).toBeInTheDocument();
   });
 
   it('shows a failure msg as an error toast when nothing handles it', async () => {
     server.handle((_req, res) => sendJson(res, { code: -1, msg: 'Name is taken', data: null }));
-    const result = await request('x');
+    const result = await request('member', 'aigc/chat_room/all', {});
     expect(result).toEqual({ code: -1, msg: 'Name is taken', data: null });
     expect(await screen.findByText('Name is taken')).toBeInTheDocument();
   });
@@ -91,7 +96,7 @@ describe('answers', () => {
   it('lets the failure handler take the failure instead of the toast', async () => {
     server.handle((_req, res) => sendJson(res, { code: -1, msg: 'Handled here', data: null }));
     const onFailure = vi.fn(() => true);
-    await request('x', {}, { onFailure });
+    await request('member', 'aigc/chat_room/all', {}, { onFailure });
     expect(onFailure).toHaveBeenCalledWith({ code: -1, msg: 'Handled here', data: null });
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.queryByText('Handled here')).not.toBeInTheDocument();
@@ -99,7 +104,7 @@ describe('answers', () => {
 
   it('still toasts when the failure handler returns nothing', async () => {
     server.handle((_req, res) => sendJson(res, { code: -1, msg: 'Also toasted', data: null }));
-    await request('x', {}, { onFailure: () => undefined });
+    await request('member', 'aigc/chat_room/all', {}, { onFailure: () => undefined });
     expect(await screen.findByText('Also toasted')).toBeInTheDocument();
   });
 
@@ -108,11 +113,11 @@ describe('answers', () => {
     const processor = vi.fn();
     const remove = useApiStore.getState().addCodeProcessor({ code: 1004, callback: processor });
     const onFailure = vi.fn();
-    await request('x', {}, { onFailure });
+    await request('member', 'aigc/chat_room/all', {}, { onFailure });
     expect(processor).toHaveBeenCalledWith({ code: 1004, msg: 'Slow down', data: null });
     expect(onFailure).not.toHaveBeenCalled();
     remove();
-    await request('x', {}, { onFailure });
+    await request('member', 'aigc/chat_room/all', {}, { onFailure });
     expect(onFailure).toHaveBeenCalledTimes(1);
   });
 
@@ -121,14 +126,20 @@ describe('answers', () => {
       res.writeHead(200, { 'Content-Type': 'text/html' });
       res.end('<h1>proxy error</h1>');
     });
-    const result = await request('x');
-    expect(result).toEqual({ code: -1, msg: 'Request failed(2): <h1>proxy error</h1>', data: null });
+    const result = await request('member', 'aigc/chat_room/all', {});
+    expect(result).toEqual({
+      code: -1,
+      msg: 'Request failed(2): <h1>proxy error</h1>',
+      data: null,
+    });
     expect(await screen.findByText('Request failed(2): <h1>proxy error</h1>')).toBeInTheDocument();
   });
 
   it('treats JSON that is not an envelope as "Request failed(2)"', async () => {
     server.handle((_req, res) => sendJson(res, [1, 2]));
-    expect((await request('x')).msg).toBe('Request failed(2): [1,2]');
+    expect((await request('member', 'aigc/chat_room/all', {})).msg).toBe(
+      'Request failed(2): [1,2]',
+    );
   });
 
   it('reports HTTP 404 as "Request failed: address does not exist"', async () => {
@@ -136,7 +147,7 @@ describe('answers', () => {
       res.writeHead(404);
       res.end('nope');
     });
-    const result = await request('missing');
+    const result = await request('member', 'aigc/chat_room/all', {});
     expect(result).toEqual({ code: -1, msg: 'Request failed: address does not exist', data: null });
     expect(await screen.findByText('Request failed: address does not exist')).toBeInTheDocument();
   });
@@ -146,14 +157,16 @@ describe('answers', () => {
       res.writeHead(500, 'Internal Server Error');
       res.end('{"code":-1,"msg":"boom"}');
     });
-    expect((await request('x')).msg).toBe('Request failed(1): HTTP 500 Internal Server Error');
+    expect((await request('member', 'aigc/chat_room/all', {})).msg).toBe(
+      'Request failed(1): HTTP 500 Internal Server Error',
+    );
   });
 
   it('reports a network error as "Request failed(1)"', async () => {
     const dead = await startLocalServer(() => undefined);
     await dead.close();
     useApiStore.getState().configure({ baseUrl: dead.url, tokenKey: 'api-token' });
-    const result = await request('x');
+    const result = await request('member', 'aigc/chat_room/all', {});
     expect(result.code).toBe(-1);
     expect(result.msg).toMatch(/^Request failed\(1\): .+/);
     expect(await screen.findByText(result.msg)).toBeInTheDocument();
@@ -162,7 +175,7 @@ describe('answers', () => {
   it('gives up after the time-out with "Request failed(1)"', async () => {
     server.handle(() => undefined);
     const started = Date.now();
-    const result = await request('slow', {}, { timeoutMs: 300 });
+    const result = await request('member', 'aigc/chat_room/all', {}, { timeoutMs: 300 });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(result).toEqual({ code: -1, msg: 'Request failed(1): time-out after 0 s', data: null });
   });
@@ -170,7 +183,7 @@ describe('answers', () => {
   it('uses a 60 s time-out by default', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     server.handle(() => undefined);
-    const pending = request('slow');
+    const pending = request('member', 'aigc/chat_room/all', {});
     await vi.advanceTimersByTimeAsync(59_000);
     let settled = false;
     void pending.then(() => (settled = true));
@@ -186,7 +199,7 @@ describe('answers', () => {
       res.writeHead(404);
       res.end();
     });
-    expect((await request('x')).msg).toBe('请求失败：地址不存在');
+    expect((await request('member', 'aigc/chat_room/all', {})).msg).toBe('请求失败：地址不存在');
   });
 });
 
@@ -197,9 +210,11 @@ describe('not logged in (code 1000)', () => {
     window.location.hash = '#/files/photos?page=2';
     server.handle((_req, res) => sendJson(res, { code: 1000, msg: 'not logined', data: null }));
     const onFailure = vi.fn();
-    const result = await request('x', {}, { onFailure });
+    const result = await request('member', 'aigc/chat_room/all', {}, { onFailure });
     expect(result.code).toBe(1000);
-    expect(window.location.hash).toBe(`#/login?redirect=${encodeURIComponent('/files/photos?page=2')}`);
+    expect(window.location.hash).toBe(
+      `#/login?redirect=${encodeURIComponent('/files/photos?page=2')}`,
+    );
     expect(readCookie('api-token')).toBe('');
     expect(useUserStore.getState().user.id).toBe(0);
     expect(onFailure).not.toHaveBeenCalled();
@@ -210,17 +225,19 @@ describe('not logged in (code 1000)', () => {
   it('stays on the login page when already there', async () => {
     window.location.hash = '#/login?redirect=%2Fdashboard';
     server.handle((_req, res) => sendJson(res, { code: 1000, msg: 'not logined', data: null }));
-    await request('x');
+    await request('member', 'aigc/chat_room/all', {});
     expect(window.location.hash).toBe('#/login?redirect=%2Fdashboard');
   });
 });
 
 describe('fetchData', () => {
   it('resolves with data on code 0 and rejects with ApiError otherwise', async () => {
-    server.handle((_req, res) => sendJson(res, { code: 0, msg: '', data: [1] }));
-    await expect(fetchData('x')).resolves.toEqual([1]);
+    server.handle((_req, res) => sendJson(res, { code: 0, msg: '', data: { records: [] } }));
+    await expect(fetchData('member', 'aigc/chat_room/all', {})).resolves.toEqual({ records: [] });
     server.handle((_req, res) => sendJson(res, { code: 1003, msg: 'No permission', data: null }));
-    const error = await fetchData('x', {}, { errorToast: false }).catch((e: unknown) => e);
+    const error = await fetchData('member', 'aigc/chat_room/all', {}, { errorToast: false }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 1003, message: 'No permission' });
   });

@@ -1,5 +1,8 @@
+import type { AreaName } from '@atrium/shared/areas';
 import { Code, type Envelope } from '@atrium/shared/codes';
-import { Limits, XsrfCookie } from '@atrium/shared/limits';
+import type { AnswerOf, RequestOf } from '@atrium/shared/contract/call';
+import type { AdminTable, MemberTable } from '@atrium/shared/contract/table';
+import { Limits, TokenKey, XsrfCookie } from '@atrium/shared/limits';
 import { useApiStore } from '@/stores/api-store';
 import { readCookie } from './cookies';
 import { toast } from './feedback';
@@ -188,15 +191,31 @@ async function send(
   }
 }
 
+/** The area of the running app, for calls both areas serve (sign-in, `app/config`, captcha). */
+export function runningArea(): AreaName {
+  return useApiStore.getState().tokenKey === TokenKey.admin ? 'admin' : 'member';
+}
+
+/** The calls of an area's table (packages/shared/src/contract/table.ts). */
+type TableOf<A extends AreaName> = A extends 'admin' ? AdminTable : MemberTable;
+
+/** A call's path in its area's table; for both areas at once, a path both tables hold. */
+export type CallPath<A extends AreaName> = keyof TableOf<A> & string;
+export type CallRequest<A extends AreaName, P extends CallPath<A>> = RequestOf<TableOf<A>[P]>;
+export type CallAnswer<A extends AreaName, P extends CallPath<A>> = AnswerOf<TableOf<A>[P]>;
+
 /**
  * Calls the API and resolves with the envelope; it never rejects. Success shows msg for 5 s;
  * a failure goes to the code processor for its code, else to `onFailure`, else to an error toast.
+ * The call is named by its area and its path in that area's table, which give the body's and the
+ * answer's types; the request goes to the running app's API root (SPEC 7.1).
  */
-export async function request<T = unknown>(
-  path: string,
-  body: unknown = {},
+export async function request<A extends AreaName, P extends CallPath<A>>(
+  _area: A,
+  path: P,
+  body: CallRequest<A, P>,
   options: RequestOptions = {},
-): Promise<Envelope<T>> {
+): Promise<Envelope<CallAnswer<A, P>>> {
   const { result, cancelled } = await send(path, body, options);
   if (!cancelled) {
     announce(result, {
@@ -205,16 +224,18 @@ export async function request<T = unknown>(
       onFailure: options.onFailure,
     });
   }
-  return result as Envelope<T>;
+  // A success carries the declared answer: the server's tests parse every one against it.
+  return result as Envelope<CallAnswer<A, P>>;
 }
 
 /** For query and mutation functions: resolves with `data` on code 0, rejects with ApiError. */
-export async function fetchData<T>(
-  path: string,
-  body: unknown = {},
+export async function fetchData<A extends AreaName, P extends CallPath<A>>(
+  area: A,
+  path: P,
+  body: CallRequest<A, P>,
   options: RequestOptions = {},
-): Promise<T> {
-  const result = await request<T>(path, body, options);
+): Promise<CallAnswer<A, P>> {
+  const result = await request(area, path, body, options);
   if (result.code !== Code.Success) throw new ApiError(result);
   return result.data;
 }

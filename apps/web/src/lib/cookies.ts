@@ -15,7 +15,8 @@ export function readCookie(name: string): string {
 
 export function writeCookie(name: string, value: string, maxAgeMs: number): void {
   const maxAge = Math.max(0, Math.floor(maxAgeMs / 1000));
-  const secure = typeof location !== 'undefined' && location.protocol === 'https:' ? '; Secure' : '';
+  const secure =
+    typeof location !== 'undefined' && location.protocol === 'https:' ? '; Secure' : '';
   document.cookie =
     `${encodeURIComponent(name)}=${encodeURIComponent(value)}; Max-Age=${maxAge}; Path=/; ` +
     `SameSite=Lax${secure}`;

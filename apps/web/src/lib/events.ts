@@ -1,10 +1,11 @@
+import type { AreaName } from '@atrium/shared/areas';
 /**
  * The app's event bus (SPEC 4.1). Events travel as window CustomEvents so code outside React
  * (and outside this bundle) can listen with plain addEventListener.
  */
 export interface AppEvents {
-  EventAppMounted: { area: 'member' | 'admin' };
-  UpdateApp: { area: 'member' | 'admin' };
+  EventAppMounted: { area: AreaName };
+  UpdateApp: { area: AreaName };
   UpdateCorp: Record<string, unknown>;
 }
 

@@ -32,7 +32,11 @@ describe('toast durations (SPEC 9)', () => {
     await act(() => vi.advanceTimersByTimeAsync(1_800));
     expect(notice()).not.toHaveClass('ant-message-fade-leave');
     await act(() => vi.advanceTimersByTimeAsync(400));
-    await waitFor(() => expect(notice() ?? null).toSatisfy((n) => n === null || n.classList.contains('ant-message-fade-leave')));
+    await waitFor(() =>
+      expect(notice() ?? null).toSatisfy(
+        (n) => n === null || n.classList.contains('ant-message-fade-leave'),
+      ),
+    );
   });
 });
 

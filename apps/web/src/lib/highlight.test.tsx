@@ -29,6 +29,8 @@ describe('Highlight', () => {
 
   it('treats regex characters in the keyword literally', () => {
     const { container } = render(<Highlight text="a.c abc (x)" keyword="(x)" />);
-    expect(Array.from(container.querySelectorAll('mark')).map((m) => m.textContent)).toEqual(['(x)']);
+    expect(Array.from(container.querySelectorAll('mark')).map((m) => m.textContent)).toEqual([
+      '(x)',
+    ]);
   });
 });

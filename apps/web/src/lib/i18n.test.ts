@@ -22,7 +22,9 @@ describe('translation', () => {
     expect(zhCN['app.newVersion']).toBe('页面代码已更新，是否立即刷新页面？');
     expect(zhCN['upload.illegalType']).toBe('文件类型不合法（只能上传{{extensions}}文件）');
     expect(en['api.notFound']).toBe('Request failed: address does not exist');
-    expect(en['picker.selectorServerMissing']).toBe('Please configure window.__selectorDialogServer first');
+    expect(en['picker.selectorServerMissing']).toBe(
+      'Please configure window.__selectorDialogServer first',
+    );
   });
 
   it('has a text for every key in both languages, with the same placeholders', () => {

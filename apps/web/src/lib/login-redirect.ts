@@ -30,6 +30,7 @@ export function redirectToLogin(): void {
  * "https://..."), and never the login page itself.
  */
 export function safeRedirect(value: string | null | undefined): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return '/';
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\'))
+    return '/';
   return isOnLogin(value) ? '/' : value;
 }

@@ -5,7 +5,9 @@ afterEach(() => setRoots({ root: '/', adminRoot: '/admin/', cdn: '/' }));
 
 describe('address builders (SPEC 2.1)', () => {
   it('builds admin pages as {adminRoot}{path}?{query}', () => {
-    expect(adminUrl('system/admin', { page: 2, q: 'a b' })).toBe('/admin/system/admin?page=2&q=a+b');
+    expect(adminUrl('system/admin', { page: 2, q: 'a b' })).toBe(
+      '/admin/system/admin?page=2&q=a+b',
+    );
     expect(adminUrl()).toBe('/admin/');
   });
 
@@ -22,7 +24,9 @@ describe('address builders (SPEC 2.1)', () => {
   it('builds static assets as {cdn}{path} and AI-content parts under vendor/Aigc', () => {
     setRoots({ cdn: 'https://cdn.example.test/static' });
     expect(assetUrl('img/logo.png')).toBe('https://cdn.example.test/static/img/logo.png');
-    expect(aigcVendorUrl('chat/index.js')).toBe('https://cdn.example.test/static/vendor/Aigc/chat/index.js');
+    expect(aigcVendorUrl('chat/index.js')).toBe(
+      'https://cdn.example.test/static/vendor/Aigc/chat/index.js',
+    );
     expect(assetUrl('https://other.test/a.png')).toBe('https://other.test/a.png');
   });
 

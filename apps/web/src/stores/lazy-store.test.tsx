@@ -35,8 +35,12 @@ afterEach(cleanup);
 
 describe('lazy data sets (SPEC 4.2)', () => {
   it('refuses to load a set that was never registered', async () => {
-    await expect(store.getState().load('Rooms')).rejects.toThrow('LazyStore.name=Rooms not registered');
-    await expect(store.getState().update('Rooms')).rejects.toThrow('LazyStore.name=Rooms not registered');
+    await expect(store.getState().load('Rooms')).rejects.toThrow(
+      'LazyStore.name=Rooms not registered',
+    );
+    await expect(store.getState().update('Rooms')).rejects.toThrow(
+      'LazyStore.name=Rooms not registered',
+    );
   });
 
   it('goes loading -> loaded, sets <name>_init and loads only once', async () => {

@@ -9,7 +9,7 @@ import { useReloadStore } from './reload-store';
 /**
  * Named data sets loaded on demand (SPEC 4.2), such as the chat rooms ("Rooms"). A set is not
  * registered, loading, or loaded; `<name>_init` turns true once it has loaded. The data itself is
- * cached by TanStack Query (fetchQuery); this store keeps the states and mirrors loaded values into
+ * cached by TanStack Query (queryClient.query); this store keeps the states and mirrors loaded values into
  * the config store's `lazy` map.
  */
 export type LazyStatus = 'loading' | 'loaded';
@@ -62,7 +62,7 @@ export function createLazyStore(queryClient: QueryClient): LazyStore {
       const { queryKey, queryFn } = definition(name);
       set((s) => ({ status: { ...s.status, [name]: 'loading' } }));
       const promise = queryClient
-        .fetchQuery({ queryKey, queryFn, staleTime: fresh ? 0 : Infinity })
+        .query({ queryKey, queryFn, staleTime: fresh ? 0 : Infinity })
         .then(
           (value) => {
             if (inFlight.get(name) === promise) inFlight.delete(name);
@@ -123,7 +123,13 @@ export function createLazyStore(queryClient: QueryClient): LazyStore {
         const { status } = get();
         const targets = names.filter((name) => definitions.has(name) && status[name]);
         // A failed refresh keeps the old data; the API client has already told the user.
-        await Promise.all(targets.map((name) => get().update(name).catch(() => undefined)));
+        await Promise.all(
+          targets.map((name) =>
+            get()
+              .update(name)
+              .catch(() => undefined),
+          ),
+        );
       },
     };
   });
@@ -169,12 +175,20 @@ export function defineLazy<T>(
     useValue: () => {
       const init = store((s) => s.flags[initFlag(name)] === true);
       const { data } = useQuery(
-        { queryKey: definition.queryKey, queryFn: definition.queryFn, enabled: false, staleTime: Infinity },
+        {
+          queryKey: definition.queryKey,
+          queryFn: definition.queryFn,
+          enabled: false,
+          staleTime: Infinity,
+        },
         client,
       );
       useEffect(() => {
         // Failures reach the user through the API client's toast; the set stays not loaded.
-        store.getState().load(name).catch(() => undefined);
+        store
+          .getState()
+          .load(name)
+          .catch(() => undefined);
       }, []);
       return { data, init };
     },

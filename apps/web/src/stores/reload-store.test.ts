@@ -1,7 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useReloadStore } from './reload-store';
 
-beforeEach(() => useReloadStore.setState({ hashPC: '', hashLazyValue: null, hashUpdateDialog: false }));
+beforeEach(() =>
+  useReloadStore.setState({ hashPC: '', hashLazyValue: null, hashUpdateDialog: false }),
+);
 
 describe('reload store (SPEC 4.3)', () => {
   it('only stores the first hash', () => {

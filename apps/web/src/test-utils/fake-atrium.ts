@@ -1,5 +1,7 @@
 import { adminMenu } from '@atrium/shared/menu';
 import { filterMenu, type ShownMenuItem } from '@atrium/shared/rules';
+import type { Call } from '@atrium/shared/contract/call';
+import { adminTable, memberTable } from '@atrium/shared/contract/table';
 import { sendJson, startLocalServer, type LocalServer } from './local-server';
 
 export interface FakeAtriumState {
@@ -39,8 +41,28 @@ export async function startFakeAtrium(initial: Partial<FakeAtriumState> = {}): P
     ...initial,
   };
   let configCalls = 0;
-  const server = await startLocalServer((req, res) => {
+  /** Requests and answers that strayed from their declarations; `close()` fails on any. */
+  const drift: string[] = [];
+  const check = (call: Call, side: 'request' | 'answer', value: unknown) => {
+    const parsed = call[side].safeParse(value);
+    if (!parsed.success) drift.push(`${call.path} ${side}: ${parsed.error.issues[0]?.message}`);
+  };
+  const server = await startLocalServer((req, rawRes) => {
     const isAdmin = req.url.startsWith('/admin/');
+    const table: Record<string, Call> = isAdmin ? adminTable : memberTable;
+    const call = table[req.url.replace(/^(\/admin)?\/api\//, '').split('?')[0] ?? ''];
+    if (call) check(call, 'request', req.body === '' ? {} : JSON.parse(req.body));
+    // Every success the fake sends is parsed against the call's declared answer.
+    const res = {
+      raw: rawRes,
+      send(
+        envelope: { code: number; msg: string; data: unknown },
+        headers?: Record<string, string>,
+      ) {
+        if (call && envelope.code === 0) check(call, 'answer', envelope.data);
+        sendJson(rawRes, envelope, headers);
+      },
+    };
     const tokenKey = isAdmin ? 'admin-api-token' : 'api-token';
     const token = req.headers[tokenKey];
     const signedIn = typeof token === 'string' && state.sessions.has(token);
@@ -52,9 +74,14 @@ export async function startFakeAtrium(initial: Partial<FakeAtriumState> = {}): P
     };
     if (path === '/api/app/config') {
       configCalls += 1;
-      if (!isAdmin) return sendJson(res, { code: 0, msg: '', data: { ...base, user: signedIn ? member : { id: 0 } } });
+      if (!isAdmin)
+        return res.send({
+          code: 0,
+          msg: '',
+          data: { ...base, user: signedIn ? member : { id: 0 } },
+        });
       const rules = signedIn ? state.rules : [];
-      return sendJson(res, {
+      return res.send({
         code: 0,
         msg: '',
         data: {
@@ -68,22 +95,30 @@ export async function startFakeAtrium(initial: Partial<FakeAtriumState> = {}): P
     if (path === '/api/auth/login') {
       const body = JSON.parse(req.body) as { username?: string; password?: string };
       if (body.password !== state.password) {
-        return sendJson(res, { code: -1, msg: '用户名或密码错误', data: null });
+        return res.send({ code: -1, msg: '用户名或密码错误', data: null });
       }
       const fresh = `tok-${state.sessions.size + 1}`;
       state.sessions.add(fresh);
-      return sendJson(
-        res,
+      return res.send(
         { code: 0, msg: '', data: { user: isAdmin ? admin : member, token: fresh } },
         { [tokenKey]: fresh },
       );
     }
     if (path === '/api/auth/logout') {
       if (typeof token === 'string') state.sessions.delete(token);
-      return sendJson(res, { code: 0, msg: '', data: null });
+      return res.send({ code: 0, msg: '', data: null });
     }
-    res.writeHead(404);
-    res.end();
+    rawRes.writeHead(404);
+    rawRes.end();
   });
-  return { ...server, state, configCalls: () => configCalls };
+  return {
+    ...server,
+    state,
+    configCalls: () => configCalls,
+    close: async () => {
+      await server.close();
+      if (drift.length > 0)
+        throw new Error(`The fake strayed from its declarations:\n${drift.join('\n')}`);
+    },
+  };
 }

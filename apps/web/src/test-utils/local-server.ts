@@ -20,7 +20,11 @@ export interface LocalServer {
 }
 
 /** Answers with a JSON envelope. */
-export function sendJson(response: ServerResponse, value: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  response: ServerResponse,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(200, { 'Content-Type': 'application/json', ...headers });
   response.end(JSON.stringify(value));
 }

@@ -1,26 +1,43 @@
 import type { ReactElement, ReactNode } from 'react';
 import { render, type RenderResult } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { ConfigProvider } from 'antd';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { AppProviders } from '@/components/app-providers';
 import { FeedbackBridge } from '@/components/feedback-bridge';
-import { queryClient } from '@/lib/query-client';
+import { createQueryClient, queryClient } from '@/lib/query-client';
 
-function Providers({ children }: { children: ReactNode }) {
-  return (
-    <QueryClientProvider client={queryClient}>
-      <ConfigProvider>
-        <FeedbackBridge />
-        {children}
-      </ConfigProvider>
-    </QueryClientProvider>
-  );
+function providersWith(client: QueryClient) {
+  return function Providers({ children }: { children: ReactNode }) {
+    return (
+      <QueryClientProvider client={client}>
+        <ConfigProvider>
+          <FeedbackBridge />
+          {children}
+        </ConfigProvider>
+      </QueryClientProvider>
+    );
+  };
 }
 
-/** Renders inside the app's providers (query cache, antd, toast and dialog holders). */
-export function renderWithProviders(ui: ReactElement): RenderResult {
-  return render(ui, { wrapper: Providers });
+const Providers = providersWith(queryClient);
+
+/**
+ * Renders inside the app's providers (query cache, antd, toast and dialog holders): the app's own
+ * query cache, or `queryClient` (a fresh one keeps one test's cached answers from the next).
+ */
+export function renderWithProviders(
+  ui: ReactElement,
+  options: { queryClient?: QueryClient } = {},
+): RenderResult {
+  return render(ui, {
+    wrapper: options.queryClient ? providersWith(options.queryClient) : Providers,
+  });
+}
+
+/** renderWithProviders with a query cache of its own. */
+export function renderWithFreshCache(ui: ReactElement): RenderResult {
+  return renderWithProviders(ui, { queryClient: createQueryClient() });
 }
 
 /** Renders routes in a memory router at `path`, inside the app's providers. */

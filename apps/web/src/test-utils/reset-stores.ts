@@ -12,8 +12,10 @@ import { useDialogQueue } from '@/lib/feedback';
 /** Puts every page-wide store and the query cache back to how a fresh page starts. */
 export function resetStores(): void {
   queryClient.clear();
-  const reset = <T>(store: { setState: (state: T, replace: true) => void; getInitialState: () => T }) =>
-    store.setState(store.getInitialState(), true);
+  const reset = <T>(store: {
+    setState: (state: T, replace: true) => void;
+    getInitialState: () => T;
+  }) => store.setState(store.getInitialState(), true);
   reset(useApiStore);
   reset(useConfigStore);
   reset(useLazyStore);

@@ -1,3 +1,12 @@
+// Types only from the answers module: this one stays free of zod at run time, for the browser.
+import type { z } from 'zod';
+import type {
+  captchaImageResponse,
+  outboxListResponse,
+  outboxRecord,
+  profile,
+  verifySendResponse,
+} from './accounts.answers';
 /**
  * The parts of the accounts contract that need no zod (DESIGN 7): constants, the target and
  * password rules, masking and answer types. The web client imports these, so zod stays out of its
@@ -23,10 +32,7 @@ export const AccountLimits = {
   passwordMaxLength: 200,
 } as const;
 
-export interface CaptchaImageResponse {
-  /** A data URL: `data:image/png;base64,...`. */
-  image: string;
-}
+export type CaptchaImageResponse = z.infer<typeof captchaImageResponse>;
 
 export type TargetKind = 'email' | 'phone';
 export interface Target {
@@ -51,10 +57,7 @@ export function parseTarget(raw: string): Target | undefined {
   return phonePattern.test(phone) ? { kind: 'phone', value: phone } : undefined;
 }
 
-export interface VerifySendResponse {
-  /** Seconds until another code may be sent to the same target. */
-  wait: number;
-}
+export type VerifySendResponse = z.infer<typeof verifySendResponse>;
 
 /** Why a password is too weak, or undefined when it passes (at least 8 characters, letters and digits). */
 export function passwordProblem(password: string): string | undefined {
@@ -80,15 +83,7 @@ export const usernamePattern = /^\p{L}[\p{L}\p{N}_]{2,31}$/u;
 export const avatarPathPattern =
   /^\/data\/image\/[0-9a-f]{2}\/[0-9a-f]{64}\.(jpg|jpeg|png|gif|webp)$/;
 
-export interface Profile {
-  id: number;
-  username: string;
-  nickname: string;
-  avatar: string;
-  email: string | null;
-  phone: string | null;
-  createdAt: number;
-}
+export type Profile = z.infer<typeof profile>;
 
 export const smtpSecurityModes = ['none', 'starttls', 'tls'] as const;
 export type SmtpSecurity = (typeof smtpSecurityModes)[number];
@@ -103,24 +98,9 @@ export type LoginCaptchaMode = (typeof loginCaptchaModes)[number];
 
 export type OutboxStatus = 'logged' | 'sent' | 'failed';
 
-export interface OutboxRecord {
-  id: number;
-  channel: TargetKind;
-  transport: string;
-  /** Masked: `a***@x.com`, `138****5678`. */
-  target: string;
-  subject: string;
-  body: string;
-  status: OutboxStatus;
-  error: string;
-  createdAt: number;
-}
+export type OutboxRecord = z.infer<typeof outboxRecord>;
 
-export interface OutboxListResponse {
-  records: OutboxRecord[];
-  total: number;
-  pageSize: number;
-}
+export type OutboxListResponse = z.infer<typeof outboxListResponse>;
 
 /** Masks an e-mail address or phone number for lists: `a***@x.com`, `138****5678`. */
 export function maskTarget(target: string): string {

@@ -15,6 +15,17 @@ import {
   smtpSecurityModes,
   usernamePattern,
 } from './accounts-rules';
+import {
+  captchaImageResponse,
+  loginCaptchaView,
+  loginResponse,
+  messagingView,
+  outboxListResponse,
+  profile,
+  verifySendResponse,
+} from './accounts.answers';
+import { emptyRequest } from './auth';
+import { defineCalls } from './call';
 import { intField, textField } from './fields';
 
 export * from './accounts-rules';
@@ -117,10 +128,7 @@ export const messagingForm = z.strictObject({
 export type MessagingForm = z.infer<typeof messagingForm>;
 
 /** What the admin form loads: the form without the secrets, plus whether each one is stored. */
-export interface MessagingView extends Omit<MessagingForm, 'smtp' | 'sms'> {
-  smtp: Omit<MessagingForm['smtp'], 'password'> & { hasPassword: boolean };
-  sms: Omit<MessagingForm['sms'], 'secret'> & { hasSecret: boolean };
-}
+export type MessagingView = z.infer<typeof messagingView>;
 
 export const messagingTestRequest = z.strictObject({ target: targetField });
 
@@ -130,3 +138,64 @@ export const outboxListRequest = z.strictObject({
 });
 
 export const loginCaptchaRequest = z.strictObject({ mode: z.enum(loginCaptchaModes) });
+
+/** Admin rules of the pages behind the admin calls below (packages/shared/src/menu.ts). */
+export const AccountRules = {
+  outbox: 'system/outbox',
+  messaging: 'system/message',
+  loginCaptcha: 'system/setting',
+} as const;
+
+/** `captcha/image` of both areas (SPEC 7.4). */
+export const captchaCalls = {
+  admin: defineCalls('admin', {
+    'captcha/image': { public: true, request: emptyRequest, answer: captchaImageResponse },
+  }),
+  member: defineCalls('member', {
+    'captcha/image': { public: true, request: emptyRequest, answer: captchaImageResponse },
+  }),
+};
+
+/** Member sign-up, verification codes, password reset, profile and password change (DESIGN 5, 7). */
+export const accountCalls = defineCalls('member', {
+  'verify/send': { public: true, request: verifySendRequest, answer: verifySendResponse },
+  'auth/register': { public: true, request: registerRequest, answer: loginResponse },
+  'auth/password_reset': { public: true, request: passwordResetRequest, answer: z.null() },
+  'account/profile': { request: emptyRequest, answer: profile },
+  'account/profile/save': { request: profileSaveRequest, answer: profile },
+  'account/password': { request: passwordChangeRequest, answer: z.null() },
+});
+
+/** The admin's message transports, outbox and login captcha setting. */
+export const messagingCalls = defineCalls('admin', {
+  'system/outbox/list': {
+    rule: AccountRules.outbox,
+    request: outboxListRequest,
+    answer: outboxListResponse,
+  },
+  'system/message/get': {
+    rule: AccountRules.messaging,
+    request: emptyRequest,
+    answer: messagingView,
+  },
+  'system/message/save': {
+    rule: AccountRules.messaging,
+    request: messagingForm,
+    answer: messagingView,
+  },
+  'system/message/test': {
+    rule: AccountRules.messaging,
+    request: messagingTestRequest,
+    answer: z.null(),
+  },
+  'system/login_captcha/get': {
+    rule: AccountRules.loginCaptcha,
+    request: emptyRequest,
+    answer: loginCaptchaView,
+  },
+  'system/login_captcha/save': {
+    rule: AccountRules.loginCaptcha,
+    request: loginCaptchaRequest,
+    answer: loginCaptchaView,
+  },
+});

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { textField } from './fields';
-import { idField, keywordField, pageFields } from './paging';
+import { adminView, roleOption, roleView } from './admins.answers';
+import { AccountLimits } from './accounts-rules';
+import { defineCalls } from './call';
+import { idField, idRequest, keywordField, pageFields } from './paging';
+import { pagedAnswer } from './paging.answers';
 
 /** Admin accounts and roles (issue 8, DESIGN 7): the calls under `/admin/api/admins/...` and `roles/...`. */
 
@@ -9,8 +13,11 @@ export const accountUsername = textField()
   .regex(/^[\w.@-]{1,64}$/, 'use 1-64 letters, digits, _ . @ or -');
 
 export const newPassword = textField()
-  .min(8, 'must be at least 8 characters')
-  .max(200, 'at most 200 characters');
+  .min(
+    AccountLimits.passwordMinLength,
+    `must be at least ${AccountLimits.passwordMinLength} characters`,
+  )
+  .max(AccountLimits.passwordMaxLength, `at most ${AccountLimits.passwordMaxLength} characters`);
 
 export const nicknameField = textField().trim().max(64, 'at most 64 characters');
 
@@ -37,24 +44,8 @@ export type AdminEditRequest = z.input<typeof adminEditRequest>;
 export const adminPasswordRequest = z.strictObject({ id: idField, password: newPassword });
 export type AdminPasswordRequest = z.input<typeof adminPasswordRequest>;
 
-export interface RoleOption {
-  id: number;
-  name: string;
-}
-
-export interface AdminView {
-  id: number;
-  username: string;
-  nickname: string;
-  avatar: string;
-  isFounder: boolean;
-  disabled: boolean;
-  roles: RoleOption[];
-  /** Epoch ms of the latest request of any of the admin's sessions; null when never signed in. */
-  lastActiveAt: number | null;
-  createdAt: number;
-  updatedAt: number;
-}
+export type RoleOption = z.infer<typeof roleOption>;
+export type AdminView = z.infer<typeof adminView>;
 
 /**
  * A rule pattern (SPEC 6): `*` matches any run of characters, everything else is literal. The
@@ -78,12 +69,34 @@ export type RoleCreateRequest = z.input<typeof roleCreateRequest>;
 export const roleEditRequest = z.strictObject({ id: idField, name: roleName, rules: ruleList });
 export type RoleEditRequest = z.input<typeof roleEditRequest>;
 
-export interface RoleView {
-  id: number;
-  name: string;
-  rules: string[];
-  /** How many admins hold the role. */
-  adminCount: number;
-  createdAt: number;
-  updatedAt: number;
-}
+export type RoleView = z.infer<typeof roleView>;
+
+export const adminsRule = 'system/admin';
+export const rolesRule = 'system/role';
+
+export const adminsCalls = defineCalls('admin', {
+  'admins/list': { rule: adminsRule, request: adminListRequest, answer: pagedAnswer(adminView) },
+  /** The roles an administrator can be given (readable with `system/admin` alone). */
+  'admins/options': {
+    rule: adminsRule,
+    request: z.strictObject({}),
+    answer: z.strictObject({ roles: z.array(roleOption) }),
+  },
+  'admins/create': { rule: adminsRule, request: adminCreateRequest, answer: adminView },
+  'admins/edit': { rule: adminsRule, request: adminEditRequest, answer: adminView },
+  'admins/disable': { rule: adminsRule, request: idRequest, answer: adminView },
+  'admins/enable': { rule: adminsRule, request: idRequest, answer: adminView },
+  'admins/reset_password': { rule: adminsRule, request: adminPasswordRequest, answer: z.null() },
+  'admins/delete': { rule: adminsRule, request: idRequest, answer: z.null() },
+});
+
+export const rolesCalls = defineCalls('admin', {
+  'roles/list': {
+    rule: rolesRule,
+    request: roleListRequest,
+    answer: z.strictObject({ records: z.array(roleView) }),
+  },
+  'roles/create': { rule: rolesRule, request: roleCreateRequest, answer: roleView },
+  'roles/edit': { rule: rolesRule, request: roleEditRequest, answer: roleView },
+  'roles/delete': { rule: rolesRule, request: idRequest, answer: z.null() },
+});

@@ -1,21 +1,6 @@
-import type { ShownMenuItem } from '../rules';
-import type { PublicUser } from './auth';
+import type { z } from 'zod';
+import type { adminAppConfigResponse, appConfigResponse } from './accounts.answers';
 
 /** Answer of `app/config` (DESIGN 5). */
-export interface AppConfigResponse {
-  config: {
-    siteName: string;
-    version: string;
-    [key: string]: unknown;
-  };
-  user: PublicUser;
-  /** Hash of the built web assets; changes when a new version is deployed. */
-  hashPC: string;
-  /** Map of lazy data set name to the hash of its data (SPEC 4.2). */
-  hashLazyValue: Record<string, string>;
-}
-
-export interface AdminAppConfigResponse extends AppConfigResponse {
-  rules: string[];
-  menus: ShownMenuItem[];
-}
+export type AppConfigResponse = z.infer<typeof appConfigResponse>;
+export type AdminAppConfigResponse = z.infer<typeof adminAppConfigResponse>;

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { bigIntField, textField } from './fields';
+import { auditEntry, auditOptions } from './audit.answers';
+import { defineCalls } from './call';
 import { idField, pageFields } from './paging';
+import { pagedAnswer } from './paging.answers';
 
-/** The audit log of admin writes (issue 8): `/admin/api/audit/...`. */
+/** The audit log of admin writes (DESIGN 7): `/admin/api/audit/...`. */
 
 const epochMs = bigIntField(0);
 
@@ -19,20 +22,12 @@ export type AuditListRequest = z.input<typeof auditListRequest>;
 
 export const auditOptionsRequest = z.strictObject({});
 
-export interface AuditEntry {
-  id: number;
-  /** Ids are never reused, so an entry still names its admin after the account is deleted. */
-  adminId: number;
-  adminUsername: string;
-  action: string;
-  target: string;
-  /** The request body as sent, with secrets replaced by "***". */
-  detail: string;
-  ip: string;
-  createdAt: number;
-}
+export type AuditEntry = z.infer<typeof auditEntry>;
+export type AuditOptions = z.infer<typeof auditOptions>;
 
-export interface AuditOptions {
-  admins: { id: number; username: string }[];
-  actions: string[];
-}
+export const auditRule = 'system/audit';
+
+export const auditCalls = defineCalls('admin', {
+  'audit/list': { rule: auditRule, request: auditListRequest, answer: pagedAnswer(auditEntry) },
+  'audit/options': { rule: auditRule, request: auditOptionsRequest, answer: auditOptions },
+});

@@ -1,4 +1,27 @@
 import { z } from 'zod';
+import { emptyRequest } from './auth';
+import { defineCalls } from './call';
+import {
+  adminRoomRecord,
+  chatQuotaAnswer,
+  chatSendResponse,
+  conversationRecord,
+  messageListResponse,
+  messageRecord,
+  messageStatuses,
+  modelOption,
+  modelRecord,
+  providerRecord,
+  providerTestResponse,
+  records,
+  roomRecord,
+  type streamDelta,
+  type streamDone,
+  type streamError,
+  type streamUsage,
+  usageResponse,
+  type usageTotalsAnswer,
+} from './chat.answers';
 import { maxImagesPerMessage, maxMessageLength, messagePageSize } from './chat-limits';
 import {
   bigIntField,
@@ -58,12 +81,7 @@ export const providerTestRequest = z.strictObject({
 });
 export type ProviderTestRequest = z.input<typeof providerTestRequest>;
 
-export interface ProviderTestResponse {
-  /** How the connection was proven: the model list or a tiny completion. */
-  method: 'models' | 'completion';
-  models: string[];
-  latencyMs: number;
-}
+export type ProviderTestResponse = z.infer<typeof providerTestResponse>;
 
 export const modelSaveRequest = z.strictObject({
   id: idOrNew,
@@ -79,29 +97,9 @@ export const modelSaveRequest = z.strictObject({
 });
 export type ModelSaveRequest = z.input<typeof modelSaveRequest>;
 
-export interface ModelRecord {
-  id: number;
-  providerId: number;
-  name: string;
-  title: string;
-  vision: boolean;
-  contextLength: number;
-  enabled: boolean;
-  sort: number;
-}
+export type ModelRecord = z.infer<typeof modelRecord>;
 
-export interface ProviderRecord {
-  id: number;
-  name: string;
-  baseUrl: string;
-  /** The key itself never leaves the server. */
-  hasKey: boolean;
-  /** The key's last characters behind a mask, e.g. `••••3f9a`; empty without a key. */
-  keyHint: string;
-  models: ModelRecord[];
-  createdAt: number;
-  updatedAt: number;
-}
+export type ProviderRecord = z.infer<typeof providerRecord>;
 
 // ---------------------------------------------------------------------------------------------
 // Rooms (admin, rule `aigc/chat_room`)
@@ -147,50 +145,15 @@ export const roomSortRequest = z.strictObject({
 
 export const roomEnableRequest = z.strictObject({ id, enabled: flag });
 
-export interface AdminRoomRecord {
-  id: number;
-  title: string;
-  cover: string;
-  description: string;
-  modelId: number;
-  /** Title of the model, empty when none is set or it was deleted. */
-  modelTitle: string;
-  systemPrompt: string;
-  params: GenerationParams;
-  prompts: SuggestedPrompt[];
-  introVideo: string;
-  introAudio: string;
-  enabled: boolean;
-  sort: number;
-  createdAt: number;
-  updatedAt: number;
-}
+export type AdminRoomRecord = z.infer<typeof adminRoomRecord>;
 
 /** A model as the room editor offers it. */
-export interface ModelOption {
-  id: number;
-  title: string;
-  name: string;
-  providerName: string;
-  vision: boolean;
-  enabled: boolean;
-}
+export type ModelOption = z.infer<typeof modelOption>;
 
 // ---------------------------------------------------------------------------------------------
 // Rooms as members see them (SPEC 7.4: `aigc/chat_room/all` answers `data.records`)
 
-export interface RoomRecord {
-  id: number;
-  title: string;
-  cover: string;
-  description: string;
-  prompts: SuggestedPrompt[];
-  introVideo: string;
-  introAudio: string;
-  sort: number;
-  /** null when the room has no enabled model: members can read it but not chat. */
-  model: { title: string; vision: boolean } | null;
-}
+export type RoomRecord = z.infer<typeof roomRecord>;
 
 export interface RecordsResponse<T> {
   records: T[];
@@ -206,34 +169,12 @@ export const conversationCreateRequest = z.strictObject({
 });
 export const conversationRenameRequest = z.strictObject({ id, title: requiredText(100) });
 
-export interface ConversationRecord {
-  id: number;
-  roomId: number;
-  title: string;
-  createdAt: number;
-  updatedAt: number;
-}
+export type ConversationRecord = z.infer<typeof conversationRecord>;
 
-export const messageStatuses = ['done', 'streaming', 'stopped', 'error', 'interrupted'] as const;
+export { messageStatuses };
 export type MessageStatus = (typeof messageStatuses)[number];
 
-export interface MessageRecord {
-  id: number;
-  conversationId: number;
-  role: 'user' | 'assistant';
-  content: string;
-  /** Image paths attached to a user message. */
-  images: string[];
-  status: MessageStatus;
-  /** Why an answer failed, for status 'error' or 'interrupted'. */
-  error: string;
-  promptTokens: number;
-  completionTokens: number;
-  /** True when the provider gave no usage and the counts are estimates. */
-  tokensEstimated: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
+export type MessageRecord = z.infer<typeof messageRecord>;
 
 export const messageListRequest = z.strictObject({
   conversationId: id,
@@ -242,11 +183,7 @@ export const messageListRequest = z.strictObject({
   limit: intField(1, 100).default(messagePageSize),
 });
 
-export interface MessageListResponse {
-  /** Oldest first within the page; pages walk from the newest backwards. */
-  records: MessageRecord[];
-  hasMore: boolean;
-}
+export type MessageListResponse = z.infer<typeof messageListResponse>;
 
 export const chatSendRequest = z.strictObject({
   conversationId: id,
@@ -261,11 +198,7 @@ export const chatSendRequest = z.strictObject({
 });
 export type ChatSendRequest = z.input<typeof chatSendRequest>;
 
-export interface ChatSendResponse {
-  userMessage: MessageRecord;
-  /** Status 'streaming': read it with `aigc/chat/stream`. */
-  assistantMessage: MessageRecord;
-}
+export type ChatSendResponse = z.infer<typeof chatSendResponse>;
 
 export const chatStreamRequest = z.strictObject({
   messageId: id,
@@ -280,24 +213,10 @@ export const messageIdRequest = z.strictObject({ messageId: id });
  * message content: a client appends it when offset equals its length, so nothing is missed or
  * repeated; `seq` grows with every delta of the generation.
  */
-export interface StreamDelta {
-  seq: number;
-  offset: number;
-  text: string;
-}
-export interface StreamUsage {
-  promptTokens: number;
-  completionTokens: number;
-  estimated: boolean;
-}
-export interface StreamDone {
-  status: 'done' | 'stopped';
-  usage: StreamUsage;
-}
-export interface StreamError {
-  status: 'error' | 'interrupted';
-  msg: string;
-}
+export type StreamDelta = z.infer<typeof streamDelta>;
+export type StreamUsage = z.infer<typeof streamUsage>;
+export type StreamDone = z.infer<typeof streamDone>;
+export type StreamError = z.infer<typeof streamError>;
 
 // ---------------------------------------------------------------------------------------------
 // Quotas and usage (admin, rule `aigc/usage`)
@@ -328,16 +247,80 @@ export const usageRequest = z.strictObject({
 });
 export type UsageRequest = z.input<typeof usageRequest>;
 
-export interface UsageTotals {
-  messages: number;
-  promptTokens: number;
-  completionTokens: number;
-  tokens: number;
-}
+export type UsageTotals = z.infer<typeof usageTotalsAnswer>;
 
-export interface UsageResponse {
-  totals: UsageTotals;
-  byDay: (UsageTotals & { day: string })[];
-  byRoom: (UsageTotals & { roomId: number; title: string })[];
-  byMember: (UsageTotals & { memberId: number; username: string })[];
-}
+export type UsageResponse = z.infer<typeof usageResponse>;
+
+// ---------------------------------------------------------------------------------------------
+// The calls
+
+export const aiModelRule = 'aigc/model';
+export const chatRoomRule = 'aigc/chat_room';
+export const usageRule = 'aigc/usage';
+
+/** Admin management of providers and models. */
+export const aiCalls = defineCalls('admin', {
+  'aigc/provider/list': {
+    rule: aiModelRule,
+    request: emptyRequest,
+    answer: records(providerRecord),
+  },
+  'aigc/provider/save': { rule: aiModelRule, request: providerSaveRequest, answer: providerRecord },
+  'aigc/provider/delete': { rule: aiModelRule, request: idRequest, answer: z.null() },
+  'aigc/provider/test': {
+    rule: aiModelRule,
+    request: providerTestRequest,
+    answer: providerTestResponse,
+  },
+  'aigc/model/save': { rule: aiModelRule, request: modelSaveRequest, answer: modelRecord },
+  'aigc/model/delete': { rule: aiModelRule, request: idRequest, answer: z.null() },
+});
+
+export const roomsAdminCalls = defineCalls('admin', {
+  'aigc/chat_room/list': {
+    rule: chatRoomRule,
+    request: emptyRequest,
+    answer: records(adminRoomRecord),
+  },
+  'aigc/chat_room/models': {
+    rule: chatRoomRule,
+    request: emptyRequest,
+    answer: records(modelOption),
+  },
+  'aigc/chat_room/save': { rule: chatRoomRule, request: roomSaveRequest, answer: adminRoomRecord },
+  'aigc/chat_room/enable': { rule: chatRoomRule, request: roomEnableRequest, answer: z.null() },
+  'aigc/chat_room/sort': { rule: chatRoomRule, request: roomSortRequest, answer: z.null() },
+  'aigc/chat_room/delete': { rule: chatRoomRule, request: idRequest, answer: z.null() },
+});
+
+/** The room list is the public face of the site (SPEC 7.4): visitors read it too. */
+export const roomsMemberCalls = defineCalls('member', {
+  'aigc/chat_room/all': { public: true, request: emptyRequest, answer: records(roomRecord) },
+  'aigc/chat_room/get': { public: true, request: idRequest, answer: roomRecord },
+});
+
+export const usageCalls = defineCalls('admin', {
+  'aigc/usage/summary': { rule: usageRule, request: usageRequest, answer: usageResponse },
+  'aigc/usage/quota': { rule: usageRule, request: emptyRequest, answer: chatQuotaAnswer },
+  'aigc/usage/quota_save': { rule: usageRule, request: chatQuota, answer: chatQuotaAnswer },
+});
+
+/** A member's conversations, messages and the answer stream (DESIGN 8). */
+export const chatCalls = defineCalls('member', {
+  'aigc/conversation/list': {
+    request: conversationListRequest,
+    answer: records(conversationRecord),
+  },
+  'aigc/conversation/create': { request: conversationCreateRequest, answer: conversationRecord },
+  'aigc/conversation/rename': { request: conversationRenameRequest, answer: conversationRecord },
+  'aigc/conversation/delete': { request: idRequest, answer: z.null() },
+  'aigc/message/list': { request: messageListRequest, answer: messageListResponse },
+  'aigc/chat/send': { request: chatSendRequest, answer: chatSendResponse },
+  'aigc/chat/stop': { request: messageIdRequest, answer: messageRecord },
+  'aigc/chat/regenerate': { request: messageIdRequest, answer: messageRecord },
+  /**
+   * A refusal answers an envelope; otherwise the answer is an event stream of `streamDelta`,
+   * `streamDone` and `streamError` events (chat.answers.ts), never an envelope.
+   */
+  'aigc/chat/stream': { request: chatStreamRequest, answer: z.null() },
+});

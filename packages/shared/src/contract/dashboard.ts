@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { intField } from './fields';
-import type { Library } from './files';
+import { defineCalls } from './call';
+import { dashboardStats, type dayCount } from './dashboard.answers';
 
-/** The admin dashboard (issue 8): `/admin/api/dashboard/stats`. */
+/** The admin dashboard: `/admin/api/dashboard/stats`. */
 
 export const dashboardRequest = z.strictObject({
   /** How many days the per-day charts cover, today included. */
@@ -12,23 +13,11 @@ export const dashboardRequest = z.strictObject({
 });
 export type DashboardRequest = z.input<typeof dashboardRequest>;
 
-export interface DayCount {
-  /** YYYY-MM-DD in the viewer's time zone. */
-  date: string;
-  count: number;
-}
+export type DayCount = z.infer<typeof dayCount>;
+export type DashboardStats = z.infer<typeof dashboardStats>;
 
-export interface DashboardStats {
-  counts: {
-    members: number;
-    admins: number;
-    files: number;
-    storageBytes: number;
-    /** Null when the product has no chat rooms yet (their tables don't exist). */
-    rooms: number | null;
-    messagesToday: number | null;
-  };
-  storageByLibrary: { library: Library; files: number; bytes: number }[];
-  uploadsPerDay: DayCount[];
-  signupsPerDay: DayCount[];
-}
+export const dashboardRule = 'dashboard';
+
+export const dashboardCalls = defineCalls('admin', {
+  'dashboard/stats': { rule: dashboardRule, request: dashboardRequest, answer: dashboardStats },
+});

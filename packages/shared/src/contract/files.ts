@@ -1,5 +1,14 @@
 import { z } from 'zod';
 import { bigIntField, int32Max, intField, intOrDigitsField, recordId, textField } from './fields';
+import type { categoryListItem, categoryNode } from './files.answers';
+import {
+  categoryEditResponse,
+  categoryResponse,
+  chunkResponse,
+  fileRecord,
+  initResponse,
+  listResponse,
+} from './files.answers';
 
 /**
  * File library and chunked upload (SPEC 3.2-3.6, 7.2, 7.3; DESIGN 6): the calls at
@@ -21,7 +30,9 @@ export const libraryRootNames: Record<Library, string> = {
 const MiB = 1024 * 1024;
 
 export const uploadLibraryConfigSchema = z.object({
-  extensions: z.array(textField().regex(/^[a-z0-9]{1,10}$/, 'extensions are lower-case letters and digits')).min(1),
+  extensions: z
+    .array(textField().regex(/^[a-z0-9]{1,10}$/, 'extensions are lower-case letters and digits'))
+    .min(1),
   maxSize: bigIntField(1),
 });
 export type UploadLibraryConfig = z.infer<typeof uploadLibraryConfigSchema>;
@@ -46,7 +57,20 @@ export const defaultUploadConfig: UploadConfig = {
     video: { extensions: ['mp4', 'webm', 'mov'], maxSize: 2048 * MiB },
     audio: { extensions: ['mp3', 'wav', 'ogg', 'm4a', 'flac'], maxSize: 200 * MiB },
     file: {
-      extensions: ['pdf', 'txt', 'csv', 'md', 'json', 'zip', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx'],
+      extensions: [
+        'pdf',
+        'txt',
+        'csv',
+        'md',
+        'json',
+        'zip',
+        'doc',
+        'docx',
+        'xls',
+        'xlsx',
+        'ppt',
+        'pptx',
+      ],
       maxSize: 1024 * MiB,
     },
   },
@@ -105,7 +129,12 @@ export const categoryRequest = z.object({ action: z.literal('category') });
 export const listRequest = z.object({
   action: z.literal('list'),
   page: z
-    .union([intField(1, int32Max), textField().regex(/^\d{1,9}$/).transform(Number)])
+    .union([
+      intField(1, int32Max),
+      textField()
+        .regex(/^\d{1,9}$/)
+        .transform(Number),
+    ])
     .default(1)
     .transform((page) => Math.max(1, page)),
   categoryId: idField.default(0),
@@ -168,84 +197,47 @@ export const chunkFields = z.object({
 });
 export type ChunkFields = z.infer<typeof chunkFields>;
 
-/** A file of the library as the picker lists it (SPEC 3.2). */
-export interface FileRecord {
-  id: number;
-  /** The library key. */
-  category: Library;
-  filename: string;
-  name: string;
-  path: string;
-  fullPath: string;
-  /** The extension, lower-case. */
-  type: string;
-  size: number;
-  categoryId: number;
-  createdAt: number;
-  /** Address of a small preview, for images. */
-  thumbnail?: string;
-}
-
-export interface CategoryNode {
-  id: number;
-  pid: number;
-  name: string;
-  title: string;
-  sort: number;
-  _child: CategoryNode[];
-}
-
-export interface CategoryListItem {
-  id: number;
-  pid: number;
-  name: string;
-  title: string;
-  sort: number;
-  depth: number;
-}
-
-/** Answer of `action=category` (SPEC 3.3, 7.3). */
-export interface CategoryResponse {
-  /** The root (id 0, "<Library> Gallery") with every category nested under `_child`. */
-  categoryTreeAll: CategoryNode[];
-  /** categoryTreeAll flattened in tree order, each with its depth (root 0). */
-  categoryListAll: CategoryListItem[];
-  /** The tree of categories that can take a sub-category (every one, and the root). */
-  categoryTreeParent: CategoryNode[];
-  categoryListParent: CategoryListItem[];
-  /** The categories without the root, flat, in tree order. */
-  categories: CategoryListItem[];
-}
-
-export interface ListResponse {
-  records: FileRecord[];
-  total: number;
-  pageSize: number;
-  page: number;
-}
-
-/** Answer of `action=init` (SPEC 7.2, DESIGN 6). */
-export interface InitResponse {
-  chunkUploaded: number;
-  chunks: number;
-  chunkSize: number;
-  /** Present when the owner already has this content: nothing needs to be sent. */
-  path?: string;
-  fullPath?: string;
-  data?: { filename: string; size: number };
-}
-
-/** Answer of a chunk: progress, or on the last one the finished upload (SPEC 7.2). */
-export interface ChunkResponse {
-  chunkUploaded: number;
-  chunks: number;
-  data?: { filename: string; size: number };
-  path?: string;
-  fullPath?: string;
-}
-
+export type FileRecord = z.infer<typeof fileRecord>;
+export type CategoryNode = z.infer<typeof categoryNode>;
+export type CategoryListItem = z.infer<typeof categoryListItem>;
+export type CategoryResponse = z.infer<typeof categoryResponse>;
+export type ListResponse = z.infer<typeof listResponse>;
+export type InitResponse = z.infer<typeof initResponse>;
+export type ChunkResponse = z.infer<typeof chunkResponse>;
 /** Answer of `action=save`: the new library file. */
 export type SaveResponse = FileRecord;
 
-/** Marker the upload button looks for to restart a file from scratch (SPEC 4.5). */
-export const shouldRetryUpload = 'ShouldRetryUpload';
+export type FilePermission = 'view' | 'upload' | 'edit' | 'delete';
+
+/** DESIGN 7: the picker's View / Upload / Add/Edit / Delete flags, as admin rules. */
+export const fileManagerRule = (permission: FilePermission) => `data/file_manager/${permission}`;
+
+/** Where each area's library answers; `:category` is the library key (DESIGN 5). */
+export const fileLibraryAddresses = {
+  admin: '/admin/data/file_manager/:category',
+  member: '/member_data/file_manager/:category',
+} as const;
+
+/**
+ * The file manager's calls (SPEC 7.2, 7.3), declared once like the API table's: each action's
+ * request and the `data` of its success, and the right it needs. `chunk` is the multipart upload
+ * of one chunk (its text fields; the bytes travel in the `file` part).
+ */
+export const fileManagerCalls = {
+  config: { permission: 'view', request: configRequest, answer: uploadConfigSchema },
+  init: { permission: 'upload', request: initRequest, answer: initResponse },
+  chunk: { permission: 'upload', request: chunkFields, answer: chunkResponse },
+  save: { permission: 'upload', request: saveRequest, answer: fileRecord },
+  category: { permission: 'view', request: categoryRequest, answer: categoryResponse },
+  list: { permission: 'view', request: listRequest, answer: listResponse },
+  fileEdit: { permission: 'edit', request: fileEditRequest, answer: z.null() },
+  fileDelete: { permission: 'delete', request: fileDeleteRequest, answer: z.null() },
+  categoryEdit: { permission: 'edit', request: categoryEditRequest, answer: categoryEditResponse },
+  categoryDelete: { permission: 'delete', request: categoryDeleteRequest, answer: z.null() },
+} as const satisfies Record<
+  FileManagerAction | 'chunk',
+  { permission: FilePermission; request: z.ZodType; answer: z.ZodType }
+>;
+export type FileManagerCalls = typeof fileManagerCalls;
+
+export { shouldRetryUpload } from '../limits';

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { textField } from './fields';
-import type { Library } from './files';
 import { parseTarget, passwordProblem, usernamePattern } from './accounts';
 import { nicknameField } from './admins';
-import { idField, keywordField, pageFields } from './paging';
+import { defineCalls } from './call';
+import { memberDetail, memberView, type storageUse } from './members-admin.answers';
+import { idField, idRequest, keywordField, pageFields } from './paging';
+import { pagedAnswer } from './paging.answers';
 
 /**
- * The admin side of member accounts (issue 8): the calls under `/admin/api/members/...`. Accounts
+ * The admin side of member accounts (DESIGN 7): the calls under `/admin/api/members/...`. Accounts
  * made here follow the rules of self-registration, so they sign in the same way.
  */
 
@@ -49,25 +51,21 @@ export type MemberCreateRequest = z.input<typeof memberCreateRequest>;
 export const memberPasswordRequest = z.strictObject({ id: idField, password: memberPassword });
 export type MemberPasswordRequest = z.input<typeof memberPasswordRequest>;
 
-export interface MemberView {
-  id: number;
-  username: string;
-  email: string | null;
-  phone: string | null;
-  nickname: string;
-  avatar: string;
-  disabled: boolean;
-  lastActiveAt: number | null;
-  createdAt: number;
-  updatedAt: number;
-}
+export type MemberView = z.infer<typeof memberView>;
+export type StorageUse = z.infer<typeof storageUse>;
+export type MemberDetail = z.infer<typeof memberDetail>;
 
-export interface StorageUse {
-  files: number;
-  bytes: number;
-}
+export const membersRule = 'member';
 
-export interface MemberDetail extends MemberView {
-  /** The member's own file library: totals and per library. */
-  storage: StorageUse & { libraries: Record<Library, StorageUse> };
-}
+export const membersAdminCalls = defineCalls('admin', {
+  'members/list': {
+    rule: membersRule,
+    request: memberListRequest,
+    answer: pagedAnswer(memberView),
+  },
+  'members/get': { rule: membersRule, request: idRequest, answer: memberDetail },
+  'members/create': { rule: membersRule, request: memberCreateRequest, answer: memberView },
+  'members/disable': { rule: membersRule, request: idRequest, answer: memberView },
+  'members/enable': { rule: membersRule, request: idRequest, answer: memberView },
+  'members/reset_password': { rule: membersRule, request: memberPasswordRequest, answer: z.null() },
+});

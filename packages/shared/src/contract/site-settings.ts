@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { defineCalls } from './call';
 import { textField } from './fields';
+import type { sitePublicConfig } from './site-settings.answers';
 
 /**
  * Site settings (issue 5): `/admin/api/setting/get|save`, rule `system/setting`. The public part
@@ -81,10 +83,19 @@ export const siteSettingsSaveRequest = z.strictObject({ settings: siteSettingsSc
 export type SiteSettingsSaveRequest = z.input<typeof siteSettingsSaveRequest>;
 
 /** What the member app reads from `app/config` `config`. */
-export interface SitePublicConfig {
-  siteName: string;
-  logo: string;
-  favicon: string;
-  banners: string[];
-  metaTags: SiteMetaTag[];
-}
+export type SitePublicConfig = z.infer<typeof sitePublicConfig>;
+
+export const siteSettingsRule = 'system/setting';
+
+export const siteSettingsCalls = defineCalls('admin', {
+  'setting/get': {
+    rule: siteSettingsRule,
+    request: siteSettingsGetRequest,
+    answer: siteSettingsSchema,
+  },
+  'setting/save': {
+    rule: siteSettingsRule,
+    request: siteSettingsSaveRequest,
+    answer: siteSettingsSchema,
+  },
+});

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { uploadConfigSchema, type UploadConfig } from './files';
+import { defineCalls } from './call';
+import { uploadConfigSchema } from './files';
+import { uploadSettingsView } from './upload-settings.answers';
 
-/** The admin editor of the `upload` setting (issue 8): `/admin/api/settings/upload/...`. */
+/** The admin editor of the `upload` setting: `/admin/api/settings/upload/...`. */
 
 /**
  * Extensions a browser may run as a document or script. Refused for the image library, whose
@@ -21,10 +23,19 @@ export const uploadSettingsGetRequest = z.strictObject({});
 export const uploadSettingsSaveRequest = z.strictObject({ config: uploadConfigSchema });
 export type UploadSettingsSaveRequest = z.input<typeof uploadSettingsSaveRequest>;
 
-export interface UploadSettingsView {
-  config: UploadConfig;
-  defaults: UploadConfig;
-  /** Smallest chunk size the storage accepts (5 MiB on S3). */
-  minChunkSize: number;
-  storageDriver: 'local' | 's3';
-}
+export type UploadSettingsView = z.infer<typeof uploadSettingsView>;
+
+export const uploadSettingsRule = 'system/setting';
+
+export const uploadSettingsCalls = defineCalls('admin', {
+  'settings/upload/get': {
+    rule: uploadSettingsRule,
+    request: uploadSettingsGetRequest,
+    answer: uploadSettingsView,
+  },
+  'settings/upload/save': {
+    rule: uploadSettingsRule,
+    request: uploadSettingsSaveRequest,
+    answer: uploadSettingsView,
+  },
+});

@@ -10,10 +10,10 @@ import { ApiError } from '../../http/envelope';
 import type { MemberPrincipal } from '../../http/principal';
 import type { RateLimits } from '../../http/rate-limits';
 import { hashPassword, verifyPassword } from '../../security/passwords';
-import type { SessionsService } from '../auth/sessions.service';
-import type { CaptchaService } from '../captcha/captcha.service';
-import type { MembersService } from '../members/members.service';
-import { targetOf, type VerifyService } from '../verify/verify.service';
+import type { SessionsService } from '../auth/index';
+import type { CaptchaService } from '../captcha/index';
+import type { MembersService } from '../members/index';
+import { targetOf, type VerifyService } from '../verify/index';
 import type { AccountRepository } from './account.repository';
 
 export interface ClientInfo {

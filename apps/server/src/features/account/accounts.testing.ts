@@ -1,19 +1,19 @@
+import type { AreaName } from '@atrium/shared/areas';
 import { TokenKey, XsrfCookie, XsrfHeader, type Envelope } from '@atrium/shared';
-import { parseTarget, type CaptchaImageResponse } from '@atrium/shared/contract/accounts';
+import type { CaptchaImageResponse } from '@atrium/shared/contract/accounts';
 import type { LightMyRequestResponse } from 'fastify';
 import { TEST_XSRF, type TestApp } from '../../testing/test-app';
 import { answerCaptcha } from '../captcha/captcha.testing';
-import { OutboxRepository } from '../verify/outbox.repository';
 
 export interface TestBrowser {
   cookies: Map<string, string>;
   post<T = unknown>(
     url: string,
     body?: unknown,
-    as?: { area: 'admin' | 'member'; token: string },
+    as?: { area: AreaName; token: string },
   ): Promise<{ res: LightMyRequestResponse; json: Envelope<T> }>;
   /** Loads a captcha image like the page does and answers it. */
-  captcha(area?: 'admin' | 'member'): Promise<string>;
+  captcha(area?: AreaName): Promise<string>;
   /** Asks for a verification code with a freshly solved captcha. */
   sendCode(target: string): Promise<Envelope<{ wait: number }>>;
 }
@@ -23,11 +23,7 @@ export function testBrowser(t: TestApp, remoteAddress = '127.0.0.1'): TestBrowse
   const cookies = new Map<string, string>();
   const browser: TestBrowser = {
     cookies,
-    async post<T>(
-      url: string,
-      body: unknown = {},
-      as?: { area: 'admin' | 'member'; token: string },
-    ) {
+    async post<T>(url: string, body: unknown = {}, as?: { area: AreaName; token: string }) {
       const jar = new Map(cookies);
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (as) {
@@ -48,7 +44,7 @@ export function testBrowser(t: TestApp, remoteAddress = '127.0.0.1'): TestBrowse
     },
     async captcha(area = 'member') {
       const url = area === 'admin' ? '/admin/api/captcha/image' : '/api/captcha/image';
-      return answerCaptcha(t.app.accounts.captcha, async () => {
+      return answerCaptcha(t.app.features.captcha, async () => {
         const { json } = await browser.post<CaptchaImageResponse>(url);
         if (json.code !== 0) throw new Error(`captcha image failed: ${json.msg}`);
         return json.data.image;
@@ -62,12 +58,4 @@ export function testBrowser(t: TestApp, remoteAddress = '127.0.0.1'): TestBrowse
   return browser;
 }
 
-/** The code in the newest outbox message to `target` (the `log` transport keeps it whole). */
-export async function codeFromOutbox(t: TestApp, target: string): Promise<string> {
-  const { rows } = await new OutboxRepository(t.db).page(1, 100);
-  const to = parseTarget(target)?.value;
-  const row = rows.find((r) => r.target === to);
-  const code = row && /\b(\d{6})\b/.exec(row.body)?.[1];
-  if (!code) throw new Error(`no code in the outbox for ${target}`);
-  return code;
-}
+export { codeFromOutbox } from '../verify/verify.testing';

@@ -7,7 +7,7 @@ import type { AdminPrincipal } from '../../http/principal';
 import { hashPassword } from '../../security/passwords';
 import { AdminsRepository, type Admin } from './admins.repository';
 import type { AdminsService } from './admins.service';
-import { RolesRepository, type Role } from './roles.repository';
+import { RolesRepository, type Role } from '../roles/index';
 
 export interface AdminFields {
   nickname: string;

@@ -3,7 +3,7 @@ import { ApiError } from '../../http/envelope';
 import type { AdminPrincipal } from '../../http/principal';
 import { generatePassword, hashPassword } from '../../security/passwords';
 import { AdminsRepository, type Admin } from './admins.repository';
-import { parseRules, RolesRepository } from './roles.repository';
+import { parseRules, RolesRepository } from '../roles/index';
 
 export const FOUNDER_USERNAME = 'admin';
 

@@ -20,7 +20,8 @@ import {
   type ProviderConnection,
 } from './openai-client';
 import { ProvidersRepository } from './providers.repository';
-import { keyHint, type SecretBox } from './secret-box';
+import type { SecretBox } from '../../security/secret-box';
+import { resealLegacyKeys } from './legacy-keys';
 
 /** A model ready to answer: the provider's address and key, and what the room needs to know. */
 export interface ResolvedModel {
@@ -98,11 +99,14 @@ export class ProvidersService {
 
   private openKey(row: ProviderRow): string {
     if (!row.apiKeySealed) return '';
-    try {
-      return this.box.open(row.apiKeySealed);
-    } catch {
-      throw new ApiError(Messages.keyUnreadable);
-    }
+    const key = this.box.open(row.apiKeySealed);
+    if (key === undefined) throw new ApiError(Messages.keyUnreadable);
+    return key;
+  }
+
+  /** Seals keys stored in the earlier format with today's box (once, at start-up). */
+  resealLegacyKeys(secret: string): Promise<number> {
+    return resealLegacyKeys(this.repo, this.box, secret);
   }
 
   /**
@@ -254,7 +258,7 @@ export class ProvidersService {
         await client.chat.completions.create({
           model,
           messages: [{ role: 'user', content: 'ping' }],
-          max_tokens: 1,
+          max_completion_tokens: 1,
         });
         return { method: 'completion', models: [model], latencyMs: elapsed() };
       } catch (error) {
@@ -266,4 +270,10 @@ export class ProvidersService {
       }
     }
   }
+}
+
+/** What an admin sees of a key: its last four characters behind a mask, for long keys only. */
+export function keyHint(key: string): string {
+  if (!key) return '';
+  return key.length >= 16 ? `••••${key.slice(-4)}` : '••••';
 }

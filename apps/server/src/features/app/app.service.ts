@@ -7,7 +7,7 @@ import {
 } from '@atrium/shared';
 import serverPackage from '../../../package.json' with { type: 'json' };
 import type { AdminPrincipal, MemberPrincipal } from '../../http/principal';
-import type { SettingsRepository } from '../settings/settings.repository';
+import type { SettingsRepository } from '../../db/settings.repository';
 import type { LazyHashes } from './lazy-hashes';
 import type { WebVersion } from './web-version';
 

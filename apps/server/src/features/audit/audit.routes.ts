@@ -1,12 +1,10 @@
 import { ok } from '@atrium/shared';
-import { auditListRequest, auditOptionsRequest } from '@atrium/shared/contract/audit';
+import { auditCalls as calls } from '@atrium/shared/contract/audit';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/index';
 import { route } from '../../http/route';
 import { registerAuditHook } from './audit.hook';
 import { AuditService } from './audit.service';
-
-export const auditRule = 'system/audit';
 
 /**
  * The audit log: the hook that records every admin write, and the calls that read it. Called
@@ -18,21 +16,7 @@ export function registerAuditFeature(
 ): AuditService {
   const service = new AuditService(deps.db);
   registerAuditHook(app, service, deps.now);
-
-  route(app, {
-    area: 'admin',
-    rule: auditRule,
-    path: '/admin/api/audit/list',
-    body: auditListRequest,
-    handler: async ({ body }) => ok(await service.list(body)),
-  });
-
-  route(app, {
-    area: 'admin',
-    rule: auditRule,
-    path: '/admin/api/audit/options',
-    body: auditOptionsRequest,
-    handler: async () => ok(await service.options()),
-  });
+  route(app, calls['audit/list'], async ({ body }) => ok(await service.list(body)));
+  route(app, calls['audit/options'], async () => ok(await service.options()));
   return service;
 }

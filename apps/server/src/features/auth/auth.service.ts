@@ -1,3 +1,4 @@
+import type { AreaName } from '@atrium/shared/areas';
 import { Code, type LoginRequest, type LoginResponse } from '@atrium/shared';
 import type { FastifyRequest } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -6,14 +7,14 @@ import { ApiError } from '../../http/envelope';
 import { signInDelayMs, type LimitName } from '../../http/limits';
 import type { RateLimits } from '../../http/rate-limits';
 import { verifyPassword } from '../../security/passwords';
-import type { AdminsService } from '../admins/admins.service';
-import type { MembersService } from '../members/members.service';
+import type { AdminsService } from '../admins/index';
+import type { MembersService } from '../members/index';
 import type { CaptchaVerifier } from './captcha';
 import type { SessionsService } from './sessions.service';
 
 export const WRONG_LOGIN = 'Wrong username or password';
 
-type Area = 'admin' | 'member';
+type Area = AreaName;
 
 interface Subject {
   id: number;

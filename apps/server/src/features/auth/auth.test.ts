@@ -1,3 +1,4 @@
+import type { AreaName } from '@atrium/shared/areas';
 import { Code, TokenKey, XsrfCookie, XsrfHeader, type LoginResponse } from '@atrium/shared';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +22,7 @@ afterAll(async () => {
   await t.cleanup();
 });
 
-const whoAmI = async (token: string, area: 'admin' | 'member' = 'admin') => {
+const whoAmI = async (token: string, area: AreaName = 'admin') => {
   const url = area === 'admin' ? '/admin/api/app/config' : '/api/app/config';
   const { res, json } = await t.post<{ user: { id: number } }>(url, {}, { area, token });
   return {
@@ -32,7 +33,7 @@ const whoAmI = async (token: string, area: 'admin' | 'member' = 'admin') => {
 };
 
 const login = (
-  area: 'admin' | 'member',
+  area: AreaName,
   username: string,
   password: string,
   extra: Record<string, unknown> = {},
@@ -296,7 +297,7 @@ describe('failed-login limits', () => {
   afterAll(async () => {
     await t.cleanup();
   });
-  const login = (area: 'admin' | 'member', username: string, password: string) =>
+  const login = (area: AreaName, username: string, password: string) =>
     t.post<LoginResponse>(area === 'admin' ? '/admin/api/auth/login' : '/api/auth/login', {
       username,
       password,

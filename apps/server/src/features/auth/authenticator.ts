@@ -1,8 +1,8 @@
 import { TokenKey } from '@atrium/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticateOptions, Authenticator } from '../../http/principal';
-import type { AdminsService } from '../admins/admins.service';
-import type { MembersService } from '../members/members.service';
+import type { AdminsService } from '../admins/index';
+import type { MembersService } from '../members/index';
 import type { SessionsService } from './sessions.service';
 
 /** Tokens are 43 characters; anything much longer is not worth hashing. */

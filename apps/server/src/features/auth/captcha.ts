@@ -1,7 +1,8 @@
+import type { AreaName } from '@atrium/shared/areas';
 import type { FastifyRequest } from 'fastify';
 
 export interface LoginAttempt {
-  area: 'admin' | 'member';
+  area: AreaName;
   username: string;
   ip: string;
   /** Recent failed logins for this account or IP, whichever is higher. */

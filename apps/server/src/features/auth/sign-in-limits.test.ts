@@ -1,3 +1,4 @@
+import type { AreaName } from '@atrium/shared/areas';
 import { randomBytes } from 'node:crypto';
 import { Code, type Envelope, type LoginResponse } from '@atrium/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,8 +7,7 @@ import { passwordHashingLoad, PasswordHashing, SERVER_BUSY } from '../../securit
 import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { testBrowser } from '../account/accounts.testing';
-import { LOGIN_CAPTCHA_SETTING } from '../captcha/captcha.service';
-import { imageLoginCaptcha } from '../captcha/login-captcha';
+import { LOGIN_CAPTCHA_SETTING } from '../captcha/index';
 import { WRONG_LOGIN } from './auth.service';
 
 /**
@@ -33,7 +33,7 @@ describe.each(cases)('sign-in limits on $db, counters in $store', ({ db, store }
 
   beforeAll(async () => {
     limits = limitsFor(store, prefix);
-    t = await createTestApp({ db, deps: { captcha: imageLoginCaptcha, limits } });
+    t = await createTestApp({ db, deps: { captcha: 'image', limits } });
   });
   afterAll(async () => {
     await t.cleanup();
@@ -45,7 +45,7 @@ describe.each(cases)('sign-in limits on $db, counters in $store', ({ db, store }
     password: string,
     from: string,
     extra: Record<string, unknown> = {},
-    area: 'admin' | 'member' = 'member',
+    area: AreaName = 'member',
   ) => {
     const res = await t.app.inject({
       method: 'POST',
@@ -203,8 +203,8 @@ describe.runIf(redisUrl)('sign-in limits shared by two instances over Redis', ()
     const prefix = `atrium-test-${randomBytes(4).toString('hex')}:`;
     const limitsA = limitsFor('redis', prefix);
     const limitsB = limitsFor('redis', prefix);
-    const a = await createTestApp({ deps: { captcha: imageLoginCaptcha, limits: limitsA } });
-    const b = await createTestApp({ deps: { captcha: imageLoginCaptcha, limits: limitsB } });
+    const a = await createTestApp({ deps: { captcha: 'image', limits: limitsA } });
+    const b = await createTestApp({ deps: { captcha: 'image', limits: limitsB } });
     try {
       // The same account on both: the instances' own databases stand in for one shared one.
       for (const app of [a, b]) await app.createMember({ username: 'shared_account' });

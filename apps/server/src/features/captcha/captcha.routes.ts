@@ -1,5 +1,5 @@
-import { emptyRequest, ok } from '@atrium/shared';
-import type { CaptchaImageResponse } from '@atrium/shared/contract/accounts';
+import { ok } from '@atrium/shared';
+import { captchaCalls as calls } from '@atrium/shared/contract/accounts';
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route';
 import type { CaptchaService } from './captcha.service';
@@ -11,26 +11,11 @@ export function registerCaptchaRoutes(
   captcha: CaptchaService,
   options: { secureCookie: boolean },
 ): void {
-  route(app, {
-    area: 'public',
-    path: '/api/captcha/image',
-    body: emptyRequest,
-    handler: async ({ req, reply }) => {
+  for (const area of ['member', 'admin'] as const) {
+    route(app, calls[area]['captcha/image'], async ({ req, reply }) => {
       const clientId = ensureClientId(req, reply, options.secureCookie);
-      const { image } = await captcha.issue('member', clientId, req.ip);
-      return ok<CaptchaImageResponse>({ image });
-    },
-  });
-
-  route(app, {
-    area: 'admin',
-    public: true,
-    path: '/admin/api/captcha/image',
-    body: emptyRequest,
-    handler: async ({ req, reply }) => {
-      const clientId = ensureClientId(req, reply, options.secureCookie);
-      const { image } = await captcha.issue('admin', clientId, req.ip);
-      return ok<CaptchaImageResponse>({ image });
-    },
-  });
+      const { image } = await captcha.issue(area, clientId, req.ip);
+      return ok({ image });
+    });
+  }
 }

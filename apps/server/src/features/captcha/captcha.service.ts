@@ -1,3 +1,4 @@
+import type { AreaName } from '@atrium/shared/areas';
 import { createHmac, randomBytes } from 'node:crypto';
 import { Code, Limits } from '@atrium/shared';
 import {
@@ -11,11 +12,11 @@ import { addressKey } from '../../http/client-address';
 import { ApiError } from '../../http/envelope';
 import type { RateLimits } from '../../http/rate-limits';
 import { safeEqual } from '../../http/tokens';
-import type { SettingsRepository } from '../settings/settings.repository';
-import type { CaptchaVerdict, LoginAttempt } from '../auth/captcha';
+import type { SettingsRepository } from '../../db/settings.repository';
+import type { CaptchaVerdict, LoginAttempt } from '../auth/index';
 import { captchaImageId, captchaText, drawCaptcha, pngDataUrl } from './captcha.image';
 
-export type CaptchaArea = 'admin' | 'member';
+export type CaptchaArea = AreaName;
 
 /** Settings key of the login captcha rule (DESIGN 7). */
 export const LOGIN_CAPTCHA_SETTING = 'loginCaptcha';

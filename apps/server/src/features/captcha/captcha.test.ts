@@ -1,3 +1,4 @@
+import type { AreaName } from '@atrium/shared/areas';
 import { Code, type LoginResponse } from '@atrium/shared';
 import type { CaptchaImageResponse } from '@atrium/shared/contract/accounts';
 import sharp from 'sharp';
@@ -6,11 +7,10 @@ import { createTestApp, type TestApp, withMovableSystemClock } from '../../testi
 import { testBrowser } from '../account/accounts.testing';
 import { answerCaptcha } from './captcha.testing';
 import { CLIENT_COOKIE } from './client-id';
-import { imageLoginCaptcha } from './login-captcha';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ deps: { captcha: imageLoginCaptcha } });
+  t = await createTestApp({ deps: { captcha: 'image' } });
 });
 afterAll(async () => {
   await t.cleanup();
@@ -27,7 +27,7 @@ describe('captcha image', () => {
     for (const url of ['/api/captcha/image', '/admin/api/captcha/image']) {
       const browser = testBrowser(t);
       let cookie: { name: string; value: string } | undefined;
-      const answer = await answerCaptcha(t.app.accounts.captcha, async () => {
+      const answer = await answerCaptcha(t.app.features.captcha, async () => {
         const { res, json } = await browser.post<CaptchaImageResponse>(url);
         expect(json.code).toBe(0);
         expect(json.data.image).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/);
@@ -136,7 +136,7 @@ describe('login captcha', () => {
   // Its own app, so failures from other tests' address don't count here.
   let c: TestApp;
   beforeAll(async () => {
-    c = await createTestApp({ deps: { captcha: imageLoginCaptcha } });
+    c = await createTestApp({ deps: { captcha: 'image' } });
   });
   afterAll(async () => {
     await c.cleanup();
@@ -144,7 +144,7 @@ describe('login captcha', () => {
 
   const login = (
     browser: ReturnType<typeof testBrowser>,
-    area: 'admin' | 'member',
+    area: AreaName,
     username: string,
     password: string,
     captcha?: string,

@@ -115,7 +115,7 @@ describe.each(cases)('two instances on a $name bus', ({ buses }) => {
     const sent = await send(a, token, conversation.id, 'Stream from A');
     expect(sent.json.code, sent.json.msg).toBe(0);
     const id = sent.json.data.assistantMessage.id;
-    expect(b.aigc.generations.get(id)).toBeUndefined();
+    expect(b.features.chat.generations.get(id)).toBeUndefined();
 
     const first = await readStream(
       baseB,

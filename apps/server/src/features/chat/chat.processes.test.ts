@@ -1,3 +1,4 @@
+import type { AreaName } from '@atrium/shared/areas';
 import type {
   ChatSendResponse,
   ConversationRecord,
@@ -39,7 +40,7 @@ describe.runIf(canRunInstances)('an answer whose writer is killed with -9 (real 
     server: ServerProcess,
     path: string,
     body: unknown,
-    as?: { area: 'admin' | 'member'; token: string },
+    as?: { area: AreaName; token: string },
   ): Promise<T> {
     const { json } = await postJson<T>(
       server,

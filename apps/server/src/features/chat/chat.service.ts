@@ -8,13 +8,13 @@ import type {
 import type { z } from 'zod';
 import { ApiError } from '../../http/envelope';
 import type { MemberPrincipal } from '../../http/principal';
-import type { ProvidersService } from '../ai/providers.service';
-import type { RoomsService } from '../rooms/rooms.service';
-import { roomParams } from '../rooms/rooms.service';
+import type { ProvidersService } from '../ai/index';
+import type { RoomsService } from '../rooms/index';
+import { roomParams } from '../rooms/index';
 import { ChatRepository } from './chat.repository';
 import type { ChatDb, ConversationRow, MessageRow } from './chat.tables';
 import { parseImages, type Generations } from './generation';
-import type { ImageAccess } from './images';
+import type { ImageAccess } from '../files/index';
 import type { ChatQuotas } from './quota';
 import type { ShortCache } from './short-cache';
 import { utcDay } from './tokens';

@@ -22,7 +22,7 @@ import type { InstanceTiming } from '../../instances/instances';
 import { createTestDb, testDbKinds, type TestDb } from '../../testing/db';
 import { startFakeOpenAi, type FakeOpenAi } from '../../testing/fake-openai';
 import { postTo, type TestApp } from '../../testing/test-app';
-import { captchaNotRequired } from '../auth/captcha';
+import { captchaNotRequired } from '../auth/index';
 import { chatDb } from './chat.tables';
 import {
   expectOk,
@@ -314,7 +314,7 @@ describe.each(cases)(
       await Promise.all([onA.closed, onB.closed]);
       // A's next write found the answer ended by B: it gave up the model's request.
       await fake.waitFor(() => fake.completions()[count]?.aborted === true);
-      await until(() => a.app.aigc.generations.size === 0);
+      await until(() => a.app.features.chat.generations.size === 0);
 
       const row = await stored(id);
       expect(row.status).toBe('interrupted');

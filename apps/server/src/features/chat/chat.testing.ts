@@ -1,3 +1,4 @@
+import type { AreaName } from '@atrium/shared/areas';
 import type { Envelope } from '@atrium/shared';
 import type {
   AdminRoomRecord,
@@ -24,7 +25,7 @@ export interface Seeded {
   room: AdminRoomRecord;
 }
 
-type Caller = { area: 'admin' | 'member'; token: string };
+type Caller = { area: AreaName; token: string };
 
 export async function expectOk<T>(
   t: Pick<TestApp, 'post'>,

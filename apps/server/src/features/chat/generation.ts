@@ -10,11 +10,11 @@ import {
   streamCompletion,
   type ChatCompletionMessageParam,
   type ProviderConnection,
-} from '../ai/openai-client';
-import type { ResolvedModel } from '../ai/providers.service';
+} from '../ai/index';
+import type { ResolvedModel } from '../ai/index';
 import { ChatRepository } from './chat.repository';
 import type { MessageRow } from './chat.tables';
-import type { ImageAccess } from './images';
+import type { ImageAccess } from '../files/index';
 import { estimateTokens, IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS } from './tokens';
 import { UsageRepository } from './usage.repository';
 

@@ -1,7 +1,7 @@
 import { chatQuota, defaultChatQuota, type ChatQuota } from '@atrium/shared/contract/chat';
 import { ApiError } from '../../http/envelope';
 import type { RateLimits } from '../../http/rate-limits';
-import type { SettingsRepository } from '../settings/settings.repository';
+import type { SettingsRepository } from '../../db/settings.repository';
 import type { ShortCache } from './short-cache';
 import { utcDay } from './tokens';
 import type { UsageRepository } from './usage.repository';

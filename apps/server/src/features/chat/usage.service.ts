@@ -1,7 +1,7 @@
 import type { UsageResponse, UsageTotals, usageRequest } from '@atrium/shared/contract/chat';
 import type { z } from 'zod';
 import { ApiError } from '../../http/envelope';
-import type { RoomsService } from '../rooms/rooms.service';
+import type { RoomsService } from '../rooms/index';
 import type { UsageRepository, UsageSums } from './usage.repository';
 
 const MAX_DAYS = 366;

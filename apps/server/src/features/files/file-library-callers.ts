@@ -1,8 +1,8 @@
 import { TokenKey } from '@atrium/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AdminPrincipal, MemberPrincipal } from '../../http/principal';
-import { tokenFrom } from '../auth/authenticator';
-import type { Grant, UploadGrants } from '../upload/upload-grants.service';
+import { tokenFrom } from '../auth/index';
+import type { Grant, UploadGrants } from '../upload/index';
 
 /** How the caller of a file-library request signed in. */
 export interface LibraryAuth {

@@ -11,7 +11,7 @@ import {
   type FilesTable,
   type Owner,
   type OwnerType,
-} from './files.tables';
+} from '../../db/files.tables';
 
 export interface LibraryScope {
   owner: Owner;

@@ -1,7 +1,10 @@
 import { hasRule, Limits, ok, type Envelope } from '@atrium/shared';
 import {
   chunkFields,
+  fileLibraryAddresses,
+  fileManagerCalls,
   fileManagerRequest,
+  fileManagerRule,
   libraries,
   type FileManagerAction,
   type FileManagerRequest,
@@ -9,38 +12,27 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../../config';
-import type { Db } from '../../db/index';
 import { ApiError, fail, Messages, noPermission, notLoggedIn } from '../../http/envelope';
+import { describeZodError } from '../../http/errors';
+import { checkedAnswer } from '../../http/route';
 import { xsrfEchoed } from '../../http/xsrf';
-import { createStorage, type Storage, type StorageOptions } from '../../storage/index';
-import { ChunkFormError, readChunkForm, type FileTap } from '../upload/chunk-form';
-import { fileOfChunk, grantCovers, UploadGrants } from '../upload/upload-grants.service';
-import { parseLibrary, type SettingsReader } from '../upload/upload-rules';
-import { UploadService } from '../upload/upload.service';
-import { fileLibraryCallers, type LibraryAuth } from './file-library-callers';
-import { FilesService } from './files.service';
-import { filesDb, type Owner } from './files.tables';
+import type { Storage } from '../../storage/index';
+import type { Owner } from '../../db/files.tables';
+import {
+  ChunkFormError,
+  fileOfChunk,
+  grantCovers,
+  parseLibrary,
+  readChunkForm,
+  type FileTap,
+  type UploadGrants,
+  type UploadService,
+} from '../upload/index';
+import type { fileLibraryCallers, LibraryAuth } from './file-library-callers';
+import type { FilesService } from './files.service';
 import type { LibraryScope } from './files.repository';
 import { registerServeRoutes } from './serve.routes';
-import { Thumbnails } from './thumbnails';
-
-type Permission = 'view' | 'upload' | 'edit' | 'delete';
-
-/** DESIGN 7: the picker flags View / Upload / Add/Edit / Delete as admin rules. */
-const permissionOf: Record<FileManagerAction | 'chunk', Permission> = {
-  config: 'view',
-  category: 'view',
-  list: 'view',
-  init: 'upload',
-  chunk: 'upload',
-  save: 'upload',
-  fileEdit: 'edit',
-  categoryEdit: 'edit',
-  fileDelete: 'delete',
-  categoryDelete: 'delete',
-};
-
-export const fileManagerRule = (permission: Permission) => `data/file_manager/${permission}`;
+import type { Thumbnails } from './thumbnails';
 
 const successMessages: Partial<Record<FileManagerAction, string>> = {
   fileEdit: 'Edit Success',
@@ -52,33 +44,20 @@ const successMessages: Partial<Record<FileManagerAction, string>> = {
 /** A part one byte over the chunk size still arrives, so the answer can say it was one byte too long. */
 const oneByteOver = 1;
 
-export function storageOptions(config: Config): StorageOptions {
-  const storage = config.storage;
-  return storage.driver === 'local'
-    ? { driver: 'local', root: storage.dir }
-    : {
-        driver: 's3',
-        bucket: storage.bucket,
-        region: storage.region,
-        endpoint: storage.endpoint,
-        accessKeyId: storage.accessKeyId,
-        secretAccessKey: storage.secretAccessKey,
-      };
-}
-
 function isMultipart(req: FastifyRequest): boolean {
   return /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '');
 }
 
-function firstIssue(error: z.ZodError): string {
+/** The body's first problem; an unknown `action` names the ones there are (SPEC 7.2, 7.3). */
+function firstIssue(error: z.ZodError, body: unknown): string {
   const issue = error.issues[0];
-  if (!issue) return 'body: is invalid';
-  const field = issue.path.map(String).join('.') || 'body';
-  if (issue.code === 'invalid_union' && field === 'action') {
-    return 'action: expected one of config, init, save, category, list, fileEdit, fileDelete, categoryEdit, categoryDelete';
+  if (issue?.code === 'invalid_union' && issue.path.join('.') === 'action') {
+    return `action: expected one of ${fileManagerActions.join(', ')}`;
   }
-  return issue.message.startsWith(`${field}:`) ? issue.message : `${field}: ${issue.message}`;
+  return describeZodError(error, body);
 }
+
+const fileManagerActions = Object.keys(fileManagerCalls).filter((action) => action !== 'chunk');
 
 interface Caller {
   owner: Owner;
@@ -86,65 +65,28 @@ interface Caller {
   rules: string[] | undefined;
 }
 
-export interface FilesFeatureDeps {
+/** What the file-manager routes serve with (built by the files feature). */
+export interface FileManagerContext {
   config: Config;
-  db: Db;
-  settings?: SettingsReader | undefined;
-  now?: () => number;
-  /** Defaults to the driver the config names. */
-  storage?: Storage;
-  /** How often abandoned sessions and unsaved uploads are swept; 0 disables the timer. */
-  sweepIntervalMs?: number;
-}
-
-export interface FilesFeature {
   uploads: UploadService;
   files: FilesService;
   storage: Storage;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    filesFeature: FilesFeature;
-  }
+  thumbnails: Thumbnails;
+  grants: UploadGrants;
+  callers: ReturnType<typeof fileLibraryCallers>;
 }
 
 /**
  * The file library and chunked upload at `/member_data/file_manager/:category` (each member's
- * own library) and `/admin/data/file_manager/:category` (the admin library), plus `GET /data/...`.
+ * own library) and `/admin/data/file_manager/:category` (the admin library), plus `GET /data/...`:
+ * validate, check the caller's right for the action, call the service.
  */
-export async function registerFilesFeature(
+export async function registerFileManagerRoutes(
   app: FastifyInstance,
-  deps: FilesFeatureDeps,
-): Promise<FilesFeature> {
-  const now = deps.now ?? Date.now;
-  const storage = deps.storage ?? createStorage(storageOptions(deps.config));
-  const db = filesDb(deps.db);
-  const log = app.log;
-  const uploads = new UploadService({
-    db,
-    storage,
-    instances: app.services.instances,
-    // SQLite serves one instance: nobody else continues its hashes.
-    portableHashes: deps.config.database.kind === 'postgres',
-    settings: deps.settings,
-    clock: now,
-    log,
-  });
-  const files = new FilesService(db, uploads, now);
-  const thumbnails = new Thumbnails(storage);
-  const grants = new UploadGrants(deps.db, now);
-  const callers = fileLibraryCallers(app, grants);
-
-  const stopSweeper =
-    (deps.sweepIntervalMs ?? 3_600_000) > 0
-      ? uploads.startSweeper(deps.sweepIntervalMs ?? 3_600_000)
-      : undefined;
-  app.addHook('onClose', async () => {
-    stopSweeper?.();
-    await uploads.close();
-  });
-
+  ctx: FileManagerContext,
+): Promise<void> {
+  const { uploads, files, storage, thumbnails, grants, callers } = ctx;
+  const deps = { config: ctx.config };
   const originOf = (req: FastifyRequest) =>
     deps.config.publicUrl ?? `${req.protocol}://${req.host}`;
 
@@ -177,7 +119,18 @@ export async function registerFilesFeature(
   };
 
   const allowed = (caller: Caller, action: FileManagerAction | 'chunk') =>
-    caller.rules === undefined || hasRule(caller.rules, fileManagerRule(permissionOf[action]));
+    caller.rules === undefined ||
+    hasRule(caller.rules, fileManagerRule(fileManagerCalls[action].permission));
+
+  /** Tests parse each success against the action's declared answer (Config.checkAnswers). */
+  const answer = (
+    req: FastifyRequest,
+    action: FileManagerAction | 'chunk',
+    result: Envelope,
+  ): Envelope =>
+    app.checkAnswers
+      ? checkedAnswer(fileManagerCalls[action].answer, `${req.url} ${action}`, result)
+      : result;
 
   const readChunk = async (
     req: FastifyRequest,
@@ -216,7 +169,9 @@ export async function registerFilesFeature(
       const parsed = chunkFields.safeParse(form.fields);
       if (!form.file || !parsed.success) {
         form.release();
-        throw new ApiError(parsed.success ? 'file: is required' : firstIssue(parsed.error));
+        throw new ApiError(
+          parsed.success ? 'file: is required' : firstIssue(parsed.error, form.fields),
+        );
       }
       const file = fileOfChunk(scope.library, parsed.data);
       if (auth.grant && !grantCovers(auth.grant, file)) {
@@ -224,12 +179,16 @@ export async function registerFilesFeature(
         return notLoggedIn();
       }
       if (file) await grants.note(auth.token, auth.sessionId, file);
-      return ok(
-        await uploads.chunk(caller.owner, scope.library, parsed.data, form.file, origin, {
-          release: form.release,
-          written: form.written,
-          transferable: form.transferable,
-        }),
+      return answer(
+        req,
+        'chunk',
+        ok(
+          await uploads.chunk(caller.owner, scope.library, parsed.data, form.file, origin, {
+            release: form.release,
+            written: form.written,
+            transferable: form.transferable,
+          }),
+        ),
       );
     } finally {
       // `chunk` gives the sink's claim up; a form refused before it must too (this is idempotent),
@@ -253,7 +212,7 @@ export async function registerFilesFeature(
       return readChunk(req, caller, auth, scope, origin);
     }
     const parsed = fileManagerRequest.safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError(firstIssue(parsed.error));
+    if (!parsed.success) throw new ApiError(firstIssue(parsed.error, req.body));
     const body = parsed.data;
     // WebUploader sends `init` (like its chunks) with its own headers alone: no XSRF echo, and
     // the token it was created with. A cross-site page can set neither header (DESIGN 4).
@@ -269,7 +228,7 @@ export async function registerFilesFeature(
       await grants.note(auth.token, auth.sessionId, file);
       await grants.dropStale(auth.sessionId);
     }
-    return ok(data ?? null, successMessages[body.action] ?? '');
+    return answer(req, body.action, ok(data ?? null, successMessages[body.action] ?? ''));
   };
 
   await app.register(async (scoped) => {
@@ -280,7 +239,7 @@ export async function registerFilesFeature(
     // The caller is resolved before the body is read, so an anonymous caller learns nothing
     // from validation and a refused upload is not received at all.
     scoped.post(
-      '/member_data/file_manager/:category',
+      fileLibraryAddresses.member,
       {
         // The server's default bounds anonymous bodies; these callers are known before reading.
         bodyLimit: Limits.jsonBodyLimitBytes,
@@ -297,7 +256,7 @@ export async function registerFilesFeature(
     );
 
     scoped.post(
-      '/admin/data/file_manager/:category',
+      fileLibraryAddresses.admin,
       {
         bodyLimit: Limits.jsonBodyLimitBytes,
         config: { xsrf: 'route' },
@@ -321,7 +280,7 @@ export async function registerFilesFeature(
   app.routeRegistry.push(
     {
       method: 'POST',
-      path: '/member_data/file_manager/:category',
+      path: fileLibraryAddresses.member,
       area: 'member',
       rule: undefined,
       public: false,
@@ -329,15 +288,11 @@ export async function registerFilesFeature(
     },
     {
       method: 'POST',
-      path: '/admin/data/file_manager/:category',
+      path: fileLibraryAddresses.admin,
       area: 'admin',
       rule: fileManagerRule('view'),
       public: false,
       body: fileManagerRequest,
     },
   );
-
-  const feature: FilesFeature = { uploads, files, storage };
-  app.decorate('filesFeature', feature);
-  return feature;
 }

@@ -12,11 +12,11 @@ import {
 } from '@atrium/shared/contract/files';
 import { Limits } from '@atrium/shared';
 import { ApiError } from '../../http/envelope';
-import { checkFileName, parseBlobPath } from '../upload/upload-rules';
-import { UploadRepository } from '../upload/upload.repository';
-import type { UploadService } from '../upload/upload.service';
+import { checkFileName, parseBlobPath } from '../upload/index';
+import { UploadRepository } from '../upload/index';
+import type { UploadService } from '../upload/index';
 import { FilesRepository, type LibraryScope } from './files.repository';
-import type { CategoryRow, FileRow, FilesDb } from './files.tables';
+import type { CategoryRow, FileRow, FilesDb } from '../../db/files.tables';
 
 /** How deep categories nest below the root; "Parent" lists hold the ones that can take a child. */
 export const maxCategoryDepth = 6;

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import { filesDb } from './files.tables';
+import { filesDb } from '../../db/files.tables';
 import { FileClient, md5Of, textFile, useUploadConfig, type Area } from './files.testing';
 
 function wavFile(seconds: number): Buffer {
@@ -40,7 +40,8 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
     await t.cleanup();
   });
 
-  const memberClient = async (library = 'file') => new FileClient(t, { area: 'member', ...(await t.loginMember()) }, library);
+  const memberClient = async (library = 'file') =>
+    new FileClient(t, { area: 'member', ...(await t.loginMember()) }, library);
   const adminClient = async (rules?: string[], library = 'file') =>
     new FileClient(t, { area: 'admin', ...(await t.loginAdmin(rules ? { rules } : {})) }, library);
 
@@ -65,7 +66,14 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
     it('category: a tree under the "<Library> Gallery" root, flattened lists with depth', async () => {
       const empty = await c.call<CategoryResponse>({ action: 'category' });
       expect(empty.data.categoryTreeAll).toEqual([
-        { id: 0, pid: 0, name: 'File Gallery', title: 'File Gallery', sort: 0, _child: expect.any(Array) },
+        {
+          id: 0,
+          pid: 0,
+          name: 'File Gallery',
+          title: 'File Gallery',
+          sort: 0,
+          _child: expect.any(Array),
+        },
       ]);
       const docs = await addCategory(c, `Docs ${area}`);
       const drafts = await addCategory(c, 'Drafts', docs);
@@ -74,13 +82,29 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
       const root = answer.categoryTreeAll[0];
       const docsNode = root?._child.find((n) => n.id === docs);
       expect(docsNode).toMatchObject({ name: `Docs ${area}`, title: `Docs ${area}`, pid: 0 });
-      expect(docsNode?._child[0]).toMatchObject({ id: drafts, pid: docs, _child: [{ id: old, pid: drafts, _child: [] }] });
+      expect(docsNode?._child[0]).toMatchObject({
+        id: drafts,
+        pid: docs,
+        _child: [{ id: old, pid: drafts, _child: [] }],
+      });
       const depths = answer.categoryListAll.map((i) => [i.id, i.depth]);
       expect(depths.slice(0, 1)).toEqual([[0, 0]]);
-      expect(depths).toEqual(expect.arrayContaining([[docs, 1], [drafts, 2], [old, 3]]));
-      expect(answer.categories.map((i) => i.id)).toEqual(answer.categoryListAll.slice(1).map((i) => i.id));
-      expect(answer.categoryListParent.map((i) => i.id)).toEqual(answer.categoryListAll.map((i) => i.id));
-      const image = await new FileClient(t, c.as, 'image').call<CategoryResponse>({ action: 'category' });
+      expect(depths).toEqual(
+        expect.arrayContaining([
+          [docs, 1],
+          [drafts, 2],
+          [old, 3],
+        ]),
+      );
+      expect(answer.categories.map((i) => i.id)).toEqual(
+        answer.categoryListAll.slice(1).map((i) => i.id),
+      );
+      expect(answer.categoryListParent.map((i) => i.id)).toEqual(
+        answer.categoryListAll.map((i) => i.id),
+      );
+      const image = await new FileClient(t, c.as, 'image').call<CategoryResponse>({
+        action: 'category',
+      });
       expect(image.data.categoryTreeAll).toEqual([
         { id: 0, pid: 0, name: 'Image Gallery', title: 'Image Gallery', sort: 0, _child: [] },
       ]);
@@ -93,7 +117,10 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
       for (let i = 0; i < 12; i += 1) {
         const categoryId = i < 5 ? 0 : i < 9 ? top : child;
         saved.push(
-          await c.uploadAndSave({ name: `${area}-${i}.txt`, data: textFile(700 + i, `${area} ${i}`) }, categoryId),
+          await c.uploadAndSave(
+            { name: `${area}-${i}.txt`, data: textFile(700 + i, `${area} ${i}`) },
+            categoryId,
+          ),
         );
       }
       expect(saved[0]).toMatchObject({
@@ -110,26 +137,45 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
       expect(page1.pageSize).toBe(10);
       expect(page1.page).toBe(1);
       expect(page1.total).toBeGreaterThanOrEqual(12);
-      expect(names(page1.records).slice(0, 3)).toEqual([`${area}-11.txt`, `${area}-10.txt`, `${area}-9.txt`]);
+      expect(names(page1.records).slice(0, 3)).toEqual([
+        `${area}-11.txt`,
+        `${area}-10.txt`,
+        `${area}-9.txt`,
+      ]);
       expect(page1.records).toHaveLength(10);
 
       const topList = await list(c, top);
       expect(topList.total).toBe(7);
-      expect(names(topList.records)).toEqual([11, 10, 9, 8, 7, 6, 5].map((i) => `${area}-${i}.txt`));
+      expect(names(topList.records)).toEqual(
+        [11, 10, 9, 8, 7, 6, 5].map((i) => `${area}-${i}.txt`),
+      );
       expect((await list(c, child)).total).toBe(3);
       const topPage2 = await list(c, top, 2);
       expect(topPage2).toMatchObject({ total: 7, page: 2, records: [] });
 
-      const moved = await c.call({ action: 'fileEdit', categoryId: child, id: `${saved[5]?.id},${saved[6]?.id}` });
+      const moved = await c.call({
+        action: 'fileEdit',
+        categoryId: child,
+        id: `${saved[5]?.id},${saved[6]?.id}`,
+      });
       expect(moved).toMatchObject({ code: 0, msg: 'Edit Success' });
       expect((await list(c, child)).total).toBe(5);
       expect((await list(c, top)).total).toBe(7);
 
-      const removed = await c.call({ action: 'fileDelete', id: `${saved[9]?.id},${saved[10]?.id}` });
+      const removed = await c.call({
+        action: 'fileDelete',
+        id: `${saved[9]?.id},${saved[10]?.id}`,
+      });
       expect(removed).toMatchObject({ code: 0, msg: 'Delete Success' });
-      expect(names((await list(c, child)).records)).toEqual([11, 6, 5].map((i) => `${area}-${i}.txt`));
-      expect((await t.app.inject({ method: 'GET', url: saved[9]?.path ?? '' })).statusCode).toBe(404);
-      expect((await t.app.inject({ method: 'GET', url: saved[11]?.path ?? '' })).statusCode).toBe(200);
+      expect(names((await list(c, child)).records)).toEqual(
+        [11, 6, 5].map((i) => `${area}-${i}.txt`),
+      );
+      expect((await t.app.inject({ method: 'GET', url: saved[9]?.path ?? '' })).statusCode).toBe(
+        404,
+      );
+      expect((await t.app.inject({ method: 'GET', url: saved[11]?.path ?? '' })).statusCode).toBe(
+        200,
+      );
     });
 
     it('categoryEdit renames and moves; a category cannot move under itself', async () => {
@@ -138,13 +184,22 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
       const renamed = await c.call({ action: 'categoryEdit', id: a, pid: 0, title: 'A renamed' });
       expect(renamed).toMatchObject({ code: 0, msg: 'Add Success' });
       const underItself = await c.call({ action: 'categoryEdit', id: a, pid: b, title: 'A' });
-      expect(underItself).toEqual({ code: Code.Failure, msg: 'pid: a category cannot move under itself', data: null });
+      expect(underItself).toEqual({
+        code: Code.Failure,
+        msg: 'pid: a category cannot move under itself',
+        data: null,
+      });
       const ownChild = await c.call({ action: 'categoryEdit', id: a, pid: a, title: 'A' });
       expect(ownChild.code).toBe(Code.Failure);
 
       const target = await addCategory(c, 'Target');
-      const file = await c.uploadAndSave({ name: 'in-b.txt', data: textFile(900, `in b ${area}`) }, b);
-      expect((await c.call({ action: 'categoryEdit', id: a, pid: target, title: 'A moved' })).code).toBe(0);
+      const file = await c.uploadAndSave(
+        { name: 'in-b.txt', data: textFile(900, `in b ${area}`) },
+        b,
+      );
+      expect(
+        (await c.call({ action: 'categoryEdit', id: a, pid: target, title: 'A moved' })).code,
+      ).toBe(0);
       expect(names((await list(c, target)).records)).toContain('in-b.txt');
       const tree = (await c.call<CategoryResponse>({ action: 'category' })).data;
       const moved = tree.categoryListAll.find((i) => i.id === b);
@@ -163,26 +218,49 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
       expect(answer).toMatchObject({ code: 0, msg: 'Delete Success' });
       const tree = (await c.call<CategoryResponse>({ action: 'category' })).data;
       expect(tree.categoryListAll.find((i) => i.id === doomed)).toBeUndefined();
-      expect(tree.categoryListAll.find((i) => i.id === grandchild)).toMatchObject({ pid: parent, depth: 2 });
+      expect(tree.categoryListAll.find((i) => i.id === grandchild)).toMatchObject({
+        pid: parent,
+        depth: 2,
+      });
       const parentList = await list(c, parent);
       expect(parentList.total).toBe(2);
       expect(parentList.records.find((r) => r.name === 'doomed.txt')?.categoryId).toBe(parent);
       expect((await list(c, grandchild)).total).toBe(1);
-      expect((await c.call({ action: 'list', page: 1, categoryId: doomed })).code).toBe(Code.Failure);
+      expect((await c.call({ action: 'list', page: 1, categoryId: doomed })).code).toBe(
+        Code.Failure,
+      );
     });
 
     it('refuses bad input with the field named', async () => {
-      expect(await c.call({ action: 'nope' })).toMatchObject({ code: Code.Failure, msg: expect.stringMatching(/^action: /) });
+      expect(await c.call({ action: 'nope' })).toMatchObject({
+        code: Code.Failure,
+        msg: expect.stringMatching(/^action: /),
+      });
       expect(await c.call({ action: 'categoryEdit', id: 0, pid: 0, title: '  ' })).toMatchObject({
         code: Code.Failure,
         msg: 'title: is required',
       });
-      expect(await c.call({ action: 'fileDelete', id: '1,,2' })).toMatchObject({ code: Code.Failure, msg: /^id: / });
-      expect(await c.call({ action: 'save', path: '/data/file/00/x.txt', name: 'x.txt', size: 1, categoryId: 0 })).toMatchObject({
+      expect(await c.call({ action: 'fileDelete', id: '1,,2' })).toMatchObject({
+        code: Code.Failure,
+        msg: /^id: /,
+      });
+      expect(
+        await c.call({
+          action: 'save',
+          path: '/data/file/00/x.txt',
+          name: 'x.txt',
+          size: 1,
+          categoryId: 0,
+        }),
+      ).toMatchObject({
         code: Code.Failure,
         msg: 'path: not the path of an uploaded file',
       });
-      const wrongLibrary = await new FileClient(t, c.as, 'books').call({ action: 'list', page: 1, categoryId: 0 });
+      const wrongLibrary = await new FileClient(t, c.as, 'books').call({
+        action: 'list',
+        page: 1,
+        categoryId: 0,
+      });
       expect(wrongLibrary.msg).toBe('category: expected one of image, file, video, audio');
     });
   });
@@ -207,8 +285,14 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
       alice = await memberClient();
       bob = await memberClient();
       aliceCategory = await addCategory(alice, 'Private');
-      aliceFile = await alice.uploadAndSave({ name: 'secret.txt', data: textFile(1500, 'alice secret') }, aliceCategory);
-      const pending = await alice.upload({ name: 'pending.txt', data: textFile(1400, 'alice pending') });
+      aliceFile = await alice.uploadAndSave(
+        { name: 'secret.txt', data: textFile(1500, 'alice secret') },
+        aliceCategory,
+      );
+      const pending = await alice.upload({
+        name: 'pending.txt',
+        data: textFile(1400, 'alice pending'),
+      });
       alicePending = pending.data.path ?? '';
       await addCategory(bob, 'Bob own');
     });
@@ -222,13 +306,40 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
     it.each([
       ['list of her category', () => ({ action: 'list', page: 1, categoryId: aliceCategory })],
       ['move her file', () => ({ action: 'fileEdit', categoryId: 0, id: String(aliceFile.id) })],
-      ['move his file into her category', () => ({ action: 'fileEdit', categoryId: aliceCategory, id: '999999' })],
+      [
+        'move his file into her category',
+        () => ({ action: 'fileEdit', categoryId: aliceCategory, id: '999999' }),
+      ],
       ['delete her file', () => ({ action: 'fileDelete', id: String(aliceFile.id) })],
-      ['rename her category', () => ({ action: 'categoryEdit', id: aliceCategory, pid: 0, title: 'mine now' })],
-      ['add under her category', () => ({ action: 'categoryEdit', id: 0, pid: aliceCategory, title: 'intruder' })],
+      [
+        'rename her category',
+        () => ({ action: 'categoryEdit', id: aliceCategory, pid: 0, title: 'mine now' }),
+      ],
+      [
+        'add under her category',
+        () => ({ action: 'categoryEdit', id: 0, pid: aliceCategory, title: 'intruder' }),
+      ],
       ['delete her category', () => ({ action: 'categoryDelete', id: aliceCategory })],
-      ['save her saved file', () => ({ action: 'save', path: aliceFile.path, name: 'stolen.txt', size: 1500, categoryId: 0 })],
-      ['save her unsaved upload', () => ({ action: 'save', path: alicePending, name: 'stolen.txt', size: 1400, categoryId: 0 })],
+      [
+        'save her saved file',
+        () => ({
+          action: 'save',
+          path: aliceFile.path,
+          name: 'stolen.txt',
+          size: 1500,
+          categoryId: 0,
+        }),
+      ],
+      [
+        'save her unsaved upload',
+        () => ({
+          action: 'save',
+          path: alicePending,
+          name: 'stolen.txt',
+          size: 1400,
+          categoryId: 0,
+        }),
+      ],
     ])('%s fails and changes nothing', async (_name, body) => {
       const before = await snapshot();
       const answer = await bob.call(body());
@@ -240,8 +351,13 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
     it('a mixed list of ids (his and hers) changes nothing either', async () => {
       const own = await bob.uploadAndSave({ name: 'bob.txt', data: textFile(1100, 'bob own') });
       const before = await snapshot();
-      expect((await bob.call({ action: 'fileDelete', id: `${own.id},${aliceFile.id}` })).code).toBe(Code.Failure);
-      expect((await bob.call({ action: 'fileEdit', categoryId: 0, id: `${own.id},${aliceFile.id}` })).code).toBe(Code.Failure);
+      expect((await bob.call({ action: 'fileDelete', id: `${own.id},${aliceFile.id}` })).code).toBe(
+        Code.Failure,
+      );
+      expect(
+        (await bob.call({ action: 'fileEdit', categoryId: 0, id: `${own.id},${aliceFile.id}` }))
+          .code,
+      ).toBe(Code.Failure);
       expect(await snapshot()).toEqual(before);
     });
 
@@ -260,10 +376,15 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
 
     it('member files are not in the admin library, and admin files not in a member library', async () => {
       const admin = await adminClient();
-      const adminFile = await admin.uploadAndSave({ name: 'admin.txt', data: textFile(1000, 'admin only') });
+      const adminFile = await admin.uploadAndSave({
+        name: 'admin.txt',
+        data: textFile(1000, 'admin only'),
+      });
       expect((await list(admin)).records.map((r) => r.id)).not.toContain(aliceFile.id);
       expect((await list(alice)).records.map((r) => r.id)).not.toContain(adminFile.id);
-      expect((await admin.call({ action: 'fileDelete', id: String(aliceFile.id) })).code).toBe(Code.Failure);
+      expect((await admin.call({ action: 'fileDelete', id: String(aliceFile.id) })).code).toBe(
+        Code.Failure,
+      );
     });
   });
 
@@ -271,13 +392,19 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
     it('all admins share one admin library', async () => {
       const first = await adminClient();
       const second = await adminClient();
-      const file = await first.uploadAndSave({ name: 'shared-admin.txt', data: textFile(1000, 'shared admin') });
+      const file = await first.uploadAndSave({
+        name: 'shared-admin.txt',
+        data: textFile(1000, 'shared admin'),
+      });
       expect((await list(second)).records.map((r) => r.id)).toContain(file.id);
     });
 
     it('view, upload, edit and delete each open their own actions', async () => {
       const founder = await adminClient();
-      const file = await founder.uploadAndSave({ name: 'ruled.txt', data: textFile(1000, 'ruled') });
+      const file = await founder.uploadAndSave({
+        name: 'ruled.txt',
+        data: textFile(1000, 'ruled'),
+      });
       const category = await addCategory(founder, 'Ruled');
       const calls: Record<string, Record<string, unknown>> = {
         config: { action: 'config' },
@@ -300,15 +427,23 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
         const admin = await adminClient([rule]);
         for (const [action, body] of Object.entries(calls)) {
           const answer = await admin.call(body);
-          if (allowed.includes(action)) expect.soft(answer.code, `${rule} ${action}: ${answer.msg}`).not.toBe(Code.NoPermission);
-          else expect.soft(answer, `${rule} ${action}`).toEqual({ code: Code.NoPermission, msg: 'No permission', data: null });
+          if (allowed.includes(action))
+            expect
+              .soft(answer.code, `${rule} ${action}: ${answer.msg}`)
+              .not.toBe(Code.NoPermission);
+          else
+            expect
+              .soft(answer, `${rule} ${action}`)
+              .toEqual({ code: Code.NoPermission, msg: 'No permission', data: null });
         }
       }
       const viewer = await adminClient(['data/file_manager/view']);
       const chunk = await viewer.sendChunk({ name: 'x.txt', data: textFile(100) }, 0);
       expect(chunk.json).toEqual({ code: Code.NoPermission, msg: 'No permission', data: null });
       const nobody = await adminClient(['member']);
-      expect(await nobody.call({ action: 'list', page: 1, categoryId: 0 })).toMatchObject({ code: Code.NoPermission });
+      expect(await nobody.call({ action: 'list', page: 1, categoryId: 0 })).toMatchObject({
+        code: Code.NoPermission,
+      });
     });
 
     it('anonymous callers hear "not logged in" on both areas', async () => {
@@ -326,14 +461,24 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
     });
 
     it.each([
-      ['page.html', '<!doctype html><script>alert(document.cookie)</script>', 'text/html; charset=utf-8'],
-      ['logo.svg', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'image/svg+xml'],
+      [
+        'page.html',
+        '<!doctype html><script>alert(document.cookie)</script>',
+        'text/html; charset=utf-8',
+      ],
+      [
+        'logo.svg',
+        '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+        'image/svg+xml',
+      ],
     ])('%s is an attachment with nosniff and a sandboxing CSP', async (name, content, type) => {
       const file = await c.uploadAndSave({ name, data: Buffer.from(content) });
       const res = await t.app.inject({ method: 'GET', url: file.path });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe(type);
-      expect(res.headers['content-disposition']).toMatch(/^attachment; filename="[0-9a-f]{16}\.(html|svg)"$/);
+      expect(res.headers['content-disposition']).toMatch(
+        /^attachment; filename="[0-9a-f]{16}\.(html|svg)"$/,
+      );
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
       expect(res.body).toBe(content);
@@ -345,10 +490,17 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
       expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
       expect(res.headers['content-disposition']).toBe('inline');
       expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-      const retyped = await t.app.inject({ method: 'GET', url: file.path.replace(/\.txt$/, '.html') });
+      const retyped = await t.app.inject({
+        method: 'GET',
+        url: file.path.replace(/\.txt$/, '.html'),
+      });
       expect(retyped.statusCode).toBe(404);
       const etag = res.headers.etag;
-      const again = await t.app.inject({ method: 'GET', url: file.path, headers: { 'if-none-match': String(etag) } });
+      const again = await t.app.inject({
+        method: 'GET',
+        url: file.path,
+        headers: { 'if-none-match': String(etag) },
+      });
       expect(again.statusCode).toBe(304);
     });
 
@@ -359,20 +511,34 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
       const full = await t.app.inject({ method: 'GET', url: file.path });
       expect(full.headers['accept-ranges']).toBe('bytes');
       expect(full.headers['content-type']).toBe('audio/wav');
-      const part = await t.app.inject({ method: 'GET', url: file.path, headers: { range: 'bytes=100-199' } });
+      const part = await t.app.inject({
+        method: 'GET',
+        url: file.path,
+        headers: { range: 'bytes=100-199' },
+      });
       expect(part.statusCode).toBe(206);
       expect(part.headers['content-range']).toBe(`bytes 100-199/${data.length}`);
       expect(part.rawPayload.equals(data.subarray(100, 200))).toBe(true);
-      const tail = await t.app.inject({ method: 'GET', url: file.path, headers: { range: 'bytes=-10' } });
+      const tail = await t.app.inject({
+        method: 'GET',
+        url: file.path,
+        headers: { range: 'bytes=-10' },
+      });
       expect(tail.rawPayload.equals(data.subarray(data.length - 10))).toBe(true);
-      const beyond = await t.app.inject({ method: 'GET', url: file.path, headers: { range: `bytes=${data.length}-` } });
+      const beyond = await t.app.inject({
+        method: 'GET',
+        url: file.path,
+        headers: { range: `bytes=${data.length}-` },
+      });
       expect(beyond.statusCode).toBe(416);
       expect(beyond.headers['content-range']).toBe(`bytes */${data.length}`);
     });
 
     it('image thumbnails are made once, cached in storage and listed with the file', async () => {
       const image = new FileClient(t, c.as, 'image');
-      const data = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#3366aa' } })
+      const data = await sharp({
+        create: { width: 800, height: 600, channels: 3, background: '#3366aa' },
+      })
         .jpeg()
         .toBuffer();
       const file = await image.uploadAndSave({ name: 'photo.jpg', data });
@@ -386,15 +552,26 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
       const meta = await sharp(res.rawPayload).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['webp', 240, 180]);
       const sha = thumbUrl.split('/').pop()?.replace('.webp', '') ?? '';
-      expect(existsSync(join(t.dataDir, 'storage', 'thumbs', sha.slice(0, 2), `${sha}-240.webp`))).toBe(true);
-      const text = await c.uploadAndSave({ name: 'not-image.txt', data: textFile(500, 'no thumb') });
+      expect(
+        existsSync(join(t.dataDir, 'storage', 'thumbs', sha.slice(0, 2), `${sha}-240.webp`)),
+      ).toBe(true);
+      const text = await c.uploadAndSave({
+        name: 'not-image.txt',
+        data: textFile(500, 'no thumb'),
+      });
       expect(text.thumbnail).toBeUndefined();
-      const fakeThumb = text.path.replace('/data/file/', '/data/thumb/file/').replace('.txt', '.webp');
+      const fakeThumb = text.path
+        .replace('/data/file/', '/data/thumb/file/')
+        .replace('.txt', '.webp');
       expect((await t.app.inject({ method: 'GET', url: fakeThumb })).statusCode).toBe(404);
     });
 
     it('unknown paths are 404', async () => {
-      for (const url of ['/data/file/00/nothing.txt', `/data/file/00/${'0'.repeat(64)}.txt`, '/data/../../etc/passwd']) {
+      for (const url of [
+        '/data/file/00/nothing.txt',
+        `/data/file/00/${'0'.repeat(64)}.txt`,
+        '/data/../../etc/passwd',
+      ]) {
         expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
       }
     });

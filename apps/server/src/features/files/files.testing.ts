@@ -1,11 +1,17 @@
+import type { AreaName } from '@atrium/shared/areas';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Envelope } from '@atrium/shared';
-import type { ChunkResponse, FileRecord, InitResponse, UploadConfig } from '@atrium/shared/contract/files';
+import type {
+  ChunkResponse,
+  FileRecord,
+  InitResponse,
+  UploadConfig,
+} from '@atrium/shared/contract/files';
 import { defaultUploadConfig } from '@atrium/shared/contract/files';
 import type { LightMyRequestResponse } from 'fastify';
 import { authHeaders, type TestApp } from '../../testing/test-app';
 
-export type Area = 'admin' | 'member';
+export type Area = AreaName;
 
 export interface Caller {
   area: Area;
@@ -15,7 +21,9 @@ export interface Caller {
 export const md5Of = (data: Buffer) => createHash('md5').update(data).digest('hex');
 
 export function managerUrl(area: Area, library: string): string {
-  return area === 'admin' ? `/admin/data/file_manager/${library}` : `/member_data/file_manager/${library}`;
+  return area === 'admin'
+    ? `/admin/data/file_manager/${library}`
+    : `/member_data/file_manager/${library}`;
 }
 
 /** A small chunk size keeps test files small while still spanning several chunks. */
@@ -33,16 +41,26 @@ export const testUploadConfig: UploadConfig = {
   },
 };
 
-export async function useUploadConfig(t: TestApp, config: UploadConfig = testUploadConfig): Promise<void> {
+export async function useUploadConfig(
+  t: TestApp,
+  config: UploadConfig = testUploadConfig,
+): Promise<void> {
   await t.app.services.settings.set('upload', config, t.clock.now());
 }
 
 /** A multipart/form-data body the way the upload button sends a chunk (SPEC 7.2). */
-export function multipartBody(fields: Record<string, string>, file: Buffer | undefined): { payload: Buffer; contentType: string } {
+export function multipartBody(
+  fields: Record<string, string>,
+  file: Buffer | undefined,
+): { payload: Buffer; contentType: string } {
   const boundary = `----atrium${randomBytes(8).toString('hex')}`;
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      ),
+    );
   }
   if (file) {
     parts.push(
@@ -54,7 +72,10 @@ export function multipartBody(fields: Record<string, string>, file: Buffer | und
     );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    payload: Buffer.concat(parts),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 export interface UploadFile {
@@ -121,7 +142,10 @@ export class FileClient {
   }
 
   /** init, then every chunk init says is missing; the last answer. */
-  async upload(file: UploadFile, chunkSize = testChunkSize): Promise<Envelope<ChunkResponse | InitResponse>> {
+  async upload(
+    file: UploadFile,
+    chunkSize = testChunkSize,
+  ): Promise<Envelope<ChunkResponse | InitResponse>> {
     const init = await this.init(file);
     if (init.code !== 0) return init;
     if (init.data.path) return init;
@@ -156,5 +180,10 @@ export function textFile(length: number, seed = 'atrium'): Buffer {
   const line = `${seed} 文件 line of text for the upload tests\n`;
   let text = '';
   while (Buffer.byteLength(text) < length) text += line;
-  return Buffer.from(Buffer.from(text).subarray(0, length).toString('utf8').replace(/\uFFFD/g, 'x'));
+  return Buffer.from(
+    Buffer.from(text)
+      .subarray(0, length)
+      .toString('utf8')
+      .replace(/\uFFFD/g, 'x'),
+  );
 }

@@ -1,8 +1,8 @@
 import { Limits } from '@atrium/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ByteRange, Storage } from '../../storage/index';
-import { parseBlobPath } from '../upload/upload-rules';
-import type { UploadRepository } from '../upload/upload.repository';
+import { parseBlobPath } from '../upload/index';
+import type { UploadRepository } from '../upload/index';
 import { presentationOf, uploadCsp } from './content-types';
 import type { Thumbnails } from './thumbnails';
 
@@ -43,7 +43,11 @@ function securityHeaders(reply: FastifyReply): void {
 
 function notFound(reply: FastifyReply) {
   securityHeaders(reply);
-  return reply.code(404).type('text/plain; charset=utf-8').header('Cache-Control', 'no-store').send('Not found\n');
+  return reply
+    .code(404)
+    .type('text/plain; charset=utf-8')
+    .header('Cache-Control', 'no-store')
+    .send('Not found\n');
 }
 
 interface FileParams {
@@ -57,55 +61,69 @@ export function registerServeRoutes(
   app: FastifyInstance,
   deps: { storage: Storage; uploads: UploadRepository; thumbnails: Thumbnails },
 ): void {
-  app.get('/data/thumb/:library/:prefix/:file', async (req: FastifyRequest<{ Params: FileParams }>, reply) => {
-    const { library, prefix, file } = req.params;
-    const parsed = parseBlobPath(`/data/${library}/${prefix}/${file}`);
-    if (!parsed || parsed.ext !== 'webp') return notFound(reply);
-    const blob = await deps.uploads.blobServedAs(parsed.sha256, Limits.imageExtensions);
-    if (!blob || blob.size > maxThumbnailSource) return notFound(reply);
-    let thumb: Buffer;
-    try {
-      thumb = await deps.thumbnails.get(blob.sha256, blob.storageKey);
-    } catch (error) {
-      req.log.info({ err: error, sha256: blob.sha256 }, 'no thumbnail for this image');
-      return notFound(reply);
-    }
-    securityHeaders(reply);
-    return reply
-      .header('Cache-Control', immutable)
-      .header('ETag', `"${blob.sha256}-thumb"`)
-      .type('image/webp')
-      .send(thumb);
-  });
+  app.get(
+    '/data/thumb/:library/:prefix/:file',
+    async (req: FastifyRequest<{ Params: FileParams }>, reply) => {
+      const { library, prefix, file } = req.params;
+      const parsed = parseBlobPath(`/data/${library}/${prefix}/${file}`);
+      if (!parsed || parsed.ext !== 'webp') return notFound(reply);
+      const blob = await deps.uploads.blobServedAs(parsed.sha256, Limits.imageExtensions);
+      if (!blob || blob.size > maxThumbnailSource) return notFound(reply);
+      let thumb: Buffer;
+      try {
+        thumb = await deps.thumbnails.get(blob.sha256, blob.storageKey);
+      } catch (error) {
+        req.log.info({ err: error, sha256: blob.sha256 }, 'no thumbnail for this image');
+        return notFound(reply);
+      }
+      securityHeaders(reply);
+      return reply
+        .header('Cache-Control', immutable)
+        .header('ETag', `"${blob.sha256}-thumb"`)
+        .type('image/webp')
+        .send(thumb);
+    },
+  );
 
-  app.get('/data/:library/:prefix/:file', async (req: FastifyRequest<{ Params: FileParams }>, reply) => {
-    const { library, prefix, file } = req.params;
-    const parsed = parseBlobPath(`/data/${library}/${prefix}/${file}`);
-    if (!parsed) return notFound(reply);
-    const blob = await deps.uploads.blobServedAs(parsed.sha256, [parsed.ext]);
-    if (!blob) return notFound(reply);
+  app.get(
+    '/data/:library/:prefix/:file',
+    async (req: FastifyRequest<{ Params: FileParams }>, reply) => {
+      const { library, prefix, file } = req.params;
+      const parsed = parseBlobPath(`/data/${library}/${prefix}/${file}`);
+      if (!parsed) return notFound(reply);
+      const blob = await deps.uploads.blobServedAs(parsed.sha256, [parsed.ext]);
+      if (!blob) return notFound(reply);
 
-    const etag = `"${blob.sha256}"`;
-    const shown = presentationOf(parsed.ext);
-    securityHeaders(reply);
-    reply
-      .header('Cache-Control', immutable)
-      .header('ETag', etag)
-      .header('Accept-Ranges', 'bytes')
-      .header('Content-Disposition', shown.inline ? 'inline' : `attachment; filename="${blob.sha256.slice(0, 16)}.${parsed.ext}"`)
-      .type(shown.contentType);
-    if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+      const etag = `"${blob.sha256}"`;
+      const shown = presentationOf(parsed.ext);
+      securityHeaders(reply);
+      reply
+        .header('Cache-Control', immutable)
+        .header('ETag', etag)
+        .header('Accept-Ranges', 'bytes')
+        .header(
+          'Content-Disposition',
+          shown.inline
+            ? 'inline'
+            : `attachment; filename="${blob.sha256.slice(0, 16)}.${parsed.ext}"`,
+        )
+        .type(shown.contentType);
+      if (req.headers['if-none-match'] === etag) return reply.code(304).send();
 
-    const range = parseRange(req.headers.range, blob.size);
-    if (range.kind === 'unsatisfiable') {
-      return reply.code(416).header('Content-Range', `bytes */${blob.size}`).send();
-    }
-    if (range.kind === 'range') {
-      const { start, end } = range.range;
-      reply.code(206).header('Content-Range', `bytes ${start}-${end}/${blob.size}`).header('Content-Length', end - start + 1);
-      return reply.send(await deps.storage.read(blob.storageKey, range.range));
-    }
-    reply.header('Content-Length', blob.size);
-    return reply.send(await deps.storage.read(blob.storageKey));
-  });
+      const range = parseRange(req.headers.range, blob.size);
+      if (range.kind === 'unsatisfiable') {
+        return reply.code(416).header('Content-Range', `bytes */${blob.size}`).send();
+      }
+      if (range.kind === 'range') {
+        const { start, end } = range.range;
+        reply
+          .code(206)
+          .header('Content-Range', `bytes ${start}-${end}/${blob.size}`)
+          .header('Content-Length', end - start + 1);
+        return reply.send(await deps.storage.read(blob.storageKey, range.range));
+      }
+      reply.header('Content-Length', blob.size);
+      return reply.send(await deps.storage.read(blob.storageKey));
+    },
+  );
 }

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { StorageNotFoundError, thumbKey, type Storage } from '../../storage/index';
-import { thumbWidth } from '../upload/upload.service';
+import { thumbWidth } from '../upload/index';
 
 async function readAll(storage: Storage, key: string): Promise<Buffer> {
   const parts: Buffer[] = [];

@@ -4,9 +4,8 @@ import type { Paged } from '@atrium/shared/contract/paging';
 import type { Db } from '../../db/index';
 import { ApiError } from '../../http/envelope';
 import { hashPassword } from '../../security/passwords';
-import type { SessionsService } from '../auth/sessions.service';
-import { MembersRepository, type Member } from '../members/members.repository';
-import type { MembersService } from '../members/members.service';
+import type { SessionsService } from '../auth/index';
+import type { Member, MembersService } from '../members/index';
 import { MembersAdminRepository, type MemberListRow } from './members-admin.repository';
 
 export interface NewMemberInput {
@@ -20,7 +19,6 @@ export interface NewMemberInput {
 /** Member accounts as admins manage them (issue 8, rule `member`). */
 export class MembersAdminService {
   private readonly repo: MembersAdminRepository;
-  private readonly members: MembersRepository;
 
   constructor(
     db: Db,
@@ -29,7 +27,6 @@ export class MembersAdminService {
     private readonly now: () => number,
   ) {
     this.repo = new MembersAdminRepository(db);
-    this.members = new MembersRepository(db);
   }
 
   async list(query: {
@@ -83,7 +80,7 @@ export class MembersAdminService {
 
   async setDisabled(id: number, disabled: boolean): Promise<MemberView> {
     await this.found(id);
-    await this.members.setDisabled(id, disabled, this.now());
+    await this.accounts.setDisabled(id, disabled);
     if (disabled) await this.sessions.revokeAllFor('member', id);
     const member = await this.found(id);
     return toView(member, (await this.repo.lastActive([id])).get(id) ?? null);
@@ -96,7 +93,7 @@ export class MembersAdminService {
   }
 
   private async found(id: number): Promise<Member> {
-    const member = await this.members.findById(id);
+    const member = await this.accounts.findById(id);
     if (!member) throw new ApiError(`id: member ${id} does not exist`);
     return member;
   }

@@ -22,6 +22,14 @@ export class MembersService {
     this.members = new MembersRepository(db);
   }
 
+  findById(id: number): Promise<Member | undefined> {
+    return this.members.findById(id);
+  }
+
+  setDisabled(id: number, disabled: boolean): Promise<void> {
+    return this.members.setDisabled(id, disabled, this.now());
+  }
+
   /** The member whose username, e-mail or phone is `login`. */
   findByLogin(login: string): Promise<Member | undefined> {
     return this.members.findByLogin(login.trim());

@@ -3,7 +3,7 @@ import { coversRules } from '@atrium/shared/role-rules';
 import type { Db } from '../../db/index';
 import { ApiError } from '../../http/envelope';
 import type { AdminPrincipal } from '../../http/principal';
-import { RolesRepository, type Role } from '../admins/roles.repository';
+import { RolesRepository, type Role } from './roles.repository';
 
 /**
  * Roles (issue 8, rule `system/role`). Rules are read on every request (AdminsService.principal),

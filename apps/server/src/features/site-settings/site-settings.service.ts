@@ -5,7 +5,7 @@ import {
 } from '@atrium/shared/contract/site-settings';
 import type { Db } from '../../db/index';
 import { sanitizeRichText } from '../../security/sanitize-html';
-import { SettingsRepository } from '../settings/settings.repository';
+import { SettingsRepository } from '../../db/settings.repository';
 
 /** The site name keeps its own key: the app config and the mail templates already read it. */
 export const siteNameKey = 'siteName';

@@ -4,8 +4,8 @@ import {
   type UploadSettingsView,
 } from '@atrium/shared/contract/upload-settings';
 import { ApiError } from '../../http/envelope';
-import type { SettingsRepository } from '../settings/settings.repository';
-import { loadUploadConfig, uploadSettingKey } from '../upload/upload-rules';
+import type { SettingsRepository } from '../../db/settings.repository';
+import { loadUploadConfig, uploadSettingKey } from '../upload/index';
 
 const MiB = 1024 * 1024;
 

@@ -35,7 +35,19 @@ const magic: Record<string, readonly string[]> = {
 };
 
 /** Formats with no magic number: they must be valid UTF-8 (and JSON must parse). */
-const textExtensions = new Set(['txt', 'csv', 'md', 'json', 'svg', 'html', 'htm', 'xml', 'js', 'css', 'log']);
+const textExtensions = new Set([
+  'txt',
+  'csv',
+  'md',
+  'json',
+  'svg',
+  'html',
+  'htm',
+  'xml',
+  'js',
+  'css',
+  'log',
+]);
 
 /** Bigger JSON is checked for UTF-8 and shape only: parsing it would need that much memory again. */
 const maxParsedJson = 16 * 1024 * 1024;
@@ -48,7 +60,10 @@ export function isTextExtension(ext: string): boolean {
  * Sniffs a binary upload's real type from its first bytes; undefined when it matches `ext`,
  * otherwise a description of what it is.
  */
-export async function checkBinaryContent(ext: string, stream: Readable): Promise<string | undefined> {
+export async function checkBinaryContent(
+  ext: string,
+  stream: Readable,
+): Promise<string | undefined> {
   // A damaged container can make the sniffer give up: that is "not recognised", not a crash.
   const found = await fileTypeFromStream(stream).catch(() => undefined);
   stream.destroy();
@@ -66,7 +81,11 @@ export async function checkBinaryContent(ext: string, stream: Readable): Promise
  * Streams a text upload through a strict UTF-8 decoder (and JSON.parse for .json); undefined when
  * it is valid, otherwise what is wrong.
  */
-export async function checkTextContent(ext: string, size: number, stream: Readable): Promise<string | undefined> {
+export async function checkTextContent(
+  ext: string,
+  size: number,
+  stream: Readable,
+): Promise<string | undefined> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const parseJson = ext === 'json' && size <= maxParsedJson;
   const pieces: string[] = [];

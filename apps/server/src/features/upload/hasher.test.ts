@@ -48,15 +48,15 @@ describe('Hasher', () => {
     await expect(gap.states).rejects.toThrow(/no hash state for gap at byte 2000/);
     await gap.md5Done;
     // The failed fold left the key unknown: even the right offset finds nothing now.
-    await expect(
-      hasher.fold('gap', 1000, undefined, [data.subarray(1000)]).states,
-    ).rejects.toThrow(/no hash state/);
+    await expect(hasher.fold('gap', 1000, undefined, [data.subarray(1000)]).states).rejects.toThrow(
+      /no hash state/,
+    );
     // A dropped key is forgotten too.
     await hasher.fold('dropped', 0, undefined, [data.subarray(0, 10)]).states;
     await hasher.drop('dropped');
-    await expect(
-      hasher.fold('dropped', 10, undefined, [data.subarray(10)]).states,
-    ).rejects.toThrow(/no hash state/);
+    await expect(hasher.fold('dropped', 10, undefined, [data.subarray(10)]).states).rejects.toThrow(
+      /no hash state/,
+    );
   });
 
   it('copies the pieces unless told it may take their buffers, which then come back', async () => {
@@ -97,9 +97,9 @@ describe('Hasher', () => {
     const other = new Hasher(false);
     try {
       expect(other.canLoad(third)).toBe(false);
-      await expect(other.fold('n', 2 * MiB, second, [data.subarray(2 * MiB)]).states).rejects.toThrow(
-        /saved by another process/,
-      );
+      await expect(
+        other.fold('n', 2 * MiB, second, [data.subarray(2 * MiB)]).states,
+      ).rejects.toThrow(/saved by another process/);
       expect(new Hasher(true).canLoad(third)).toBe(true);
     } finally {
       await other.close();

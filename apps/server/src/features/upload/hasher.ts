@@ -1,122 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 
 /**
- * The workers' code, plain JavaScript so it runs the same from the TypeScript sources (tests) and
- * from the bundle. MD5 and SHA-256 run on two threads, so on a machine with two cores a chunk's
+ * MD5 and SHA-256 run on two threads (hash.worker.mjs), so on a machine with two cores a chunk's
  * two hashes cost about the time of the slower one, not of both.
  *
  * After every fold each thread answers its saved state, which the upload engine keeps in the
  * database. hash-wasm's states can be loaded anywhere, so any instance continues an upload's
- * hashes from where another left them without reading the bytes again (issue 13). Node's own
- * SHA-256 is five times faster than hash-wasm's but its state cannot leave the process: with
+ * hashes from where another left them without reading the bytes again. Node's own SHA-256 is
+ * five times faster than hash-wasm's but its state cannot leave the process: with
  * `portableSha256` off (one instance, SQLite) the SHA-256 is node's and its "state" a handle to a
  * copy kept in the thread, which another process cannot load (it then hashes the file again).
  *
- * Each thread also keeps, per key, the state it reached and the byte offset it stands at, so a
- * caller may send the next fold of a key before the previous one is answered: the threads take
- * messages in order. A fold that neither brings a state nor starts where its key stands fails.
- *
- * The MD5 thread hands the bytes on to the SHA-256 thread through a port, by transfer, so a chunk
- * is copied once on its way to both hashes.
+ * The worker sits next to this module in the sources and next to the bundle in dist (build.mjs
+ * puts it there), so one relative address finds it in both.
  */
-const threadSource = (factory: 'createMD5' | 'createSHA256' | 'nodeSHA256', forwards: boolean) => `
-const { parentPort, workerData } = require('node:worker_threads');
-const create = ${factory === 'nodeSHA256' ? 'nodeSHA256' : `require(workerData.hashWasm).${factory}`};
-${factory === 'nodeSHA256' ? nodeSha256Source : ''}
-const next = workerData.next;
-const inbound = workerData.inbound;
-const keys = new Map();
-let hash;
-let queue = create().then((instance) => { hash = instance; });
-function remember(key, at, state) {
-  keys.set(key, { at, state });
-  if (keys.size > workerData.maxKeys) keys.delete(keys.keys().next().value);
-}
-function handle(msg) {
-  if (msg.op === 'fold') {
-    const held = keys.get(msg.key);
-    // Taken out first: a fold that fails half-way leaves its key unknown, never wrong.
-    keys.delete(msg.key);
-    if (msg.start) hash.load(Buffer.from(msg.start, 'base64'));
-    else if (msg.from === 0) hash.init();
-    else if (held && held.at === msg.from) hash.load(held.state);
-    else throw new Error('no hash state for ' + msg.key + ' at byte ' + msg.from);
-    let at = msg.from;
-    for (const piece of msg.pieces) {
-      hash.update(piece);
-      at += piece.byteLength;
-    }
-    const state = hash.save();
-    remember(msg.key, at, state);
-    return { state: Buffer.from(state).toString('base64') };
-  }
-  if (msg.op === 'digest') {
-    if (msg.state) hash.load(Buffer.from(msg.state, 'base64'));
-    else hash.init();
-    return { digest: hash.digest('hex') };
-  }
-  keys.delete(msg.key);
-  return {};
-}
-function reply(msg) {
-  let answer;
-  try {
-    answer = { id: msg.id, ...handle(msg) };
-  } catch (error) {
-    answer = { id: msg.id, error: String((error && error.stack) || error) };
-  }
-  const buffers = msg.pieces ? [...new Set(msg.pieces.map((piece) => piece.buffer))] : [];
-  if (${forwards} && msg.op !== 'digest') {
-    parentPort.postMessage(answer);
-    next.postMessage({ ...msg, start: msg.nextStart }, buffers);
-    return;
-  }
-  if (msg.giveBack) {
-    // The caller handed its buffers over and wants them back for the next chunk.
-    answer.returned = buffers;
-    parentPort.postMessage(answer, buffers);
-    return;
-  }
-  parentPort.postMessage(answer);
-}
-parentPort.on('message', (msg) => {
-  queue = queue.then(() => reply(msg));
-});
-if (inbound) inbound.on('message', (msg) => {
-  queue = queue.then(() => reply(msg));
-});
-`;
-
-/**
- * Node's SHA-256 behind hash-wasm's interface: \`save\` keeps a copy in the thread under a handle
- * unique to this process, and \`load\` finds it again (or fails, in any other process).
- */
-const nodeSha256Source = `
-const { createHash } = require('node:crypto');
-const copies = new Map();
-let serial = 0;
-async function nodeSHA256() {
-  let hash;
-  return {
-    init() { hash = createHash('sha256'); },
-    update(data) { hash.update(data); },
-    save() {
-      const handle = workerData.handlePrefix + (++serial);
-      copies.set(handle, hash.copy());
-      if (copies.size > workerData.maxKeys) copies.delete(copies.keys().next().value);
-      return Buffer.from(handle);
-    },
-    load(state) {
-      const copy = copies.get(Buffer.from(state).toString());
-      if (!copy) throw new Error('this SHA-256 state was saved by another process');
-      hash = copy.copy();
-    },
-    digest() { return hash.digest('hex'); },
-  };
-}
-`;
+const workerFile = new URL('./hash.worker.mjs', import.meta.url);
 
 /** The saved states (base64) of an upload's MD5 and SHA-256 (see `Hasher`). */
 export interface HashStates {
@@ -201,16 +100,18 @@ export class Hasher {
 
   private start(): Threads {
     if (this.threads) return this.threads;
-    const hashWasm = createRequire(import.meta.url).resolve('hash-wasm');
     const { port1, port2 } = new MessageChannel();
-    const sha = new Worker(threadSource(this.portableSha256 ? 'createSHA256' : 'nodeSHA256', false), {
-      eval: true,
-      workerData: { hashWasm, maxKeys, inbound: port2, handlePrefix: this.handlePrefix },
+    const sha = new Worker(workerFile, {
+      workerData: {
+        algorithm: this.portableSha256 ? 'sha256' : 'node-sha256',
+        maxKeys,
+        inbound: port2,
+        handlePrefix: this.handlePrefix,
+      },
       transferList: [port2 as MessagePort],
     });
-    const md5 = new Worker(threadSource('createMD5', true), {
-      eval: true,
-      workerData: { hashWasm, maxKeys, next: port1 },
+    const md5 = new Worker(workerFile, {
+      workerData: { algorithm: 'md5', maxKeys, next: port1 },
       transferList: [port1 as MessagePort],
     });
     const threads = { md5, sha };

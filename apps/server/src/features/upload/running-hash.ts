@@ -7,7 +7,7 @@ import {
   type StagingRef,
   type Storage,
 } from '../../storage/index';
-import type { ChunkRow, SessionRow } from '../files/files.tables';
+import type { ChunkRow, SessionRow } from '../../db/files.tables';
 import { Hasher, type Folding, type HashStates } from './hasher';
 import type { UploadRepository } from './upload.repository';
 

@@ -20,8 +20,13 @@ export interface SettingsReader {
  * The `upload` setting, or DESIGN 6's defaults when it is unset or broken. The chunk size is
  * raised to what the storage driver needs (S3 parts are at least 5 MiB).
  */
-export async function loadUploadConfig(settings: SettingsReader | undefined, minChunkSize: number): Promise<UploadConfig> {
-  const stored = settings ? uploadConfigSchema.safeParse(await settings.get(uploadSettingKey)) : undefined;
+export async function loadUploadConfig(
+  settings: SettingsReader | undefined,
+  minChunkSize: number,
+): Promise<UploadConfig> {
+  const stored = settings
+    ? uploadConfigSchema.safeParse(await settings.get(uploadSettingKey))
+    : undefined;
   const config = stored?.success ? stored.data : defaultUploadConfig;
   return config.chunkSize >= minChunkSize ? config : { ...config, chunkSize: minChunkSize };
 }
@@ -50,15 +55,22 @@ export function checkFileName(name: unknown): { name: string; ext: string } {
   if (bytes > maxFileNameBytes) {
     throw new ApiError(`name: at most ${maxFileNameBytes} bytes (UTF-8), this one has ${bytes}`);
   }
-  if (hasControlCharacter(name)) throw new ApiError('name: control characters such as NUL are not allowed');
+  if (hasControlCharacter(name))
+    throw new ApiError('name: control characters such as NUL are not allowed');
   const dot = name.lastIndexOf('.');
   const ext = dot >= 0 ? name.slice(dot + 1).toLowerCase() : '';
-  if (!/^[a-z0-9]{1,10}$/.test(ext)) throw new ApiError('name: needs a file extension such as .jpg');
+  if (!/^[a-z0-9]{1,10}$/.test(ext))
+    throw new ApiError('name: needs a file extension such as .jpg');
   return { name, ext };
 }
 
 /** SPEC 5's messages, so the upload button shows the same text whichever side refused. */
-export function checkAllowed(config: UploadConfig, library: Library, ext: string, size: number): void {
+export function checkAllowed(
+  config: UploadConfig,
+  library: Library,
+  ext: string,
+  size: number,
+): void {
   const rules = config.category[library];
   if (!rules.extensions.includes(ext)) {
     throw new ApiError(`文件类型不合法（只能上传${rules.extensions.join(',')}文件）`);
@@ -71,13 +83,16 @@ const strictInteger = /^(0|[1-9][0-9]{0,14})$/;
 /** A multipart number field: digits only, so "1.5", "-1", "0/../x" and "1e3" are refused. */
 export function parseStrictInteger(field: string, value: unknown): number {
   if (typeof value !== 'string' || !strictInteger.test(value)) {
-    throw new ApiError(`${field}: expected a whole number written with digits only, got ${JSON.stringify(value)}`);
+    throw new ApiError(
+      `${field}: expected a whole number written with digits only, got ${JSON.stringify(value)}`,
+    );
   }
   return Number(value);
 }
 
 export function checkMd5(value: unknown): string {
-  if (typeof value !== 'string' || !/^[0-9a-fA-F]{32}$/.test(value)) throw new ApiError('md5: expected 32 hex digits');
+  if (typeof value !== 'string' || !/^[0-9a-fA-F]{32}$/.test(value))
+    throw new ApiError('md5: expected 32 hex digits');
   return value.toLowerCase();
 }
 
@@ -106,14 +121,17 @@ export class NoUploadInProgress extends ApiError {
   }
 }
 
-const pathPattern = /^\/data\/(image|file|video|audio)\/([0-9a-f]{2})\/([0-9a-f]{64})\.([a-z0-9]{1,10})$/;
+const pathPattern =
+  /^\/data\/(image|file|video|audio)\/([0-9a-f]{2})\/([0-9a-f]{64})\.([a-z0-9]{1,10})$/;
 
 /** The public path of a blob in a library: /data/<library>/<sha256[0..2]>/<sha256>.<ext>. */
 export function blobPath(library: Library, sha256: string, ext: string): string {
   return `/data/${library}/${sha256.slice(0, 2)}/${sha256}.${ext}`;
 }
 
-export function parseBlobPath(path: string): { library: Library; sha256: string; ext: string } | undefined {
+export function parseBlobPath(
+  path: string,
+): { library: Library; sha256: string; ext: string } | undefined {
   const match = pathPattern.exec(path);
   if (!match) return undefined;
   const [, library, prefix, sha256, ext] = match;

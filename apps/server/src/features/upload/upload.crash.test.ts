@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import type { Envelope, LoginResponse } from '@atrium/shared';
 import type { ChunkResponse, InitResponse } from '@atrium/shared/contract/files';
@@ -77,14 +77,25 @@ async function login(base: string): Promise<string> {
 }
 
 function headers(token: string): Record<string, string> {
-  return { 'admin-api-token': token, cookie: `XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': xsrf, 'is-ajax': 'true' };
+  return {
+    'admin-api-token': token,
+    cookie: `XSRF-TOKEN=${xsrf}`,
+    'x-xsrf-token': xsrf,
+    'is-ajax': 'true',
+  };
 }
 
 async function init(base: string, token: string, data: Buffer, md5: string): Promise<InitResponse> {
   const res = await fetch(`${base}/admin/data/file_manager/file`, {
     method: 'POST',
     headers: { ...headers(token), 'content-type': 'application/json' },
-    body: JSON.stringify({ action: 'init', name: 'crash.txt', type: 'text/plain', size: data.length, md5 }),
+    body: JSON.stringify({
+      action: 'init',
+      name: 'crash.txt',
+      type: 'text/plain',
+      size: data.length,
+      md5,
+    }),
   });
   const json = (await res.json()) as Envelope<InitResponse>;
   if (json.code !== 0) throw new Error(`init failed: ${json.msg}`);
@@ -93,26 +104,62 @@ async function init(base: string, token: string, data: Buffer, md5: string): Pro
 
 function chunkFields(data: Buffer, md5: string, index: number): Record<string, string> {
   const chunks = Math.ceil(data.length / chunkSize);
-  return { id: 'WU_FILE_0', name: 'crash.txt', type: 'text/plain', size: String(data.length), chunks: String(chunks), chunk: String(index), md5 };
+  return {
+    id: 'WU_FILE_0',
+    name: 'crash.txt',
+    type: 'text/plain',
+    size: String(data.length),
+    chunks: String(chunks),
+    chunk: String(index),
+    md5,
+  };
 }
 
-async function sendChunk(base: string, token: string, data: Buffer, md5: string, index: number): Promise<ChunkResponse> {
+async function sendChunk(
+  base: string,
+  token: string,
+  data: Buffer,
+  md5: string,
+  index: number,
+): Promise<ChunkResponse> {
   const form = new FormData();
   const fields = chunkFields(data, md5, index);
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  form.append('file', new Blob([data.subarray(index * chunkSize, (index + 1) * chunkSize)]), 'blob');
-  const res = await fetch(`${base}/admin/data/file_manager/file`, { method: 'POST', headers: headers(token), body: form });
+  form.append(
+    'file',
+    new Blob([data.subarray(index * chunkSize, (index + 1) * chunkSize)]),
+    'blob',
+  );
+  const res = await fetch(`${base}/admin/data/file_manager/file`, {
+    method: 'POST',
+    headers: headers(token),
+    body: form,
+  });
   const json = (await res.json()) as Envelope<ChunkResponse>;
   if (json.code !== 0) throw new Error(`chunk ${index} failed: ${json.msg}`);
   return json.data;
 }
 
 /** Starts sending a chunk and stops `held` bytes short of its end, leaving the request open. */
-function sendChunkHead(base: string, token: string, data: Buffer, md5: string, index: number, held: number) {
-  const { payload, contentType } = multipartBody(chunkFields(data, md5, index), data.subarray(index * chunkSize, (index + 1) * chunkSize));
+function sendChunkHead(
+  base: string,
+  token: string,
+  data: Buffer,
+  md5: string,
+  index: number,
+  held: number,
+) {
+  const { payload, contentType } = multipartBody(
+    chunkFields(data, md5, index),
+    data.subarray(index * chunkSize, (index + 1) * chunkSize),
+  );
   const req = request(`${base}/admin/data/file_manager/file`, {
     method: 'POST',
-    headers: { ...headers(token), 'content-type': contentType, 'content-length': String(payload.length) },
+    headers: {
+      ...headers(token),
+      'content-type': contentType,
+      'content-length': String(payload.length),
+    },
   });
   const failed = new Promise<Error>((resolve) => req.on('error', resolve));
   req.write(payload.subarray(0, payload.length - held));
@@ -121,7 +168,12 @@ function sendChunkHead(base: string, token: string, data: Buffer, md5: string, i
 
 /** Text of random hex lines (a .txt must be UTF-8), spanning several 5 MiB chunks. */
 function randomText(size: number): Buffer {
-  return Buffer.from(randomBytes(Math.ceil(size / 2)).toString('hex').slice(0, size).replace(/(.{79})./g, '$1\n'));
+  return Buffer.from(
+    randomBytes(Math.ceil(size / 2))
+      .toString('hex')
+      .slice(0, size)
+      .replace(/(.{79})./g, '$1\n'),
+  );
 }
 
 describe('an upload survives kill -9 of the server', () => {
@@ -129,7 +181,13 @@ describe('an upload survives kill -9 of the server', () => {
   let server: Running | undefined;
 
   beforeAll(async () => {
-    await promisify(execFile)(process.execPath, [join(serverDir, 'build.mjs')], { cwd: serverDir });
+    // The bundle under test: `npm test` built it before the tiers ran; stale only when run alone.
+    const lib = pathToFileURL(join(serverDir, '../../scripts/lib.mjs')).href;
+    await promisify(execFile)(process.execPath, [
+      '--input-type=module',
+      '-e',
+      `import { ensureBuilt } from ${JSON.stringify(lib)}; ensureBuilt();`,
+    ]);
     dataDir = mkdtempSync(join(tmpdir(), 'atrium-crash-'));
   }, 120_000);
 
@@ -147,7 +205,10 @@ describe('an upload survives kill -9 of the server', () => {
 
     server = await startServer(dataDir);
     let token = await login(server.base);
-    expect(await init(server.base, token, data, md5)).toMatchObject({ chunkUploaded: 0, chunks: 4 });
+    expect(await init(server.base, token, data, md5)).toMatchObject({
+      chunkUploaded: 0,
+      chunks: 4,
+    });
     await sendChunk(server.base, token, data, md5, 0);
     await sendChunk(server.base, token, data, md5, 1);
 
@@ -156,7 +217,10 @@ describe('an upload survives kill -9 of the server', () => {
     server = await startServer(dataDir);
     token = await login(server.base);
 
-    expect(await init(server.base, token, data, md5)).toMatchObject({ chunkUploaded: 2, chunks: 4 });
+    expect(await init(server.base, token, data, md5)).toMatchObject({
+      chunkUploaded: 2,
+      chunks: 4,
+    });
     await sendChunk(server.base, token, data, md5, 2);
     const last = await sendChunk(server.base, token, data, md5, 3);
     expect(last.path).toMatch(/\.txt$/);
@@ -165,7 +229,9 @@ describe('an upload survives kill -9 of the server', () => {
     expect(served.status).toBe(200);
     const bytes = Buffer.from(await served.arrayBuffer());
     expect(bytes.length).toBe(data.length);
-    expect(createHash('sha256').update(bytes).digest('hex')).toBe(createHash('sha256').update(data).digest('hex'));
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(
+      createHash('sha256').update(data).digest('hex'),
+    );
   }, 120_000);
 
   it('takes the chunk the killed server was receiving within 5 s of the kill, once restarted', async () => {
@@ -173,14 +239,18 @@ describe('an upload survives kill -9 of the server', () => {
     const md5 = createHash('md5').update(data).digest('hex');
     if (!server) throw new Error('the server of the test before is gone');
     let token = await login(server.base);
-    expect(await init(server.base, token, data, md5)).toMatchObject({ chunkUploaded: 0, chunks: 3 });
+    expect(await init(server.base, token, data, md5)).toMatchObject({
+      chunkUploaded: 0,
+      chunks: 3,
+    });
     await sendChunk(server.base, token, data, md5, 0);
 
     // Killed while chunk 1 arrives: its claim names the killed process, which never beats again.
     const cut = sendChunkHead(server.base, token, data, md5, 1, 2 * 1024 * 1024);
     const db = new SQLite(join(dataDir, 'atrium.db'), { readonly: true });
     try {
-      const claimed = () => (db.prepare('select count(*) as n from upload_chunk_claims').get() as { n: number }).n;
+      const claimed = () =>
+        (db.prepare('select count(*) as n from upload_chunk_claims').get() as { n: number }).n;
       for (let i = 0; i < 200 && claimed() === 0; i += 1) await sleep(50);
       expect(claimed()).toBe(1);
     } finally {
@@ -193,13 +263,20 @@ describe('an upload survives kill -9 of the server', () => {
 
     server = await startServer(dataDir);
     token = await login(server.base);
-    expect(await init(server.base, token, data, md5)).toMatchObject({ chunkUploaded: 1, chunks: 3 });
+    expect(await init(server.base, token, data, md5)).toMatchObject({
+      chunkUploaded: 1,
+      chunks: 3,
+    });
     await sendChunk(server.base, token, data, md5, 1);
     const seconds = (performance.now() - killedAt) / 1000;
     console.log(`crash test: chunk taken ${seconds.toFixed(2)} s after the kill, restart included`);
     expect(seconds).toBeLessThanOrEqual(5);
     const last = await sendChunk(server.base, token, data, md5, 2);
     const served = await fetch(`${server.base}${last.path ?? ''}`);
-    expect(createHash('md5').update(Buffer.from(await served.arrayBuffer())).digest('hex')).toBe(md5);
+    expect(
+      createHash('md5')
+        .update(Buffer.from(await served.arrayBuffer()))
+        .digest('hex'),
+    ).toBe(md5);
   }, 120_000);
 });

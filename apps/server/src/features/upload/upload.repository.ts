@@ -13,7 +13,7 @@ import {
   type UploadRow,
   type UploadSessionsTable,
   type UploadsTable,
-} from '../files/files.tables';
+} from '../../db/files.tables';
 
 export interface SessionKey {
   owner: Owner;

@@ -44,10 +44,20 @@ describe('chunked upload on S3 storage', () => {
     const data = Buffer.concat([Buffer.from('PK\u0003\u0004'), randomBytes(11 * MiB)]);
     // Plain random bytes after a zip signature: declare it a zip.
     const file = { name: 'archive.zip', data };
-    expect((await c.init(file)).data).toMatchObject({ chunkUploaded: 0, chunks: 3, chunkSize: 5 * MiB });
-    expect((await c.sendChunk(file, 1, { chunkSize: 5 * MiB })).json).toMatchObject({ code: 0, data: { chunkUploaded: 0 } });
+    expect((await c.init(file)).data).toMatchObject({
+      chunkUploaded: 0,
+      chunks: 3,
+      chunkSize: 5 * MiB,
+    });
+    expect((await c.sendChunk(file, 1, { chunkSize: 5 * MiB })).json).toMatchObject({
+      code: 0,
+      data: { chunkUploaded: 0 },
+    });
     expect((await c.init(file)).data.chunkUploaded).toBe(0);
-    expect((await c.sendChunk(file, 0, { chunkSize: 5 * MiB })).json).toMatchObject({ code: 0, data: { chunkUploaded: 2 } });
+    expect((await c.sendChunk(file, 0, { chunkSize: 5 * MiB })).json).toMatchObject({
+      code: 0,
+      data: { chunkUploaded: 2 },
+    });
     expect((await c.init(file)).data.chunkUploaded).toBe(2);
     const last = await c.sendChunk(file, 2, { chunkSize: 5 * MiB });
     expect(last.json.code, last.json.msg).toBe(0);
@@ -57,15 +67,27 @@ describe('chunked upload on S3 storage', () => {
     const served = await t.app.inject({ method: 'GET', url: path });
     expect(served.statusCode).toBe(200);
     expect(sha(served.rawPayload)).toBe(sha(data));
-    const range = await t.app.inject({ method: 'GET', url: path, headers: { range: `bytes=${5 * MiB - 2}-${5 * MiB + 1}` } });
+    const range = await t.app.inject({
+      method: 'GET',
+      url: path,
+      headers: { range: `bytes=${5 * MiB - 2}-${5 * MiB + 1}` },
+    });
     expect(range.statusCode).toBe(206);
     expect(range.rawPayload.equals(data.subarray(5 * MiB - 2, 5 * MiB + 2))).toBe(true);
 
-    const saved = await c.call<{ id: number }>({ action: 'save', path, name: 'archive.zip', size: data.length, categoryId: 0 });
+    const saved = await c.call<{ id: number }>({
+      action: 'save',
+      path,
+      name: 'archive.zip',
+      size: data.length,
+      categoryId: 0,
+    });
     expect(saved.code).toBe(0);
     expect((await c.call({ action: 'fileDelete', id: String(saved.data.id) })).code).toBe(0);
     expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(404);
-    expect(await t.app.filesFeature.storage.stat(`blobs/${sha(data).slice(0, 2)}/${sha(data)}`)).toBeUndefined();
+    expect(
+      await t.app.features.files.storage.stat(`blobs/${sha(data).slice(0, 2)}/${sha(data)}`),
+    ).toBeUndefined();
   });
 
   it('a wrong md5 is caught on S3 too', async () => {

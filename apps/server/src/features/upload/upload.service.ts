@@ -23,7 +23,7 @@ import {
   type Storage,
 } from '../../storage/index';
 import type { FileSink } from './chunk-form';
-import type { FilesDb, Owner, SessionRow } from '../files/files.tables';
+import type { FilesDb, Owner, SessionRow } from '../../db/files.tables';
 import { checkBinaryContent, checkTextContent, isTextExtension } from './content-check';
 import { receiptOf, RunningHashes, stagingOf, type Release } from './running-hash';
 import {
@@ -384,8 +384,7 @@ export class UploadService {
   ): Promise<ChunkResponse> {
     const { chunkSize } = await this.config();
     const chunks = Math.ceil(chunk.size / chunkSize);
-    const expected =
-      chunk.index < chunks - 1 ? chunkSize : chunk.size - chunkSize * (chunks - 1);
+    const expected = chunk.index < chunks - 1 ? chunkSize : chunk.size - chunkSize * (chunks - 1);
     const blob =
       chunk.chunks === chunks && chunk.index < chunks && received === expected
         ? await this.repo.findOwnedBlob(owner, library, chunk.ext, chunk.md5, chunk.size)
@@ -641,12 +640,7 @@ export class UploadService {
     if (!inPlace) {
       await this.fence();
       try {
-        receipt = await this.storage.writeChunk(
-          stagingOf(session),
-          index,
-          session.chunkSize,
-          data,
-        );
+        receipt = await this.storage.writeChunk(stagingOf(session), index, session.chunkSize, data);
       } catch (error) {
         if (!(error instanceof StorageNotFoundError)) throw error;
         await this.resetSession(session);

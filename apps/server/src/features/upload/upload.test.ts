@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { Instances } from '../../instances/instances';
-import { filesDb } from '../files/files.tables';
+import { filesDb } from '../../db/files.tables';
 import { UploadService } from './upload.service';
 import {
   FileClient,
@@ -396,7 +396,7 @@ describe.each(testDbKinds)('one writer per chunk, claims tied to live instances 
     await instances.start();
     const uploads = new UploadService({
       db: filesDb(t.db),
-      storage: t.app.filesFeature.storage,
+      storage: t.app.features.files.storage,
       instances,
       settings: t.app.services.settings,
       clock: () => t.clock.now(),
@@ -434,7 +434,7 @@ describe.each(testDbKinds)('one writer per chunk, claims tied to live instances 
 
   it('refuses a second send of a chunk while another request writes it, then takes it', async () => {
     const { admin, file, fields, bytes } = await setUp('race.txt');
-    const uploads = t.app.filesFeature.uploads;
+    const uploads = t.app.features.files.uploads;
 
     // A request streaming chunk 0 into place holds it until it is recorded or dropped.
     const sink = await uploads.openChunkSink(owner, 'file', fields(0));
@@ -500,7 +500,7 @@ describe.each(testDbKinds)('one writer per chunk, claims tied to live instances 
     expect((await admin.sendChunk(file, 0)).json.msg).toMatch(/being received by another request/);
     t.clock.advance(2);
     await t.app.services.instances.beat();
-    const uploads = t.app.filesFeature.uploads;
+    const uploads = t.app.features.files.uploads;
     const takeover = await uploads.openChunkSink(owner, 'file', fields(0));
     expect(takeover).toBeDefined();
     // Had the crashed instance lived on (a stall, not a kill), it could not record the chunk now.
@@ -547,7 +547,13 @@ describe.each(testDbKinds)('one writer per chunk, claims tied to live instances 
       .executeTakeFirstOrThrow();
     const now = t.clock.now();
     expect(
-      await b.uploads.repo.claimFinish(session.id, b.instances.id, now, b.instances.aliveSince(), 0),
+      await b.uploads.repo.claimFinish(
+        session.id,
+        b.instances.id,
+        now,
+        b.instances.aliveSince(),
+        0,
+      ),
     ).toBe(true);
     // Every chunk held and a live instance finishing: the last chunk waits for it, then is refused.
     expect((await admin.sendChunk(file, 2)).json.msg).toMatch(/being finished/);
@@ -557,7 +563,10 @@ describe.each(testDbKinds)('one writer per chunk, claims tied to live instances 
     t.clock.advance(timing.deadAfterMs + 1);
     await t.app.services.instances.beat();
     const last = await admin.sendChunk(file, 2);
-    expect(last.json, last.json.msg).toMatchObject({ code: 0, data: { data: { size: file.data.length } } });
+    expect(last.json, last.json.msg).toMatchObject({
+      code: 0,
+      data: { data: { size: file.data.length } },
+    });
     const served = await t.app.inject({ method: 'GET', url: last.json.data.path ?? '' });
     expect(served.rawPayload.equals(file.data)).toBe(true);
     await b.close();
@@ -565,6 +574,6 @@ describe.each(testDbKinds)('one writer per chunk, claims tied to live instances 
 });
 
 async function sweep(t: TestApp) {
-  const feature = t.app.filesFeature;
+  const feature = t.app.features.files;
   return feature.uploads.sweep(t.clock.now());
 }

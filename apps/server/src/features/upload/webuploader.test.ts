@@ -14,7 +14,7 @@ import {
   type Area,
   type UploadFile,
 } from '../files/files.testing';
-import { filesDb } from '../files/files.tables';
+import { filesDb } from '../../db/files.tables';
 
 const MIN = 60_000;
 

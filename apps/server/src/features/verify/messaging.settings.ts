@@ -10,7 +10,7 @@ import { sameSmtpAddress, sameUrlAddress } from '@atrium/shared/contract/secret-
 import { z } from 'zod';
 import { ApiError } from '../../http/envelope';
 import type { SecretBox } from '../../security/secret-box';
-import type { SettingsRepository } from '../settings/settings.repository';
+import type { SettingsRepository } from '../../db/settings.repository';
 
 /** Settings key of the message transports (DESIGN 7). */
 export const MESSAGING_SETTING = 'messaging';

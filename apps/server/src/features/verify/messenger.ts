@@ -1,6 +1,6 @@
 import { maskTarget, type Target } from '@atrium/shared/contract/accounts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { SettingsRepository } from '../settings/settings.repository';
+import type { SettingsRepository } from '../../db/settings.repository';
 import type { MessagingSettings } from './messaging.settings';
 import type { OutboxRepository } from './outbox.repository';
 import { smtpSender, webhookSender, type Message, type Send } from './transports';

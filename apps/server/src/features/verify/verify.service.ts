@@ -5,7 +5,7 @@ import { addressKey } from '../../http/client-address';
 import { ApiError } from '../../http/envelope';
 import type { RateLimits } from '../../http/rate-limits';
 import { safeEqual } from '../../http/tokens';
-import type { CaptchaService } from '../captcha/captcha.service';
+import type { CaptchaService } from '../captcha/index';
 import type { Messenger } from './messenger';
 
 export const VerifyMessages = {

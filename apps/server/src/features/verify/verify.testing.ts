@@ -1,3 +1,6 @@
+import { parseTarget } from '@atrium/shared/contract/accounts';
+import type { TestApp } from '../../testing/test-app';
+import { OutboxRepository } from './outbox.repository';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
@@ -106,4 +109,14 @@ export async function startWebhook(status = 200) {
     state,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The code in the newest outbox message to `target` (the `log` transport keeps it whole). */
+export async function codeFromOutbox(t: TestApp, target: string): Promise<string> {
+  const { rows } = await new OutboxRepository(t.db).page(1, 100);
+  const to = parseTarget(target)?.value;
+  const row = rows.find((r) => r.target === to);
+  const code = row && /\b(\d{6})\b/.exec(row.body)?.[1];
+  if (!code) throw new Error(`no code in the outbox for ${target}`);
+  return code;
 }

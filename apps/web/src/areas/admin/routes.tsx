@@ -1,5 +1,5 @@
 import { createHashRouter, type RouteObject } from 'react-router';
-import { AppRoot } from '@/components/app-root';
+import { AppRoot } from '@/features/app';
 import { PageSpinner } from '@/components/page-spinner';
 import { AdminLayout } from './layout/admin-layout';
 import { IndexRedirect } from './routes/index-redirect';
@@ -24,7 +24,9 @@ export const adminRoutes: RouteObject[] = [
           { index: true, element: <IndexRedirect /> },
           {
             path: 'dashboard',
-            lazy: async () => ({ Component: (await import('./routes/dashboard-page')).DashboardPage }),
+            lazy: async () => ({
+              Component: (await import('./routes/dashboard-page')).DashboardPage,
+            }),
           },
           {
             path: 'data/file_manager',
@@ -32,7 +34,9 @@ export const adminRoutes: RouteObject[] = [
           },
           {
             path: 'data/file_manager/select/:category',
-            lazy: async () => ({ Component: (await import('./routes/file-selector-page')).FileSelectorPage }),
+            lazy: async () => ({
+              Component: (await import('./routes/file-selector-page')).FileSelectorPage,
+            }),
           },
           {
             path: 'system/outbox',
@@ -40,7 +44,9 @@ export const adminRoutes: RouteObject[] = [
           },
           {
             path: 'system/message',
-            lazy: async () => ({ Component: (await import('./routes/messaging-page')).MessagingPage }),
+            lazy: async () => ({
+              Component: (await import('./routes/messaging-page')).MessagingPage,
+            }),
           },
           {
             path: 'system/admin',
@@ -72,19 +78,27 @@ export const adminRoutes: RouteObject[] = [
           },
           {
             path: 'aigc/model',
-            lazy: async () => ({ Component: (await import('./routes/aigc-models-page')).AigcModelsPage }),
+            lazy: async () => ({
+              Component: (await import('./routes/aigc-models-page')).AigcModelsPage,
+            }),
           },
           {
             path: 'aigc/chat_room',
-            lazy: async () => ({ Component: (await import('./routes/aigc-rooms-page')).AigcRoomsPage }),
+            lazy: async () => ({
+              Component: (await import('./routes/aigc-rooms-page')).AigcRoomsPage,
+            }),
           },
           {
             path: 'aigc/usage',
-            lazy: async () => ({ Component: (await import('./routes/aigc-usage-page')).AigcUsagePage }),
+            lazy: async () => ({
+              Component: (await import('./routes/aigc-usage-page')).AigcUsagePage,
+            }),
           },
           {
             path: '*',
-            lazy: async () => ({ Component: (await import('./routes/not-found-page')).NotFoundPage }),
+            lazy: async () => ({
+              Component: (await import('./routes/not-found-page')).NotFoundPage,
+            }),
           },
         ],
       },

@@ -35,7 +35,9 @@ afterEach(async () => {
 describe('member app', () => {
   it('shows the site name and a way to sign in to a visitor', async () => {
     renderApp(memberRoutes, '/');
-    expect(await screen.findByRole('heading', { level: 1, name: /Lumen/ }, slow)).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: /Lumen/ }, slow),
+    ).toBeInTheDocument();
     const header = screen.getByRole('banner');
     expect(within(header).getByRole('link', { name: 'Lumen' })).toHaveAttribute('href', '#/');
     expect(within(header).getByRole('button', { name: /登\s*录/ })).toBeInTheDocument();

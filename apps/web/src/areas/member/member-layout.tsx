@@ -12,7 +12,7 @@ import { useConfigStore } from '@/stores/config-store';
 import { useUserStore } from '@/stores/user-store';
 import { useLogout } from '@/features/auth/api/logout';
 import { useAccountT } from '@/features/account/i18n';
-import { useFilesT } from '@/features/files/i18n';
+import { useFilesT } from '@/components/file-library/i18n';
 import { useSiteHead } from '@/features/settings/hooks/use-site-head';
 
 export const contentMaxWidth = 1200;
@@ -66,7 +66,11 @@ export function MemberLayout() {
             <ThemeSwitch />
             {user.id > 0 && (
               <Link to="/files">
-                <Button type="text" icon={<FolderOpenOutlined />} aria-label={tFiles('files.pageMember')}>
+                <Button
+                  type="text"
+                  icon={<FolderOpenOutlined />}
+                  aria-label={tFiles('files.pageMember')}
+                >
                   {small ? null : tFiles('files.pageMember')}
                 </Button>
               </Link>

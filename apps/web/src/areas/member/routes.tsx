@@ -1,5 +1,5 @@
 import { createHashRouter, type RouteObject } from 'react-router';
-import { AppRoot } from '@/components/app-root';
+import { AppRoot } from '@/features/app';
 import { PageSpinner } from '@/components/page-spinner';
 import { MemberLayout } from './member-layout';
 
@@ -45,7 +45,9 @@ export const memberRoutes: RouteObject[] = [
           },
           {
             path: '*',
-            lazy: async () => ({ Component: (await import('./routes/not-found-page')).NotFoundPage }),
+            lazy: async () => ({
+              Component: (await import('./routes/not-found-page')).NotFoundPage,
+            }),
           },
         ],
       },

@@ -96,7 +96,7 @@ describe('captcha image', () => {
   it('refreshes itself when an answer says the captcha was wrong', async () => {
     renderWithProviders(<CaptchaImage />);
     await waitFor(() => expect(img()).toHaveAttribute('src', image(1)));
-    await act(() => request('verify/send', { target: 'a@b.co', captcha: 'XXXX' }));
+    await act(() => request('member', 'verify/send', { target: 'a@b.co', captcha: 'XXXX' }));
     await waitFor(() => expect(img()).toHaveAttribute('src', image(2)));
   });
 

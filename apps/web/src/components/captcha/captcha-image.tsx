@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Tooltip } from 'antd';
-import type { CaptchaImageResponse } from '@atrium/shared/contract/accounts-rules';
-import { request } from '@/lib/api';
+import { request, runningArea } from '@/lib/api';
 import { useT } from '@/lib/i18n';
 import { holdWrongCaptchaRefresh, useCaptchaSignal } from './captcha-signal';
 
@@ -11,7 +10,7 @@ export const captchaPlaceholder = `data:image/svg+xml,${encodeURIComponent(
 )}`;
 
 async function fetchCaptchaImage(): Promise<string | undefined> {
-  const result = await request<CaptchaImageResponse>('captcha/image', {}, { successToast: false });
+  const result = await request(runningArea(), 'captcha/image', {}, { successToast: false });
   return result.code === 0 ? result.data.image : undefined;
 }
 

@@ -1,6 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
-import { defaultFileManagerUrl } from '@/components/file-picker/file-picker';
-import type { UploadConfig } from '@/components/upload-button/upload-rules';
+import { defaultFileManagerUrl } from '@/components/file-library/file-picker/file-picker';
+import type { UploadConfig } from '@/components/file-library/upload-button/upload-rules';
 
 /** How picker fields reach the file library; a form sets it once instead of on every field. */
 export interface FieldDefaults {

@@ -1,4 +1,4 @@
-import { FilePicker } from '@/components/file-picker/file-picker';
+import { FilePicker } from '@/components/file-library/file-picker/file-picker';
 import { useFieldDefaults } from './field-defaults';
 
 export type PickerLibrary = 'image' | 'file' | 'video' | 'audio';

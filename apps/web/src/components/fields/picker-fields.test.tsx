@@ -3,13 +3,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Form } from 'antd';
-import { tFiles } from '@/features/files/i18n';
+import { tFiles } from '@/components/file-library/i18n';
 import { installMatchMedia, installResizeObserver } from '@/test-utils/media';
 import {
   startFileManagerTestServer,
   type FileManagerTestServer,
-} from '@/features/files/testing/file-manager-test-server';
-import { renderWithProviders } from '@/features/files/testing/render';
+} from '@/components/file-library/testing/file-manager-test-server';
+import { renderWithFreshCache as renderWithProviders } from '@/test-utils/render';
 import { AudioField } from './audio-field/audio-field';
 import { FieldDefaultsProvider } from './field-defaults';
 import { FileField } from './file-field/file-field';

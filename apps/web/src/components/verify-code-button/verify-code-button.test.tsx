@@ -33,11 +33,17 @@ describe('verify code button', () => {
     expect(send).toHaveBeenCalledTimes(1);
     expect(button()).toHaveTextContent('60s');
     expect(button()).toBeDisabled();
-    act(() => vi.advanceTimersByTime(1000));
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
     expect(button()).toHaveTextContent('59s');
-    act(() => vi.advanceTimersByTime(58_000));
+    act(() => {
+      vi.advanceTimersByTime(58_000);
+    });
     expect(button()).toHaveTextContent('1s');
-    act(() => vi.advanceTimersByTime(1000));
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
     expect(button()).toHaveTextContent('Get again');
     expect(button()).toBeEnabled();
     await click();
@@ -76,7 +82,9 @@ describe('verify code button', () => {
 
     send.mockImplementationOnce(() => Promise.resolve());
     await click();
-    act(() => vi.advanceTimersByTime(3000));
+    act(() => {
+      vi.advanceTimersByTime(3000);
+    });
     expect(button()).toHaveTextContent('Get again');
     await click();
     expect(onError).toHaveBeenCalledTimes(2);

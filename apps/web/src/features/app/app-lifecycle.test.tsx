@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AppRoot } from '@/components/app-root';
+import { AppRoot } from '@/features/app';
 import { on } from '@/lib/events';
 import { setLanguage } from '@/lib/i18n';
 import { queryClient } from '@/lib/query-client';

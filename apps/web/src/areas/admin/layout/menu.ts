@@ -5,7 +5,10 @@ import type { RedirectPair } from '@/components/permission-redirect';
  * The menu the panel draws. The server already filtered it, and it is filtered again with the
  * rules this page holds, so a menu list older than the rules can never show more (SPEC 6).
  */
-export function visibleMenu(menus: readonly ShownMenuItem[], rules: readonly string[]): ShownMenuItem[] {
+export function visibleMenu(
+  menus: readonly ShownMenuItem[],
+  rules: readonly string[],
+): ShownMenuItem[] {
   return filterMenu(menus, rules);
 }
 
@@ -30,7 +33,10 @@ export function menuTrail(menus: readonly ShownMenuItem[], url: string): string[
 }
 
 /** The menu url that owns a route path: the longest menu url that is the path or its prefix. */
-export function activeMenuUrl(menus: readonly ShownMenuItem[], pathname: string): string | undefined {
+export function activeMenuUrl(
+  menus: readonly ShownMenuItem[],
+  pathname: string,
+): string | undefined {
   const path = pathname.replace(/^\/+/, '');
   let best: string | undefined;
   const visit = (items: readonly ShownMenuItem[]) => {

@@ -3,10 +3,10 @@ import { useParams, useSearchParams } from 'react-router';
 import { hasRule } from '@atrium/shared/rules';
 import { usePermissionStore } from '@/stores/permission-store';
 import { toast } from '@/lib/feedback';
-import { useFilesT } from '@/features/files/i18n';
-import { isLibrary } from '@/features/files/libraries';
-import { FilePicker } from '@/components/file-picker/file-picker';
-import type { PickedFile } from '@/components/file-picker/selection';
+import { useFilesT } from '@/components/file-library/i18n';
+import { isLibrary } from '@/components/file-library/libraries';
+import { FilePicker } from '@/components/file-library/file-picker/file-picker';
+import type { PickedFile } from '@/components/file-library/file-picker/selection';
 
 function count(value: string | null, fallback: number): number {
   const n = Number(value);

@@ -3,9 +3,9 @@ import { useSearchParams } from 'react-router';
 import { hasRule } from '@atrium/shared/rules';
 import type { Library } from '@atrium/shared/contract/files';
 import { usePermissionStore } from '@/stores/permission-store';
-import { useFilesT } from '@/features/files/i18n';
-import { isLibrary, libraryKeys } from '@/features/files/libraries';
-import { FilePicker } from '@/components/file-picker/file-picker';
+import { useFilesT } from '@/components/file-library/i18n';
+import { isLibrary, libraryKeys } from '@/components/file-library/libraries';
+import { FilePicker } from '@/components/file-library/file-picker/file-picker';
 
 const adminFileManagerUrl = '/admin/data/file_manager';
 

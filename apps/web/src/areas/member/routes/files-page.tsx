@@ -3,9 +3,12 @@ import { Navigate, useLocation, useSearchParams } from 'react-router';
 import type { Library } from '@atrium/shared/contract/files';
 import { loginLocation } from '@/lib/login-redirect';
 import { useUserStore } from '@/stores/user-store';
-import { useFilesT } from '@/features/files/i18n';
-import { isLibrary, libraryKeys } from '@/features/files/libraries';
-import { defaultFileManagerUrl, FilePicker } from '@/components/file-picker/file-picker';
+import { useFilesT } from '@/components/file-library/i18n';
+import { isLibrary, libraryKeys } from '@/components/file-library/libraries';
+import {
+  defaultFileManagerUrl,
+  FilePicker,
+} from '@/components/file-library/file-picker/file-picker';
 
 const manageMax = 999;
 

@@ -27,7 +27,8 @@ export function LoginPage() {
           <Space separator="·" wrap style={{ justifyContent: 'center' }}>
             <Link to="/forgot-password">{tAccount('account.forgot')}</Link>
             <span>
-              {tAccount('account.noAccount')} <Link to="/register">{tAccount('account.goRegister')}</Link>
+              {tAccount('account.noAccount')}{' '}
+              <Link to="/register">{tAccount('account.goRegister')}</Link>
             </span>
           </Space>
           <Link to="/">{t('auth.backHome')}</Link>

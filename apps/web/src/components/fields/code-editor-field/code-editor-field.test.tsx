@@ -4,7 +4,7 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Button, Form } from 'antd';
 import { installMatchMedia, installResizeObserver } from '@/test-utils/media';
-import { renderWithProviders } from '@/features/files/testing/render';
+import { renderWithFreshCache as renderWithProviders } from '@/test-utils/render';
 import { tFields } from '../i18n';
 import { installRangeMeasuring } from '../jsdom-layout';
 import { CodeEditorField, editorHeights, jsonRule } from './code-editor-field';

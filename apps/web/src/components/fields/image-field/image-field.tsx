@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { PictureOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
-import { UploadButton } from '@/components/upload-button/upload-button';
+import { UploadButton } from '@/components/file-library/upload-button/upload-button';
 import { useFieldDefaults } from '../field-defaults';
 import { useFieldsT } from '../i18n';
 import { FieldLimits } from '../limits';

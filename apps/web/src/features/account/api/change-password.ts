@@ -1,14 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
-import { fetchData, type ApiError } from '@/lib/api';
+import { fetchData, type ApiError, type CallRequest } from '@/lib/api';
 
-export interface ChangePasswordBody {
-  oldPassword: string;
-  password: string;
-}
+export type ChangePasswordBody = CallRequest<'member', 'account/password'>;
 
 /** Changes the password; this session stays, the member's other sessions end. */
 export function changePassword(body: ChangePasswordBody): Promise<null> {
-  return fetchData<null>('account/password', body, { onFailure: () => true });
+  return fetchData('member', 'account/password', body, { onFailure: () => true });
 }
 
 export function useChangePassword() {

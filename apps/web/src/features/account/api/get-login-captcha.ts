@@ -4,7 +4,7 @@ import { fetchData } from '@/lib/api';
 import { accountKeys } from './keys';
 
 export function fetchLoginCaptcha(signal?: AbortSignal): Promise<{ mode: LoginCaptchaMode }> {
-  return fetchData<{ mode: LoginCaptchaMode }>('system/login_captcha/get', {}, { signal });
+  return fetchData('admin', 'system/login_captcha/get', {}, { signal });
 }
 
 export const loginCaptchaQueryOptions = queryOptions({

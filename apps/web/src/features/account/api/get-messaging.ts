@@ -4,7 +4,7 @@ import { fetchData } from '@/lib/api';
 import { accountKeys } from './keys';
 
 export function fetchMessaging(signal?: AbortSignal): Promise<MessagingView> {
-  return fetchData<MessagingView>('system/message/get', {}, { signal });
+  return fetchData('admin', 'system/message/get', {}, { signal });
 }
 
 export const messagingQueryOptions = queryOptions({

@@ -4,7 +4,7 @@ import { fetchData } from '@/lib/api';
 import { accountKeys } from './keys';
 
 export function fetchProfile(signal?: AbortSignal): Promise<Profile> {
-  return fetchData<Profile>('account/profile', {}, { signal });
+  return fetchData('member', 'account/profile', {}, { signal });
 }
 
 export const profileQueryOptions = queryOptions({

@@ -8,7 +8,7 @@ export function fetchOutbox(
   pageSize: number,
   signal?: AbortSignal,
 ): Promise<OutboxListResponse> {
-  return fetchData<OutboxListResponse>('system/outbox/list', { page, pageSize }, { signal });
+  return fetchData('admin', 'system/outbox/list', { page, pageSize }, { signal });
 }
 
 export function outboxQueryOptions(page: number, pageSize: number) {

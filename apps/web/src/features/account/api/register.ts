@@ -1,21 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
 import type { LoginResponse } from '@atrium/shared';
-import { fetchData, type ApiError } from '@/lib/api';
+import { fetchData, type ApiError, type CallRequest } from '@/lib/api';
 import { useApiStore } from '@/stores/api-store';
-import { refreshAppConfig } from '@/features/app/api/get-app-config';
+import { refreshAppConfig } from '@/features/app';
 
-export interface RegisterBody {
-  username: string;
-  password: string;
-  target: string;
-  code: string;
-  captcha: string;
-  nickname?: string;
-}
+export type RegisterBody = CallRequest<'member', 'auth/register'>;
 
 /** Creates the account; the server signs the new member in, so the config is refreshed after. */
 export async function register(body: RegisterBody): Promise<LoginResponse> {
-  const data = await fetchData<LoginResponse>('auth/register', body, {
+  const data = await fetchData('member', 'auth/register', body, {
     successToast: false,
     onFailure: () => true,
   });

@@ -4,7 +4,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { accountKeys } from './keys';
 
 export function saveLoginCaptcha(mode: LoginCaptchaMode): Promise<{ mode: LoginCaptchaMode }> {
-  return fetchData<{ mode: LoginCaptchaMode }>('system/login_captcha/save', { mode });
+  return fetchData('admin', 'system/login_captcha/save', { mode });
 }
 
 export function useSaveLoginCaptcha() {

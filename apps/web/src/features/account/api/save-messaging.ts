@@ -7,7 +7,7 @@ export function saveMessaging(
   body: MessagingForm,
   options: RequestOptions = {},
 ): Promise<MessagingView> {
-  return fetchData<MessagingView>('system/message/save', body, options);
+  return fetchData('admin', 'system/message/save', body, options);
 }
 
 export function useSaveMessaging() {

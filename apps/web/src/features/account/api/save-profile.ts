@@ -1,17 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Profile } from '@atrium/shared/contract/accounts-rules';
-import { fetchData, type ApiError } from '@/lib/api';
-import { refreshAppConfig } from '@/features/app/api/get-app-config';
+import { fetchData, type ApiError, type CallRequest } from '@/lib/api';
+import { refreshAppConfig } from '@/features/app';
 import { accountKeys } from './keys';
 
-export interface SaveProfileBody {
-  nickname: string;
-  avatar: string;
-}
+export type SaveProfileBody = CallRequest<'member', 'account/profile/save'>;
 
 /** Saves nickname and avatar, then refreshes the config so the header shows them at once. */
 export async function saveProfile(body: SaveProfileBody): Promise<Profile> {
-  const profile = await fetchData<Profile>('account/profile/save', body, { successToast: false });
+  const profile = await fetchData('member', 'account/profile/save', body, { successToast: false });
   await refreshAppConfig();
   return profile;
 }

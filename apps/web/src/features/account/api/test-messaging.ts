@@ -3,7 +3,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 
 /** Sends a test message through the saved transports; it lands in the outbox too. */
 export function testMessaging(target: string): Promise<null> {
-  return fetchData<null>('system/message/test', { target });
+  return fetchData('admin', 'system/message/test', { target });
 }
 
 export function useTestMessaging() {

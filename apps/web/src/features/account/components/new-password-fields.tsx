@@ -1,7 +1,7 @@
 import { Form, Input } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
-import { passwordProblem } from '@atrium/shared/contract/accounts-rules';
 import { useAccountT } from '../i18n';
+import { memberPasswordRule } from '@/lib/password-rules';
 
 /** A new password (at least 8 characters with letters and digits) and its confirmation. */
 export function NewPasswordFields({ label }: { label?: string }) {
@@ -14,12 +14,7 @@ export function NewPasswordFields({ label }: { label?: string }) {
         extra={t('account.passwordHelp')}
         rules={[
           { required: true, message: t('account.passwordRequired') },
-          {
-            validator: (_rule, value: unknown) =>
-              !value || (typeof value === 'string' && !passwordProblem(value))
-                ? Promise.resolve()
-                : Promise.reject(new Error(t('account.passwordWeak'))),
-          },
+          memberPasswordRule(t('account.passwordWeak')),
         ]}
       >
         <Input.Password prefix={<LockOutlined />} autoComplete="new-password" />

@@ -13,7 +13,7 @@ import {
 } from 'antd';
 import { DeleteOutlined, UserOutlined } from '@ant-design/icons';
 import type { Profile } from '@atrium/shared/contract/accounts-rules';
-import { UploadButton } from '@/components/upload-button/upload-button';
+import { UploadButton } from '@/components/file-library/upload-button/upload-button';
 import { toast } from '@/lib/feedback';
 import { assetUrl } from '@/lib/urls';
 import { useSaveProfile } from '../api/save-profile';

@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { RoleOption } from '@atrium/shared/contract/admins';
 import { fetchData } from '@/lib/api';
 import { adminKeys } from './keys';
 
 /** The roles an administrator can be given (readable with `system/admin` alone). */
 export function fetchAdminOptions(signal?: AbortSignal) {
-  return fetchData<{ roles: RoleOption[] }>('admins/options', {}, { signal });
+  return fetchData('admin', 'admins/options', {}, { signal });
 }
 
 export function adminOptionsQuery() {

@@ -4,7 +4,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { adminKeys } from './keys';
 
 export function createAdmin(body: AdminCreateRequest) {
-  return fetchData<AdminView>('admins/create', body);
+  return fetchData('admin', 'admins/create', body);
 }
 
 export function useCreateAdmin() {

@@ -3,7 +3,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { adminKeys } from './keys';
 
 export function deleteAdmin(id: number) {
-  return fetchData<null>('admins/delete', { id });
+  return fetchData('admin', 'admins/delete', { id });
 }
 
 export function useDeleteAdmin() {

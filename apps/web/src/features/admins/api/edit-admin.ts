@@ -4,7 +4,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { adminKeys } from './keys';
 
 export function editAdmin(body: AdminEditRequest) {
-  return fetchData<AdminView>('admins/edit', body);
+  return fetchData('admin', 'admins/edit', body);
 }
 
 export function useEditAdmin() {

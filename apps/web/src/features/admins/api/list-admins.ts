@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminListRequest, AdminView } from '@atrium/shared/contract/admins';
-import type { Paged } from '@atrium/shared/contract/paging';
+import type { AdminListRequest } from '@atrium/shared/contract/admins';
 import { fetchData } from '@/lib/api';
 import { adminKeys } from './keys';
 
 export function listAdmins(query: AdminListRequest, signal?: AbortSignal) {
-  return fetchData<Paged<AdminView>>('admins/list', query, { signal });
+  return fetchData('admin', 'admins/list', query, { signal });
 }
 
 export function listAdminsQuery(query: AdminListRequest) {

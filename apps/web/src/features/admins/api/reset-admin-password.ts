@@ -3,7 +3,7 @@ import type { AdminPasswordRequest } from '@atrium/shared/contract/admins';
 import { fetchData, type ApiError } from '@/lib/api';
 
 export function resetAdminPassword(body: AdminPasswordRequest) {
-  return fetchData<null>('admins/reset_password', body);
+  return fetchData('admin', 'admins/reset_password', body);
 }
 
 export function useResetAdminPassword() {

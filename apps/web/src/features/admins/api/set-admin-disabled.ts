@@ -10,7 +10,7 @@ export interface SetAdminDisabled {
 
 /** Disabling ends the administrator's sessions at once; enabling lets them sign in again. */
 export function setAdminDisabled({ id, disabled }: SetAdminDisabled) {
-  return fetchData<AdminView>(disabled ? 'admins/disable' : 'admins/enable', { id });
+  return fetchData('admin', disabled ? 'admins/disable' : 'admins/enable', { id });
 }
 
 export function useSetAdminDisabled() {

@@ -5,6 +5,7 @@ import { useAdminOptions } from '../api/admin-options';
 import { useCreateAdmin } from '../api/create-admin';
 import { useEditAdmin } from '../api/edit-admin';
 import { useAdminsT } from '../i18n';
+import { adminPasswordRule } from '@/lib/password-rules';
 
 interface FormValues {
   username: string;
@@ -79,7 +80,7 @@ export function AdminFormDialog({ open, admin, onClose }: AdminFormDialogProps) 
               label={t('admins.password')}
               rules={[
                 { required: true, message: t('admins.required') },
-                { min: 8, message: t('admins.passwordHint') },
+                adminPasswordRule(t('admins.passwordHint')),
               ]}
             >
               <Input.Password autoComplete="new-password" placeholder={t('admins.passwordHint')} />
@@ -96,9 +97,9 @@ export function AdminFormDialog({ open, admin, onClose }: AdminFormDialogProps) 
             <Select
               mode="multiple"
               allowClear
+              showSearch={{ optionFilterProp: 'label' }}
               loading={options.isPending}
               placeholder={t('admins.rolesPlaceholder')}
-              optionFilterProp="label"
               options={(options.data?.roles ?? []).map((r) => ({ value: r.id, label: r.name }))}
             />
           </Form.Item>

@@ -8,9 +8,9 @@ import { RelativeTime } from '@/components/relative-time';
 import { useDeleteAdmin } from '../api/delete-admin';
 import { useSetAdminDisabled } from '../api/set-admin-disabled';
 import { useAdminsT } from '../i18n';
+import { confirmAction } from '@/lib/async-handler';
 
 /** The API client already told the user why a call failed; the dialog just closes. */
-const quietly = (work: Promise<unknown>) => work.then(() => undefined).catch(() => undefined);
 
 export interface AdminsTableProps {
   data: Paged<AdminView> | undefined;
@@ -121,9 +121,9 @@ export function AdminsTable(props: AdminsTableProps) {
             {admin.disabled ? (
               <Popconfirm
                 title={t('admins.confirmEnable', { name: admin.username })}
-                onConfirm={() =>
-                  quietly(setDisabled.mutateAsync({ id: admin.id, disabled: false }))
-                }
+                onConfirm={confirmAction(() =>
+                  setDisabled.mutateAsync({ id: admin.id, disabled: false }),
+                )}
               >
                 <Button type="link" size="small">
                   {t('admins.enable')}
@@ -134,9 +134,9 @@ export function AdminsTable(props: AdminsTableProps) {
                 <Popconfirm
                   title={t('admins.confirmDisable', { name: admin.username })}
                   disabled={reason !== undefined}
-                  onConfirm={() =>
-                    quietly(setDisabled.mutateAsync({ id: admin.id, disabled: true }))
-                  }
+                  onConfirm={confirmAction(() =>
+                    setDisabled.mutateAsync({ id: admin.id, disabled: true }),
+                  )}
                 >
                   <Button type="link" size="small" danger disabled={reason !== undefined}>
                     {t('admins.disable')}
@@ -149,7 +149,7 @@ export function AdminsTable(props: AdminsTableProps) {
                 title={t('admins.confirmDelete', { name: admin.username })}
                 disabled={reason !== undefined}
                 okButtonProps={{ danger: true }}
-                onConfirm={() => quietly(remove.mutateAsync(admin.id))}
+                onConfirm={confirmAction(() => remove.mutateAsync(admin.id))}
               >
                 <Button type="link" size="small" danger disabled={reason !== undefined}>
                   {t('admins.delete')}

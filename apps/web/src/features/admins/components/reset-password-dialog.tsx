@@ -2,6 +2,7 @@ import { Alert, Form, Input, Modal } from 'antd';
 import type { AdminView } from '@atrium/shared/contract/admins';
 import { useResetAdminPassword } from '../api/reset-admin-password';
 import { useAdminsT } from '../i18n';
+import { adminPasswordRule } from '@/lib/password-rules';
 
 interface FormValues {
   password: string;
@@ -43,7 +44,7 @@ export function ResetPasswordDialog({ admin, onClose }: ResetPasswordDialogProps
           label={t('admins.password')}
           rules={[
             { required: true, message: t('admins.required') },
-            { min: 8, message: t('admins.passwordHint') },
+            adminPasswordRule(t('admins.passwordHint')),
           ]}
         >
           <Input.Password autoComplete="new-password" placeholder={t('admins.passwordHint')} />

@@ -3,7 +3,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { aiKeys } from './keys';
 
 export function deleteModel(id: number): Promise<null> {
-  return fetchData<null>('aigc/model/delete', { id });
+  return fetchData('admin', 'aigc/model/delete', { id });
 }
 
 export function useDeleteModel() {

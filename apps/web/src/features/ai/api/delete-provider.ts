@@ -3,7 +3,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { aiKeys } from './keys';
 
 export function deleteProvider(id: number): Promise<null> {
-  return fetchData<null>('aigc/provider/delete', { id });
+  return fetchData('admin', 'aigc/provider/delete', { id });
 }
 
 export function useDeleteProvider() {

@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ProviderRecord, RecordsResponse } from '@atrium/shared/contract/chat';
+import type { ProviderRecord } from '@atrium/shared/contract/chat';
 import { fetchData } from '@/lib/api';
 import { aiKeys } from './keys';
 
 /** Providers with their models; keys appear only as `hasKey` and a masked hint. */
 export async function listProviders(signal?: AbortSignal): Promise<ProviderRecord[]> {
-  return (await fetchData<RecordsResponse<ProviderRecord>>('aigc/provider/list', {}, { signal }))
-    .records;
+  return (await fetchData('admin', 'aigc/provider/list', {}, { signal })).records;
 }
 
 export function listProvidersQuery() {

@@ -4,7 +4,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { aiKeys } from './keys';
 
 export function saveModel(body: ModelSaveRequest): Promise<ModelRecord> {
-  return fetchData<ModelRecord>('aigc/model/save', body);
+  return fetchData('admin', 'aigc/model/save', body);
 }
 
 export function useSaveModel() {

@@ -4,7 +4,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { aiKeys } from './keys';
 
 export function saveProvider(body: ProviderSaveRequest): Promise<ProviderRecord> {
-  return fetchData<ProviderRecord>('aigc/provider/save', body);
+  return fetchData('admin', 'aigc/provider/save', body);
 }
 
 export function useSaveProvider() {

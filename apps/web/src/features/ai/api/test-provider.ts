@@ -4,7 +4,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 
 /** Lists the provider's models (or asks one for a single token) with the form's values. */
 export function testProvider(body: ProviderTestRequest): Promise<ProviderTestResponse> {
-  return fetchData<ProviderTestResponse>('aigc/provider/test', body);
+  return fetchData('admin', 'aigc/provider/test', body);
 }
 
 export function useTestProvider() {

@@ -2,6 +2,7 @@ import { Form, Input, InputNumber, Modal, Switch } from 'antd';
 import type { ModelRecord } from '@atrium/shared/contract/chat';
 import { useSaveModel } from '../api/save-model';
 import { useAiT } from '../i18n';
+import { asyncHandler } from '@/lib/async-handler';
 
 interface Values {
   name: string;
@@ -70,7 +71,7 @@ function ModelForm({
         enabled: model?.enabled ?? true,
         sort: model?.sort ?? 0,
       }}
-      onFinish={async (values) => {
+      onFinish={asyncHandler(async (values: Values) => {
         try {
           await save({
             id: model?.id ?? 0,
@@ -86,7 +87,7 @@ function ModelForm({
         } catch {
           // The API client has shown why; the dialog stays open to fix it.
         }
-      }}
+      })}
     >
       <Form.Item
         name="name"

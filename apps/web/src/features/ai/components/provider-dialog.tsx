@@ -6,6 +6,7 @@ import { sameUrlAddress } from '@atrium/shared/contract/secret-address';
 import { useSaveProvider } from '../api/save-provider';
 import { useTestProvider } from '../api/test-provider';
 import { useAiT } from '../i18n';
+import { asyncHandler } from '@/lib/async-handler';
 
 interface Values {
   name: string;
@@ -103,7 +104,7 @@ function ProviderForm({
         removeKey: false,
         testModel: editing?.models[0]?.name ?? '',
       }}
-      onFinish={async (values) => {
+      onFinish={asyncHandler(async (values: Values) => {
         try {
           await save({
             id: editing?.id ?? 0,
@@ -115,7 +116,7 @@ function ProviderForm({
         } catch {
           // The API client has shown why; the dialog stays open to fix it.
         }
-      }}
+      })}
     >
       <Form.Item
         name="name"
@@ -176,7 +177,7 @@ function ProviderForm({
       <Form.Item name="testModel" label={t('ai.testModel')}>
         <Input maxLength={200} placeholder="gpt-4o-mini" />
       </Form.Item>
-      <Space direction="vertical" style={{ width: '100%' }}>
+      <Space orientation="vertical" style={{ width: '100%' }}>
         <Button icon={<ApiOutlined />} loading={test.isPending} onClick={() => void runTest()}>
           {t('ai.test')}
         </Button>

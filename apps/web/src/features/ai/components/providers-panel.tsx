@@ -10,6 +10,7 @@ import { useProviders } from '../api/list-providers';
 import { useAiT } from '../i18n';
 import { ModelDialog, type ModelTarget } from './model-dialog';
 import { ProviderDialog } from './provider-dialog';
+import { asyncHandler } from '@/lib/async-handler';
 
 /** Every provider as a card holding its models, with their dialogs. */
 export function ProvidersPanel({
@@ -99,11 +100,11 @@ export function ProvidersPanel({
                 danger
                 icon={<DeleteOutlined />}
                 aria-label={t('ai.deleteProvider')}
-                onClick={async () => {
+                onClick={asyncHandler(async () => {
                   if (await confirmDialog(t('ai.confirmDeleteProvider', { name: provider.name }))) {
                     removeProvider.mutate(provider.id);
                   }
-                }}
+                })}
               />
             </Space>
           }

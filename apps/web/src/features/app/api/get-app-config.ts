@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AdminAppConfigResponse, AppConfigResponse } from '@atrium/shared';
 import { Limits } from '@atrium/shared/limits';
-import { fetchData } from '@/lib/api';
+import { fetchData, runningArea } from '@/lib/api';
 import { queryClient as appQueryClient } from '@/lib/query-client';
 import { applyAppConfig } from '../apply-app-config';
 
@@ -15,7 +15,8 @@ export const appConfigKey = ['app', 'config'] as const;
  * first load reports failures; the 30 s background refresh stays quiet when the server blips.
  */
 export async function fetchAppConfig(quiet = false): Promise<AppConfig> {
-  const data = await fetchData<AppConfig>(
+  const data = await fetchData(
+    runningArea(),
     'app/config',
     {},
     { successToast: false, errorToast: !quiet },
@@ -37,5 +38,5 @@ export function useAppConfig() {
 
 /** Refreshes now (after login or logout) and waits until the stores hold the new answer. */
 export function refreshAppConfig(): Promise<AppConfig> {
-  return appQueryClient.fetchQuery({ ...appConfigQuery, queryFn: () => fetchAppConfig(false) });
+  return appQueryClient.query({ ...appConfigQuery, queryFn: () => fetchAppConfig(false) });
 }

@@ -1,8 +1,9 @@
+import type { AreaName } from '@atrium/shared/areas';
 import { useEffect } from 'react';
 import { emit } from '@/lib/events';
 import { useAppConfig } from '../api/get-app-config';
 
-export type Area = 'member' | 'admin';
+export type Area = AreaName;
 
 /**
  * Mount-time behaviour of either app (SPEC 4.1): refresh from `app/config` now and every 30 s,

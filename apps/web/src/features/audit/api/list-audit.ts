@@ -1,6 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AuditEntry, AuditListRequest } from '@atrium/shared/contract/audit';
-import type { Paged } from '@atrium/shared/contract/paging';
+import type { AuditListRequest } from '@atrium/shared/contract/audit';
 import { fetchData } from '@/lib/api';
 
 export const auditKeys = {
@@ -10,7 +9,7 @@ export const auditKeys = {
 };
 
 export function listAudit(query: AuditListRequest, signal?: AbortSignal) {
-  return fetchData<Paged<AuditEntry>>('audit/list', query, { signal });
+  return fetchData('admin', 'audit/list', query, { signal });
 }
 
 export function listAuditQuery(query: AuditListRequest) {

@@ -33,8 +33,7 @@ export function AuditFilters({ value, onChange }: AuditFiltersProps) {
     <Flex gap={8} wrap>
       <Select
         allowClear
-        showSearch
-        optionFilterProp="label"
+        showSearch={{ optionFilterProp: 'label' }}
         style={{ width: 200 }}
         placeholder={t('audit.allAdmins')}
         aria-label={t('audit.admin')}

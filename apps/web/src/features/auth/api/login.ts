@@ -1,15 +1,15 @@
 import { useMutation } from '@tanstack/react-query';
 import type { LoginRequest, LoginResponse } from '@atrium/shared';
-import { fetchData, type ApiError } from '@/lib/api';
+import { fetchData, runningArea, type ApiError } from '@/lib/api';
 import { useApiStore } from '@/stores/api-store';
-import { refreshAppConfig } from '@/features/app/api/get-app-config';
+import { refreshAppConfig } from '@/features/app';
 
 /**
  * Signs in and waits for the refreshed config, so the page the user returns to already knows
  * who they are. Failures are shown by the form itself, not as a toast.
  */
 export async function login(body: LoginRequest): Promise<LoginResponse> {
-  const data = await fetchData<LoginResponse>('auth/login', body, {
+  const data = await fetchData(runningArea(), 'auth/login', body, {
     successToast: false,
     onFailure: () => true,
   });

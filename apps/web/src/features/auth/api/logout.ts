@@ -1,19 +1,19 @@
 import { useMutation } from '@tanstack/react-query';
-import { request } from '@/lib/api';
+import { request, runningArea } from '@/lib/api';
 import { queryClient } from '@/lib/query-client';
 import { useApiStore } from '@/stores/api-store';
 import { useLazyStore } from '@/stores/lazy-store';
 import { usePanelStore } from '@/stores/panel-store';
 import { usePermissionStore } from '@/stores/permission-store';
 import { useUserStore } from '@/stores/user-store';
-import { refreshAppConfig } from '@/features/app/api/get-app-config';
+import { refreshAppConfig } from '@/features/app';
 
 /**
  * Signs out. The local session is dropped even when the server can't be reached: the user asked
  * to leave, and a stale token must not linger in the cookie.
  */
 export async function logout(): Promise<void> {
-  await request('auth/logout', {}, { successToast: false, errorToast: false });
+  await request(runningArea(), 'auth/logout', {}, { successToast: false, errorToast: false });
   useApiStore.getState().clearToken();
   useUserStore.getState().reset();
   usePermissionStore.getState().reset();

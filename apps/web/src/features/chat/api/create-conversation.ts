@@ -4,7 +4,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { chatKeys } from './keys';
 
 export function createConversation(roomId: number): Promise<ConversationRecord> {
-  return fetchData<ConversationRecord>('aigc/conversation/create', { roomId });
+  return fetchData('member', 'aigc/conversation/create', { roomId });
 }
 
 export function useCreateConversation(roomId: number) {

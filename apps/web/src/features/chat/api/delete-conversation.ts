@@ -4,7 +4,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { chatKeys } from './keys';
 
 export function deleteConversation(id: number): Promise<null> {
-  return fetchData<null>('aigc/conversation/delete', { id });
+  return fetchData('member', 'aigc/conversation/delete', { id });
 }
 
 export function useDeleteConversation(roomId: number) {

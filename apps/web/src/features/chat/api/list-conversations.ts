@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ConversationRecord, RecordsResponse } from '@atrium/shared/contract/chat';
+import type { ConversationRecord } from '@atrium/shared/contract/chat';
 import { fetchData } from '@/lib/api';
 import { chatKeys } from './keys';
 
@@ -8,11 +8,7 @@ export async function listConversations(
   roomId: number,
   signal?: AbortSignal,
 ): Promise<ConversationRecord[]> {
-  const data = await fetchData<RecordsResponse<ConversationRecord>>(
-    'aigc/conversation/list',
-    { roomId },
-    { signal },
-  );
+  const data = await fetchData('member', 'aigc/conversation/list', { roomId }, { signal });
   return data.records;
 }
 

@@ -10,7 +10,8 @@ export function listMessages(
   before: number | undefined,
   signal?: AbortSignal,
 ): Promise<MessageListResponse> {
-  return fetchData<MessageListResponse>(
+  return fetchData(
+    'member',
     'aigc/message/list',
     { conversationId, limit: messagePageSize, ...(before ? { before } : {}) },
     { signal },

@@ -5,7 +5,7 @@ import { chatKeys } from './keys';
 import { updateMessage, type MessagePages } from './list-messages';
 
 export function regenerateAnswer(messageId: number): Promise<MessageRecord> {
-  return fetchData<MessageRecord>('aigc/chat/regenerate', { messageId });
+  return fetchData('member', 'aigc/chat/regenerate', { messageId });
 }
 
 /** Writes the latest answer again: it turns back into an empty, streaming message. */

@@ -7,7 +7,7 @@ export function renameConversation(body: {
   id: number;
   title: string;
 }): Promise<ConversationRecord> {
-  return fetchData<ConversationRecord>('aigc/conversation/rename', body);
+  return fetchData('member', 'aigc/conversation/rename', body);
 }
 
 export function useRenameConversation(roomId: number) {

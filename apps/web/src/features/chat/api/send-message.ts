@@ -9,7 +9,7 @@ import { chatKeys } from './keys';
 import { appendMessages, type MessagePages } from './list-messages';
 
 export function sendMessage(body: ChatSendRequest): Promise<ChatSendResponse> {
-  return fetchData<ChatSendResponse>('aigc/chat/send', body);
+  return fetchData('member', 'aigc/chat/send', body);
 }
 
 /** Sends; the question and the (streaming) answer join the conversation's newest page. */

@@ -5,7 +5,7 @@ import { chatKeys } from './keys';
 import { updateMessage, type MessagePages } from './list-messages';
 
 export function stopAnswer(messageId: number): Promise<MessageRecord> {
-  return fetchData<MessageRecord>('aigc/chat/stop', { messageId });
+  return fetchData('member', 'aigc/chat/stop', { messageId });
 }
 
 /** Stops an answer; the cache takes the message as it ended, unless the stream got there first. */

@@ -1,8 +1,5 @@
-import { Code, type Envelope } from '@atrium/shared/codes';
-import { XsrfCookie } from '@atrium/shared/limits';
 import type { StreamDelta, StreamDone, StreamError } from '@atrium/shared/contract/chat';
-import { readCookie } from '@/lib/cookies';
-import { toast } from '@/lib/feedback';
+import { announce, callHeaders, readAnswer, type CallRequest } from '@/lib/api';
 import { apiUrl } from '@/lib/urls';
 import { useApiStore } from '@/stores/api-store';
 import { SseParser } from './sse';
@@ -19,19 +16,6 @@ export interface StreamHandlers {
  */
 export type StreamEnd = 'ended' | 'closed' | 'refused' | 'aborted';
 
-function isEnvelope(value: unknown): value is Envelope {
-  return (
-    typeof value === 'object' && value !== null && 'code' in value && typeof value.code === 'number'
-  );
-}
-
-/** A refusal answers the usual envelope: code processors (not logged in) and toasts apply. */
-function handleRefusal(result: Envelope): void {
-  const processor = useApiStore.getState().codeProcessors.find((p) => p.code === result.code);
-  if (processor) processor.callback(result);
-  else if (result.msg) toast.error(result.msg, 5);
-}
-
 /**
  * `POST aigc/chat/stream {messageId, offset}` read with fetch and a stream reader (an
  * EventSource cannot POST or send the token header): the text past `offset`, then live tokens.
@@ -43,41 +27,39 @@ export async function streamAnswer(
   signal: AbortSignal,
 ): Promise<StreamEnd> {
   const { baseUrl, tokenKey, setToken } = useApiStore.getState();
-  const headers: Record<string, string> = {
+  const headers = {
+    ...callHeaders(),
     'Content-Type': 'application/json',
-    'is-ajax': 'true',
     Accept: 'text/event-stream',
   };
-  const token = readCookie(tokenKey);
-  const xsrf = readCookie(XsrfCookie);
-  if (token) headers[tokenKey] = token;
-  if (xsrf) headers['X-XSRF-TOKEN'] = xsrf;
+  const body: CallRequest<'member', 'aigc/chat/stream'> = { messageId, offset };
 
   let response: Response;
   try {
     response = await fetch(apiUrl('aigc/chat/stream', undefined, baseUrl), {
       method: 'POST',
       headers,
-      body: JSON.stringify({ messageId, offset }),
+      body: JSON.stringify(body),
       credentials: 'same-origin',
       signal,
     });
   } catch {
     return signal.aborted ? 'aborted' : 'closed';
   }
-  const fresh = response.headers.get(tokenKey);
-  if (fresh !== null) setToken(fresh);
   if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
     if (response.status >= 500) return 'closed';
-    let parsed: unknown;
-    try {
-      parsed = await response.json();
-    } catch {
-      parsed = undefined;
-    }
-    handleRefusal(isEnvelope(parsed) ? parsed : { code: Code.Failure, msg: '', data: null });
+    // A refusal is the usual envelope: read, renewed and announced like any call's (SPEC 8.1).
+    const { result } = readAnswer({
+      status: response.status,
+      statusText: response.statusText,
+      text: await response.text().catch(() => ''),
+      header: (name) => response.headers.get(name),
+    });
+    announce(result, { successToast: false, errorToast: true });
     return 'refused';
   }
+  const fresh = response.headers.get(tokenKey);
+  if (fresh !== null) setToken(fresh);
 
   const reader = response.body?.getReader();
   if (!reader) return 'closed';

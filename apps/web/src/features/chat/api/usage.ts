@@ -15,7 +15,7 @@ export const usageKeys = {
 
 /** Answers and tokens by day, room and member for a range of UTC days (admin). */
 export function usageSummary(query: UsageRequest, signal?: AbortSignal): Promise<UsageResponse> {
-  return fetchData<UsageResponse>('aigc/usage/summary', query, { signal });
+  return fetchData('admin', 'aigc/usage/summary', query, { signal });
 }
 
 export function usageSummaryQuery(query: UsageRequest) {
@@ -32,7 +32,7 @@ export function useUsageSummary(query: UsageRequest) {
 }
 
 export function getQuota(signal?: AbortSignal): Promise<ChatQuota> {
-  return fetchData<ChatQuota>('aigc/usage/quota', {}, { signal });
+  return fetchData('admin', 'aigc/usage/quota', {}, { signal });
 }
 
 export function useQuota() {
@@ -44,7 +44,7 @@ export function useQuota() {
 }
 
 export function saveQuota(quota: ChatQuota): Promise<ChatQuota> {
-  return fetchData<ChatQuota>('aigc/usage/quota_save', quota);
+  return fetchData('admin', 'aigc/usage/quota_save', quota);
 }
 
 export function useSaveQuota() {

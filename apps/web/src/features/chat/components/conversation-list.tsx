@@ -10,6 +10,7 @@ import {
 import type { ConversationRecord } from '@atrium/shared/contract/chat';
 import { confirmDialog } from '@/lib/feedback';
 import { useChatT } from '../i18n';
+import { asyncHandler } from '@/lib/async-handler';
 
 export interface ConversationListProps {
   conversations: ConversationRecord[] | undefined;
@@ -137,10 +138,10 @@ export function ConversationList({
         title={t('chat.renameTitle')}
         onCancel={() => setRenaming(undefined)}
         okButtonProps={{ disabled: title.trim() === '' }}
-        onOk={async () => {
+        onOk={asyncHandler(async () => {
           if (renaming) await onRename(renaming.id, title.trim());
           setRenaming(undefined);
-        }}
+        })}
         destroyOnHidden
       >
         <Input

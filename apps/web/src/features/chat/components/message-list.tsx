@@ -88,7 +88,7 @@ export function MessageList({
         {hasOlder ? (
           <div style={{ textAlign: 'center', padding: 8 }}>
             {loadingOlder ? (
-              <Spin size="small" tip={t('chat.loadingOlder')}>
+              <Spin size="small" description={t('chat.loadingOlder')}>
                 <div style={{ height: 24 }} />
               </Spin>
             ) : (

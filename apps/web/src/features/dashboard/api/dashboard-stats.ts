@@ -1,5 +1,4 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { DashboardStats } from '@atrium/shared/contract/dashboard';
 import { fetchData } from '@/lib/api';
 
 export const dashboardDays = 30;
@@ -7,7 +6,8 @@ export const dashboardDays = 30;
 /** Per-day charts end today in the viewer's time zone. */
 export function fetchDashboardStats(signal?: AbortSignal) {
   const utcOffsetMinutes = -new Date().getTimezoneOffset();
-  return fetchData<DashboardStats>(
+  return fetchData(
+    'admin',
     'dashboard/stats',
     { days: dashboardDays, utcOffsetMinutes },
     { signal },

@@ -5,7 +5,6 @@ import {
   Bar,
   BarChart,
   CartesianGrid,
-  Cell,
   Legend,
   Pie,
   PieChart,
@@ -15,7 +14,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { DashboardStats, DayCount } from '@atrium/shared/contract/dashboard';
-import { formatSize } from '@/components/file-picker/file-record';
+import { formatSize } from '@/components/file-library/file-picker/file-record';
 import { useDashboardT } from '../i18n';
 
 /**
@@ -114,18 +113,14 @@ function StorageChart({ stats }: { stats: DashboardStats }) {
     <ResponsiveContainer width="100%" height={chartHeight}>
       <PieChart>
         <Pie
-          data={data}
+          data={data.map((entry, i) => ({ ...entry, fill: colors[i % colors.length] }))}
           dataKey="bytes"
           nameKey="name"
           innerRadius={58}
           outerRadius={92}
           paddingAngle={2}
           stroke="none"
-        >
-          {data.map((entry, i) => (
-            <Cell key={entry.name} fill={colors[i % colors.length]} />
-          ))}
-        </Pie>
+        />
         <Tooltip
           formatter={(value, _name, item) => [
             `${formatSize(Number(value))} · ${t('dashboardStats.filesCount', {
@@ -139,7 +134,6 @@ function StorageChart({ stats }: { stats: DashboardStats }) {
           }}
         />
         <Legend
-          verticalAlign="bottom"
           formatter={(value: string, entry) => {
             const bytes = (entry.payload as { bytes?: number } | undefined)?.bytes ?? 0;
             return (

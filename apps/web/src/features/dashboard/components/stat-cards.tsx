@@ -9,7 +9,7 @@ import {
   TeamOutlined,
 } from '@ant-design/icons';
 import type { DashboardStats } from '@atrium/shared/contract/dashboard';
-import { formatSize } from '@/components/file-picker/file-record';
+import { formatSize } from '@/components/file-library/file-picker/file-record';
 import { useDashboardT } from '../i18n';
 
 interface Tile {

@@ -4,7 +4,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { memberKeys } from './keys';
 
 export function createMember(body: MemberCreateRequest) {
-  return fetchData<MemberView>('members/create', body);
+  return fetchData('admin', 'members/create', body);
 }
 
 export function useCreateMember() {

@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { MemberDetail } from '@atrium/shared/contract/members-admin';
 import { fetchData } from '@/lib/api';
 import { memberKeys } from './keys';
 
 /** One member with their storage use. */
 export function getMember(id: number, signal?: AbortSignal) {
-  return fetchData<MemberDetail>('members/get', { id }, { signal });
+  return fetchData('admin', 'members/get', { id }, { signal });
 }
 
 export function getMemberQuery(id: number) {

@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { MemberListRequest, MemberView } from '@atrium/shared/contract/members-admin';
-import type { Paged } from '@atrium/shared/contract/paging';
+import type { MemberListRequest } from '@atrium/shared/contract/members-admin';
 import { fetchData } from '@/lib/api';
 import { memberKeys } from './keys';
 
 export function listMembers(query: MemberListRequest, signal?: AbortSignal) {
-  return fetchData<Paged<MemberView>>('members/list', query, { signal });
+  return fetchData('admin', 'members/list', query, { signal });
 }
 
 export function listMembersQuery(query: MemberListRequest) {

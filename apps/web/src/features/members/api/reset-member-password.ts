@@ -3,7 +3,7 @@ import type { MemberPasswordRequest } from '@atrium/shared/contract/members-admi
 import { fetchData, type ApiError } from '@/lib/api';
 
 export function resetMemberPassword(body: MemberPasswordRequest) {
-  return fetchData<null>('members/reset_password', body);
+  return fetchData('admin', 'members/reset_password', body);
 }
 
 export function useResetMemberPassword() {

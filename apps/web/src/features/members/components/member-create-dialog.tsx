@@ -1,6 +1,7 @@
 import { Form, Input, Modal } from 'antd';
 import { useCreateMember } from '../api/create-member';
 import { useMembersT } from '../i18n';
+import { memberPasswordRule } from '@/lib/password-rules';
 
 interface FormValues {
   username: string;
@@ -61,8 +62,7 @@ export function MemberCreateDialog({ open, onClose }: MemberCreateDialogProps) {
           label={t('members.password')}
           rules={[
             { required: true, message: t('members.required') },
-            { min: 8, message: t('members.passwordHint') },
-            { pattern: /(?=.*\p{L})(?=.*\p{Nd})/u, message: t('members.passwordHint') },
+            memberPasswordRule(t('members.passwordHint')),
           ]}
         >
           <Input.Password autoComplete="new-password" placeholder={t('members.passwordHint')} />

@@ -1,7 +1,7 @@
 import { Badge, Descriptions, Drawer, Flex, Progress, Skeleton, Statistic, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { libraries } from '@atrium/shared/contract/files';
-import { formatSize } from '@/components/file-picker/file-record';
+import { formatSize } from '@/components/file-library/file-picker/file-record';
 import { RelativeTime } from '@/components/relative-time';
 import { useMember } from '../api/get-member';
 import { useMembersT } from '../i18n';

@@ -2,6 +2,7 @@ import { Alert, Form, Input, Modal } from 'antd';
 import type { MemberView } from '@atrium/shared/contract/members-admin';
 import { useResetMemberPassword } from '../api/reset-member-password';
 import { useMembersT } from '../i18n';
+import { memberPasswordRule } from '@/lib/password-rules';
 
 interface FormValues {
   password: string;
@@ -43,8 +44,7 @@ export function MemberPasswordDialog({ member, onClose }: MemberPasswordDialogPr
           label={t('members.password')}
           rules={[
             { required: true, message: t('members.required') },
-            { min: 8, message: t('members.passwordHint') },
-            { pattern: /(?=.*\p{L})(?=.*\p{Nd})/u, message: t('members.passwordHint') },
+            memberPasswordRule(t('members.passwordHint')),
           ]}
         >
           <Input.Password autoComplete="new-password" placeholder={t('members.passwordHint')} />

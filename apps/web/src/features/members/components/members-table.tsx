@@ -7,9 +7,9 @@ import type { Paged } from '@atrium/shared/contract/paging';
 import { RelativeTime } from '@/components/relative-time';
 import { useSetMemberDisabled } from '../api/set-member-disabled';
 import { useMembersT } from '../i18n';
+import { confirmAction } from '@/lib/async-handler';
 
 /** The API client already told the user why a call failed; the popover just closes. */
-const quietly = (work: Promise<unknown>) => work.then(() => undefined).catch(() => undefined);
 
 export interface MembersTableProps {
   data: Paged<MemberView> | undefined;
@@ -111,7 +111,9 @@ export function MembersTable({
           {member.disabled ? (
             <Popconfirm
               title={t('members.confirmEnable', { name: member.username })}
-              onConfirm={() => quietly(setDisabled.mutateAsync({ id: member.id, disabled: false }))}
+              onConfirm={confirmAction(() =>
+                setDisabled.mutateAsync({ id: member.id, disabled: false }),
+              )}
             >
               <Button type="link" size="small">
                 {t('members.enable')}
@@ -121,7 +123,9 @@ export function MembersTable({
             <Popconfirm
               title={t('members.confirmDisable', { name: member.username })}
               okButtonProps={{ danger: true }}
-              onConfirm={() => quietly(setDisabled.mutateAsync({ id: member.id, disabled: true }))}
+              onConfirm={confirmAction(() =>
+                setDisabled.mutateAsync({ id: member.id, disabled: true }),
+              )}
             >
               <Button type="link" size="small" danger>
                 {t('members.disable')}

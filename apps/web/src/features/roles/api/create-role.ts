@@ -4,7 +4,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { roleKeys } from './list-roles';
 
 export function createRole(body: RoleCreateRequest) {
-  return fetchData<RoleView>('roles/create', body);
+  return fetchData('admin', 'roles/create', body);
 }
 
 export function useCreateRole() {

@@ -3,7 +3,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { roleKeys } from './list-roles';
 
 export function deleteRole(id: number) {
-  return fetchData<null>('roles/delete', { id });
+  return fetchData('admin', 'roles/delete', { id });
 }
 
 export function useDeleteRole() {

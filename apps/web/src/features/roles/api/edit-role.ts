@@ -4,7 +4,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { roleKeys } from './list-roles';
 
 export function editRole(body: RoleEditRequest) {
-  return fetchData<RoleView>('roles/edit', body);
+  return fetchData('admin', 'roles/edit', body);
 }
 
 export function useEditRole() {

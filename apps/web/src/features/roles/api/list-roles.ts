@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { RoleView } from '@atrium/shared/contract/admins';
 import { fetchData } from '@/lib/api';
 
 export const roleKeys = { all: ['roles'] as const };
 
 export function listRoles(signal?: AbortSignal) {
-  return fetchData<{ records: RoleView[] }>('roles/list', {}, { signal });
+  return fetchData('admin', 'roles/list', {}, { signal });
 }
 
 export function listRolesQuery() {

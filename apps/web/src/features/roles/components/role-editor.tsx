@@ -26,6 +26,7 @@ import { useEditRole } from '../api/edit-role';
 import { useRolesT } from '../i18n';
 import { MenuPreview } from './menu-preview';
 import { MenuRulesTree } from './menu-rules-tree';
+import { confirmAction } from '@/lib/async-handler';
 
 const rulePattern = /^[A-Za-z0-9_*/.:-]{1,200}$/;
 
@@ -87,12 +88,7 @@ export function RoleEditor({ role, onSaved, onDeleted }: RoleEditorProps) {
                 title={t('roles.confirmDelete', { name: role.name })}
                 disabled={held}
                 okButtonProps={{ danger: true }}
-                onConfirm={() =>
-                  remove
-                    .mutateAsync(role.id)
-                    .then(onDeleted)
-                    .catch(() => undefined)
-                }
+                onConfirm={confirmAction(() => remove.mutateAsync(role.id).then(onDeleted))}
               >
                 <Button danger icon={<DeleteOutlined />} disabled={held}>
                   {t('roles.delete')}
@@ -158,7 +154,7 @@ export function RoleEditor({ role, onSaved, onDeleted }: RoleEditorProps) {
                 value={custom}
                 tokenSeparators={[',', ' ']}
                 open={false}
-                suffixIcon={null}
+                suffix={null}
                 placeholder={t('roles.customPlaceholder')}
                 onChange={(values: string[]) =>
                   setCustom(values.map((v) => v.trim()).filter(Boolean))

@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminRoomRecord, ModelOption, RecordsResponse } from '@atrium/shared/contract/chat';
+import type { AdminRoomRecord, ModelOption } from '@atrium/shared/contract/chat';
 import { fetchData } from '@/lib/api';
 import { roomKeys } from './keys';
 
 /** Every room, enabled or not, in display order (admin). */
 export async function listAdminRooms(signal?: AbortSignal): Promise<AdminRoomRecord[]> {
-  return (await fetchData<RecordsResponse<AdminRoomRecord>>('aigc/chat_room/list', {}, { signal }))
-    .records;
+  return (await fetchData('admin', 'aigc/chat_room/list', {}, { signal })).records;
 }
 
 export function listAdminRoomsQuery() {
@@ -23,8 +22,7 @@ export function useAdminRooms() {
 
 /** The models a room may use, for the editor's select. */
 export async function listModelOptions(signal?: AbortSignal): Promise<ModelOption[]> {
-  return (await fetchData<RecordsResponse<ModelOption>>('aigc/chat_room/models', {}, { signal }))
-    .records;
+  return (await fetchData('admin', 'aigc/chat_room/models', {}, { signal })).records;
 }
 
 export function useModelOptions(enabled: boolean) {

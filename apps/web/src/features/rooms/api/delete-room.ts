@@ -3,7 +3,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { roomKeys } from './keys';
 
 export function deleteRoom(id: number): Promise<null> {
-  return fetchData<null>('aigc/chat_room/delete', { id });
+  return fetchData('admin', 'aigc/chat_room/delete', { id });
 }
 
 export function useDeleteRoom() {

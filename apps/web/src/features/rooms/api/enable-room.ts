@@ -3,7 +3,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { roomKeys } from './keys';
 
 export function enableRoom(body: { id: number; enabled: boolean }): Promise<null> {
-  return fetchData<null>('aigc/chat_room/enable', body, { successToast: false });
+  return fetchData('admin', 'aigc/chat_room/enable', body, { successToast: false });
 }
 
 export function useEnableRoom() {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { RecordsResponse, RoomRecord } from '@atrium/shared/contract/chat';
+import type { RoomRecord } from '@atrium/shared/contract/chat';
 import { fetchData } from '@/lib/api';
 import { defineLazy, useLazyStore } from '@/stores/lazy-store';
 import { roomKeys } from './keys';
@@ -8,7 +8,7 @@ export const ROOMS_SET = 'Rooms';
 
 /** `POST aigc/chat_room/all`: the enabled rooms in display order (SPEC 7.4). */
 export async function listRooms(): Promise<RoomRecord[]> {
-  return (await fetchData<RecordsResponse<RoomRecord>>('aigc/chat_room/all', {})).records;
+  return (await fetchData('member', 'aigc/chat_room/all', {})).records;
 }
 
 /**

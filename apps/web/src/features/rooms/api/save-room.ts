@@ -4,7 +4,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { roomKeys } from './keys';
 
 export function saveRoom(body: RoomSaveRequest): Promise<AdminRoomRecord> {
-  return fetchData<AdminRoomRecord>('aigc/chat_room/save', body);
+  return fetchData('admin', 'aigc/chat_room/save', body);
 }
 
 export function useSaveRoom() {

@@ -5,7 +5,7 @@ import { roomKeys } from './keys';
 
 /** Saves a new order: each room's sort becomes its position in `ids`. */
 export function sortRooms(ids: number[]): Promise<null> {
-  return fetchData<null>('aigc/chat_room/sort', { ids }, { successToast: false });
+  return fetchData('admin', 'aigc/chat_room/sort', { ids }, { successToast: false });
 }
 
 export function useSortRooms() {

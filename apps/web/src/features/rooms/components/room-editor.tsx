@@ -15,6 +15,7 @@ import { useSmallWindow } from '@/lib/use-media-query';
 import { useModelOptions } from '../api/admin-rooms';
 import { useSaveRoom } from '../api/save-room';
 import { useRoomsT } from '../i18n';
+import { asyncHandler } from '@/lib/async-handler';
 
 interface Values {
   title: string;
@@ -113,7 +114,7 @@ function RoomForm({
         enabled: editing?.enabled ?? true,
         sort: editing?.sort ?? 0,
       }}
-      onFinish={async (values) => {
+      onFinish={asyncHandler(async (values: Values) => {
         try {
           await save({
             id: editing?.id ?? 0,
@@ -133,7 +134,7 @@ function RoomForm({
         } catch {
           // The API client has shown why; the editor stays open to fix it.
         }
-      }}
+      })}
     >
       <Form.Item
         name="title"

@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { SiteSettings } from '@atrium/shared/contract/site-settings';
 import { fetchData } from '@/lib/api';
 
 export const siteSettingsKeys = { all: ['settings', 'site'] as const };
 
 export function getSiteSettings(signal?: AbortSignal) {
-  return fetchData<SiteSettings>('setting/get', {}, { signal });
+  return fetchData('admin', 'setting/get', {}, { signal });
 }
 
 export function getSiteSettingsQuery() {

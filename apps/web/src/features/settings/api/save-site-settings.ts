@@ -4,7 +4,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { siteSettingsKeys } from './get-site-settings';
 
 export function saveSiteSettings(settings: SiteSettings) {
-  return fetchData<SiteSettings>('setting/save', { settings });
+  return fetchData('admin', 'setting/save', { settings });
 }
 
 export function useSaveSiteSettings() {

@@ -21,7 +21,7 @@ import {
   type NameValueItem,
 } from '@/components/fields/name-value-list/name-value-list';
 import { RichTextField } from '@/components/fields/rich-text-field/rich-text-field';
-import { refreshAppConfig } from '@/features/app/api/get-app-config';
+import { refreshAppConfig } from '@/features/app';
 import { useSmallWindow } from '@/lib/use-media-query';
 import { useSaveSiteSettings } from '../api/save-site-settings';
 import { useSettingsT } from '../i18n';

@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { UploadSettingsView } from '@atrium/shared/contract/upload-settings';
 import { fetchData } from '@/lib/api';
 
 export const uploadSettingsKeys = { all: ['settings', 'upload'] as const };
 
 export function getUploadSettings(signal?: AbortSignal) {
-  return fetchData<UploadSettingsView>('settings/upload/get', {}, { signal });
+  return fetchData('admin', 'settings/upload/get', {}, { signal });
 }
 
 export function getUploadSettingsQuery() {

@@ -5,7 +5,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { uploadSettingsKeys } from './get-upload-settings';
 
 export function saveUploadSettings(config: UploadConfig) {
-  return fetchData<UploadSettingsView>('settings/upload/save', { config });
+  return fetchData('admin', 'settings/upload/save', { config });
 }
 
 export function useSaveUploadSettings() {

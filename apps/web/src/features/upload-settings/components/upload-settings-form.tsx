@@ -144,7 +144,7 @@ export function UploadSettingsForm({ view }: UploadSettingsFormProps) {
                   <Select
                     mode="tags"
                     open={false}
-                    suffixIcon={null}
+                    suffix={null}
                     tokenSeparators={[',', ' ', ';']}
                     placeholder={t('uploadSettings.extensionsPlaceholder')}
                     aria-label={`${t(`uploadSettings.library.${library}`)} ${t('uploadSettings.extensions')}`}

@@ -1,0 +1,216 @@
+import type { AreaName } from '@atrium/shared/areas';
+import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Library } from '@atrium/shared/contract/files';
+import type { Database, Db } from './index';
+
+/** Table shapes of the file library and upload engine (migration 2026_11_21_1000_files). */
+
+export type OwnerType = AreaName;
+
+/** Whose library: a member's own, or the one admin library (owner id 0) all admins share. */
+export interface Owner {
+  type: OwnerType;
+  id: number;
+}
+
+export interface FileBlobsTable {
+  id: Generated<number>;
+  sha256: string;
+  md5: string;
+  size: number;
+  storageKey: string;
+  refCount: number;
+  createdAt: number;
+}
+
+export type UploadStatus = 'open' | 'finishing';
+
+export interface UploadSessionsTable {
+  id: Generated<number>;
+  ownerType: OwnerType;
+  ownerId: number;
+  library: Library;
+  md5: string;
+  size: number;
+  name: string;
+  ext: string;
+  chunkSize: number;
+  chunks: number;
+  stagingKey: string;
+  stagingUploadId: string | null;
+  md5State: string | null;
+  /** The running SHA-256 (hash-wasm's saved state) of the first `hashedChunks` chunks. */
+  sha256State: string | null;
+  hashedChunks: number;
+  status: UploadStatus;
+  /** While `status` is 'finishing': the instance holding the finish lease. */
+  instanceId: string | null;
+  /** The content address, once the whole file is verified: finishing moves the bytes there. */
+  verifiedSha256: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface UploadChunksTable {
+  sessionId: number;
+  idx: number;
+  size: number;
+  etag: string;
+  /** The instance that recorded it ('' before issue 13). */
+  instanceId: string;
+}
+
+/**
+ * A chunk some request is writing now (one writer per chunk, across instances); held while the
+ * instance it names is alive.
+ */
+export interface UploadChunkClaimsTable {
+  sessionId: number;
+  idx: number;
+  token: string;
+  instanceId: string;
+  claimedAt: number;
+}
+
+export interface UploadsTable {
+  id: Generated<number>;
+  ownerType: OwnerType;
+  ownerId: number;
+  library: Library;
+  blobId: number;
+  name: string;
+  ext: string;
+  path: string;
+  createdAt: number;
+}
+
+export interface FileCategoriesTable {
+  id: Generated<number>;
+  ownerType: OwnerType;
+  ownerId: number;
+  library: Library;
+  pid: number;
+  name: string;
+  sort: number;
+  path: string;
+  fileCount: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface FilesTable {
+  id: Generated<number>;
+  ownerType: OwnerType;
+  ownerId: number;
+  library: Library;
+  categoryId: number;
+  blobId: number;
+  name: string;
+  ext: string;
+  size: number;
+  path: string;
+  createdAt: number;
+}
+
+export interface FileLibraryStatsTable {
+  ownerType: OwnerType;
+  ownerId: number;
+  library: Library;
+  fileCount: number;
+}
+
+export type FilesTables = {
+  fileBlobs: FileBlobsTable;
+  uploadSessions: UploadSessionsTable;
+  uploadChunks: UploadChunksTable;
+  uploadChunkClaims: UploadChunkClaimsTable;
+  uploads: UploadsTable;
+  fileCategories: FileCategoriesTable;
+  files: FilesTable;
+  fileLibraryStats: FileLibraryStatsTable;
+};
+
+export type FilesDb = Kysely<Database & FilesTables>;
+
+/** The shared database handle seen with this feature's tables. */
+export function filesDb(db: Db): FilesDb {
+  return db.withTables<FilesTables>();
+}
+
+/** Explicit column lists for the repositories (DESIGN 11). */
+export const blobColumns = [
+  'id',
+  'sha256',
+  'md5',
+  'size',
+  'storageKey',
+  'refCount',
+  'createdAt',
+] as const;
+export const sessionColumns = [
+  'id',
+  'ownerType',
+  'ownerId',
+  'library',
+  'md5',
+  'size',
+  'name',
+  'ext',
+  'chunkSize',
+  'chunks',
+  'stagingKey',
+  'stagingUploadId',
+  'md5State',
+  'sha256State',
+  'hashedChunks',
+  'status',
+  'instanceId',
+  'verifiedSha256',
+  'createdAt',
+  'updatedAt',
+] as const;
+export const chunkColumns = ['sessionId', 'idx', 'size', 'etag', 'instanceId'] as const;
+export const uploadColumns = [
+  'id',
+  'ownerType',
+  'ownerId',
+  'library',
+  'blobId',
+  'name',
+  'ext',
+  'path',
+  'createdAt',
+] as const;
+export const categoryColumns = [
+  'id',
+  'ownerType',
+  'ownerId',
+  'library',
+  'pid',
+  'name',
+  'sort',
+  'path',
+  'fileCount',
+  'createdAt',
+  'updatedAt',
+] as const;
+export const fileColumns = [
+  'id',
+  'ownerType',
+  'ownerId',
+  'library',
+  'categoryId',
+  'blobId',
+  'name',
+  'ext',
+  'size',
+  'path',
+  'createdAt',
+] as const;
+
+export type BlobRow = Selectable<FileBlobsTable>;
+export type SessionRow = Selectable<UploadSessionsTable>;
+export type ChunkRow = Selectable<UploadChunksTable>;
+export type UploadRow = Selectable<UploadsTable>;
+export type CategoryRow = Selectable<FileCategoriesTable>;
+export type FileRow = Selectable<FilesTable>;

@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { CaptchaService } from '../captcha/index';
+import type { VerifyService } from '../verify/index';
+import { AccountRepository } from './account.repository';
+import { registerAccountRoutes } from './account.routes';
+import { AccountService } from './account.service';
+
+/** Member sign-up, password reset, profile and password change (DESIGN 5, 7). */
+export function registerAccountFeature(
+  app: FastifyInstance,
+  deps: {
+    captcha: CaptchaService;
+    verify: VerifyService;
+    /** Whether the member's own image library holds `path` (the avatar must be theirs). */
+    ownsImage: (memberId: number, path: string) => Promise<boolean>;
+  },
+): AccountService {
+  const { db, limits, now, members, sessions } = app.services;
+  const account = new AccountService({
+    repo: new AccountRepository(db),
+    members,
+    sessions,
+    captcha: deps.captcha,
+    verify: deps.verify,
+    limits,
+    ownsImage: deps.ownsImage,
+    now,
+  });
+  registerAccountRoutes(app, account);
+  return account;
+}

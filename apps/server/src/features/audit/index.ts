@@ -1,0 +1,1 @@
+export { registerAuditFeature } from './audit.routes';

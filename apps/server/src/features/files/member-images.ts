@@ -1,0 +1,64 @@
+import { Limits } from '@atrium/shared';
+import type { Readable } from 'node:stream';
+import type { Db } from '../../db/index';
+import { FilesRepository } from './files.repository';
+import { filesDb } from '../../db/files.tables';
+import type { Storage } from '../../storage/index';
+import { blobKey } from '../../storage/storage';
+import { parseBlobPath } from '../upload/index';
+
+/** Bigger images are not sent to a model: providers refuse them and they cost a fortune. */
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+const mimeOf: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+
+/** Images a member attaches: only from their own image library, sent inline to the model. */
+export interface ImageAccess {
+  owns(memberId: number, path: string): Promise<boolean>;
+  /** A data: URL of the image, or undefined when it is gone or too big. */
+  dataUrl(path: string): Promise<string | undefined>;
+}
+
+async function readAll(stream: Readable, limit: number): Promise<Buffer | undefined> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const part = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    size += part.length;
+    if (size > limit) {
+      stream.destroy();
+      return undefined;
+    }
+    parts.push(part);
+  }
+  return Buffer.concat(parts);
+}
+
+/** The member's image library (files feature) and the blob store behind it. */
+export function libraryImages(db: Db, storage: Storage): ImageAccess {
+  const files = new FilesRepository(filesDb(db));
+  return {
+    async owns(memberId, path) {
+      const parsed = parseBlobPath(path);
+      if (!parsed || parsed.library !== 'image') return false;
+      if (!(Limits.imageExtensions as readonly string[]).includes(parsed.ext)) return false;
+      return files.ownsPath({ owner: { type: 'member', id: memberId }, library: 'image' }, path);
+    },
+    async dataUrl(path) {
+      const parsed = parseBlobPath(path);
+      const mime = parsed ? mimeOf[parsed.ext] : undefined;
+      if (!parsed || !mime) return undefined;
+      const key = blobKey(parsed.sha256);
+      const stat = await storage.stat(key);
+      if (!stat || stat.size > MAX_IMAGE_BYTES) return undefined;
+      const bytes = await readAll(await storage.read(key), MAX_IMAGE_BYTES);
+      return bytes ? `data:${mime};base64,${bytes.toString('base64')}` : undefined;
+    },
+  };
+}

@@ -1,0 +1,12 @@
+export { ChunkFormError, readChunkForm, type FileTap } from './chunk-form';
+export { UploadGrants, fileOfChunk, grantCovers, type Grant } from './upload-grants.service';
+export {
+  checkFileName,
+  loadUploadConfig,
+  parseBlobPath,
+  parseLibrary,
+  uploadSettingKey,
+  type SettingsReader,
+} from './upload-rules';
+export { UploadRepository } from './upload.repository';
+export { UploadService, thumbWidth } from './upload.service';

@@ -1,0 +1,12 @@
+import { defineProject } from 'vitest/config';
+import { integrationTests } from './vitest.config';
+
+export default defineProject({
+  test: {
+    name: 'server-integration',
+    include: integrationTests,
+    environment: 'node',
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});

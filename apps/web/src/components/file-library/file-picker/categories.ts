@@ -1,0 +1,93 @@
+/** Category trees as the server nests them under `childKey` (SPEC 3.3), and what the picker does with them. */
+
+export interface CategoryNode {
+  id: number;
+  pid?: number;
+  name: string;
+  title?: string;
+  depth?: number;
+}
+
+export interface CategoryTreeItem {
+  key: number;
+  title: string;
+  children: CategoryTreeItem[];
+}
+
+function isNode(value: unknown): value is CategoryNode {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { id?: unknown }).id === 'number'
+  );
+}
+
+export function childrenOf(node: CategoryNode, childKey: string): CategoryNode[] {
+  // The child list sits under the key the picker was told (SPEC 3.3), not a fixed field.
+  const list: unknown = Reflect.get(node, childKey);
+  return Array.isArray(list) ? list.filter(isNode) : [];
+}
+
+/** Antd Tree data; the root (id 0) is always kept so "everything" stays reachable. */
+export function toTreeItems(
+  nodes: readonly CategoryNode[],
+  childKey: string,
+  filter = '',
+): CategoryTreeItem[] {
+  const needle = filter.trim().toLowerCase();
+  const walk = (list: readonly CategoryNode[]): CategoryTreeItem[] =>
+    list.flatMap((node) => {
+      const children = walk(childrenOf(node, childKey));
+      const hit = !needle || node.id === 0 || node.name.toLowerCase().includes(needle);
+      return hit || children.length > 0 ? [{ key: node.id, title: node.name, children }] : [];
+    });
+  return walk(nodes);
+}
+
+export function treeKeys(items: readonly CategoryTreeItem[]): number[] {
+  return items.flatMap((item) => [item.key, ...treeKeys(item.children)]);
+}
+
+export function findCategory(
+  nodes: readonly CategoryNode[],
+  id: number,
+  childKey: string,
+): CategoryNode | undefined {
+  for (const node of nodes) {
+    if (node.id === id) return node;
+    const found = findCategory(childrenOf(node, childKey), id, childKey);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+export interface CategoryOption {
+  value: number;
+  label: string;
+  depth: number;
+}
+
+/** Select options from a flattened list (each entry carries its depth), indented by depth. */
+export function categoryOptions(list: readonly CategoryNode[]): CategoryOption[] {
+  return list.map((node) => ({
+    value: node.id,
+    label: node.name,
+    depth: typeof node.depth === 'number' ? node.depth : 0,
+  }));
+}
+
+/** Ids of a category and everything under it: none of them can become its parent. */
+export function subtreeIds(
+  nodes: readonly CategoryNode[],
+  id: number,
+  childKey: string,
+): Set<number> {
+  const out = new Set<number>();
+  const walk = (node: CategoryNode) => {
+    out.add(node.id);
+    childrenOf(node, childKey).forEach(walk);
+  };
+  const start = findCategory(nodes, id, childKey);
+  if (start) walk(start);
+  return out;
+}

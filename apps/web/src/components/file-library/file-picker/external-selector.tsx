@@ -1,0 +1,86 @@
+import { useEffect, useRef } from 'react';
+import { Modal } from 'antd';
+import { alertDialog } from '@/lib/feedback';
+import { tFiles, useFilesT } from '@/components/file-library/i18n';
+import { pickerDialogWidth } from './dialog-width';
+import { parseSelectorItems } from './external-items';
+import type { PickedFile } from './selection';
+import { useSmallWindow } from '@/lib/use-media-query';
+
+declare global {
+  interface Window {
+    /** Address of an external selector; the picker opens `{server}/{category}` in a dialog. */
+    __selectorDialogServer?: string;
+  }
+}
+
+function selectorServer(): string | undefined {
+  const server = window.__selectorDialogServer;
+  return typeof server === 'string' && server.trim()
+    ? server.trim().replace(/\/+$/, '')
+    : undefined;
+}
+
+export interface ExternalSelectorProps {
+  category: string;
+  open: boolean;
+  max: number;
+  onConfirm: (items: PickedFile[]) => void;
+  onClose: () => void;
+}
+
+/** The external selector mode of SPEC 2.4: `{server}/{category}` in a dialog, answering by postMessage. */
+export function ExternalSelector({
+  category,
+  open,
+  max,
+  onConfirm,
+  onClose,
+}: ExternalSelectorProps) {
+  const t = useFilesT();
+  const narrow = useSmallWindow();
+  const frame = useRef<HTMLIFrameElement>(null);
+  const server = selectorServer();
+  const latest = useRef({ onConfirm, onClose });
+  useEffect(() => {
+    latest.current = { onConfirm, onClose };
+  });
+
+  useEffect(() => {
+    if (!open) return;
+    if (!server) {
+      void alertDialog(tFiles('files.selectorNotConfigured'));
+      latest.current.onClose();
+      return;
+    }
+    const origin = new URL(server, window.location.href).origin;
+    const listener = (event: MessageEvent) => {
+      if (event.source !== frame.current?.contentWindow || event.origin !== origin) return;
+      const items = parseSelectorItems(event.data, category).slice(0, max);
+      if (items.length === 0) return;
+      latest.current.onConfirm(items);
+      latest.current.onClose();
+    };
+    window.addEventListener('message', listener);
+    return () => window.removeEventListener('message', listener);
+  }, [open, server, category, max]);
+
+  if (!server) return null;
+  return (
+    <Modal
+      open={open}
+      width={pickerDialogWidth(narrow)}
+      title={t('files.pleaseSelect')}
+      footer={null}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <iframe
+        ref={frame}
+        className="atrium-fp-selector-frame"
+        src={`${server}/${encodeURIComponent(category)}`}
+        title={t('files.pleaseSelect')}
+      />
+    </Modal>
+  );
+}

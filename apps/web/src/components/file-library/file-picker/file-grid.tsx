@@ -1,0 +1,53 @@
+import { Col, Empty, Pagination, Row, Spin } from 'antd';
+import { useFilesT } from '@/components/file-library/i18n';
+import { FileCard } from './file-card';
+import type { FileRecord } from './file-record';
+
+export interface FileGridProps {
+  records: readonly FileRecord[];
+  checkedIds: ReadonlySet<number>;
+  onToggle: (record: FileRecord) => void;
+  loading: boolean;
+  page: number;
+  pageSize: number;
+  total: number;
+  onPage: (page: number) => void;
+}
+
+/** The paged grid: 2, 4 or 6 columns by screen size (SPEC 9). */
+export function FileGrid(props: FileGridProps) {
+  const t = useFilesT();
+  return (
+    <Spin spinning={props.loading}>
+      <div className="atrium-fp-grid" aria-busy={props.loading}>
+        {props.records.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('files.noRecords')} />
+        ) : (
+          <Row gutter={[12, 12]}>
+            {props.records.map((record) => (
+              <Col key={record.id} xs={12} sm={6} lg={4}>
+                <FileCard
+                  record={record}
+                  checked={props.checkedIds.has(record.id)}
+                  onToggle={props.onToggle}
+                />
+              </Col>
+            ))}
+          </Row>
+        )}
+      </div>
+      {props.total > 0 ? (
+        <Pagination
+          className="atrium-fp-pagination"
+          size="small"
+          current={props.page}
+          pageSize={props.pageSize}
+          total={props.total}
+          showSizeChanger={false}
+          showTotal={(total) => t('files.total', { total })}
+          onChange={props.onPage}
+        />
+      ) : null}
+    </Spin>
+  );
+}

@@ -1,0 +1,126 @@
+import { Modal } from 'antd';
+import { useFilesT } from '@/components/file-library/i18n';
+import type { UploadConfig } from '@/components/file-library/upload-button/upload-rules';
+import { pickerDialogWidth } from './dialog-width';
+import { ExternalSelector } from './external-selector';
+import { PickerBody } from './picker-body';
+import { useThemeVars } from '@/components/file-library/upload-button/theme-vars';
+import type { PickedFile } from './selection';
+import { useSmallWindow } from '@/lib/use-media-query';
+import './file-picker.css';
+
+/** The picker's permission flags (SPEC 6); each defaults to allowed. */
+export interface FilePickerPermission {
+  view: boolean;
+  upload: boolean;
+  addEdit: boolean;
+  delete: boolean;
+}
+
+export interface FilePickerProps {
+  /** Base address of the library (SPEC 3.5). */
+  url?: string;
+  /** Library key: image, file, video or audio. */
+  category: string;
+  mode?: 'dialog' | 'flat';
+  /** Dialog mode: whether it is shown. */
+  open?: boolean;
+  onClose?: () => void;
+  min?: number;
+  max?: number;
+  childKey?: string;
+  permission?: Partial<FilePickerPermission>;
+  /** Initial state of "Reverse Select Order". */
+  reverseSelectOrder?: boolean;
+  /** Open `window.__selectorDialogServer/{category}` instead of the built-in picker. */
+  external?: boolean;
+  uploadConfig?: UploadConfig;
+  /** Receives the selection; without it (a flat library page) there is nothing to confirm. */
+  onConfirm?: (items: PickedFile[]) => void;
+}
+
+export const defaultFileManagerUrl = '/member_data/file_manager';
+
+/** The file/media picker (SPEC 2.4): a 60% dialog or embedded flat, or an external selector. */
+export function FilePicker({
+  url = defaultFileManagerUrl,
+  category,
+  mode = 'dialog',
+  open = false,
+  onClose,
+  min = 1,
+  max = 1,
+  childKey = '_child',
+  reverseSelectOrder = false,
+  ...props
+}: FilePickerProps) {
+  const t = useFilesT();
+  const narrow = useSmallWindow();
+  const vars = useThemeVars();
+  const permission: FilePickerPermission = {
+    view: true,
+    upload: true,
+    addEdit: true,
+    delete: true,
+    ...props.permission,
+  };
+  const close = () => onClose?.();
+
+  if (!permission.view) return null;
+
+  if (props.external) {
+    return (
+      <ExternalSelector
+        category={category}
+        open={open}
+        max={max}
+        onConfirm={(items) => props.onConfirm?.(items)}
+        onClose={close}
+      />
+    );
+  }
+
+  const body = (
+    <PickerBody
+      url={url}
+      category={category}
+      min={min}
+      max={max}
+      childKey={childKey}
+      permission={permission}
+      reverseSelectOrder={reverseSelectOrder}
+      uploadConfig={props.uploadConfig}
+      onConfirm={
+        props.onConfirm
+          ? (items) => {
+              props.onConfirm?.(items);
+              if (mode === 'dialog') close();
+            }
+          : undefined
+      }
+    />
+  );
+
+  if (mode === 'flat')
+    return (
+      <div className="atrium-fp atrium-fp-flat" style={vars}>
+        {body}
+      </div>
+    );
+
+  return (
+    <Modal
+      open={open}
+      width={pickerDialogWidth(narrow)}
+      title={t('files.pleaseSelect')}
+      footer={null}
+      onCancel={close}
+      destroyOnHidden
+      className="atrium-fp-modal"
+    >
+      <div className="atrium-fp" style={vars}>
+        {body}
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,361 @@
+import { useMemo, useState } from 'react';
+import {
+  CopyOutlined,
+  DeleteOutlined,
+  DownOutlined,
+  EditOutlined,
+  FolderOutlined,
+  UpOutlined,
+} from '@ant-design/icons';
+import { Button, Checkbox, Form, Input, Tabs } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { copyText } from '@/lib/copy';
+import { confirmDialog, toast } from '@/lib/feedback';
+import { useFilesT } from '@/components/file-library/i18n';
+import { useDeleteCategory } from '@/components/file-library/api/category-delete';
+import { useEditCategory } from '@/components/file-library/api/category-edit';
+import { useFileCategories } from '@/components/file-library/api/file-categories';
+import { useDeleteFiles } from '@/components/file-library/api/file-delete';
+import { useEditFiles } from '@/components/file-library/api/file-edit';
+import { useFileList } from '@/components/file-library/api/file-list';
+import { fileKeys } from '@/components/file-library/api/file-manager-client';
+import { UploadButton } from '@/components/file-library/upload-button/upload-button';
+import type { UploadConfig } from '@/components/file-library/upload-button/upload-rules';
+import { categoryOptions, findCategory, subtreeIds } from './categories';
+import { CategoryDialog, type CategoryDraft } from './category-dialog';
+import { CategoryPanel } from './category-panel';
+import { FileEditDialog } from './file-edit-dialog';
+import type { FilePickerPermission } from './file-picker';
+import { FileGrid } from './file-grid';
+import type { FileRecord } from './file-record';
+import {
+  confirmProblem,
+  pickedFromPath,
+  pickedFromRecords,
+  showReverseOrder,
+  toggleSelection,
+  type PickedFile,
+  type PickerTab,
+} from './selection';
+import { useSmallWindow } from '@/lib/use-media-query';
+
+export interface PickerBodyProps {
+  url: string;
+  category: string;
+  min: number;
+  max: number;
+  childKey: string;
+  permission: FilePickerPermission;
+  reverseSelectOrder: boolean;
+  uploadConfig?: UploadConfig;
+  onConfirm?: (items: PickedFile[]) => void;
+}
+
+interface Selection {
+  /** Which load of the list the selection belongs to: a reload clears it (SPEC 4.4). */
+  stamp: string;
+  records: FileRecord[];
+}
+
+const noDraft: CategoryDraft = { id: 0, pid: 0, title: '' };
+
+const sameRecord = (a: FileRecord, b: FileRecord) => a.id === b.id;
+
+/** Everything inside the picker: tabs, category tree, grid, toolbar, sub-dialogs (SPEC 2.4, 4.4). */
+export function PickerBody(props: PickerBodyProps) {
+  const { url, category, min, max, childKey, permission } = props;
+  const t = useFilesT();
+  const narrow = useSmallWindow();
+  const client = useQueryClient();
+
+  const [tab, setTab] = useState<PickerTab>('list');
+  const [categoryId, setCategoryId] = useState(0);
+  const [page, setPage] = useState(1);
+  const [path, setPath] = useState('');
+  const [reverse, setReverse] = useState(props.reverseSelectOrder);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [selection, setSelection] = useState<Selection>({ stamp: '', records: [] });
+  const [draft, setDraft] = useState<CategoryDraft | null>(null);
+  const [moving, setMoving] = useState(false);
+
+  const categories = useFileCategories(url, category, true);
+  const list = useFileList(url, category, categoryId, page, true);
+  const removeFiles = useDeleteFiles(url, category);
+  const moveFiles = useEditFiles(url, category);
+  const saveCategory = useEditCategory(url, category);
+  const removeCategory = useDeleteCategory(url, category);
+
+  const tree = useMemo(() => categories.data?.categoryTreeAll ?? [], [categories.data]);
+  const records = list.data?.records ?? [];
+  const stamp = `${categoryId}:${page}:${list.dataUpdatedAt}`;
+  const selected = selection.stamp === stamp && !list.isPlaceholderData ? selection.records : [];
+  const checkedIds = new Set(selected.map((r) => r.id));
+  const currentName = findCategory(tree, categoryId, childKey)?.name ?? '';
+
+  const reloadList = () => client.invalidateQueries({ queryKey: fileKeys.lists(url, category) });
+  const reloadTree = () =>
+    client.invalidateQueries({ queryKey: fileKeys.categories(url, category) });
+
+  const clearSelection = () => setSelection({ stamp: '', records: [] });
+
+  const chooseCategory = (id: number) => {
+    clearSelection();
+    setCategoryId(id);
+    setPage(1);
+    setMenuOpen(false);
+    void reloadList();
+  };
+
+  const toggle = (record: FileRecord) => {
+    const result = toggleSelection(selected, record, max, sameRecord);
+    if (!result.ok) {
+      toast.warning(t('files.selectAtMost', { n: max }));
+      return;
+    }
+    setSelection({ stamp, records: result.selected });
+  };
+
+  const confirm = () => {
+    const problem = confirmProblem(tab, { path, selected: selected.length, min, max });
+    if (problem) {
+      toast.warning(
+        problem.key === 'files.pleaseInput' ? t(problem.key) : t(problem.key, { n: problem.n }),
+      );
+      return;
+    }
+    props.onConfirm?.(
+      tab === 'input' ? pickedFromPath(path) : pickedFromRecords(selected, reverse),
+    );
+  };
+
+  const deleteChecked = async () => {
+    if (selected.length === 0 || !(await confirmDialog(t('files.confirmDelete'), { danger: true })))
+      return;
+    try {
+      await removeFiles.mutateAsync(selected.map((r) => r.id));
+    } catch {
+      return;
+    }
+    toast.success(t('files.deleteSuccess'));
+    setPage(1);
+    void reloadList();
+  };
+
+  const moveChecked = async (target: number) => {
+    try {
+      await moveFiles.mutateAsync({ ids: selected.map((r) => r.id), categoryId: target });
+    } catch {
+      return;
+    }
+    toast.success(t('files.editSuccess'));
+    setMoving(false);
+    void reloadList();
+  };
+
+  const afterCategoryChange = () => {
+    setCategoryId(0);
+    setPage(1);
+    void reloadTree();
+    void reloadList();
+  };
+
+  const submitCategory = async (value: CategoryDraft) => {
+    try {
+      await saveCategory.mutateAsync(value);
+    } catch {
+      return;
+    }
+    toast.success(t('files.addSuccess'));
+    setDraft(null);
+    afterCategoryChange();
+  };
+
+  const deleteCurrentCategory = async () => {
+    if (categoryId <= 0 || !(await confirmDialog(t('files.confirmDelete'), { danger: true })))
+      return;
+    try {
+      await removeCategory.mutateAsync(categoryId);
+    } catch {
+      return;
+    }
+    toast.success(t('files.deleteSuccess'));
+    afterCategoryChange();
+  };
+
+  const editCurrentCategory = () => {
+    const node = findCategory(tree, categoryId, childKey);
+    if (!node || categoryId <= 0) return;
+    setDraft({
+      id: node.id,
+      pid: typeof node.pid === 'number' ? node.pid : 0,
+      title: node.title ?? node.name,
+    });
+  };
+
+  const parentOptions = useMemo(() => {
+    const blocked =
+      draft && draft.id > 0 ? subtreeIds(tree, draft.id, childKey) : new Set<number>();
+    return categoryOptions(categories.data?.categoryListParent ?? []).filter(
+      (o) => !blocked.has(o.value),
+    );
+  }, [categories.data, tree, draft, childKey]);
+  const moveOptions = useMemo(
+    () => categoryOptions(categories.data?.categoryListAll ?? []),
+    [categories.data],
+  );
+
+  const side = (
+    <CategoryPanel
+      tree={tree}
+      childKey={childKey}
+      current={categoryId}
+      loading={categories.isFetching}
+      canAddEdit={permission.addEdit}
+      canDelete={permission.delete}
+      onSelect={chooseCategory}
+      onAdd={() => setDraft({ id: 0, pid: categoryId, title: '' })}
+      onEdit={editCurrentCategory}
+      onDelete={() => void deleteCurrentCategory()}
+    />
+  );
+
+  const none = selected.length === 0;
+  const gallery = (
+    <div className={narrow ? 'atrium-fp-gallery is-narrow' : 'atrium-fp-gallery'}>
+      {narrow ? (
+        <Button
+          className="atrium-fp-fold"
+          block
+          icon={<FolderOutlined />}
+          aria-expanded={menuOpen}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span className="atrium-fp-fold-label">{currentName || t('files.categories')}</span>
+          {menuOpen ? <UpOutlined /> : <DownOutlined />}
+        </Button>
+      ) : null}
+      {!narrow || menuOpen ? <aside className="atrium-fp-side">{side}</aside> : null}
+      <section className="atrium-fp-main">
+        <div className="atrium-fp-toolbar">
+          {permission.upload ? (
+            <UploadButton
+              url={url}
+              category={category}
+              config={props.uploadConfig}
+              autoSave
+              saveCategoryId={categoryId}
+              onUploaded={() => {
+                setPage(1);
+                void reloadList();
+              }}
+            />
+          ) : null}
+          <div className="atrium-fp-actions">
+            {permission.delete ? (
+              <Button
+                danger
+                icon={<DeleteOutlined />}
+                disabled={none}
+                loading={removeFiles.isPending}
+                onClick={() => void deleteChecked()}
+              >
+                {t('files.delete')}
+              </Button>
+            ) : null}
+            {permission.addEdit ? (
+              <Button
+                icon={<EditOutlined />}
+                disabled={none}
+                onClick={() => !none && setMoving(true)}
+              >
+                {t('files.edit')}
+              </Button>
+            ) : null}
+            <Button
+              icon={<CopyOutlined />}
+              disabled={none}
+              onClick={() => !none && void copyText(selected.map((r) => r.fullPath).join('\n'))}
+            >
+              {t('files.copyLink')}
+            </Button>
+          </div>
+        </div>
+        <FileGrid
+          records={records}
+          checkedIds={checkedIds}
+          onToggle={toggle}
+          loading={list.isFetching}
+          page={list.data?.page ?? page}
+          pageSize={list.data?.pageSize ?? 10}
+          total={list.data?.total ?? 0}
+          onPage={(next) => {
+            clearSelection();
+            setPage(next);
+          }}
+        />
+      </section>
+    </div>
+  );
+
+  const input = (
+    <Form layout="vertical" onFinish={confirm} className="atrium-fp-input">
+      <Form.Item label={t('files.url')} htmlFor="atrium-fp-url">
+        <Input
+          id="atrium-fp-url"
+          value={path}
+          onChange={(event) => setPath(event.target.value)}
+          placeholder="https://"
+          allowClear
+        />
+      </Form.Item>
+    </Form>
+  );
+
+  return (
+    <div className="atrium-fp-body">
+      {props.onConfirm ? (
+        <Tabs
+          activeKey={tab}
+          onChange={(key) => setTab(key === 'input' ? 'input' : 'list')}
+          items={[
+            { key: 'list', label: t('files.fileGallery'), children: gallery },
+            { key: 'input', label: t('files.customLink'), children: input },
+          ]}
+        />
+      ) : (
+        gallery
+      )}
+      {props.onConfirm ? (
+        <div className="atrium-fp-footer">
+          {tab === 'list' && showReverseOrder(max, selected.length) ? (
+            <Checkbox checked={reverse} onChange={(event) => setReverse(event.target.checked)}>
+              {t('files.reverseSelectOrder')}
+            </Checkbox>
+          ) : null}
+          {tab === 'list' && selected.length > 0 ? (
+            <span className="atrium-fp-count">{t('files.checked', { n: selected.length })}</span>
+          ) : null}
+          <Button type="primary" onClick={confirm}>
+            {t('files.confirm')}
+          </Button>
+        </div>
+      ) : null}
+      <CategoryDialog
+        open={draft !== null}
+        draft={draft ?? noDraft}
+        parents={parentOptions}
+        loading={saveCategory.isPending || categories.isFetching}
+        onSubmit={(value) => void submitCategory(value)}
+        onClose={() => setDraft(null)}
+      />
+      <FileEditDialog
+        open={moving}
+        categoryId={categoryId}
+        categories={moveOptions}
+        loading={moveFiles.isPending || categories.isFetching}
+        onSubmit={(target) => void moveChecked(target)}
+        onClose={() => setMoving(false)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react';
+import { Button, Modal, Spin } from 'antd';
+import { useFilesT } from '@/components/file-library/i18n';
+import { useSmallWindow } from '@/lib/use-media-query';
+import { subDialogWidth } from './dialog-width';
+
+export interface SubDialogProps {
+  open: boolean;
+  title: string;
+  /** The call behind Confirm is running: the form is covered and Confirm spins. */
+  loading: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+  children: ReactNode;
+}
+
+/** The picker's small dialogs (SPEC 2.4: 30% wide): a form, then "Confirm". */
+export function SubDialog({ open, title, loading, onConfirm, onClose, children }: SubDialogProps) {
+  const t = useFilesT();
+  const narrow = useSmallWindow();
+  return (
+    <Modal
+      open={open}
+      width={subDialogWidth(narrow)}
+      title={title}
+      onCancel={onClose}
+      forceRender
+      footer={
+        <Button type="primary" loading={loading} onClick={onConfirm}>
+          {t('files.confirm')}
+        </Button>
+      }
+    >
+      <Spin spinning={loading}>{children}</Spin>
+    </Modal>
+  );
+}

@@ -1,0 +1,412 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileManagerCalls } from '@atrium/shared/contract/files';
+import type { ZodType } from 'zod';
+
+/**
+ * A real HTTP server speaking the file library's protocol (SPEC 7.2, 7.3) for component tests:
+ * it keeps categories, files and upload sessions in memory, records every call, and can be told
+ * to fail chunks so retries and resumes can be watched from the outside.
+ */
+export interface RecordedCall {
+  action: string;
+  category: string;
+  body: Record<string, string | number | undefined>;
+}
+
+export interface TestCategory {
+  id: number;
+  pid: number;
+  name: string;
+}
+
+export interface TestFile {
+  id: number;
+  categoryId: number;
+  name: string;
+  type: string;
+  size: number;
+  path: string;
+}
+
+interface Session {
+  chunks: Map<number, Buffer>;
+}
+
+export interface FileManagerTestServer {
+  /** e.g. http://127.0.0.1:41234/member_data/file_manager */
+  url: string;
+  calls: RecordedCall[];
+  categories: TestCategory[];
+  files: TestFile[];
+  chunkSize: number;
+  /** Answer the next n chunk calls with HTTP 500. */
+  failChunks(n: number): void;
+  /** Answer the next last-chunk with a ShouldRetryUpload refusal. */
+  refuseLastChunkOnce(): void;
+  /** Store chunks 0..count-1 of `content` as if an earlier attempt had sent them. */
+  seedChunks(
+    meta: { name: string; size: number; md5: string },
+    content: Buffer,
+    count: number,
+  ): void;
+  /** Make `content` already stored, so init answers an instant upload. */
+  seedStored(content: Buffer): void;
+  /** The action answers `{code: -1, msg}` until cleared. */
+  refuse(action: string, msg: string | undefined): void;
+  callsOf(action: string): RecordedCall[];
+  close(): Promise<void>;
+}
+
+const cors = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Headers': '*',
+  'Access-Control-Allow-Methods': 'POST, OPTIONS',
+};
+
+const md5 = (data: Buffer) => createHash('md5').update(data).digest('hex');
+
+export async function startFileManagerTestServer(
+  options: { chunkSize?: number; rootName?: string } = {},
+): Promise<FileManagerTestServer> {
+  const chunkSize = options.chunkSize ?? 64 * 1024;
+  const rootName = options.rootName ?? 'File Gallery';
+  const calls: RecordedCall[] = [];
+  const categories: TestCategory[] = [];
+  const files: TestFile[] = [];
+  const sessions = new Map<string, Session>();
+  const stored = new Map<string, string>();
+  const refusals = new Map<string, string>();
+  let failing = 0;
+  let refuseLast = false;
+  let nextId = 1;
+
+  const sessionKey = (m: { name: string; size: number; md5: string }) =>
+    `${m.md5}:${m.size}:${m.name}`;
+  const contiguous = (s: Session) => {
+    let n = 0;
+    while (s.chunks.has(n)) n++;
+    return n;
+  };
+  const pathOf = (hash: string, name: string) =>
+    `/data/files/${hash}${name.slice(name.lastIndexOf('.'))}`;
+
+  interface Node {
+    id: number;
+    pid: number;
+    name: string;
+    title: string;
+    sort: number;
+    _child: Node[];
+  }
+  const node = (id: number, pid: number, name: string): Node => ({
+    id,
+    pid,
+    name,
+    title: name,
+    sort: 0,
+    _child: categories
+      .filter((c) => c.pid === id && c.id !== id)
+      .map((c) => node(c.id, c.pid, c.name)),
+  });
+  const flatten = (nodes: Node[], depth = 0): Omit<Node, '_child'>[] =>
+    nodes.flatMap(({ _child, ...rest }) => [{ ...rest, depth }, ...flatten(_child, depth + 1)]);
+  const descendants = (id: number): Set<number> => {
+    const out = new Set([id]);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const c of categories) {
+        if (out.has(c.pid) && !out.has(c.id)) {
+          out.add(c.id);
+          grew = true;
+        }
+      }
+    }
+    return out;
+  };
+
+  /** Requests and answers that strayed from their declarations; `close()` fails on any. */
+  const drift: string[] = [];
+  const conforms = (schema: ZodType, value: unknown, what: string): boolean => {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return true;
+    const issue = parsed.error.issues[0];
+    drift.push(`${what}: ${issue?.path.join('.') || 'body'}: ${issue?.message}`);
+    return false;
+  };
+  const isAction = (action: string): action is keyof typeof fileManagerCalls =>
+    Object.hasOwn(fileManagerCalls, action);
+
+  type Answer = { code: number; msg: string; data: unknown } | { status: number };
+  const ok = (data: unknown, msg = ''): Answer => ({ code: 0, msg, data });
+  const listed = (f: TestFile, category: string) => ({
+    id: f.id,
+    category,
+    filename: f.name,
+    name: f.name,
+    path: f.path,
+    fullPath: `http://cdn.test${f.path}`,
+    type: f.type,
+    size: f.size,
+    categoryId: f.categoryId,
+    createdAt: f.id,
+  });
+  const fail = (msg: string): Answer => ({ code: -1, msg, data: null });
+
+  /**
+   * Answers like the server, checking both sides against the shared declarations (SPEC 7.2,
+   * 7.3): the fake can drift from the real server no more than the client can.
+   */
+  async function handle(
+    category: string,
+    body: Record<string, string | number | undefined>,
+    file: Buffer | undefined,
+  ): Promise<Answer> {
+    const action = file ? 'chunk' : String(body.action);
+    if (!isAction(action)) {
+      drift.push(`unknown action ${action}`);
+      return fail(`unknown action ${action}`);
+    }
+    const declared = fileManagerCalls[action];
+    if (!conforms(declared.request, body, `${action} request`))
+      return fail(`${action}: the request does not match its declaration`);
+    const answer = await respond(action, category, body, file);
+    if ('code' in answer && answer.code === 0)
+      conforms(declared.answer, answer.data, `${action} answer`);
+    return answer;
+  }
+
+  async function respond(
+    action: string,
+    category: string,
+    body: Record<string, string | number | undefined>,
+    file: Buffer | undefined,
+  ): Promise<Answer> {
+    calls.push({ action, category, body });
+    const refusal = refusals.get(action);
+    if (refusal !== undefined) return fail(refusal);
+    switch (action) {
+      case 'config':
+        return ok({
+          chunkSize,
+          category: {
+            image: { extensions: ['jpg', 'jpeg', 'png', 'gif', 'webp'], maxSize: 20 * 1024 * 1024 },
+            file: { extensions: ['pdf', 'txt', 'bin'], maxSize: 64 * 1024 * 1024 },
+            video: { extensions: ['mp4'], maxSize: 64 * 1024 * 1024 },
+            audio: { extensions: ['mp3'], maxSize: 64 * 1024 * 1024 },
+          },
+        });
+      case 'init': {
+        const size = Number(body.size);
+        const chunks = Math.ceil(size / chunkSize);
+        const hash = String(body.md5);
+        const done = stored.get(hash);
+        if (done)
+          return ok({
+            chunkUploaded: chunks,
+            chunks,
+            chunkSize,
+            path: done,
+            fullPath: `http://cdn.test${done}`,
+            data: { filename: String(body.name), size },
+          });
+        const key = sessionKey({ name: String(body.name), size, md5: hash });
+        const session = sessions.get(key) ?? { chunks: new Map() };
+        sessions.set(key, session);
+        return ok({ chunkUploaded: contiguous(session), chunks, chunkSize });
+      }
+      case 'chunk': {
+        if (failing > 0) {
+          failing--;
+          return { status: 500 };
+        }
+        const size = Number(body.size);
+        const chunks = Number(body.chunks);
+        const index = Number(body.chunk);
+        const key = sessionKey({ name: String(body.name), size, md5: String(body.md5) });
+        const session = sessions.get(key);
+        if (!session || !file) return fail('no upload session');
+        session.chunks.set(index, file);
+        if (contiguous(session) < chunks) return ok({ chunkUploaded: contiguous(session), chunks });
+        const whole = Buffer.concat(
+          [...Array(chunks).keys()].map((i) => session.chunks.get(i) ?? Buffer.alloc(0)),
+        );
+        if (refuseLast || md5(whole) !== body.md5) {
+          refuseLast = false;
+          sessions.delete(key);
+          return fail('The file changed on the way, ShouldRetryUpload');
+        }
+        const path = pathOf(md5(whole), String(body.name));
+        stored.set(md5(whole), path);
+        sessions.delete(key);
+        return ok({
+          chunkUploaded: chunks,
+          chunks,
+          data: { filename: String(body.name), size: whole.length },
+          path,
+          fullPath: `http://cdn.test${path}`,
+        });
+      }
+      case 'save': {
+        const name = String(body.name);
+        const record: TestFile = {
+          id: nextId++,
+          categoryId: Number(body.categoryId ?? 0),
+          name,
+          type: name.slice(name.lastIndexOf('.') + 1).toLowerCase(),
+          size: Number(body.size),
+          path: String(body.path),
+        };
+        files.push(record);
+        return ok(listed(record, category));
+      }
+      case 'category': {
+        const all = [node(0, 0, rootName)];
+        const list = flatten(all);
+        return ok({
+          categoryTreeAll: all,
+          categoryListAll: list,
+          categoryTreeParent: all,
+          categoryListParent: list,
+          categories: list.filter((c) => c.id !== 0),
+        });
+      }
+      case 'list': {
+        const page = Number(body.page ?? 1);
+        const scope = Number(body.categoryId ?? 0);
+        const inScope =
+          scope === 0 ? [...files] : files.filter((f) => descendants(scope).has(f.categoryId));
+        const newest = inScope.sort((a, b) => b.id - a.id);
+        const pageSize = 10;
+        const records = newest
+          .slice((page - 1) * pageSize, page * pageSize)
+          .map((f) => listed(f, category));
+        return ok({ records, total: newest.length, pageSize, page });
+      }
+      case 'fileEdit': {
+        const ids = String(body.id).split(',').map(Number);
+        for (const f of files) if (ids.includes(f.id)) f.categoryId = Number(body.categoryId);
+        return ok(null, 'Edit Success');
+      }
+      case 'fileDelete': {
+        const ids = String(body.id).split(',').map(Number);
+        for (let i = files.length - 1; i >= 0; i--)
+          if (ids.includes(files[i]?.id ?? -1)) files.splice(i, 1);
+        return ok(null, 'Delete Success');
+      }
+      case 'categoryEdit': {
+        const id = Number(body.id ?? 0);
+        const title = String(body.title);
+        if (id === 0) {
+          const added = { id: nextId++, pid: Number(body.pid ?? 0), name: title };
+          categories.push(added);
+          return ok({ id: added.id }, 'Add Success');
+        }
+        const found = categories.find((c) => c.id === id);
+        if (!found) return fail('no such category');
+        found.name = title;
+        found.pid = Number(body.pid ?? 0);
+        return ok({ id }, 'Add Success');
+      }
+      case 'categoryDelete': {
+        const id = Number(body.id);
+        const found = categories.find((c) => c.id === id);
+        if (!found) return fail('no such category');
+        for (const c of categories) if (c.pid === id) c.pid = found.pid;
+        for (const f of files) if (f.categoryId === id) f.categoryId = found.pid;
+        categories.splice(categories.indexOf(found), 1);
+        return ok(null, 'Delete Success');
+      }
+      default:
+        return fail(`unknown action ${action}`);
+    }
+  }
+
+  async function read(req: IncomingMessage): Promise<Buffer> {
+    const parts: Buffer[] = [];
+    for await (const part of req) parts.push(part as Buffer);
+    return Buffer.concat(parts);
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse) {
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, cors).end();
+      return;
+    }
+    const match = /^\/member_data\/file_manager\/([a-z]+)$/.exec(req.url ?? '');
+    if (req.method !== 'POST' || !match?.[1]) {
+      res.writeHead(404, cors).end();
+      return;
+    }
+    const raw = await read(req);
+    const type = req.headers['content-type'] ?? '';
+    let body: Record<string, string | number | undefined> = {};
+    let file: Buffer | undefined;
+    if (type.startsWith('multipart/form-data')) {
+      const form = await new Request('http://local/', {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: new Uint8Array(raw),
+      }).formData();
+      for (const [key, value] of form.entries()) {
+        if (typeof value === 'string') body[key] = value;
+        else file = Buffer.from(await value.arrayBuffer());
+      }
+      file ??= Buffer.alloc(0);
+    } else {
+      body = JSON.parse(raw.toString('utf8')) as Record<string, string | number | undefined>;
+    }
+    const answer = await handle(match[1], body, file);
+    if ('status' in answer) {
+      res.writeHead(answer.status, cors).end('boom');
+      return;
+    }
+    res.writeHead(200, { ...cors, 'Content-Type': 'application/json' }).end(JSON.stringify(answer));
+  }
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      res.writeHead(500, cors).end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}/member_data/file_manager`,
+    calls,
+    categories,
+    files,
+    chunkSize,
+    failChunks: (n) => void (failing = n),
+    refuseLastChunkOnce: () => void (refuseLast = true),
+    seedChunks(meta, content, count) {
+      const session: Session = { chunks: new Map() };
+      for (let i = 0; i < count; i++)
+        session.chunks.set(i, content.subarray(i * chunkSize, (i + 1) * chunkSize));
+      sessions.set(sessionKey(meta), session);
+    },
+    seedStored(content) {
+      const hash = md5(content);
+      stored.set(hash, pathOf(hash, '.bin'));
+    },
+    refuse(action, msg) {
+      if (msg === undefined) refusals.delete(action);
+      else refusals.set(action, msg);
+    },
+    callsOf: (action) => calls.filter((c) => c.action === action),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close(() =>
+          drift.length === 0
+            ? resolve()
+            : reject(
+                new Error(`The file library strayed from its declarations:\n${drift.join('\n')}`),
+              ),
+        );
+      }),
+  };
+}

@@ -1,0 +1,269 @@
+import { createHash } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { tFiles } from '@/components/file-library/i18n';
+import { installMatchMedia, installResizeObserver } from '@/test-utils/media';
+import {
+  startFileManagerTestServer,
+  type FileManagerTestServer,
+} from '@/components/file-library/testing/file-manager-test-server';
+import { renderWithFreshCache as renderWithProviders } from '@/test-utils/render';
+import { UploadButton, type UploadButtonProps } from './upload-button';
+import type { UploadResult } from './upload-engine';
+
+let server: FileManagerTestServer;
+vi.setConfig({ testTimeout: 60_000 });
+
+beforeAll(async () => {
+  installMatchMedia();
+  installResizeObserver();
+  server = await startFileManagerTestServer({ chunkSize: 64 * 1024 });
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.calls.length = 0;
+  server.files.length = 0;
+});
+afterEach(cleanup);
+
+function bytes(size: number, seed: number): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(size);
+  for (let i = 0; i < size; i++) out[i] = (i * seed + (i >> 8)) & 0xff;
+  return out;
+}
+
+function fileOf(
+  name: string,
+  content: Uint8Array<ArrayBuffer>,
+  lastModified = 1_700_000_000_000,
+): File {
+  return new File([content], name, { type: 'application/octet-stream', lastModified });
+}
+
+function setup(props: Partial<UploadButtonProps> = {}) {
+  const uploaded: UploadResult[] = [];
+  const view = renderWithProviders(
+    <UploadButton
+      url={server.url}
+      category="file"
+      onUploaded={(r) => uploaded.push(r)}
+      {...props}
+    />,
+  );
+  const input = view.container.querySelector('input[type="file"]');
+  if (!(input instanceof HTMLInputElement)) throw new Error('no file input');
+  const user = userEvent.setup({ applyAccept: false });
+  return { ...view, uploaded, pick: (...files: File[]) => user.upload(input, files), user };
+}
+
+const md5 = (data: Uint8Array) => createHash('md5').update(data).digest('hex');
+
+describe('UploadButton', () => {
+  it('is 200 px wide unless told otherwise', () => {
+    const { container } = setup();
+    expect(container.querySelector('.atrium-upload')).toHaveStyle({ width: '200px' });
+  });
+
+  it('hashes, sends every chunk in order and hands the stored file to the page', async () => {
+    const content = bytes(200 * 1024, 7);
+    const { pick, uploaded } = setup();
+    await pick(fileOf('report.bin', content));
+    await waitFor(() => expect(uploaded).toHaveLength(1), { timeout: 15_000 });
+    const init = server.callsOf('init');
+    expect(init).toHaveLength(1);
+    expect(init[0]?.body).toMatchObject({
+      name: 'report.bin',
+      size: content.length,
+      md5: md5(content),
+    });
+    const chunks = server.callsOf('chunk');
+    expect(chunks.map((c) => c.body.chunk)).toEqual(['0', '1', '2', '3']);
+    expect(chunks[0]?.body).toMatchObject({
+      name: 'report.bin',
+      chunks: '4',
+      size: String(content.length),
+      md5: md5(content),
+    });
+    expect(uploaded[0]).toMatchObject({
+      name: 'report.bin',
+      size: content.length,
+      path: `/data/files/${md5(content)}.bin`,
+    });
+    expect(server.callsOf('save')).toHaveLength(0);
+  });
+
+  it('shows the exact message for a file type outside the list and sends nothing', async () => {
+    const { pick } = setup();
+    await pick(fileOf('virus.exe', bytes(10, 1)));
+    expect(
+      await screen.findByText('文件类型不合法（只能上传pdf,txt,bin文件）'),
+    ).toBeInTheDocument();
+    expect(server.callsOf('init')).toHaveLength(0);
+  });
+
+  it('shows the exact message for a file over maxSize', async () => {
+    const config = { chunkSize: 1024, category: { file: { extensions: ['bin'], maxSize: 100 } } };
+    const { pick } = setup({ config });
+    await pick(fileOf('big.bin', bytes(101, 1)));
+    expect(await screen.findByText('文件大小不合法')).toBeInTheDocument();
+    expect(server.callsOf('init')).toHaveLength(0);
+    // A page-held configuration means no config call either.
+    expect(server.callsOf('config')).toHaveLength(0);
+  });
+
+  it('uses SPEC 9 limits when no configuration can be had', async () => {
+    server.refuse('config', 'config is broken');
+    try {
+      const { pick } = setup();
+      await pick(fileOf('doc.bin', bytes(10, 1)));
+      expect(
+        await screen.findByText('文件类型不合法（只能上传gif,jpg,png,jpeg文件）'),
+      ).toBeInTheDocument();
+    } finally {
+      server.refuse('config', undefined);
+    }
+  });
+
+  it('fetches the configuration once for every button on the page', async () => {
+    renderWithProviders(
+      <>
+        <UploadButton url={server.url} category="file" />
+        <UploadButton url={server.url} category="image" />
+        <UploadButton url={server.url} category="video" />
+      </>,
+    );
+    await waitFor(() => expect(server.callsOf('config')).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(server.callsOf('config')).toHaveLength(1);
+  });
+
+  it('does not queue the same file twice', async () => {
+    const content = bytes(150 * 1024, 3);
+    const file = fileOf('twice.bin', content);
+    const { pick, uploaded } = setup();
+    await pick(file, file);
+    await waitFor(() => expect(uploaded).toHaveLength(1), { timeout: 15_000 });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(server.callsOf('init')).toHaveLength(1);
+  });
+
+  it('lets the pre-upload check cancel a file, also asynchronously', async () => {
+    const seen: string[] = [];
+    const { pick, uploaded } = setup({
+      beforeUpload: async (file) => {
+        seen.push(file.name);
+        return file.name !== 'no.bin';
+      },
+    });
+    await pick(fileOf('no.bin', bytes(10, 2)), fileOf('yes.bin', bytes(10, 3)));
+    await waitFor(() => expect(uploaded).toHaveLength(1), { timeout: 15_000 });
+    expect(seen).toEqual(['no.bin', 'yes.bin']);
+    expect(server.callsOf('init').map((c) => c.body.name)).toEqual(['yes.bin']);
+  });
+
+  it('resumes: chunks below chunkUploaded are not sent again', async () => {
+    const content = bytes(300 * 1024, 11);
+    const hash = md5(content);
+    server.seedChunks(
+      { name: 'resume.bin', size: content.length, md5: hash },
+      Buffer.from(content),
+      3,
+    );
+    const { pick, uploaded } = setup();
+    await pick(fileOf('resume.bin', content));
+    await waitFor(() => expect(uploaded).toHaveLength(1), { timeout: 15_000 });
+    expect(server.callsOf('chunk').map((c) => c.body.chunk)).toEqual(['3', '4']);
+    expect(uploaded[0]?.path).toBe(`/data/files/${hash}.bin`);
+  });
+
+  it('sends no chunk when the same content is already stored', async () => {
+    const content = bytes(100 * 1024, 13);
+    server.seedStored(Buffer.from(content));
+    const { pick, uploaded } = setup();
+    await pick(fileOf('again.bin', content));
+    await waitFor(() => expect(uploaded).toHaveLength(1), { timeout: 15_000 });
+    expect(server.callsOf('chunk')).toHaveLength(0);
+    expect(uploaded[0]?.fullPath).toMatch(/^http:\/\/cdn\.test\/data\/files\//);
+  });
+
+  it('retries a failed chunk and goes on', async () => {
+    const content = bytes(130 * 1024, 17);
+    server.failChunks(2);
+    const { pick, uploaded } = setup();
+    await pick(fileOf('flaky.bin', content));
+    await waitFor(() => expect(uploaded).toHaveLength(1), { timeout: 15_000 });
+    expect(server.callsOf('chunk').map((c) => c.body.chunk)).toEqual(['0', '0', '0', '1', '2']);
+  });
+
+  it('gives up after 5 retries with "Upload Error : Server Error"', async () => {
+    server.failChunks(6);
+    const { pick, uploaded } = setup();
+    await pick(fileOf('down.bin', bytes(10, 19)));
+    const text = tFiles('files.uploadError', { error: tFiles('files.serverError') });
+    expect(await screen.findAllByText(text, undefined, { timeout: 15_000 })).not.toHaveLength(0);
+    expect(server.callsOf('chunk')).toHaveLength(6);
+    expect(uploaded).toHaveLength(0);
+  });
+
+  it('starts the whole file again on ShouldRetryUpload', async () => {
+    const content = bytes(100 * 1024, 23);
+    server.refuseLastChunkOnce();
+    const { pick, uploaded } = setup();
+    await pick(fileOf('retry.bin', content));
+    await waitFor(() => expect(uploaded).toHaveLength(1), { timeout: 15_000 });
+    expect(server.callsOf('init')).toHaveLength(2);
+    expect(server.callsOf('chunk').map((c) => c.body.chunk)).toEqual(['0', '1', '0', '1']);
+  });
+
+  it('shows the server message when init is refused', async () => {
+    server.refuse('init', 'Quota exceeded');
+    try {
+      const { pick, uploaded } = setup();
+      await pick(fileOf('quota.bin', bytes(10, 29)));
+      expect(await screen.findAllByText('Quota exceeded')).not.toHaveLength(0);
+      expect(server.callsOf('chunk')).toHaveLength(0);
+      expect(uploaded).toHaveLength(0);
+    } finally {
+      server.refuse('init', undefined);
+    }
+  });
+
+  it('auto-saves into category 0 and hands on the saved file', async () => {
+    const { pick, uploaded } = setup({ autoSave: true });
+    await pick(fileOf('kept.bin', bytes(1000, 31)));
+    await waitFor(() => expect(uploaded).toHaveLength(1), { timeout: 15_000 });
+    expect(server.callsOf('save')[0]?.body).toMatchObject({
+      name: 'kept.bin',
+      size: 1000,
+      categoryId: 0,
+    });
+    expect(uploaded[0]?.saved).toMatchObject({ name: 'kept.bin', categoryId: 0 });
+  });
+
+  it('shows a progress bar per file that fades out after success', async () => {
+    const { pick, container, uploaded } = setup();
+    await pick(fileOf('fade.bin', bytes(1000, 37)));
+    await waitFor(() => expect(container.querySelector('.atrium-upload-queue li')).not.toBeNull());
+    expect(container.querySelector('.ant-progress')).not.toBeNull();
+    await waitFor(() => expect(uploaded).toHaveLength(1), { timeout: 15_000 });
+    await waitFor(() => expect(container.querySelector('.atrium-upload-queue li')).toBeNull(), {
+      timeout: 5_000,
+    });
+  });
+
+  it('removing a file stops its upload', async () => {
+    const hashSpy = vi.fn();
+    const { pick, container, user, uploaded } = setup({ beforeUpload: () => (hashSpy(), true) });
+    server.failChunks(3);
+    await pick(fileOf('gone.bin', bytes(100 * 1024, 41)));
+    await waitFor(() => expect(container.querySelector('.atrium-upload-queue li')).not.toBeNull());
+    await user.click(screen.getByRole('button', { name: tFiles('files.remove') }));
+    await waitFor(() => expect(container.querySelector('.atrium-upload-queue li')).toBeNull());
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(uploaded).toHaveLength(0);
+    expect(server.callsOf('chunk').length).toBeLessThan(3);
+    expect(hashSpy).toHaveBeenCalledTimes(1);
+    server.failChunks(0);
+  });
+});

@@ -1,0 +1,257 @@
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { CloseOutlined, UploadOutlined } from '@ant-design/icons';
+import { Button, Progress } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { toast } from '@/lib/feedback';
+import { randomId } from '@/lib/random';
+import { useConfigStore } from '@/stores/config-store';
+import { useFilesT } from '@/components/file-library/i18n';
+import { resolveUploadConfig, useUploadConfig } from '@/components/file-library/api/upload-config';
+import { createUploadTransport } from '@/components/file-library/api/upload-transport';
+import { computeMd5 } from './md5';
+import { runUpload, UploadCancelled, UploadError, type UploadResult } from './upload-engine';
+import { checkFailureText, uploadErrorText } from './upload-messages';
+import {
+  acceptOf,
+  checkFile,
+  chunkSizeOf,
+  fileKey,
+  ruleFor,
+  type UploadConfig,
+} from './upload-rules';
+import { pageUploadConfig } from './page-upload-config';
+import { useThemeVars } from './theme-vars';
+import './upload-button.css';
+
+export interface UploadButtonProps {
+  /** Base address of the file library (SPEC 7.2). */
+  url?: string;
+  /** Library key. */
+  category?: string;
+  /** Upload configuration held by the page; fetched with `config` when neither this nor the page has one. */
+  config?: UploadConfig;
+  /** Save each upload into the library once stored. */
+  autoSave?: boolean;
+  /** Category the auto-save files into: 0 from a plain button, the current one from the picker. */
+  saveCategoryId?: number;
+  /** Return false (or resolve false) to keep a file out of the queue. */
+  beforeUpload?: (file: File) => boolean | Promise<boolean>;
+  onUploaded?: (result: UploadResult) => void;
+  width?: number | string;
+  multiple?: boolean;
+  disabled?: boolean;
+  children?: ReactNode;
+}
+
+type Phase = 'waiting' | 'hash' | 'upload' | 'done' | 'error';
+
+interface QueueItem {
+  uid: string;
+  key: string;
+  name: string;
+  phase: Phase;
+  percent: number;
+  error?: string;
+  leaving: boolean;
+}
+
+const fadeMs = 300;
+const doneLingerMs = 700;
+const active: readonly Phase[] = ['waiting', 'hash', 'upload'];
+
+/** The chunked, resumable upload button with its queue (SPEC 2.6, 4.5, 5, 8.2). */
+export function UploadButton({
+  url = '/member_data/file_manager',
+  category = 'file',
+  width = 200,
+  multiple = true,
+  ...props
+}: UploadButtonProps) {
+  const t = useFilesT();
+  const client = useQueryClient();
+  const vars = useThemeVars();
+  const fromPage = useConfigStore((s) => pageUploadConfig(s.config));
+  const known = props.config ?? fromPage;
+  const fetched = useUploadConfig(url, category, !known);
+  const config = known ?? fetched.data;
+  const rule = ruleFor(config, category);
+
+  const input = useRef<HTMLInputElement>(null);
+  const [items, setItems] = useState<QueueItem[]>([]);
+  const itemsRef = useRef<QueueItem[]>([]);
+  const controllers = useRef(new Map<string, AbortController>());
+  const chain = useRef<Promise<void>>(Promise.resolve());
+  const latest = useRef(props);
+  useEffect(() => {
+    latest.current = props;
+  });
+
+  const update = useCallback((change: (list: QueueItem[]) => QueueItem[]) => {
+    itemsRef.current = change(itemsRef.current);
+    setItems(itemsRef.current);
+  }, []);
+  const patch = useCallback(
+    (uid: string, values: Partial<QueueItem>) =>
+      update((list) => list.map((i) => (i.uid === uid ? { ...i, ...values } : i))),
+    [update],
+  );
+  const fadeOut = useCallback(
+    (uid: string) => {
+      patch(uid, { leaving: true });
+      setTimeout(() => update((list) => list.filter((i) => i.uid !== uid)), fadeMs);
+    },
+    [patch, update],
+  );
+
+  useEffect(() => {
+    const running = controllers.current;
+    return () => running.forEach((c) => c.abort());
+  }, []);
+
+  const process = async (uid: string, file: File, chunkSize: number) => {
+    const controller = controllers.current.get(uid);
+    if (!controller || controller.signal.aborted) return;
+    let shown = -1;
+    try {
+      const result = await runUpload({
+        file,
+        id: uid,
+        chunkSize,
+        transport: createUploadTransport(url, category),
+        hash: computeMd5,
+        signal: controller.signal,
+        saveInto: latest.current.autoSave ? (latest.current.saveCategoryId ?? 0) : undefined,
+        onProgress: ({ phase, percent }) => {
+          const rounded = Math.floor(percent) + (phase === 'upload' ? 1000 : 0);
+          if (rounded === shown) return;
+          shown = rounded;
+          patch(uid, { phase, percent: Math.floor(percent) });
+        },
+      });
+      patch(uid, { phase: 'done', percent: 100 });
+      setTimeout(() => fadeOut(uid), doneLingerMs);
+      latest.current.onUploaded?.(result);
+    } catch (error) {
+      if (error instanceof UploadCancelled) return;
+      const text =
+        error instanceof UploadError
+          ? uploadErrorText(error, t)
+          : t('files.uploadError', { error: String(error) });
+      patch(uid, { phase: 'error', error: text });
+      toast.error(text);
+    } finally {
+      controllers.current.delete(uid);
+    }
+  };
+
+  const accept = async (files: File[]) => {
+    const current = props.config ?? fromPage ?? (await resolveUploadConfig(client, url, category));
+    const currentRule = ruleFor(current, category);
+    const chunkSize = chunkSizeOf(current);
+    for (const file of files) {
+      const key = fileKey(file);
+      if (itemsRef.current.some((i) => i.key === key && active.includes(i.phase) && !i.leaving))
+        continue;
+      const failure = checkFile(file, currentRule);
+      if (failure) {
+        toast.error(checkFailureText(failure, t));
+        continue;
+      }
+      const check = latest.current.beforeUpload;
+      if (check && !(await check(file))) continue;
+      const uid = `WU_FILE_${randomId()}`;
+      controllers.current.set(uid, new AbortController());
+      update((list) => [
+        ...list.filter((i) => i.key !== key),
+        { uid, key, name: file.name, phase: 'waiting', percent: 0, leaving: false },
+      ]);
+      chain.current = chain.current.then(() => process(uid, file, chunkSize));
+    }
+  };
+
+  const remove = (uid: string) => {
+    controllers.current.get(uid)?.abort();
+    controllers.current.delete(uid);
+    fadeOut(uid);
+  };
+
+  const statusText = (item: QueueItem) => {
+    if (item.phase === 'hash') return t('files.hashing', { percent: item.percent });
+    if (item.phase === 'upload') return t('files.uploading', { percent: item.percent });
+    if (item.phase === 'done') return t('files.uploaded');
+    if (item.phase === 'error') return item.error ?? '';
+    return '';
+  };
+
+  return (
+    <div className="atrium-upload" style={{ ...vars, width }}>
+      <Button
+        block
+        icon={<UploadOutlined />}
+        disabled={props.disabled}
+        onClick={() => input.current?.click()}
+      >
+        {props.children ?? t('files.upload')}
+      </Button>
+      <input
+        ref={input}
+        type="file"
+        hidden
+        // antd's form styles give every file input `display: block`, beating `hidden`.
+        style={{ display: 'none' }}
+        multiple={multiple}
+        accept={acceptOf(rule)}
+        onChange={(event) => {
+          const files = Array.from(event.target.files ?? []);
+          event.target.value = '';
+          void accept(files);
+        }}
+      />
+      {items.length > 0 ? (
+        <ul className="atrium-upload-queue" aria-live="polite">
+          {items.map((item) => (
+            <li
+              key={item.uid}
+              className={item.leaving ? 'is-leaving' : undefined}
+              data-phase={item.phase}
+            >
+              <div className="atrium-upload-row">
+                <span className="atrium-upload-name" title={item.name}>
+                  {item.name}
+                </span>
+                <Button
+                  type="text"
+                  size="small"
+                  icon={<CloseOutlined />}
+                  aria-label={t('files.remove')}
+                  onClick={() => remove(item.uid)}
+                />
+              </div>
+              <Progress
+                size="small"
+                percent={item.percent}
+                showInfo={false}
+                status={
+                  item.phase === 'error'
+                    ? 'exception'
+                    : item.phase === 'done'
+                      ? 'success'
+                      : 'active'
+                }
+                strokeColor={item.phase === 'hash' ? 'var(--fp-warning)' : undefined}
+                aria-label={item.name}
+              />
+              <div
+                className={
+                  item.phase === 'error' ? 'atrium-upload-status is-error' : 'atrium-upload-status'
+                }
+              >
+                {statusText(item)}
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

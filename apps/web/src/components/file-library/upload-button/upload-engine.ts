@@ -1,0 +1,211 @@
+import type {
+  ChunkAnswer,
+  ChunkFields,
+  InitMeta,
+  SaveBody,
+  UploadTransport,
+} from '@/components/file-library/api/upload-calls';
+import { Limits, shouldRetryUpload } from '@atrium/shared/limits';
+import { chunkCount, pendingChunks, type ChunkRange } from './upload-rules';
+
+export type UploadStage = 'hash' | 'init' | 'chunk' | 'save';
+
+export class UploadError extends Error {
+  constructor(
+    readonly stage: UploadStage,
+    readonly kind: 'code' | 'server' | 'network' | 'failed',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class UploadCancelled extends Error {
+  constructor() {
+    super('cancelled');
+  }
+}
+
+export interface UploadProgress {
+  phase: 'hash' | 'upload';
+  /** 0 to 100 within the phase. */
+  percent: number;
+}
+
+/** What the page gets (SPEC 3.6): name, size, path, fullPath; `saved` is the save call's data. */
+export interface UploadResult {
+  name: string;
+  size: number;
+  path: string;
+  fullPath: string;
+  saved?: unknown;
+}
+
+export interface UploadOptions {
+  file: File;
+  /** The queue id sent as the chunk's `id` field. */
+  id: string;
+  chunkSize: number;
+  transport: UploadTransport;
+  hash: (
+    blob: Blob,
+    onProgress: (done: number, total: number) => void,
+    signal: AbortSignal,
+  ) => Promise<string>;
+  signal: AbortSignal;
+  onProgress?: (progress: UploadProgress) => void;
+  /** Files the upload into this category (0 from the plain button) once it is stored. */
+  saveInto?: number;
+  chunkRetries?: number;
+  /** How many times a `ShouldRetryUpload` answer may restart the file. */
+  fileRetries?: number;
+  retryDelayMs?: (attempt: number) => number;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (ms <= 0) return resolve();
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new UploadCancelled());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+
+class RestartFile extends Error {}
+
+/**
+ * One file through SPEC 4.5: hash, init (resume from chunkUploaded), chunks one after another with
+ * retries, the whole file again on `ShouldRetryUpload`, then the optional save.
+ */
+export async function runUpload(options: UploadOptions): Promise<UploadResult> {
+  const { file, signal, transport } = options;
+  const chunkRetries = options.chunkRetries ?? Limits.uploadChunkRetries;
+  const fileRetries = options.fileRetries ?? 2;
+  const delay = options.retryDelayMs ?? ((attempt: number) => 300 * attempt);
+  const cancelled = () => {
+    if (signal.aborted) throw new UploadCancelled();
+  };
+
+  let md5: string;
+  try {
+    md5 = await options.hash(
+      file,
+      (done, total) =>
+        options.onProgress?.({ phase: 'hash', percent: total ? (done / total) * 100 : 100 }),
+      signal,
+    );
+  } catch (error) {
+    cancelled();
+    throw new UploadError('hash', 'failed', error instanceof Error ? error.message : String(error));
+  }
+  cancelled();
+
+  const lastModifiedDate = new Date(file.lastModified).toISOString();
+  const meta: InitMeta = {
+    name: file.name,
+    type: file.type,
+    lastModifiedDate,
+    size: file.size,
+    md5,
+  };
+  const total = chunkCount(file.size, options.chunkSize);
+
+  for (let round = 0; ; round++) {
+    try {
+      const stored = await sendFile(meta, total);
+      return await save(stored);
+    } catch (error) {
+      if (error instanceof RestartFile && round < fileRetries) continue;
+      if (error instanceof RestartFile) throw new UploadError('chunk', 'code', error.message);
+      throw error;
+    }
+  }
+
+  async function sendFile(meta: InitMeta, total: number): Promise<Omit<UploadResult, 'saved'>> {
+    const init = await transport.init(meta, signal).catch(rethrowCancel);
+    cancelled();
+    if (!init.ok) {
+      if (init.msg.includes(shouldRetryUpload)) throw new RestartFile(init.msg);
+      throw new UploadError('init', init.kind, init.msg);
+    }
+    const answer = init.data;
+    if (answer.path && answer.chunkUploaded >= total) {
+      options.onProgress?.({ phase: 'upload', percent: 100 });
+      return {
+        name: answer.data?.filename ?? file.name,
+        size: answer.data?.size ?? file.size,
+        path: answer.path,
+        fullPath: answer.fullPath ?? answer.path,
+      };
+    }
+    // Every chunk held but no path: re-send the last one (accepted idempotently) to finish.
+    const from = Math.min(answer.chunkUploaded, total - 1);
+    const ranges = pendingChunks(file.size, options.chunkSize, from);
+    let last: ChunkAnswer | undefined;
+    for (const range of ranges) last = await sendChunk(range, total);
+    const path = last?.path;
+    if (!path) throw new UploadError('chunk', 'failed', 'no path in the last answer');
+    return {
+      name: last?.data?.filename ?? file.name,
+      size: last?.data?.size ?? file.size,
+      path,
+      fullPath: last?.fullPath ?? path,
+    };
+  }
+
+  async function sendChunk(range: ChunkRange, total: number): Promise<ChunkAnswer> {
+    const fields: ChunkFields = {
+      id: options.id,
+      name: file.name,
+      type: file.type,
+      lastModifiedDate,
+      size: file.size,
+      chunks: total,
+      chunk: range.index,
+      md5: meta.md5,
+    };
+    const body = file.slice(range.start, range.end);
+    const report = (loaded: number) =>
+      options.onProgress?.({
+        phase: 'upload',
+        percent: file.size ? (Math.min(range.end, range.start + loaded) / file.size) * 100 : 100,
+      });
+    report(0);
+    for (let attempt = 0; ; attempt++) {
+      const answer = await transport.chunk(fields, body, signal, report).catch(rethrowCancel);
+      cancelled();
+      if (answer.ok) {
+        report(range.end - range.start);
+        return answer.data;
+      }
+      if (answer.msg.includes(shouldRetryUpload)) throw new RestartFile(answer.msg);
+      if (answer.kind === 'code' || attempt >= chunkRetries)
+        throw new UploadError('chunk', answer.kind, answer.msg);
+      await sleep(delay(attempt + 1), signal);
+    }
+  }
+
+  async function save(stored: Omit<UploadResult, 'saved'>): Promise<UploadResult> {
+    if (options.saveInto === undefined) return stored;
+    const body: SaveBody = {
+      path: stored.path,
+      name: stored.name,
+      size: stored.size,
+      categoryId: options.saveInto,
+    };
+    const answer = await transport.save(body, signal).catch(rethrowCancel);
+    cancelled();
+    if (!answer.ok) throw new UploadError('save', answer.kind, answer.msg);
+    return { ...stored, saved: answer.data };
+  }
+
+  function rethrowCancel(error: unknown): never {
+    if (signal.aborted) throw new UploadCancelled();
+    throw error;
+  }
+}

@@ -1,0 +1,96 @@
+import { z, type ZodType } from 'zod';
+import { epochMs, id } from './paging.answers';
+
+/** What the file manager answers (SPEC 3.2, 3.3, 7.2, 7.3). */
+
+const count = z.number().int().nonnegative();
+const library = z.enum(['image', 'file', 'video', 'audio']);
+
+/** A file of the library as the picker lists it (SPEC 3.2). */
+export const fileRecord = z.strictObject({
+  id,
+  /** The library key. */
+  category: library,
+  filename: z.string(),
+  name: z.string(),
+  path: z.string(),
+  fullPath: z.string(),
+  /** The extension, lower-case. */
+  type: z.string(),
+  size: count,
+  categoryId: count,
+  createdAt: epochMs,
+  /** Address of a small preview, for images. */
+  thumbnail: z.string().optional(),
+});
+
+interface CategoryNode {
+  id: number;
+  pid: number;
+  name: string;
+  title: string;
+  sort: number;
+  _child: CategoryNode[];
+}
+export const categoryNode: ZodType<CategoryNode> = z.lazy(() =>
+  z.strictObject({
+    id: count,
+    pid: count,
+    name: z.string(),
+    title: z.string(),
+    sort: z.number().int(),
+    _child: z.array(categoryNode),
+  }),
+);
+
+export const categoryListItem = z.strictObject({
+  id: count,
+  pid: count,
+  name: z.string(),
+  title: z.string(),
+  sort: z.number().int(),
+  depth: count,
+});
+
+/** Answer of `action=category` (SPEC 3.3, 7.3). */
+export const categoryResponse = z.strictObject({
+  /** The root (id 0, "<Library> Gallery") with every category nested under `_child`. */
+  categoryTreeAll: z.array(categoryNode),
+  /** categoryTreeAll flattened in tree order, each with its depth (root 0). */
+  categoryListAll: z.array(categoryListItem),
+  /** The tree of categories that can take a sub-category (every one, and the root). */
+  categoryTreeParent: z.array(categoryNode),
+  categoryListParent: z.array(categoryListItem),
+  /** The categories without the root, flat, in tree order. */
+  categories: z.array(categoryListItem),
+});
+
+export const listResponse = z.strictObject({
+  records: z.array(fileRecord),
+  total: count,
+  pageSize: z.number().int().positive(),
+  page: z.number().int().positive(),
+});
+
+const finished = {
+  path: z.string().optional(),
+  fullPath: z.string().optional(),
+  data: z.strictObject({ filename: z.string(), size: count }).optional(),
+};
+
+/** Answer of `action=init` (SPEC 7.2, DESIGN 6): `path` when nothing needs to be sent. */
+export const initResponse = z.strictObject({
+  chunkUploaded: count,
+  chunks: z.number().int().positive(),
+  chunkSize: z.number().int().positive(),
+  ...finished,
+});
+
+/** Answer of a chunk: progress, or on the last one the finished upload (SPEC 7.2). */
+export const chunkResponse = z.strictObject({
+  chunkUploaded: count,
+  chunks: z.number().int().positive(),
+  ...finished,
+});
+
+export const categoryEditResponse = z.strictObject({ id });

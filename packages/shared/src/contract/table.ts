@@ -1,0 +1,41 @@
+import { accountCalls, captchaCalls, messagingCalls } from './accounts';
+import { adminsCalls, rolesCalls } from './admins';
+import { auditCalls } from './audit';
+import { authCalls } from './auth';
+import { aiCalls, chatCalls, roomsAdminCalls, roomsMemberCalls, usageCalls } from './chat';
+import { dashboardCalls } from './dashboard';
+import { membersAdminCalls } from './members-admin';
+import { siteSettingsCalls } from './site-settings';
+import { uploadSettingsCalls } from './upload-settings';
+
+/**
+ * Every call of each area, keyed by path (DESIGN 5). The server registers each route from its
+ * entry and a test fails on a route without one or an entry without a route; the web names calls
+ * by these keys and takes their types from here (type imports only: no zod in the browser).
+ */
+export const adminTable = {
+  ...authCalls.admin,
+  ...captchaCalls.admin,
+  ...messagingCalls,
+  ...adminsCalls,
+  ...rolesCalls,
+  ...auditCalls,
+  ...dashboardCalls,
+  ...membersAdminCalls,
+  ...siteSettingsCalls,
+  ...uploadSettingsCalls,
+  ...aiCalls,
+  ...roomsAdminCalls,
+  ...usageCalls,
+};
+
+export const memberTable = {
+  ...authCalls.member,
+  ...captchaCalls.member,
+  ...accountCalls,
+  ...roomsMemberCalls,
+  ...chatCalls,
+};
+
+export type AdminTable = typeof adminTable;
+export type MemberTable = typeof memberTable;
