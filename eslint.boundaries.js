@@ -31,6 +31,8 @@ export default [
             'apps/web/tsconfig.json',
             'packages/shared/tsconfig.json',
           ],
+          // Three projects on purpose (server, browser and shared code compile apart).
+          noWarnOnMultipleProjects: true,
         }),
       ],
     },

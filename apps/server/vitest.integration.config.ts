@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
-import { integrationTests } from './vitest.config';
+import { integrationTests } from './vitest.config.ts';
 
 export default defineProject({
   test: {

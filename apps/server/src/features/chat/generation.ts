@@ -8,14 +8,14 @@ import {
   openAiClient,
   scrubKey,
   streamCompletion,
-  type ChatCompletionMessageParam,
   type ProviderConnection,
 } from '../ai/index';
 import type { ResolvedModel } from '../ai/index';
 import { ChatRepository } from './chat.repository';
 import type { MessageRow } from './chat.tables';
 import type { ImageAccess } from '../files/index';
-import { estimateTokens, IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS } from './tokens';
+import { buildPrompt } from './prompt';
+import { estimateTokens } from './tokens';
 import { UsageRepository } from './usage.repository';
 
 type EndStatus = Exclude<MessageStatus, 'streaming'>;
@@ -127,10 +127,6 @@ export class Job {
 const storable = (text: string) => text.replace(/\0/g, '');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const DEFAULT_CONTEXT_TOKENS = 8192;
-const DEFAULT_ANSWER_TOKENS = 1024;
-const MAX_IMAGES_IN_PROMPT = 4;
 
 /**
  * Server-owned generation (DESIGN 8): each answer is a job that calls the provider and keeps the
@@ -479,68 +475,6 @@ export class Generations {
     return client;
   }
 
-  /**
-   * The prompt: the room's system prompt, then as much recent history as fits the model's
-   * context (always the newest message), with the newest images for vision models.
-   */
-  private async buildPrompt(request: GenerationRequest): Promise<{
-    messages: ChatCompletionMessageParam[];
-    promptTokens: number;
-  }> {
-    const { model, systemPrompt, params } = request;
-    const rows = await this.deps.repo.history(
-      request.conversationId,
-      request.messageId,
-      this.options.historyLimit,
-    );
-    const context = model.contextLength > 0 ? model.contextLength : DEFAULT_CONTEXT_TOKENS;
-    let budget = context - (params.max_tokens ?? Math.min(DEFAULT_ANSWER_TOKENS, context / 4));
-    let promptTokens = 0;
-    if (systemPrompt) {
-      const cost = estimateTokens(systemPrompt) + MESSAGE_OVERHEAD_TOKENS;
-      budget -= cost;
-      promptTokens += cost;
-    }
-    const chosen: { row: MessageRow; images: string[] }[] = [];
-    let imagesLeft = model.vision ? MAX_IMAGES_IN_PROMPT : 0;
-    for (const row of rows) {
-      if (row.role === 'assistant' && row.content === '') continue;
-      const paths = row.role === 'user' ? parseImages(row.images).slice(0, imagesLeft) : [];
-      const cost =
-        estimateTokens(row.content) + MESSAGE_OVERHEAD_TOKENS + paths.length * IMAGE_TOKENS;
-      if (chosen.length > 0 && cost > budget) break;
-      budget -= cost;
-      promptTokens += cost;
-      imagesLeft -= paths.length;
-      chosen.push({ row, images: paths });
-    }
-    chosen.reverse();
-
-    const messages: ChatCompletionMessageParam[] = [];
-    if (systemPrompt) messages.push({ role: 'system', content: systemPrompt });
-    for (const { row, images } of chosen) {
-      if (row.role === 'assistant') {
-        messages.push({ role: 'assistant', content: row.content });
-        continue;
-      }
-      const urls = (await Promise.all(images.map((p) => this.deps.images.dataUrl(p)))).filter(
-        (url): url is string => url !== undefined,
-      );
-      messages.push(
-        urls.length === 0
-          ? { role: 'user', content: row.content }
-          : {
-              role: 'user',
-              content: [
-                { type: 'text', text: row.content },
-                ...urls.map((url) => ({ type: 'image_url' as const, image_url: { url } })),
-              ],
-            },
-      );
-    }
-    return { messages, promptTokens };
-  }
-
   private async run(job: Job): Promise<void> {
     const { request } = job;
     const apiKey = request.model.connection.apiKey;
@@ -555,7 +489,12 @@ export class Generations {
     let promptTokens = 0;
     let usage: { prompt_tokens: number; completion_tokens: number } | undefined;
     try {
-      const prompt = await this.buildPrompt(request);
+      const history = await this.deps.repo.history(
+        request.conversationId,
+        request.messageId,
+        this.options.historyLimit,
+      );
+      const prompt = await buildPrompt(request, history, this.deps.images);
       promptTokens = prompt.promptTokens;
       if (job.endReason) throw new Error(job.endReason);
       armIdle();
@@ -613,14 +552,5 @@ export class Generations {
         }
       : { promptTokens, completionTokens: estimateTokens(job.content), estimated: true };
     await this.finish(job, { status, error, usage: tokens });
-  }
-}
-
-export function parseImages(text: string): string[] {
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
   }
 }

@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   ChunkFields,
   ChunkResponse,
@@ -13,19 +11,17 @@ import { int32Max } from '@atrium/shared/contract/fields';
 import { ApiError } from '../../http/envelope';
 import type { Instances } from '../../instances/instances';
 import {
-  blobKey,
   StorageNotFoundError,
-  thumbKey,
   type ChunkReceipt,
-  type ChunkWriter,
-  type ListedObject,
   type StagingRef,
   type Storage,
 } from '../../storage/index';
-import type { FileSink } from './chunk-form';
 import type { FilesDb, Owner, SessionRow } from '../../db/files.tables';
+import { BlobStore } from './blob-store';
+import type { FileSink } from './chunk-form';
 import { checkBinaryContent, checkTextContent, isTextExtension } from './content-check';
 import { receiptOf, RunningHashes, stagingOf, type Release } from './running-hash';
+import { ChunkSink, LeaseLost, UploadLeases, type Claim, type Log } from './upload-leases';
 import {
   blobPath,
   checkAllowed,
@@ -38,24 +34,12 @@ import {
   type ChunkOfFile,
   type SettingsReader,
 } from './upload-rules';
+import { UploadSweeper, type SweepResult } from './upload-sweeper';
 import { UploadRepository, type SessionKey } from './upload.repository';
 
-/** Sessions untouched and uploads unsaved for this long are swept (DESIGN 6). */
-export const uploadTtlMs = 24 * 3_600_000;
-/**
- * Stored objects no row refers to are deleted once this old: younger ones may belong to an upload
- * between writing its bytes and recording them (a staging file before its session row).
- */
-export const orphanGraceMs = 3_600_000;
-/**
- * Chunk claims and finish leases are held while their instance lives (issue 13). These bounds are
- * for a release lost to a database error in an instance that lives on: longer than any request
- * may take (the server ends a request after 5 minutes) and any finish.
- */
-const chunkClaimMs = 10 * 60_000;
-const finishLeaseMs = 30 * 60_000;
-/** Width of library thumbnails. */
-export const thumbWidth = 240;
+export { thumbWidth } from './blob-store';
+export { orphanGraceMs, uploadTtlMs, type SweepResult } from './upload-sweeper';
+
 /** How long a fold waits for the chunks before it to be folded elsewhere (see RunningHashes). */
 const hashWaitMs = 2_000;
 
@@ -71,38 +55,7 @@ export interface UploadServiceDeps {
   portableHashes?: boolean;
   settings?: SettingsReader | undefined;
   clock?: () => number;
-  log?: { warn(obj: object, msg: string): void };
-}
-
-export interface SweepResult {
-  sessions: number;
-  uploads: number;
-  blobs: number;
-  /** Stored objects no row referred to (left by crashes). */
-  orphans: number;
-}
-
-/** A chunk claimed for writing by one request. */
-interface Claim {
-  token: string;
-  /** Gives the claim up (idempotent). */
-  release(): Promise<void>;
-  /** Recording the chunk gave the claim up. */
-  recorded(): void;
-}
-
-/** The content address in a blob or thumbnail key (see `blobKey`, `thumbKey`). */
-function shaOfKey(key: string): string | undefined {
-  const name = key.slice(key.lastIndexOf('/') + 1);
-  const sha = name.slice(0, 64);
-  return /^[0-9a-f]{64}$/.test(sha) ? sha : undefined;
-}
-
-/** Thrown inside a transaction that must not commit: the finish lease went to another instance. */
-class LeaseLost extends ApiError {
-  constructor() {
-    super('This upload is being finished: try again in a moment');
-  }
+  log?: Log;
 }
 
 /** Chunks held from index 0 without a gap. */
@@ -134,46 +87,12 @@ export interface ChunkBody {
   transferable?: boolean;
 }
 
-/** A chunk's place in staging, written while the request arrives (see `openChunkSink`). */
-class ChunkSink implements FileSink {
-  constructor(
-    readonly sessionId: number,
-    readonly index: number,
-    readonly length: number,
-    private readonly writer: ChunkWriter,
-    readonly claim: Claim,
-  ) {}
-
-  /** Gives up the claim on the chunk (idempotent). */
-  release(): Promise<void> {
-    return this.claim.release();
-  }
-
-  write(data: Buffer, at: number): Promise<void> {
-    if (at < 0 || at + data.length > this.length)
-      return Promise.reject(new RangeError('write outside the chunk'));
-    return this.writer.write(data, at);
-  }
-
-  async close(kept: boolean): Promise<void> {
-    try {
-      // Kept bytes are about to be recorded: durable first.
-      await this.writer.close(kept);
-    } catch (error) {
-      await this.release();
-      throw error;
-    }
-    // A kept sink holds the chunk until `chunk` has recorded it (or refused it).
-    if (!kept) await this.release();
-  }
-}
-
 /**
  * The chunked upload engine (DESIGN 6): sessions keyed by (owner, library, md5, size, name),
  * bounded chunk indexes with exact sizes, running MD5 and SHA-256 kept in the database so any
- * instance can continue them, verification at the end and content-addressed, reference-counted
- * blobs. Any instance takes any chunk (DESIGN 2): a chunk claim or finish lease names the instance
- * holding it and lapses a few seconds after that instance stops beating.
+ * instance can continue them (`RunningHashes`), and verification at the end. Who writes a chunk
+ * or finishes an upload is agreed in `UploadLeases`; verified bytes go to `BlobStore`; what is
+ * left behind is freed by `UploadSweeper`.
  */
 export class UploadService {
   readonly repo: UploadRepository;
@@ -183,13 +102,9 @@ export class UploadService {
   private readonly clock: () => number;
   private readonly log: UploadServiceDeps['log'];
   private readonly hashes: RunningHashes;
-  /**
-   * How long a request waits for a chunk or finish another request holds: long enough for a
-   * crashed holder to be seen dead, so the resend after a crash is taken instead of refused
-   * (neither WebUploader nor our button retries a refusal).
-   */
-  private readonly takeoverWaitMs: number;
-  private readonly pollMs: number;
+  private readonly leases: UploadLeases;
+  private readonly blobs: BlobStore;
+  private readonly sweeper: UploadSweeper;
 
   constructor(deps: UploadServiceDeps) {
     this.repo = new UploadRepository(deps.db);
@@ -198,9 +113,22 @@ export class UploadService {
     this.settings = deps.settings;
     this.clock = deps.clock ?? Date.now;
     this.log = deps.log;
-    const { heartbeatMs, deadAfterMs } = deps.instances.timing;
-    this.takeoverWaitMs = deadAfterMs + 2 * heartbeatMs;
-    this.pollMs = Math.max(5, Math.round(heartbeatMs / 5));
+    this.leases = new UploadLeases(this.repo, this.instances, this.clock, this.log);
+    this.blobs = new BlobStore(
+      this.repo,
+      this.storage,
+      this.leases,
+      this.instances.id,
+      this.clock,
+      this.log,
+    );
+    this.sweeper = new UploadSweeper(
+      this.repo,
+      this.storage,
+      this.blobs,
+      (session) => this.resetSession(session),
+      this.log,
+    );
     this.hashes = new RunningHashes({
       repo: this.repo,
       storage: this.storage,
@@ -235,7 +163,7 @@ export class UploadService {
     }
     const key: SessionKey = { owner, library, md5, size, name };
 
-    const instant = await this.instantUpload(owner, library, name, ext, md5, size);
+    const instant = await this.blobs.shareOwned({ owner, library, name, ext }, md5, size);
     if (instant) {
       const leftover = await this.repo.findSession(key);
       if (leftover) await this.resetSession(leftover);
@@ -312,36 +240,6 @@ export class UploadService {
     });
     // Another request opened the same session first: keep theirs.
     if (id === undefined) await this.storage.abort(staging);
-  }
-
-  /** Gives the owner a new unsaved upload of content it already holds; its path, or undefined. */
-  private async instantUpload(
-    owner: Owner,
-    library: Library,
-    name: string,
-    ext: string,
-    md5: string,
-    size: number,
-  ): Promise<string | undefined> {
-    const blob = await this.repo.findOwnedBlob(owner, library, ext, md5, size);
-    if (!blob) return undefined;
-    const path = blobPath(library, blob.sha256, ext);
-    const taken = await this.repo.db.transaction().execute(async (trx) => {
-      const repo = new UploadRepository(trx);
-      if (!(await repo.addBlobRefs(blob.id, 1))) return false;
-      await repo.insertUpload({
-        ownerType: owner.type,
-        ownerId: owner.id,
-        library,
-        blobId: blob.id,
-        name,
-        ext,
-        path,
-        createdAt: this.clock(),
-      });
-      return true;
-    });
-    return taken ? path : undefined;
   }
 
   /** Stores one chunk; see `ChunkBody` for what the caller may say about `data`. */
@@ -426,43 +324,6 @@ export class UploadService {
   }
 
   /**
-   * Whether a live instance holds the lease to finish the session (this one included: another
-   * request of it may be finishing).
-   */
-  private async finishingElsewhere(session: SessionRow): Promise<boolean> {
-    if (session.status !== 'finishing' || session.instanceId === null) return false;
-    if (session.updatedAt < this.clock() - finishLeaseMs) return false;
-    return this.instances.isAlive(session.instanceId);
-  }
-
-  /**
-   * Waits while a live instance finishes the session (or until it is gone), up to the take-over
-   * wait: a crashed holder is seen dead within it.
-   */
-  private async waitWhileFinishing(session: SessionRow): Promise<void> {
-    const deadline = performance.now() + this.takeoverWaitMs;
-    let current: SessionRow | undefined = session;
-    while (current && (await this.finishingElsewhere(current))) {
-      if (performance.now() >= deadline)
-        throw new ApiError('This upload is being finished: try again in a moment');
-      await sleep(this.pollMs);
-      current = await this.repo.getSession(session.id);
-    }
-  }
-
-  /**
-   * An instance whose heartbeat has gone stale may already have lost what it holds to others: it
-   * beats again before it records anything, and refuses if it cannot. (What it records is fenced
-   * by its claim or lease as well, which another instance's take-over replaces.)
-   */
-  private async fence(): Promise<void> {
-    if (this.instances.holdsOn()) return;
-    await this.instances.beat();
-    if (!this.instances.holdsOn())
-      throw new ApiError('This server lost touch with the database: send the chunk again');
-  }
-
-  /**
    * Where a chunk's bytes can go while its request is still arriving (DESIGN 6: written at its
    * offset), for a chunk the fields name that is not held yet; undefined when the store cannot
    * write in pieces or the fields are wrong (the whole request is checked again when it is in).
@@ -478,9 +339,9 @@ export class UploadService {
     try {
       const { session, index, expected } = await this.chunkTarget(owner, library, fields);
       // A chunk another request holds is left to the buffered path, which waits for it.
-      if (await this.finishingElsewhere(session)) return undefined;
+      if (await this.leases.finishingElsewhere(session)) return undefined;
       if (await this.repo.hasChunk(session.id, index)) return undefined;
-      claim = await this.claimChunk(session.id, index);
+      claim = await this.leases.claimChunk(session.id, index);
       if (!claim) return undefined;
       const writer = await this.storage.openChunkWriter(
         stagingOf(session),
@@ -500,66 +361,6 @@ export class UploadService {
     if (sink instanceof ChunkSink) await sink.release();
   }
 
-  /**
-   * Claims a chunk for writing (in the database, so instances agree: one writer per chunk, or a
-   * second send of it could land other bytes over those being hashed); undefined when another
-   * request holds it. The claim names this instance and lapses once it is dead.
-   */
-  private async claimChunk(sessionId: number, index: number): Promise<Claim | undefined> {
-    const token = randomUUID();
-    const now = this.clock();
-    let claimed: boolean;
-    try {
-      claimed = await this.repo.claimChunk(
-        sessionId,
-        index,
-        { token, instanceId: this.instances.id },
-        now,
-        this.instances.aliveSince(),
-        now - chunkClaimMs,
-      );
-    } catch (error) {
-      // The session went away meanwhile (its claims go with it).
-      if (!(await this.repo.getSession(sessionId)))
-        throw retryUpload('No upload in progress for this file: start it with init');
-      throw error;
-    }
-    if (!claimed) return undefined;
-    let released = false;
-    return {
-      token,
-      release: async () => {
-        if (released) return;
-        released = true;
-        await this.repo.releaseChunkClaim(sessionId, index, token).catch((error: unknown) => {
-          this.log?.warn({ err: error, sessionId }, 'could not give up an upload chunk claim');
-        });
-      },
-      recorded: () => {
-        released = true;
-      },
-    };
-  }
-
-  /**
-   * Claims a chunk, waiting while another request holds it, up to the take-over wait: a claim of
-   * a crashed instance lapses within it. Undefined when the holder recorded the chunk meanwhile.
-   */
-  private async claimChunkWaiting(sessionId: number, index: number): Promise<Claim | undefined> {
-    const deadline = performance.now() + this.takeoverWaitMs;
-    for (;;) {
-      const claim = await this.claimChunk(sessionId, index);
-      if (claim) return claim;
-      if (await this.repo.hasChunk(sessionId, index)) return undefined;
-      if (performance.now() >= deadline) {
-        throw new ApiError(
-          'This chunk is being received by another request: send it again in a moment',
-        );
-      }
-      await sleep(this.pollMs);
-    }
-  }
-
   private async storeChunk(
     owner: Owner,
     library: Library,
@@ -576,8 +377,8 @@ export class UploadService {
         `chunk ${index}: expected exactly ${expected} bytes, received ${data.length}`,
       );
     }
-    if (await this.finishingElsewhere(target.session)) {
-      await this.waitWhileFinishing(target.session);
+    if (await this.leases.finishingElsewhere(target.session)) {
+      await this.leases.waitWhileFinishing(target.session);
       // Finished meanwhile, the chunk gets the answer of a finished upload.
       target = await this.chunkTarget(owner, library, fields);
     }
@@ -593,7 +394,9 @@ export class UploadService {
         written.length === data.length;
       // One writer per chunk: a second send of it while the first is being written waits for it
       // (a sink already holds the claim for the bytes it put in place).
-      const claim = inPlace ? written.claim : await this.claimChunkWaiting(session.id, index);
+      const claim = inPlace
+        ? written.claim
+        : await this.leases.claimChunkWaiting(session.id, index);
       if (claim) {
         // The chunk is written (unless in place) and hashed side by side, and its hash may run on
         // after the answer, while the client sends the next chunk.
@@ -638,7 +441,7 @@ export class UploadService {
   ): Promise<void> {
     let receipt: ChunkReceipt = { index, size: data.length, etag: '' };
     if (!inPlace) {
-      await this.fence();
+      await this.leases.fence();
       try {
         receipt = await this.storage.writeChunk(stagingOf(session), index, session.chunkSize, data);
       } catch (error) {
@@ -647,7 +450,7 @@ export class UploadService {
         throw retryUpload('The stored part of this upload has expired');
       }
     }
-    await this.fence();
+    await this.leases.fence();
     const row = {
       sessionId: session.id,
       idx: index,
@@ -674,20 +477,12 @@ export class UploadService {
    * dead one has lapsed.
    */
   private async finish(held: SessionRow, origin: string): Promise<ChunkResponse> {
-    const me = this.instances.id;
-    const now = this.clock();
-    const leased = await this.repo.claimFinish(
-      held.id,
-      me,
-      now,
-      this.instances.aliveSince(),
-      now - finishLeaseMs,
-    );
-    if (!leased) throw new ApiError('This upload is being finished: try again in a moment');
+    if (!(await this.leases.claimFinish(held.id)))
+      throw new ApiError('This upload is being finished: try again in a moment');
     const session = (await this.repo.getSession(held.id)) ?? held;
     try {
       const sha256 = session.verifiedSha256 ?? (await this.verify(session));
-      const path = await this.storeBlob(session, sha256);
+      const path = await this.blobs.store(session, sha256);
       this.hashes.forget(session.id);
       return {
         chunkUploaded: session.chunks,
@@ -702,9 +497,7 @@ export class UploadService {
         throw retryUpload('The stored part of this upload is gone');
       }
       // Nothing when the session was dropped or the lease taken over.
-      await this.repo.releaseFinish(session.id, me, this.clock()).catch((failure: unknown) => {
-        this.log?.warn({ err: failure, sessionId: session.id }, 'could not give up a finish lease');
-      });
+      await this.leases.releaseFinish(session.id);
       throw error;
     }
   }
@@ -732,7 +525,7 @@ export class UploadService {
       await this.resetSession(session);
       throw retryUpload(`The file does not match its extension: ${problem}`);
     }
-    await this.fence();
+    await this.leases.fence();
     if (!(await this.repo.saveVerified(session.id, this.instances.id, digest.sha256)))
       throw new LeaseLost();
     return digest.sha256;
@@ -747,60 +540,6 @@ export class UploadService {
     if (isTextExtension(session.ext))
       return checkTextContent(session.ext, session.size, await read());
     return checkBinaryContent(session.ext, await read());
-  }
-
-  /**
-   * Files the verified bytes under their content address and records the unsaved upload, with
-   * the session's deletion, only while this instance holds the finish lease.
-   */
-  private async storeBlob(session: SessionRow, sha256: string): Promise<string> {
-    const me = this.instances.id;
-    const staging = stagingOf(session);
-    const owner: Owner = { type: session.ownerType, id: session.ownerId };
-    const path = blobPath(session.library, sha256, session.ext);
-    const upload = {
-      ownerType: owner.type,
-      ownerId: owner.id,
-      library: session.library,
-      name: session.name,
-      ext: session.ext,
-      path,
-      createdAt: this.clock(),
-    };
-    const existing = await this.repo.findBlobBySha(sha256);
-    if (existing) {
-      await this.fence();
-      const shared = await this.repo.db.transaction().execute(async (trx) => {
-        const repo = new UploadRepository(trx);
-        if (!(await repo.addBlobRefs(existing.id, 1))) return false;
-        await repo.insertUpload({ ...upload, blobId: existing.id });
-        if (!(await repo.deleteFinishedSession(session.id, me))) throw new LeaseLost();
-        return true;
-      });
-      if (shared) {
-        // Left behind if this fails or the process dies here: the orphan sweep frees it.
-        await this.storage.abort(staging).catch((error: unknown) => {
-          this.log?.warn({ err: error, sessionId: session.id }, 'could not free upload staging');
-        });
-        return path;
-      }
-    }
-    const key = blobKey(sha256);
-    await this.storage.promote(staging, key);
-    await this.fence();
-    await this.repo.db.transaction().execute(async (trx) => {
-      const repo = new UploadRepository(trx);
-      const blob = await repo.upsertBlob({
-        sha256,
-        md5: session.md5,
-        size: session.size,
-        storageKey: key,
-        createdAt: this.clock(),
-      });
-      await repo.insertUpload({ ...upload, blobId: blob.id });
-      if (!(await repo.deleteFinishedSession(session.id, me))) throw new LeaseLost();
-    });
-    return path;
   }
 
   /** Drops a session and its bytes; the next init starts from chunk 0. */
@@ -818,89 +557,13 @@ export class UploadService {
   }
 
   /** Deletes a blob nothing points at any more, with its thumbnail. */
-  async collectBlob(blobId: number): Promise<void> {
-    const blob = await this.repo.getBlob(blobId);
-    if (!blob || blob.refCount > 0) return;
-    if (!(await this.repo.deleteBlobIfUnreferenced(blob.id))) return;
-    await this.storage.delete(blob.storageKey);
-    await this.storage.delete(thumbKey(blob.sha256, thumbWidth));
+  collectBlob(blobId: number): Promise<void> {
+    return this.blobs.collect(blobId);
   }
 
-  /**
-   * Frees abandoned sessions, unsaved uploads older than 24 h, blobs nothing points at, and stored
-   * objects no row refers to (left by a crash between writing bytes and recording them).
-   */
-  async sweep(now: number = this.clock()): Promise<SweepResult> {
-    const before = now - uploadTtlMs;
-    const result: SweepResult = { sessions: 0, uploads: 0, blobs: 0, orphans: 0 };
-    for (
-      let batch = await this.repo.expiredSessions(before, 100);
-      batch.length > 0;
-      batch = await this.repo.expiredSessions(before, 100)
-    ) {
-      for (const session of batch) {
-        await this.resetSession(session);
-        result.sessions += 1;
-      }
-    }
-    for (
-      let batch = await this.repo.expiredUploads(before, 100);
-      batch.length > 0;
-      batch = await this.repo.expiredUploads(before, 100)
-    ) {
-      for (const upload of batch) {
-        await this.repo.db.transaction().execute(async (trx) => {
-          const repo = new UploadRepository(trx);
-          await repo.deleteUploads([upload.id]);
-          await repo.dropBlobRefs(upload.blobId, 1);
-        });
-        result.uploads += 1;
-      }
-    }
-    for (
-      let batch = await this.repo.unreferencedBlobs(100);
-      batch.length > 0;
-      batch = await this.repo.unreferencedBlobs(100)
-    ) {
-      for (const blob of batch) {
-        await this.collectBlob(blob.id);
-        result.blobs += 1;
-      }
-    }
-    result.orphans = await this.sweepOrphans(now - orphanGraceMs);
-    return result;
-  }
-
-  /** Deletes stored objects written before `before` that no row refers to; how many. */
-  private async sweepOrphans(before: number): Promise<number> {
-    let deleted = 0;
-    const old = (page: ListedObject[]) => page.filter((object) => object.modifiedAt < before);
-    for await (const page of this.storage.list('staging')) {
-      for (const object of old(page)) {
-        // Asked one at a time, right before deleting: a session may have been opened since.
-        if ((await this.repo.stagingInUse([object.key])).size > 0) continue;
-        await this.storage.abort({ key: object.key, uploadId: object.uploadId ?? null });
-        deleted += 1;
-      }
-    }
-    for (const area of ['blobs', 'thumbs'] as const) {
-      for await (const page of this.storage.list(area)) {
-        const candidates = old(page);
-        const inUse = await this.repo.shasInUse([
-          ...new Set(candidates.flatMap((object) => shaOfKey(object.key) ?? [])),
-        ]);
-        for (const object of candidates) {
-          const sha = shaOfKey(object.key);
-          // A thumbnail's temporary file is never kept this long; anything else unknown is kept.
-          const leftover = object.key.endsWith('.tmp');
-          if (!leftover && (!sha || inUse.has(sha))) continue;
-          if (!leftover && sha && (await this.repo.shasInUse([sha])).size > 0) continue;
-          await this.storage.delete(object.key);
-          deleted += 1;
-        }
-      }
-    }
-    return deleted;
+  /** See `UploadSweeper`. */
+  sweep(now: number = this.clock()): Promise<SweepResult> {
+    return this.sweeper.sweep(now);
   }
 
   /** Stops the hash workers. */
@@ -910,17 +573,6 @@ export class UploadService {
 
   /** Runs `sweep` every `intervalMs` until the returned function is called. */
   startSweeper(intervalMs: number): () => void {
-    let running = false;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      this.sweep()
-        .catch((error: unknown) => this.log?.warn({ err: error }, 'upload sweep failed'))
-        .finally(() => {
-          running = false;
-        });
-    }, intervalMs);
-    timer.unref();
-    return () => clearInterval(timer);
+    return this.sweeper.start(intervalMs, this.clock);
   }
 }
