@@ -14,17 +14,15 @@ describe('translation', () => {
     expect(currentLanguage()).toBe('en');
     expect(localStorage.getItem('atrium.lang')).toBe('en');
     expect(document.documentElement.lang).toBe('en');
-    expect(t('picker.selectAtMost', { count: 3 })).toBe('Select 3 item(s) at most');
+    expect(t('dialog.ok')).toBe('OK');
     expect(t('app.newVersion')).toBe('Page code has been updated, refresh the page now?');
   });
 
   it('carries the SPEC texts word for word', () => {
     expect(zhCN['app.newVersion']).toBe('页面代码已更新，是否立即刷新页面？');
-    expect(zhCN['upload.illegalType']).toBe('文件类型不合法（只能上传{{extensions}}文件）');
+    expect(zhCN['dialog.title']).toBe('提示');
+    expect(zhCN['loading.text']).toBe('加载中...');
     expect(en['api.notFound']).toBe('Request failed: address does not exist');
-    expect(en['picker.selectorServerMissing']).toBe(
-      'Please configure window.__selectorDialogServer first',
-    );
   });
 
   it('has a text for every key in both languages, with the same placeholders', () => {

@@ -4,7 +4,6 @@ import type { FilesMessages } from './zh-cn';
 export const filesEn: FilesMessages = {
   'files.pleaseSelect': 'Please Select',
   'files.confirm': 'Confirm',
-  'files.cancel': 'Cancel',
   'files.fileGallery': 'File Gallery',
   'files.customLink': 'Custom Link',
   'files.filter': 'Filter',
@@ -34,10 +33,6 @@ export const filesEn: FilesMessages = {
   'files.total': 'Total {{total}}',
   'files.categories': 'Categories',
   'files.checked': '{{n}} checked',
-  'files.selectImage': 'Select image',
-  'files.selectVideo': 'Select video',
-  'files.selectAudio': 'Select audio',
-  'files.selectFile': 'Select file',
   'files.upload': 'Upload',
   'files.uploadError': 'Upload Error : {{error}}',
   'files.serverError': 'Server Error',
@@ -56,7 +51,6 @@ export const filesEn: FilesMessages = {
   'files.pageAdmin': 'Files',
   'files.pageMember': 'My files',
   'files.pageMemberHint': 'Upload, organise and manage your files',
-  'files.selectorTitle': 'Select',
   'files.selected': '{{n}} item(s) selected',
   'files.noPermission': 'You may not view the file library',
 };

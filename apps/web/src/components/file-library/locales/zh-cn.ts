@@ -2,7 +2,6 @@
 export const filesZhCN = {
   'files.pleaseSelect': '请选择',
   'files.confirm': '确定',
-  'files.cancel': '取消',
   'files.fileGallery': '文件库',
   'files.customLink': '自定义链接',
   'files.filter': '筛选',
@@ -32,10 +31,6 @@ export const filesZhCN = {
   'files.total': '共 {{total}} 条',
   'files.categories': '分类',
   'files.checked': '已选 {{n}} 项',
-  'files.selectImage': '选择图片',
-  'files.selectVideo': '选择视频',
-  'files.selectAudio': '选择音频',
-  'files.selectFile': '选择文件',
   'files.upload': '上传',
   'files.uploadError': '上传错误：{{error}}',
   'files.serverError': '服务器错误',
@@ -54,7 +49,6 @@ export const filesZhCN = {
   'files.pageAdmin': '文件管理',
   'files.pageMember': '我的文件',
   'files.pageMemberHint': '上传、整理并管理你的文件',
-  'files.selectorTitle': '选择',
   'files.selected': '已选择 {{n}} 项',
   'files.noPermission': '没有查看文件库的权限',
 };

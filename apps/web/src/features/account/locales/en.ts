@@ -2,16 +2,12 @@ import type { AccountMessages } from './zh-cn';
 
 /** English messages of captcha, verification codes and member accounts. */
 export const accountEn: AccountMessages = {
-  'account.captcha': 'Captcha',
-  'account.captchaPlaceholder': 'Characters in the image',
   'account.captchaRequired': 'Please enter the captcha',
-  'account.captchaImage': 'Captcha image',
 
   'account.username': 'Username',
   'account.usernameHelp': '3-32 letters, digits or _, starting with a letter',
   'account.usernameInvalid': 'Use 3-32 letters, digits or _, starting with a letter',
   'account.nickname': 'Nickname',
-  'account.nicknameOptional': 'Nickname (optional)',
   'account.nicknameRequired': 'Please enter a nickname',
   'account.target': 'E-mail or phone',
   'account.targetPlaceholder': 'name@example.com or +8613800138000',
@@ -27,7 +23,6 @@ export const accountEn: AccountMessages = {
   'account.passwordWeak': 'Use at least 8 characters with both letters and digits',
   'account.passwordMismatch': 'The two passwords differ',
   'account.passwordRequired': 'Please enter a password',
-  'account.needTargetAndCaptcha': 'Enter your e-mail or phone and the captcha first',
   'account.codeSent': 'Verification code sent',
   'account.wait': 'Please wait {{count}} s before requesting another code',
   'account.resetDone': 'Password reset, sign in with the new one',

@@ -1,15 +1,11 @@
 /** Simplified Chinese messages of captcha, verification codes and member accounts. */
 export const accountZhCN = {
-  'account.captcha': '图形验证码',
-  'account.captchaPlaceholder': '输入右侧字符',
   'account.captchaRequired': '请输入图形验证码',
-  'account.captchaImage': '图形验证码图片',
 
   'account.username': '用户名',
   'account.usernameHelp': '3-32 个字母、数字或下划线，以字母开头',
   'account.usernameInvalid': '用户名需为 3-32 个字母、数字或下划线，以字母开头',
   'account.nickname': '昵称',
-  'account.nicknameOptional': '昵称（可选）',
   'account.nicknameRequired': '请输入昵称',
   'account.target': '邮箱或手机号',
   'account.targetPlaceholder': 'name@example.com 或 13800138000',
@@ -25,7 +21,6 @@ export const accountZhCN = {
   'account.passwordWeak': '密码至少 8 位，且需同时包含字母和数字',
   'account.passwordMismatch': '两次输入的密码不一致',
   'account.passwordRequired': '请输入密码',
-  'account.needTargetAndCaptcha': '请先填写邮箱或手机号和图形验证码',
   'account.codeSent': '验证码已发送',
   'account.wait': '请在 {{count}} 秒后再获取验证码',
   'account.resetDone': '密码已重置，请使用新密码登录',

@@ -43,7 +43,6 @@ export const membersEn: MembersMessages = {
   'members.cancel': 'Cancel',
   'members.detailTitle': 'Member {{name}}',
   'members.storage': 'Storage use',
-  'members.storageTotal': '{{files}} file(s), {{size}} in all',
   'members.library.image': 'Images',
   'members.library.file': 'Files',
   'members.library.video': 'Videos',

@@ -40,7 +40,6 @@ export const membersZhCN = {
   'members.cancel': '取消',
   'members.detailTitle': '会员 {{name}}',
   'members.storage': '存储用量',
-  'members.storageTotal': '{{files}} 个文件，共 {{size}}',
   'members.library.image': '图片',
   'members.library.file': '文件',
   'members.library.video': '视频',
