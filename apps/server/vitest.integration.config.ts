@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
-import { integrationTests } from './vitest.config.ts';
+import { integrationTests } from './test-tiers.mjs';
 
 export default defineProject({
   test: {

@@ -70,7 +70,7 @@ export interface AppDeps {
 }
 
 /** The services features share; built once per app. */
-export interface AppServices {
+interface AppServices {
   db: Db;
   bus: Bus;
   limits: RateLimits;
@@ -84,7 +84,7 @@ export interface AppServices {
 }
 
 /** What features built, for tests and embedders; production code passes services explicitly. */
-export interface AppFeatures {
+interface AppFeatures {
   captcha: CaptchaService;
   files: FilesFeature;
   providers: ProvidersService;

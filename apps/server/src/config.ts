@@ -10,11 +10,11 @@ import { z } from 'zod';
  */
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof logLevels)[number];
+type LogLevel = (typeof logLevels)[number];
 
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
-export type StorageConfig =
+type StorageConfig =
   | { driver: 'local'; dir: string }
   | {
       driver: 's3';

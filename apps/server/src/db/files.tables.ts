@@ -13,7 +13,7 @@ export interface Owner {
   id: number;
 }
 
-export interface FileBlobsTable {
+interface FileBlobsTable {
   id: Generated<number>;
   sha256: string;
   md5: string;
@@ -23,7 +23,7 @@ export interface FileBlobsTable {
   createdAt: number;
 }
 
-export type UploadStatus = 'open' | 'finishing';
+type UploadStatus = 'open' | 'finishing';
 
 export interface UploadSessionsTable {
   id: Generated<number>;
@@ -51,7 +51,7 @@ export interface UploadSessionsTable {
   updatedAt: number;
 }
 
-export interface UploadChunksTable {
+interface UploadChunksTable {
   sessionId: number;
   idx: number;
   size: number;
@@ -64,7 +64,7 @@ export interface UploadChunksTable {
  * A chunk some request is writing now (one writer per chunk, across instances); held while the
  * instance it names is alive.
  */
-export interface UploadChunkClaimsTable {
+interface UploadChunkClaimsTable {
   sessionId: number;
   idx: number;
   token: string;
@@ -112,14 +112,14 @@ export interface FilesTable {
   createdAt: number;
 }
 
-export interface FileLibraryStatsTable {
+interface FileLibraryStatsTable {
   ownerType: OwnerType;
   ownerId: number;
   library: Library;
   fileCount: number;
 }
 
-export type FilesTables = {
+type FilesTables = {
   fileBlobs: FileBlobsTable;
   uploadSessions: UploadSessionsTable;
   uploadChunks: UploadChunksTable;

@@ -1,12 +1,12 @@
 import type { AreaName } from '@atrium/shared/areas';
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 /**
  * Table shapes as the code sees them through CamelCasePlugin (columns are snake_case in SQL).
  * Timestamps are epoch milliseconds; flags are 0/1 integers so SQLite and PostgreSQL agree.
  */
 
-export interface AdminsTable {
+interface AdminsTable {
   id: Generated<number>;
   username: string;
   passwordHash: string;
@@ -18,7 +18,7 @@ export interface AdminsTable {
   updatedAt: number;
 }
 
-export interface RolesTable {
+interface RolesTable {
   id: Generated<number>;
   name: string;
   /** JSON array of rule patterns. */
@@ -27,12 +27,12 @@ export interface RolesTable {
   updatedAt: number;
 }
 
-export interface AdminRolesTable {
+interface AdminRolesTable {
   adminId: number;
   roleId: number;
 }
 
-export interface MembersTable {
+interface MembersTable {
   id: Generated<number>;
   username: string;
   email: string | null;
@@ -47,7 +47,7 @@ export interface MembersTable {
 
 export type SubjectType = AreaName;
 
-export interface SessionsTable {
+interface SessionsTable {
   id: Generated<number>;
   subjectType: SubjectType;
   subjectId: number;
@@ -64,14 +64,14 @@ export interface SessionsTable {
   revokedAt: number | null;
 }
 
-export interface SettingsTable {
+interface SettingsTable {
   key: string;
   /** JSON text. */
   value: string;
   updatedAt: number;
 }
 
-export interface InstancesTable {
+interface InstancesTable {
   id: string;
   startedAt: number;
   heartbeatAt: number;
@@ -88,9 +88,6 @@ export interface Database {
 }
 
 export type AdminRow = Selectable<AdminsTable>;
-export type NewAdminRow = Insertable<AdminsTable>;
-export type AdminUpdate = Updateable<AdminsTable>;
 export type RoleRow = Selectable<RolesTable>;
 export type MemberRow = Selectable<MembersTable>;
-export type NewMemberRow = Insertable<MembersTable>;
 export type SessionRow = Selectable<SessionsTable>;

@@ -1,6 +1,6 @@
-import { Code, fail, ok, type Envelope } from '@atrium/shared';
+import { Code, fail, type Envelope } from '@atrium/shared';
 
-export { ok, fail, type Envelope };
+export { fail, type Envelope };
 
 /**
  * A handled failure: services throw it, the error handler answers HTTP 200 with the envelope

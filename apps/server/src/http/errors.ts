@@ -21,7 +21,7 @@ function valueAt(root: unknown, segments: string[]): unknown {
 }
 
 /** One validation issue as `<field>: <problem>`, the field being the dotted path in the body. */
-export function describeIssue(issue: Issue, body: unknown): string {
+function describeIssue(issue: Issue, body: unknown): string {
   const segments = issue.instancePath.split('/').filter(Boolean);
   const field = segments.length > 0 ? segments.join('.') : 'body';
   const params = issue.params ?? {};

@@ -13,7 +13,7 @@ export const InflightMessages = {
 } as const;
 
 /** Why a body was cut; the error handler answers it like any refused request (4xx). */
-export class BodyStalledError extends Error {
+class BodyStalledError extends Error {
   readonly code = 'ATRIUM_BODY_STALLED';
   readonly statusCode = 408;
 

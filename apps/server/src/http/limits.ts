@@ -1,4 +1,3 @@
-import { Limits } from '@atrium/shared';
 import { AccountLimits } from '@atrium/shared/contract/accounts';
 
 /**
@@ -119,7 +118,7 @@ export type LimitName = keyof typeof limitSpecs;
  * The growing wait of a sign-in on an account that has failed often (DESIGN 7): it slows a
  * guesser who solves captchas without ever refusing the owner.
  */
-export const signInDelay = {
+const signInDelay = {
   afterFailures: 10,
   stepMs: 250,
   maxMs: 3_000,
@@ -130,6 +129,3 @@ export function signInDelayMs(failures: number): number {
   const over = failures - signInDelay.afterFailures;
   return over < 0 ? 0 : Math.min(signInDelay.maxMs, (over + 1) * signInDelay.stepMs);
 }
-
-/** Re-exported so the captcha rule and its limits read from one module. */
-export const captchaAfterFailures = Limits.loginFailuresBeforeCaptcha;

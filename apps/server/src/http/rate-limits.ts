@@ -28,7 +28,7 @@ export function waitOf(msLeft: number): Wait {
 }
 
 /** The refusal of a limit: code 1004, the limit's own message, and `data.wait` in seconds. */
-export function limitRefusal(name: LimitName, msLeft: number, limit?: number): ApiError {
+function limitRefusal(name: LimitName, msLeft: number, limit?: number): ApiError {
   const wait = waitOf(msLeft);
   const spec: LimitSpec = limitSpecs[name];
   return new ApiError(spec.message(wait, limit ?? spec.points), Code.TooManyRequests, {

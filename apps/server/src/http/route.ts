@@ -12,7 +12,7 @@ import type { z, ZodType } from 'zod';
 import { noPermission, notLoggedIn } from './envelope';
 import type { AdminPrincipal, Authenticator, MemberPrincipal } from './principal';
 
-export type Area = AreaName | 'public';
+type Area = AreaName | 'public';
 
 /** What the registry keeps of each route, so tests can walk every one of them. */
 export interface RouteRecord {

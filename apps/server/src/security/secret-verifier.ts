@@ -17,7 +17,7 @@ const VERIFIER_LABEL = 'atrium secret verifier v1';
 /** Where the instance's secret came from; the refusal names what to set. */
 export type SecretSource = { kind: 'env' } | { kind: 'file'; file: string };
 
-export class SecretMismatchError extends Error {
+class SecretMismatchError extends Error {
   constructor(source: SecretSource) {
     const used =
       source.kind === 'env'

@@ -10,5 +10,3 @@ export function createStorage(options: StorageOptions): Storage {
 }
 
 export * from './storage';
-export { LocalStorage } from './local';
-export { S3Storage, s3MinPartSize } from './s3';

@@ -13,12 +13,12 @@ import type { AddressInfo } from 'node:net';
  * including whether the client aborted it. Plain node:http, no dependencies.
  */
 
-export interface FakeUsage {
+interface FakeUsage {
   prompt_tokens: number;
   completion_tokens: number;
 }
 
-export interface FakeReply {
+interface FakeReply {
   /** The answer, streamed one piece per chunk (see `tokens`). */
   text?: string;
   /** The exact pieces to stream, instead of splitting `text`. */
@@ -43,7 +43,7 @@ export interface FakeReply {
   hang?: boolean;
 }
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
@@ -58,7 +58,7 @@ export interface RecordedRequest {
   aborted: boolean;
 }
 
-export type ReplySource = FakeReply | ((body: ChatBody) => FakeReply);
+type ReplySource = FakeReply | ((body: ChatBody) => FakeReply);
 
 export interface FakeOpenAiOptions {
   port?: number;
@@ -97,7 +97,7 @@ export function tokens(text: string): string[] {
   return text.match(/[\u3000-\u9fff]|[^\s\u3000-\u9fff]+\s*|\s+/g) ?? [];
 }
 
-export function lastUserText(body: ChatBody): string {
+function lastUserText(body: ChatBody): string {
   const user = [...(body.messages ?? [])].reverse().find((m) => m.role === 'user');
   if (!user) return '';
   if (typeof user.content === 'string') return user.content;

@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { confirmDialog } from '@/lib/feedback';
 
 /** A target starting with this navigates the whole page to the rest of the string. */
-export const fullPagePrefix = '[url]';
+const fullPagePrefix = '[url]';
 
 export interface LinkOptions {
   /** Replace the last segment of the current path instead of going under the prefix. */
@@ -40,14 +40,14 @@ export function resolveLink(
 }
 
 /** True when following the link would not move: same path (and same query, when it has one). */
-export function isCurrent(location: { pathname: string; search: string }, path: string): boolean {
+function isCurrent(location: { pathname: string; search: string }, path: string): boolean {
   return path.includes('?')
     ? path === `${location.pathname}${location.search}`
     : path === location.pathname;
 }
 
 /** The link helper as a function: `linkTo('dashboard')`, `linkTo('edit', { relative: true })`. */
-export function useLinkTo(): (target: string, options?: LinkOptions) => Promise<void> {
+function useLinkTo(): (target: string, options?: LinkOptions) => Promise<void> {
   const navigate = useNavigate();
   const location = useLocation();
   const { pathname, search } = location;

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
  * Splits `text` around every case-insensitive occurrence of `keyword` and wraps the matches in
  * <mark>. Both strings only ever become text nodes, so neither can inject markup.
  */
-export function highlight(text: string, keyword: string | undefined | null): ReactNode[] {
+function highlight(text: string, keyword: string | undefined | null): ReactNode[] {
   const needle = (keyword ?? '').trim();
   if (!needle) return [text];
   const lowerText = text.toLowerCase();

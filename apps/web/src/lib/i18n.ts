@@ -5,7 +5,7 @@ import { zhCN, type MessageKey } from './locales/zh-cn';
 
 export type { MessageKey } from './locales/zh-cn';
 
-export const languages = ['zh-CN', 'en'] as const;
+const languages = ['zh-CN', 'en'] as const;
 export type Language = (typeof languages)[number];
 
 const storageKey = 'atrium.lang';

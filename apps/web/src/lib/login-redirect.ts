@@ -2,7 +2,7 @@
  * Where "not logged in" sends the user (SPEC 6, code 1000): the area's own login route, carrying
  * the hash path to come back to.
  */
-export const loginPath = '/login';
+const loginPath = '/login';
 
 /** The hash-router path of the current page ("/dashboard?x=1"), "/" when there is none. */
 export function currentHashPath(): string {
@@ -14,7 +14,7 @@ export function loginLocation(redirect: string): string {
   return redirect === '/' ? loginPath : `${loginPath}?redirect=${encodeURIComponent(redirect)}`;
 }
 
-export function isOnLogin(path: string = currentHashPath()): boolean {
+function isOnLogin(path: string = currentHashPath()): boolean {
   return path === loginPath || path.startsWith(`${loginPath}?`) || path.startsWith(`${loginPath}/`);
 }
 

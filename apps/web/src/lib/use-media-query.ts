@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { Limits } from '@atrium/shared/limits';
 
-export function useMediaQuery(query: string): boolean {
+function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(
     (notify) => {
       const list = window.matchMedia(query);

@@ -17,7 +17,7 @@ export interface ConfigState {
   removeLazy: (name: string) => void;
 }
 
-export const emptySiteConfig: SiteConfig = { siteName: '', version: '' };
+const emptySiteConfig: SiteConfig = { siteName: '', version: '' };
 
 export const useConfigStore = create<ConfigState>((set) => ({
   config: emptySiteConfig,

@@ -12,14 +12,14 @@ import { useReloadStore } from './reload-store';
  * cached by TanStack Query (queryClient.query); this store keeps the states and mirrors loaded values into
  * the config store's `lazy` map.
  */
-export type LazyStatus = 'loading' | 'loaded';
+type LazyStatus = 'loading' | 'loaded';
 
 export interface LazyDefinition<T> {
   queryKey: QueryKey;
   queryFn: () => Promise<T>;
 }
 
-export interface LazyState {
+interface LazyState {
   /** Absent: not loading and never loaded. */
   status: Record<string, LazyStatus>;
   /** `<name>_init` flags. */
@@ -38,9 +38,9 @@ export interface LazyState {
 
 export type LazyStore = UseBoundStore<StoreApi<LazyState>>;
 
-export const initFlag = (name: string): string => `${name}_init`;
+const initFlag = (name: string): string => `${name}_init`;
 
-export class LazyNotRegisteredError extends Error {
+class LazyNotRegisteredError extends Error {
   constructor(name: string) {
     super(t('lazy.notRegistered', { name }));
     this.name = 'LazyNotRegisteredError';

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { ShownMenuItem } from '@atrium/shared';
 
-export interface PanelStyle {
+interface PanelStyle {
   /** Offset of the panel from the top of the page (e.g. under a host page's bar). */
   top: string;
   /** The same on windows narrower than 600 px. */
@@ -12,7 +12,7 @@ export interface PanelStyle {
   alwaysShowMenu: boolean;
 }
 
-export const defaultPanelStyle: PanelStyle = {
+const defaultPanelStyle: PanelStyle = {
   top: '0px',
   mobileTop: '0px',
   showLogo: true,

@@ -10,7 +10,7 @@ export interface UserState {
   reset: () => void;
 }
 
-export const anonymousUser: PublicUser = { id: 0 };
+const anonymousUser: PublicUser = { id: 0 };
 
 export const useUserStore = create<UserState>((set) => ({
   user: anonymousUser,

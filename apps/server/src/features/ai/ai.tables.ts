@@ -26,7 +26,7 @@ export interface AiModelsTable {
   updatedAt: number;
 }
 
-export type AiTables = {
+type AiTables = {
   aiProviders: AiProvidersTable;
   aiModels: AiModelsTable;
 };

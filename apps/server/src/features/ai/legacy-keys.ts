@@ -11,7 +11,7 @@ import type { ProvidersRepository } from './providers.repository';
  */
 const LEGACY_PREFIX = 'v1:';
 
-export function openLegacyKey(secret: string, sealed: string): string | undefined {
+function openLegacyKey(secret: string, sealed: string): string | undefined {
   if (!sealed.startsWith(LEGACY_PREFIX)) return undefined;
   try {
     const key = Buffer.from(hkdfSync('sha256', secret, 'atrium', 'ai-provider-api-key', 32));

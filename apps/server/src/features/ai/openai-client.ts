@@ -1,9 +1,4 @@
-import OpenAI, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from 'openai';
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsStreaming,
@@ -79,13 +74,6 @@ function providerMessage(error: APIError): string {
     return body.message;
   }
   return error.message.replace(/^\d{3}\s*/, '');
-}
-
-export function isAbort(error: unknown): boolean {
-  return (
-    error instanceof APIUserAbortError ||
-    (error instanceof Error && (error.name === 'AbortError' || error.name === 'APIUserAbortError'))
-  );
 }
 
 /** A message a member or admin can act on, without the key, for anything a provider call threw. */

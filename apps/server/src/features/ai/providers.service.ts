@@ -273,7 +273,7 @@ export class ProvidersService {
 }
 
 /** What an admin sees of a key: its last four characters behind a mask, for long keys only. */
-export function keyHint(key: string): string {
+function keyHint(key: string): string {
   if (!key) return '';
   return key.length >= 16 ? `••••${key.slice(-4)}` : '••••';
 }

@@ -1,8 +1,8 @@
-import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Generated, Kysely } from 'kysely';
 import type { Database, Db } from '../../db/index';
 
 /** Table shapes of the audit log (migration 2026_11_21_3000_admin). */
-export interface AuditLogTable {
+interface AuditLogTable {
   id: Generated<number>;
   adminId: number;
   adminUsername: string;
@@ -13,11 +13,9 @@ export interface AuditLogTable {
   createdAt: number;
 }
 
-export type AuditTables = { auditLog: AuditLogTable };
+type AuditTables = { auditLog: AuditLogTable };
 export type AuditDb = Kysely<Database & AuditTables>;
 
 export function auditDb(db: Db): AuditDb {
   return db.withTables<AuditTables>();
 }
-
-export type AuditRow = Selectable<AuditLogTable>;

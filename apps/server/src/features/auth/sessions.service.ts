@@ -6,7 +6,7 @@ import { hashToken, newToken } from '../../http/tokens';
 import type { Session, SessionsRepository } from './sessions.repository';
 
 /** Session timing (DESIGN 4, SPEC 9). */
-export const SessionTiming = {
+const SessionTiming = {
   idleMs: Limits.sessionIdleMs,
   maxAgeMs: Limits.sessionMaxAgeMs,
   /** A token older than this is swapped for a fresh one on its next use. */

@@ -21,7 +21,7 @@ export type CaptchaArea = AreaName;
 /** Settings key of the login captcha rule (DESIGN 7). */
 export const LOGIN_CAPTCHA_SETTING = 'loginCaptcha';
 
-export const CaptchaMessages = {
+const CaptchaMessages = {
   required: 'Please enter the captcha',
   wrong: 'Wrong captcha',
 } as const;

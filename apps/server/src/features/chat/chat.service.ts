@@ -21,11 +21,11 @@ import type { ShortCache } from './short-cache';
 import { utcDay } from './tokens';
 import { UsageRepository } from './usage.repository';
 
-export const DEFAULT_CONVERSATION_TITLE = 'New chat';
+const DEFAULT_CONVERSATION_TITLE = 'New chat';
 const MAX_CONVERSATIONS_LISTED = 200;
 const TITLE_LENGTH = 40;
 
-export const Messages = {
+const Messages = {
   conversationNotFound: 'Conversation not found',
   messageNotFound: 'Message not found',
   roomClosed: 'This room is closed',
@@ -39,7 +39,7 @@ export const Messages = {
   stillStreaming: 'This answer is still being written: stop it first',
 } as const;
 
-export const toConversation = (row: ConversationRow): ConversationRecord => ({
+const toConversation = (row: ConversationRow): ConversationRecord => ({
   id: row.id,
   roomId: row.roomId,
   title: row.title,
@@ -47,7 +47,7 @@ export const toConversation = (row: ConversationRow): ConversationRecord => ({
   updatedAt: row.updatedAt,
 });
 
-export const toMessage = (row: MessageRow): MessageRecord => ({
+const toMessage = (row: MessageRow): MessageRecord => ({
   id: row.id,
   conversationId: row.conversationId,
   role: row.role,

@@ -50,7 +50,7 @@ export interface ChatUsageTable {
   createdAt: number;
 }
 
-export type ChatTables = {
+type ChatTables = {
   chatConversations: ChatConversationsTable;
   chatMessages: ChatMessagesTable;
   chatUsage: ChatUsageTable;
@@ -64,4 +64,3 @@ export function chatDb(db: Db): ChatDb {
 
 export type ConversationRow = Selectable<ChatConversationsTable>;
 export type MessageRow = Selectable<ChatMessagesTable>;
-export type UsageRow = Selectable<ChatUsageTable>;

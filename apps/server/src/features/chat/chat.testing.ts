@@ -109,7 +109,7 @@ export type SseEvent =
   | { event: 'error'; data: StreamError };
 
 /** Parses an SSE body as the browser client does. */
-export function parseSse(text: string): { events: SseEvent[]; rest: string } {
+function parseSse(text: string): { events: SseEvent[]; rest: string } {
   const events: SseEvent[] = [];
   const blocks = text.split('\n\n');
   const rest = blocks.pop() ?? '';

@@ -27,9 +27,9 @@ export type JobEvent =
 
 export const channelOf = (messageId: number) => `chat:${messageId}`;
 /** One channel for every instance: the owner of the named message aborts it. */
-export const STOP_CHANNEL = 'chat:stop';
+const STOP_CHANNEL = 'chat:stop';
 
-export const Messages = {
+const Messages = {
   interrupted: 'The answer was interrupted (the server restarted). What was written is kept.',
   shutdown: 'The answer was interrupted because the server shut down. What was written is kept.',
   idle: (seconds: number) =>
@@ -47,7 +47,7 @@ export interface GenerationOptions {
   historyLimit: number;
 }
 
-export const defaultGenerationOptions: GenerationOptions = {
+const defaultGenerationOptions: GenerationOptions = {
   idleTimeoutMs: 60_000,
   retryMs: 200,
   historyLimit: 100,

@@ -6,7 +6,7 @@ import type { ShortCache } from './short-cache';
 import { utcDay } from './tokens';
 import type { UsageRepository } from './usage.repository';
 
-export const QUOTA_SETTING = 'chatQuota';
+const QUOTA_SETTING = 'chatQuota';
 
 /** Per-member daily quotas (admin setting `chatQuota`) and a per-minute rate limit (`chatMessagesPerMember`). */
 export class ChatQuotas {

@@ -34,7 +34,7 @@ export interface StreamOptions {
   gapTimeoutMs: number;
 }
 
-export const defaultStreamOptions: StreamOptions = {
+const defaultStreamOptions: StreamOptions = {
   heartbeatMs: 15_000,
   gapPollMs: 50,
   gapTimeoutMs: 5_000,

@@ -9,7 +9,7 @@ import { registerFileManagerRoutes } from './files.routes';
 import { FilesService } from './files.service';
 import { Thumbnails } from './thumbnails';
 
-export function storageOptions(config: Config): StorageOptions {
+function storageOptions(config: Config): StorageOptions {
   const storage = config.storage;
   return storage.driver === 'local'
     ? { driver: 'local', root: storage.dir }

@@ -19,12 +19,12 @@ import { FilesRepository, type LibraryScope } from './files.repository';
 import type { CategoryRow, FileRow, FilesDb } from '../../db/files.tables';
 
 /** How deep categories nest below the root; "Parent" lists hold the ones that can take a child. */
-export const maxCategoryDepth = 6;
+const maxCategoryDepth = 6;
 
 const imageExtensions: readonly string[] = Limits.imageExtensions;
 
 /** Where the grid thumbnail of an image file is served. */
-export function thumbnailPath(path: string): string {
+function thumbnailPath(path: string): string {
   return path.replace(/^\/data\//, '/data/thumb/').replace(/\.[a-z0-9]+$/, '.webp');
 }
 
@@ -32,7 +32,7 @@ function depthOf(path: string): number {
   return path.split('/').filter(Boolean).length;
 }
 
-export function toRecord(row: FileRow, origin: string): FileRecord {
+function toRecord(row: FileRow, origin: string): FileRecord {
   const record: FileRecord = {
     id: row.id,
     category: row.library,

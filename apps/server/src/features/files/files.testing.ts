@@ -30,7 +30,7 @@ export function managerUrl(area: Area, library: string): string {
 export const testChunkSize = 1024;
 
 /** DESIGN 6's libraries, with a small chunk size and the file library also taking svg and html. */
-export const testUploadConfig: UploadConfig = {
+const testUploadConfig: UploadConfig = {
   chunkSize: testChunkSize,
   category: {
     ...defaultUploadConfig.category,

@@ -8,7 +8,7 @@ import { blobKey } from '../../storage/storage';
 import { parseBlobPath } from '../upload/index';
 
 /** Bigger images are not sent to a model: providers refuse them and they cost a fortune. */
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 const mimeOf: Record<string, string> = {
   jpg: 'image/jpeg',

@@ -14,7 +14,7 @@ const maxThumbnailSource = 64 * 1024 * 1024;
 type Parsed = { kind: 'full' } | { kind: 'range'; range: ByteRange } | { kind: 'unsatisfiable' };
 
 /** One `bytes=` range (the only kind players and browsers send for media). */
-export function parseRange(header: string | undefined, size: number): Parsed {
+function parseRange(header: string | undefined, size: number): Parsed {
   if (!header) return { kind: 'full' };
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!match) return { kind: 'full' };

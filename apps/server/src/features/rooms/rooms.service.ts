@@ -18,7 +18,7 @@ import { sanitizeRichText } from '../../security/sanitize-html';
 
 export const ROOMS_LAZY_KEY = 'Rooms';
 
-export const Messages = {
+const Messages = {
   roomNotFound: 'Room not found',
   modelNotFound: 'modelId: no such model',
 } as const;

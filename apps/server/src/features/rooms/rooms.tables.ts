@@ -21,7 +21,7 @@ export interface ChatRoomsTable {
   updatedAt: number;
 }
 
-export type RoomsTables = { chatRooms: ChatRoomsTable };
+type RoomsTables = { chatRooms: ChatRoomsTable };
 export type RoomsDb = Kysely<Database & RoomsTables>;
 
 export function roomsDb(db: Db): RoomsDb {

@@ -8,7 +8,7 @@ import { sanitizeRichText } from '../../security/sanitize-html';
 import { SettingsRepository } from '../../db/settings.repository';
 
 /** The site name keeps its own key: the app config and the mail templates already read it. */
-export const siteNameKey = 'siteName';
+const siteNameKey = 'siteName';
 /** Everything else of the form, as one JSON value. */
 export const siteKey = 'site';
 

@@ -8,7 +8,7 @@ import { checkMd5, parseStrictInteger } from './upload-rules';
  * A grant lapses once its upload has sent nothing for this long: WebUploader gives up on a
  * request after 2 minutes, and a retry hashes the file again before its `init`.
  */
-export const uploadGrantIdleMs = 10 * 60_000;
+const uploadGrantIdleMs = 10 * 60_000;
 /** A grant's last use is written at most this often, not on every chunk. */
 const touchEveryMs = 60_000;
 

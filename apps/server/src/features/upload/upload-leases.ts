@@ -14,7 +14,7 @@ import type { UploadRepository } from './upload.repository';
  * may take (the server ends a request after 5 minutes) and any finish.
  */
 const chunkClaimMs = 10 * 60_000;
-export const finishLeaseMs = 30 * 60_000;
+const finishLeaseMs = 30 * 60_000;
 
 export interface Log {
   warn(obj: object, msg: string): void;

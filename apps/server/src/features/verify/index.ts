@@ -9,7 +9,6 @@ import { registerVerifyRoutes } from './verify.routes';
 import { VerifyService } from './verify.service';
 
 export { VerifyService, targetOf } from './verify.service';
-export type { Messenger } from './messenger';
 
 export interface VerifyFeature {
   verify: VerifyService;

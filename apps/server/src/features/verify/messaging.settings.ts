@@ -13,7 +13,7 @@ import type { SecretBox } from '../../security/secret-box';
 import type { SettingsRepository } from '../../db/settings.repository';
 
 /** Settings key of the message transports (DESIGN 7). */
-export const MESSAGING_SETTING = 'messaging';
+const MESSAGING_SETTING = 'messaging';
 
 /** The transports with the secrets readable, as the senders need them. */
 export interface MessagingConfig extends Omit<MessagingForm, 'smtp' | 'sms'> {

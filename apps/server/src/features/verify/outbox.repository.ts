@@ -3,7 +3,7 @@ import type { Generated, Kysely, Selectable } from 'kysely';
 import type { Database, Db } from '../../db/index';
 
 /** Table `message_outbox` (migration 2026_11_21_2000_accounts). */
-export interface MessageOutboxTable {
+interface MessageOutboxTable {
   id: Generated<number>;
   channel: TargetKind;
   transport: string;

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
-export interface ReceivedMail {
+interface ReceivedMail {
   from: string;
   to: string[];
   /** Headers and body as sent. */
@@ -76,7 +76,7 @@ export async function startSmtpServer(auth: { user: string; pass: string }) {
   };
 }
 
-export interface WebhookCall {
+interface WebhookCall {
   method: string;
   contentType: string;
   /** The Authorization header, when the call carried one. */

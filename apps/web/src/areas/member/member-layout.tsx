@@ -15,7 +15,7 @@ import { useAccountT } from '@/features/account/i18n';
 import { useFilesT } from '@/components/file-library/i18n';
 import { useSiteHead } from '@/features/settings/hooks/use-site-head';
 
-export const contentMaxWidth = 1200;
+const contentMaxWidth = 1200;
 
 // The menu (and antd's Menu under it) is only for signed-in members: not part of the first load.
 const UserMenu = lazy(async () => ({ default: (await import('@/components/user-menu')).UserMenu }));

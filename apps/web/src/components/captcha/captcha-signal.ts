@@ -9,7 +9,7 @@ import { useApiStore } from '@/stores/api-store';
  */
 export const useCaptchaSignal = create<{ generation: number }>(() => ({ generation: 0 }));
 
-export function refreshCaptchas(): void {
+function refreshCaptchas(): void {
   useCaptchaSignal.setState((s) => ({ generation: s.generation + 1 }));
 }
 

@@ -23,7 +23,7 @@ export function ratioOf(ratio: string | undefined): number {
 }
 
 /** A CSS url() value; JSON string escaping is also valid CSS string escaping. */
-export function cssUrl(src: string): string {
+function cssUrl(src: string): string {
   return `url(${JSON.stringify(src)})`;
 }
 

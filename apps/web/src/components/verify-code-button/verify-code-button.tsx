@@ -4,7 +4,7 @@ import { LoadingOutlined } from '@ant-design/icons';
 import { Limits } from '@atrium/shared/limits';
 import { useT } from '@/lib/i18n';
 
-export type VerifyCodeState = 'init' | 'sent' | 'retry';
+type VerifyCodeState = 'init' | 'sent' | 'retry';
 
 export interface VerifyCodeButtonProps {
   /** Sends the code; resolving starts the countdown, rejecting keeps the state as it was. */

@@ -9,11 +9,6 @@ export type { AccountKey } from './locales/zh-cn';
 i18n.addResourceBundle('zh-CN', 'translation', accountZhCN, true, false);
 i18n.addResourceBundle('en', 'translation', accountEn, true, false);
 
-/** Translates an account message outside React. */
-export function tAccount(key: AccountKey, vars?: MessageVars): string {
-  return i18n.t(key, vars);
-}
-
 /** Typed translation hook for account messages; re-renders on a language change. */
 export function useAccountT(): (key: AccountKey, vars?: MessageVars) => string {
   const { t } = useTranslation();

@@ -16,7 +16,7 @@ export interface CodeEditorProps {
 }
 
 /** A fixed line height, so "n lines tall" is exact. */
-export const codeLineHeightPx = 20;
+const codeLineHeightPx = 20;
 
 // Set on the scroller, which holds both gutters and content, so line numbers stay level.
 const look = EditorView.theme({

@@ -4,11 +4,11 @@ import type { Rule } from 'antd/es/form';
 import { tFields, useFieldsT } from '../i18n';
 import { FieldLimits } from '../limits';
 
-export type FormFieldType = 'text' | 'textarea' | 'radio' | 'checkbox' | 'select';
-export type FormFieldValue = string | string[];
+type FormFieldType = 'text' | 'textarea' | 'radio' | 'checkbox' | 'select';
+type FormFieldValue = string | string[];
 
 /** What the field is: its kind and its name (used as label and in messages). */
-export interface FormFieldData {
+interface FormFieldData {
   type?: FormFieldType;
   title?: string;
 }
@@ -35,7 +35,7 @@ const isChoice = (type: FormFieldType) => type !== 'text' && type !== 'textarea'
  * The checks of a generic field (SPEC 5): required, and at most textLength characters. Each
  * message names the field, so a long form says which one is wrong.
  */
-export function formFieldRules({
+function formFieldRules({
   data = {},
   isRequired = false,
   textLength = FieldLimits.textLength,

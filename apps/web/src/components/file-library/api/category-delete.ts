@@ -2,11 +2,11 @@ import { mutationOptions, useMutation } from '@tanstack/react-query';
 import { fileManagerData } from './file-manager-client';
 
 /** Deletes a category; its files and sub-categories move to its parent (`categoryDelete`). */
-export function deleteCategory(url: string, category: string, id: number): Promise<unknown> {
+function deleteCategory(url: string, category: string, id: number): Promise<unknown> {
   return fileManagerData(url, category, 'categoryDelete', { id });
 }
 
-export function deleteCategoryMutationOptions(url: string, category: string) {
+function deleteCategoryMutationOptions(url: string, category: string) {
   return mutationOptions({ mutationFn: (id: number) => deleteCategory(url, category, id) });
 }
 

@@ -1,7 +1,7 @@
 import { mutationOptions, useMutation } from '@tanstack/react-query';
 import { fileManagerData } from './file-manager-client';
 
-export interface CategoryEditInput {
+interface CategoryEditInput {
   /** 0 adds a category. */
   id: number;
   pid: number;
@@ -9,15 +9,11 @@ export interface CategoryEditInput {
 }
 
 /** Adds or renames/moves a category (`categoryEdit`, SPEC 7.3). */
-export function editCategory(
-  url: string,
-  category: string,
-  input: CategoryEditInput,
-): Promise<unknown> {
+function editCategory(url: string, category: string, input: CategoryEditInput): Promise<unknown> {
   return fileManagerData(url, category, 'categoryEdit', input);
 }
 
-export function editCategoryMutationOptions(url: string, category: string) {
+function editCategoryMutationOptions(url: string, category: string) {
   return mutationOptions({
     mutationFn: (input: CategoryEditInput) => editCategory(url, category, input),
   });

@@ -2,9 +2,9 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { fileKeys, fileManagerData, type FileManagerData } from './file-manager-client';
 
 /** Answer of `category` (SPEC 7.3), as declared in packages/shared/src/contract/files.ts. */
-export type FileCategoriesAnswer = FileManagerData<'category'>;
+type FileCategoriesAnswer = FileManagerData<'category'>;
 
-export function fetchFileCategories(
+function fetchFileCategories(
   url: string,
   category: string,
   signal?: AbortSignal,
@@ -12,7 +12,7 @@ export function fetchFileCategories(
   return fileManagerData(url, category, 'category', {}, { signal });
 }
 
-export function fileCategoriesQueryOptions(url: string, category: string) {
+function fileCategoriesQueryOptions(url: string, category: string) {
   return queryOptions({
     queryKey: fileKeys.categories(url, category),
     queryFn: ({ signal }) => fetchFileCategories(url, category, signal),

@@ -2,15 +2,11 @@ import { mutationOptions, useMutation } from '@tanstack/react-query';
 import { fileManagerData } from './file-manager-client';
 
 /** Deletes files (`fileDelete`, SPEC 7.3). */
-export function deleteFiles(
-  url: string,
-  category: string,
-  ids: readonly number[],
-): Promise<unknown> {
+function deleteFiles(url: string, category: string, ids: readonly number[]): Promise<unknown> {
   return fileManagerData(url, category, 'fileDelete', { id: ids.join(',') });
 }
 
-export function deleteFilesMutationOptions(url: string, category: string) {
+function deleteFilesMutationOptions(url: string, category: string) {
   return mutationOptions({
     mutationFn: (ids: readonly number[]) => deleteFiles(url, category, ids),
   });

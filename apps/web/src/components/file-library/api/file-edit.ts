@@ -1,20 +1,20 @@
 import { mutationOptions, useMutation } from '@tanstack/react-query';
 import { fileManagerData } from './file-manager-client';
 
-export interface EditFilesInput {
+interface EditFilesInput {
   ids: readonly number[];
   categoryId: number;
 }
 
 /** Moves files to another category (`fileEdit`, SPEC 7.3). */
-export function editFiles(url: string, category: string, input: EditFilesInput): Promise<unknown> {
+function editFiles(url: string, category: string, input: EditFilesInput): Promise<unknown> {
   return fileManagerData(url, category, 'fileEdit', {
     categoryId: input.categoryId,
     id: input.ids.join(','),
   });
 }
 
-export function editFilesMutationOptions(url: string, category: string) {
+function editFilesMutationOptions(url: string, category: string) {
   return mutationOptions({
     mutationFn: (input: EditFilesInput) => editFiles(url, category, input),
   });

@@ -2,9 +2,9 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { ListResponse } from '@atrium/shared/contract/files';
 import { fileKeys, fileManagerData } from './file-manager-client';
 
-export type FileListAnswer = ListResponse;
+type FileListAnswer = ListResponse;
 
-export function fetchFileList(
+function fetchFileList(
   url: string,
   category: string,
   categoryId: number,
@@ -14,12 +14,7 @@ export function fetchFileList(
   return fileManagerData(url, category, 'list', { page, categoryId }, { signal });
 }
 
-export function fileListQueryOptions(
-  url: string,
-  category: string,
-  categoryId: number,
-  page: number,
-) {
+function fileListQueryOptions(url: string, category: string, categoryId: number, page: number) {
   return queryOptions({
     queryKey: fileKeys.list(url, category, categoryId, page),
     queryFn: ({ signal }) => fetchFileList(url, category, categoryId, page, signal),

@@ -22,21 +22,21 @@ export interface FileManagerOptions {
 }
 
 /** How the call ended, beyond the envelope: the upload button treats each differently (SPEC 8.2). */
-export type CallOutcome = 'answered' | 'network' | 'server' | 'cancelled';
+type CallOutcome = 'answered' | 'network' | 'server' | 'cancelled';
 
 export interface FileManagerAnswer<T> {
   result: Envelope<T>;
   outcome: CallOutcome;
 }
 
-export class FileManagerError extends Error {
+class FileManagerError extends Error {
   constructor(readonly result: Envelope) {
     super(result.msg);
     this.name = 'FileManagerError';
   }
 }
 
-export function fileManagerAddress(url: string, category: string): string {
+function fileManagerAddress(url: string, category: string): string {
   return `${url.replace(/\/+$/, '')}/${encodeURIComponent(category)}`;
 }
 

@@ -9,14 +9,14 @@ import type { FileManagerCalls } from '@atrium/shared/contract/files';
 /** `init`'s fields besides `action`. */
 export type InitMeta = Required<Omit<RequestOf<FileManagerCalls['init']>, 'action'>>;
 /** Answer of `init`: instant upload when every chunk is held and the path is given (DESIGN 6). */
-export type InitAnswer = AnswerOf<FileManagerCalls['init']>;
+type InitAnswer = AnswerOf<FileManagerCalls['init']>;
 /** Form fields of one chunk besides the file part; numbers travel as text (SPEC 7.2). */
 export type ChunkFields = Record<keyof RequestOf<FileManagerCalls['chunk']>, string | number>;
 /** Answer of a chunk; only the last one carries the stored file. */
 export type ChunkAnswer = AnswerOf<FileManagerCalls['chunk']>;
 /** `save`'s fields besides `action`. */
 export type SaveBody = Omit<RequestOf<FileManagerCalls['save']>, 'action'>;
-export type SaveAnswer = AnswerOf<FileManagerCalls['save']>;
+type SaveAnswer = AnswerOf<FileManagerCalls['save']>;
 
 /**
  * How a call ended: `code` is the server refusing (non-zero code, its msg), `server` an HTTP

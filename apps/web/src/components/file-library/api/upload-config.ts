@@ -4,7 +4,7 @@ import type { UploadConfig } from '@/components/file-library/upload-button/uploa
 import { fileKeys, fileManagerData } from './file-manager-client';
 
 /** The upload configuration (`config`, SPEC 7.2); it covers every library, so one fetch per address. */
-export function fetchUploadConfig(
+function fetchUploadConfig(
   url: string,
   category: string,
   signal?: AbortSignal,
@@ -12,7 +12,7 @@ export function fetchUploadConfig(
   return fileManagerData(url, category, 'config', {}, { signal });
 }
 
-export function uploadConfigQueryOptions(url: string, category: string) {
+function uploadConfigQueryOptions(url: string, category: string) {
   return queryOptions({
     queryKey: fileKeys.uploadConfig(url),
     queryFn: ({ signal }) => fetchUploadConfig(url, category, signal),

@@ -22,7 +22,7 @@ function isNode(value: unknown): value is CategoryNode {
   );
 }
 
-export function childrenOf(node: CategoryNode, childKey: string): CategoryNode[] {
+function childrenOf(node: CategoryNode, childKey: string): CategoryNode[] {
   // The child list sits under the key the picker was told (SPEC 3.3), not a fixed field.
   const list: unknown = Reflect.get(node, childKey);
   return Array.isArray(list) ? list.filter(isNode) : [];

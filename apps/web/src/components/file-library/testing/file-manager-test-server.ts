@@ -9,19 +9,19 @@ import type { ZodType } from 'zod';
  * it keeps categories, files and upload sessions in memory, records every call, and can be told
  * to fail chunks so retries and resumes can be watched from the outside.
  */
-export interface RecordedCall {
+interface RecordedCall {
   action: string;
   category: string;
   body: Record<string, string | number | undefined>;
 }
 
-export interface TestCategory {
+interface TestCategory {
   id: number;
   pid: number;
   name: string;
 }
 
-export interface TestFile {
+interface TestFile {
   id: number;
   categoryId: number;
   name: string;

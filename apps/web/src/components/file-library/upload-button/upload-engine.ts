@@ -26,7 +26,7 @@ export class UploadCancelled extends Error {
   }
 }
 
-export interface UploadProgress {
+interface UploadProgress {
   phase: 'hash' | 'upload';
   /** 0 to 100 within the phase. */
   percent: number;

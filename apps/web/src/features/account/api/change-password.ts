@@ -4,7 +4,7 @@ import { fetchData, type ApiError, type CallRequest } from '@/lib/api';
 export type ChangePasswordBody = CallRequest<'member', 'account/password'>;
 
 /** Changes the password; this session stays, the member's other sessions end. */
-export function changePassword(body: ChangePasswordBody): Promise<null> {
+function changePassword(body: ChangePasswordBody): Promise<null> {
   return fetchData('member', 'account/password', body, { onFailure: () => true });
 }
 

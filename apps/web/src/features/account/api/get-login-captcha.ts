@@ -3,11 +3,11 @@ import type { LoginCaptchaMode } from '@atrium/shared/contract/accounts-rules';
 import { fetchData } from '@/lib/api';
 import { accountKeys } from './keys';
 
-export function fetchLoginCaptcha(signal?: AbortSignal): Promise<{ mode: LoginCaptchaMode }> {
+function fetchLoginCaptcha(signal?: AbortSignal): Promise<{ mode: LoginCaptchaMode }> {
   return fetchData('admin', 'system/login_captcha/get', {}, { signal });
 }
 
-export const loginCaptchaQueryOptions = queryOptions({
+const loginCaptchaQueryOptions = queryOptions({
   queryKey: accountKeys.loginCaptcha,
   queryFn: ({ signal }) => fetchLoginCaptcha(signal),
   staleTime: 0,

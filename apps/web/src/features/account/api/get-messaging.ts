@@ -3,11 +3,11 @@ import type { MessagingView } from '@atrium/shared/contract/accounts';
 import { fetchData } from '@/lib/api';
 import { accountKeys } from './keys';
 
-export function fetchMessaging(signal?: AbortSignal): Promise<MessagingView> {
+function fetchMessaging(signal?: AbortSignal): Promise<MessagingView> {
   return fetchData('admin', 'system/message/get', {}, { signal });
 }
 
-export const messagingQueryOptions = queryOptions({
+const messagingQueryOptions = queryOptions({
   queryKey: accountKeys.messaging,
   queryFn: ({ signal }) => fetchMessaging(signal),
   staleTime: 0,

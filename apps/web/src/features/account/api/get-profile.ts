@@ -3,11 +3,11 @@ import type { Profile } from '@atrium/shared/contract/accounts-rules';
 import { fetchData } from '@/lib/api';
 import { accountKeys } from './keys';
 
-export function fetchProfile(signal?: AbortSignal): Promise<Profile> {
+function fetchProfile(signal?: AbortSignal): Promise<Profile> {
   return fetchData('member', 'account/profile', {}, { signal });
 }
 
-export const profileQueryOptions = queryOptions({
+const profileQueryOptions = queryOptions({
   queryKey: accountKeys.profile,
   queryFn: ({ signal }) => fetchProfile(signal),
   staleTime: 0,

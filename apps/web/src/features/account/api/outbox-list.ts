@@ -3,7 +3,7 @@ import type { OutboxListResponse } from '@atrium/shared/contract/accounts-rules'
 import { fetchData } from '@/lib/api';
 import { accountKeys } from './keys';
 
-export function fetchOutbox(
+function fetchOutbox(
   page: number,
   pageSize: number,
   signal?: AbortSignal,
@@ -11,7 +11,7 @@ export function fetchOutbox(
   return fetchData('admin', 'system/outbox/list', { page, pageSize }, { signal });
 }
 
-export function outboxQueryOptions(page: number, pageSize: number) {
+function outboxQueryOptions(page: number, pageSize: number) {
   return queryOptions({
     queryKey: accountKeys.outbox(page, pageSize),
     queryFn: ({ signal }) => fetchOutbox(page, pageSize, signal),

@@ -7,7 +7,7 @@ import { refreshAppConfig } from '@/features/app';
 export type RegisterBody = CallRequest<'member', 'auth/register'>;
 
 /** Creates the account; the server signs the new member in, so the config is refreshed after. */
-export async function register(body: RegisterBody): Promise<LoginResponse> {
+async function register(body: RegisterBody): Promise<LoginResponse> {
   const data = await fetchData('member', 'auth/register', body, {
     successToast: false,
     onFailure: () => true,

@@ -4,7 +4,7 @@ import { fetchData, type ApiError, type CallRequest } from '@/lib/api';
 export type ResetPasswordBody = CallRequest<'member', 'auth/password_reset'>;
 
 /** Sets a new password with a code; the server's message is shown as the success toast. */
-export function resetPassword(body: ResetPasswordBody): Promise<null> {
+function resetPassword(body: ResetPasswordBody): Promise<null> {
   return fetchData('member', 'auth/password_reset', body, { onFailure: () => true });
 }
 

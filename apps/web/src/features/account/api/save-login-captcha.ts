@@ -3,7 +3,7 @@ import type { LoginCaptchaMode } from '@atrium/shared/contract/accounts-rules';
 import { fetchData, type ApiError } from '@/lib/api';
 import { accountKeys } from './keys';
 
-export function saveLoginCaptcha(mode: LoginCaptchaMode): Promise<{ mode: LoginCaptchaMode }> {
+function saveLoginCaptcha(mode: LoginCaptchaMode): Promise<{ mode: LoginCaptchaMode }> {
   return fetchData('admin', 'system/login_captcha/save', { mode });
 }
 

@@ -3,10 +3,7 @@ import type { MessagingForm, MessagingView } from '@atrium/shared/contract/accou
 import { fetchData, type ApiError, type RequestOptions } from '@/lib/api';
 import { accountKeys } from './keys';
 
-export function saveMessaging(
-  body: MessagingForm,
-  options: RequestOptions = {},
-): Promise<MessagingView> {
+function saveMessaging(body: MessagingForm, options: RequestOptions = {}): Promise<MessagingView> {
   return fetchData('admin', 'system/message/save', body, options);
 }
 

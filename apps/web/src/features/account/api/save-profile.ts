@@ -7,7 +7,7 @@ import { accountKeys } from './keys';
 export type SaveProfileBody = CallRequest<'member', 'account/profile/save'>;
 
 /** Saves nickname and avatar, then refreshes the config so the header shows them at once. */
-export async function saveProfile(body: SaveProfileBody): Promise<Profile> {
+async function saveProfile(body: SaveProfileBody): Promise<Profile> {
   const profile = await fetchData('member', 'account/profile/save', body, { successToast: false });
   await refreshAppConfig();
   return profile;

@@ -1,6 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
 import type { VerifySendResponse } from '@atrium/shared/contract/accounts-rules';
-import { fetchData, type ApiError, type CallRequest } from '@/lib/api';
+import { fetchData, type CallRequest } from '@/lib/api';
 
 export type SendVerifyCodeBody = CallRequest<'member', 'verify/send'>;
 
@@ -9,11 +8,5 @@ export function sendVerifyCode(body: SendVerifyCodeBody): Promise<VerifySendResp
   return fetchData('member', 'verify/send', body, {
     successToast: false,
     onFailure: () => true,
-  });
-}
-
-export function useSendVerifyCode() {
-  return useMutation<VerifySendResponse, ApiError, SendVerifyCodeBody>({
-    mutationFn: sendVerifyCode,
   });
 }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchData, type ApiError } from '@/lib/api';
 
 /** Sends a test message through the saved transports; it lands in the outbox too. */
-export function testMessaging(target: string): Promise<null> {
+function testMessaging(target: string): Promise<null> {
   return fetchData('admin', 'system/message/test', { target });
 }
 

@@ -3,11 +3,11 @@ import { fetchData } from '@/lib/api';
 import { adminKeys } from './keys';
 
 /** The roles an administrator can be given (readable with `system/admin` alone). */
-export function fetchAdminOptions(signal?: AbortSignal) {
+function fetchAdminOptions(signal?: AbortSignal) {
   return fetchData('admin', 'admins/options', {}, { signal });
 }
 
-export function adminOptionsQuery() {
+function adminOptionsQuery() {
   return queryOptions({
     queryKey: adminKeys.options,
     queryFn: ({ signal }) => fetchAdminOptions(signal),

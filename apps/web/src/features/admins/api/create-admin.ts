@@ -3,7 +3,7 @@ import type { AdminCreateRequest, AdminView } from '@atrium/shared/contract/admi
 import { fetchData, type ApiError } from '@/lib/api';
 import { adminKeys } from './keys';
 
-export function createAdmin(body: AdminCreateRequest) {
+function createAdmin(body: AdminCreateRequest) {
   return fetchData('admin', 'admins/create', body);
 }
 

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchData, type ApiError } from '@/lib/api';
 import { adminKeys } from './keys';
 
-export function deleteAdmin(id: number) {
+function deleteAdmin(id: number) {
   return fetchData('admin', 'admins/delete', { id });
 }
 

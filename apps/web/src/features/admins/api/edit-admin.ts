@@ -3,7 +3,7 @@ import type { AdminEditRequest, AdminView } from '@atrium/shared/contract/admins
 import { fetchData, type ApiError } from '@/lib/api';
 import { adminKeys } from './keys';
 
-export function editAdmin(body: AdminEditRequest) {
+function editAdmin(body: AdminEditRequest) {
   return fetchData('admin', 'admins/edit', body);
 }
 

@@ -3,11 +3,11 @@ import type { AdminListRequest } from '@atrium/shared/contract/admins';
 import { fetchData } from '@/lib/api';
 import { adminKeys } from './keys';
 
-export function listAdmins(query: AdminListRequest, signal?: AbortSignal) {
+function listAdmins(query: AdminListRequest, signal?: AbortSignal) {
   return fetchData('admin', 'admins/list', query, { signal });
 }
 
-export function listAdminsQuery(query: AdminListRequest) {
+function listAdminsQuery(query: AdminListRequest) {
   return queryOptions({
     queryKey: adminKeys.list(query),
     queryFn: ({ signal }) => listAdmins(query, signal),

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { AdminPasswordRequest } from '@atrium/shared/contract/admins';
 import { fetchData, type ApiError } from '@/lib/api';
 
-export function resetAdminPassword(body: AdminPasswordRequest) {
+function resetAdminPassword(body: AdminPasswordRequest) {
   return fetchData('admin', 'admins/reset_password', body);
 }
 

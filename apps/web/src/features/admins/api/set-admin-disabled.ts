@@ -9,7 +9,7 @@ export interface SetAdminDisabled {
 }
 
 /** Disabling ends the administrator's sessions at once; enabling lets them sign in again. */
-export function setAdminDisabled({ id, disabled }: SetAdminDisabled) {
+function setAdminDisabled({ id, disabled }: SetAdminDisabled) {
   return fetchData('admin', disabled ? 'admins/disable' : 'admins/enable', { id });
 }
 

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchData, type ApiError } from '@/lib/api';
 import { aiKeys } from './keys';
 
-export function deleteModel(id: number): Promise<null> {
+function deleteModel(id: number): Promise<null> {
   return fetchData('admin', 'aigc/model/delete', { id });
 }
 

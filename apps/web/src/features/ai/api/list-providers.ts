@@ -4,11 +4,11 @@ import { fetchData } from '@/lib/api';
 import { aiKeys } from './keys';
 
 /** Providers with their models; keys appear only as `hasKey` and a masked hint. */
-export async function listProviders(signal?: AbortSignal): Promise<ProviderRecord[]> {
+async function listProviders(signal?: AbortSignal): Promise<ProviderRecord[]> {
   return (await fetchData('admin', 'aigc/provider/list', {}, { signal })).records;
 }
 
-export function listProvidersQuery() {
+function listProvidersQuery() {
   return queryOptions({
     queryKey: aiKeys.all,
     queryFn: ({ signal }) => listProviders(signal),

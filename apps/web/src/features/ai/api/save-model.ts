@@ -3,7 +3,7 @@ import type { ModelRecord, ModelSaveRequest } from '@atrium/shared/contract/chat
 import { fetchData, type ApiError } from '@/lib/api';
 import { aiKeys } from './keys';
 
-export function saveModel(body: ModelSaveRequest): Promise<ModelRecord> {
+function saveModel(body: ModelSaveRequest): Promise<ModelRecord> {
   return fetchData('admin', 'aigc/model/save', body);
 }
 

@@ -3,7 +3,7 @@ import type { ProviderRecord, ProviderSaveRequest } from '@atrium/shared/contrac
 import { fetchData, type ApiError } from '@/lib/api';
 import { aiKeys } from './keys';
 
-export function saveProvider(body: ProviderSaveRequest): Promise<ProviderRecord> {
+function saveProvider(body: ProviderSaveRequest): Promise<ProviderRecord> {
   return fetchData('admin', 'aigc/provider/save', body);
 }
 

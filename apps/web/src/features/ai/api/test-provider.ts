@@ -3,7 +3,7 @@ import type { ProviderTestRequest, ProviderTestResponse } from '@atrium/shared/c
 import { fetchData, type ApiError } from '@/lib/api';
 
 /** Lists the provider's models (or asks one for a single token) with the form's values. */
-export function testProvider(body: ProviderTestRequest): Promise<ProviderTestResponse> {
+function testProvider(body: ProviderTestRequest): Promise<ProviderTestResponse> {
   return fetchData('admin', 'aigc/provider/test', body);
 }
 

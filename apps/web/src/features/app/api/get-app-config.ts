@@ -14,7 +14,7 @@ export const appConfigKey = ['app', 'config'] as const;
  * query resolves, so anything awaiting the refresh sees the new user, rules and menus. Only the
  * first load reports failures; the 30 s background refresh stays quiet when the server blips.
  */
-export async function fetchAppConfig(quiet = false): Promise<AppConfig> {
+async function fetchAppConfig(quiet = false): Promise<AppConfig> {
   const data = await fetchData(
     runningArea(),
     'app/config',
@@ -25,7 +25,7 @@ export async function fetchAppConfig(quiet = false): Promise<AppConfig> {
   return data;
 }
 
-export const appConfigQuery = queryOptions({
+const appConfigQuery = queryOptions({
   queryKey: appConfigKey,
   queryFn: () => fetchAppConfig(appQueryClient.getQueryData(appConfigKey) !== undefined),
   refetchInterval: Limits.appRefreshMs,

@@ -3,11 +3,11 @@ import { fetchData } from '@/lib/api';
 import { auditKeys } from './list-audit';
 
 /** The administrators and actions the filters offer. */
-export function fetchAuditOptions(signal?: AbortSignal) {
+function fetchAuditOptions(signal?: AbortSignal) {
   return fetchData('admin', 'audit/options', {}, { signal });
 }
 
-export function auditOptionsQuery() {
+function auditOptionsQuery() {
   return queryOptions({
     queryKey: auditKeys.options,
     queryFn: ({ signal }) => fetchAuditOptions(signal),

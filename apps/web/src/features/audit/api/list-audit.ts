@@ -8,11 +8,11 @@ export const auditKeys = {
   options: ['audit', 'options'] as const,
 };
 
-export function listAudit(query: AuditListRequest, signal?: AbortSignal) {
+function listAudit(query: AuditListRequest, signal?: AbortSignal) {
   return fetchData('admin', 'audit/list', query, { signal });
 }
 
-export function listAuditQuery(query: AuditListRequest) {
+function listAuditQuery(query: AuditListRequest) {
   return queryOptions({
     queryKey: auditKeys.list(query),
     queryFn: ({ signal }) => listAudit(query, signal),

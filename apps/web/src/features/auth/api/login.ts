@@ -8,7 +8,7 @@ import { refreshAppConfig } from '@/features/app';
  * Signs in and waits for the refreshed config, so the page the user returns to already knows
  * who they are. Failures are shown by the form itself, not as a toast.
  */
-export async function login(body: LoginRequest): Promise<LoginResponse> {
+async function login(body: LoginRequest): Promise<LoginResponse> {
   const data = await fetchData(runningArea(), 'auth/login', body, {
     successToast: false,
     onFailure: () => true,

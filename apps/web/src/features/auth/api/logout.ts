@@ -12,7 +12,7 @@ import { refreshAppConfig } from '@/features/app';
  * Signs out. The local session is dropped even when the server can't be reached: the user asked
  * to leave, and a stale token must not linger in the cookie.
  */
-export async function logout(): Promise<void> {
+async function logout(): Promise<void> {
   await request(runningArea(), 'auth/logout', {}, { successToast: false, errorToast: false });
   useApiStore.getState().clearToken();
   useUserStore.getState().reset();

@@ -3,7 +3,7 @@ import type { ConversationRecord } from '@atrium/shared/contract/chat';
 import { fetchData, type ApiError } from '@/lib/api';
 import { chatKeys } from './keys';
 
-export function createConversation(roomId: number): Promise<ConversationRecord> {
+function createConversation(roomId: number): Promise<ConversationRecord> {
   return fetchData('member', 'aigc/conversation/create', { roomId });
 }
 

@@ -3,7 +3,7 @@ import type { ConversationRecord } from '@atrium/shared/contract/chat';
 import { fetchData, type ApiError } from '@/lib/api';
 import { chatKeys } from './keys';
 
-export function deleteConversation(id: number): Promise<null> {
+function deleteConversation(id: number): Promise<null> {
   return fetchData('member', 'aigc/conversation/delete', { id });
 }
 

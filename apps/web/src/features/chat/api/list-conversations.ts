@@ -4,7 +4,7 @@ import { fetchData } from '@/lib/api';
 import { chatKeys } from './keys';
 
 /** The member's conversations in a room, most recently active first. */
-export async function listConversations(
+async function listConversations(
   roomId: number,
   signal?: AbortSignal,
 ): Promise<ConversationRecord[]> {
@@ -12,7 +12,7 @@ export async function listConversations(
   return data.records;
 }
 
-export function listConversationsQuery(roomId: number) {
+function listConversationsQuery(roomId: number) {
   return queryOptions({
     queryKey: chatKeys.conversations(roomId),
     queryFn: ({ signal }) => listConversations(roomId, signal),

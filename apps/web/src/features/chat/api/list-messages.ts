@@ -5,7 +5,7 @@ import { fetchData } from '@/lib/api';
 import { chatKeys } from './keys';
 
 /** A page of messages older than `before` (or the newest page), oldest first within it. */
-export function listMessages(
+function listMessages(
   conversationId: number,
   before: number | undefined,
   signal?: AbortSignal,
@@ -21,7 +21,7 @@ export function listMessages(
 export type MessagePages = InfiniteData<MessageListResponse>;
 
 /** Pages run from the newest backwards: page 0 is the latest, the next page is older. */
-export function listMessagesQuery(conversationId: number) {
+function listMessagesQuery(conversationId: number) {
   return infiniteQueryOptions({
     queryKey: chatKeys.messages(conversationId),
     queryFn: ({ pageParam, signal }) => listMessages(conversationId, pageParam, signal),

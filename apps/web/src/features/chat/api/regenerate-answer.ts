@@ -4,7 +4,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { chatKeys } from './keys';
 import { updateMessage, type MessagePages } from './list-messages';
 
-export function regenerateAnswer(messageId: number): Promise<MessageRecord> {
+function regenerateAnswer(messageId: number): Promise<MessageRecord> {
   return fetchData('member', 'aigc/chat/regenerate', { messageId });
 }
 

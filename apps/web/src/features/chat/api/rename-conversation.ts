@@ -3,10 +3,7 @@ import type { ConversationRecord } from '@atrium/shared/contract/chat';
 import { fetchData, type ApiError } from '@/lib/api';
 import { chatKeys } from './keys';
 
-export function renameConversation(body: {
-  id: number;
-  title: string;
-}): Promise<ConversationRecord> {
+function renameConversation(body: { id: number; title: string }): Promise<ConversationRecord> {
   return fetchData('member', 'aigc/conversation/rename', body);
 }
 

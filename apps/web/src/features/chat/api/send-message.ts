@@ -8,7 +8,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { chatKeys } from './keys';
 import { appendMessages, type MessagePages } from './list-messages';
 
-export function sendMessage(body: ChatSendRequest): Promise<ChatSendResponse> {
+function sendMessage(body: ChatSendRequest): Promise<ChatSendResponse> {
   return fetchData('member', 'aigc/chat/send', body);
 }
 

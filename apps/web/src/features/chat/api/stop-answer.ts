@@ -4,7 +4,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { chatKeys } from './keys';
 import { updateMessage, type MessagePages } from './list-messages';
 
-export function stopAnswer(messageId: number): Promise<MessageRecord> {
+function stopAnswer(messageId: number): Promise<MessageRecord> {
   return fetchData('member', 'aigc/chat/stop', { messageId });
 }
 

@@ -8,17 +8,17 @@ import {
 import type { ChatQuota, UsageRequest, UsageResponse } from '@atrium/shared/contract/chat';
 import { fetchData, type ApiError } from '@/lib/api';
 
-export const usageKeys = {
+const usageKeys = {
   summary: (query: UsageRequest) => ['aigc', 'admin', 'usage', query] as const,
   quota: ['aigc', 'admin', 'quota'] as const,
 };
 
 /** Answers and tokens by day, room and member for a range of UTC days (admin). */
-export function usageSummary(query: UsageRequest, signal?: AbortSignal): Promise<UsageResponse> {
+function usageSummary(query: UsageRequest, signal?: AbortSignal): Promise<UsageResponse> {
   return fetchData('admin', 'aigc/usage/summary', query, { signal });
 }
 
-export function usageSummaryQuery(query: UsageRequest) {
+function usageSummaryQuery(query: UsageRequest) {
   return queryOptions({
     queryKey: usageKeys.summary(query),
     queryFn: ({ signal }) => usageSummary(query, signal),
@@ -31,7 +31,7 @@ export function useUsageSummary(query: UsageRequest) {
   return useQuery(usageSummaryQuery(query));
 }
 
-export function getQuota(signal?: AbortSignal): Promise<ChatQuota> {
+function getQuota(signal?: AbortSignal): Promise<ChatQuota> {
   return fetchData('admin', 'aigc/usage/quota', {}, { signal });
 }
 
@@ -43,7 +43,7 @@ export function useQuota() {
   });
 }
 
-export function saveQuota(quota: ChatQuota): Promise<ChatQuota> {
+function saveQuota(quota: ChatQuota): Promise<ChatQuota> {
   return fetchData('admin', 'aigc/usage/quota_save', quota);
 }
 

@@ -4,7 +4,7 @@ import { fetchData } from '@/lib/api';
 export const dashboardDays = 30;
 
 /** Per-day charts end today in the viewer's time zone. */
-export function fetchDashboardStats(signal?: AbortSignal) {
+function fetchDashboardStats(signal?: AbortSignal) {
   const utcOffsetMinutes = -new Date().getTimezoneOffset();
   return fetchData(
     'admin',
@@ -14,7 +14,7 @@ export function fetchDashboardStats(signal?: AbortSignal) {
   );
 }
 
-export function dashboardStatsQuery() {
+function dashboardStatsQuery() {
   return queryOptions({
     queryKey: ['dashboard', 'stats'] as const,
     queryFn: ({ signal }) => fetchDashboardStats(signal),

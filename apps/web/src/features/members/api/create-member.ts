@@ -3,7 +3,7 @@ import type { MemberCreateRequest, MemberView } from '@atrium/shared/contract/me
 import { fetchData, type ApiError } from '@/lib/api';
 import { memberKeys } from './keys';
 
-export function createMember(body: MemberCreateRequest) {
+function createMember(body: MemberCreateRequest) {
   return fetchData('admin', 'members/create', body);
 }
 

@@ -3,11 +3,11 @@ import { fetchData } from '@/lib/api';
 import { memberKeys } from './keys';
 
 /** One member with their storage use. */
-export function getMember(id: number, signal?: AbortSignal) {
+function getMember(id: number, signal?: AbortSignal) {
   return fetchData('admin', 'members/get', { id }, { signal });
 }
 
-export function getMemberQuery(id: number) {
+function getMemberQuery(id: number) {
   return queryOptions({
     queryKey: memberKeys.detail(id),
     queryFn: ({ signal }) => getMember(id, signal),

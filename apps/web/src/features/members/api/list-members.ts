@@ -3,11 +3,11 @@ import type { MemberListRequest } from '@atrium/shared/contract/members-admin';
 import { fetchData } from '@/lib/api';
 import { memberKeys } from './keys';
 
-export function listMembers(query: MemberListRequest, signal?: AbortSignal) {
+function listMembers(query: MemberListRequest, signal?: AbortSignal) {
   return fetchData('admin', 'members/list', query, { signal });
 }
 
-export function listMembersQuery(query: MemberListRequest) {
+function listMembersQuery(query: MemberListRequest) {
   return queryOptions({
     queryKey: memberKeys.list(query),
     queryFn: ({ signal }) => listMembers(query, signal),

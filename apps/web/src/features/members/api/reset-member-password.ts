@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { MemberPasswordRequest } from '@atrium/shared/contract/members-admin';
 import { fetchData, type ApiError } from '@/lib/api';
 
-export function resetMemberPassword(body: MemberPasswordRequest) {
+function resetMemberPassword(body: MemberPasswordRequest) {
   return fetchData('admin', 'members/reset_password', body);
 }
 

@@ -9,7 +9,7 @@ export interface SetMemberDisabled {
 }
 
 /** Disabling ends the member's sessions at once; enabling lets them sign in again. */
-export function setMemberDisabled({ id, disabled }: SetMemberDisabled) {
+function setMemberDisabled({ id, disabled }: SetMemberDisabled) {
   return fetchData('admin', disabled ? 'members/disable' : 'members/enable', { id });
 }
 

@@ -3,7 +3,7 @@ import type { RoleCreateRequest, RoleView } from '@atrium/shared/contract/admins
 import { fetchData, type ApiError } from '@/lib/api';
 import { roleKeys } from './list-roles';
 
-export function createRole(body: RoleCreateRequest) {
+function createRole(body: RoleCreateRequest) {
   return fetchData('admin', 'roles/create', body);
 }
 

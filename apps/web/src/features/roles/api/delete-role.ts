@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchData, type ApiError } from '@/lib/api';
 import { roleKeys } from './list-roles';
 
-export function deleteRole(id: number) {
+function deleteRole(id: number) {
   return fetchData('admin', 'roles/delete', { id });
 }
 

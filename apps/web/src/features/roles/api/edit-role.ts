@@ -3,7 +3,7 @@ import type { RoleEditRequest, RoleView } from '@atrium/shared/contract/admins';
 import { fetchData, type ApiError } from '@/lib/api';
 import { roleKeys } from './list-roles';
 
-export function editRole(body: RoleEditRequest) {
+function editRole(body: RoleEditRequest) {
   return fetchData('admin', 'roles/edit', body);
 }
 

@@ -3,11 +3,11 @@ import { fetchData } from '@/lib/api';
 
 export const roleKeys = { all: ['roles'] as const };
 
-export function listRoles(signal?: AbortSignal) {
+function listRoles(signal?: AbortSignal) {
   return fetchData('admin', 'roles/list', {}, { signal });
 }
 
-export function listRolesQuery() {
+function listRolesQuery() {
   return queryOptions({
     queryKey: roleKeys.all,
     queryFn: ({ signal }) => listRoles(signal),

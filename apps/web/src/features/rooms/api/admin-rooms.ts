@@ -4,11 +4,11 @@ import { fetchData } from '@/lib/api';
 import { roomKeys } from './keys';
 
 /** Every room, enabled or not, in display order (admin). */
-export async function listAdminRooms(signal?: AbortSignal): Promise<AdminRoomRecord[]> {
+async function listAdminRooms(signal?: AbortSignal): Promise<AdminRoomRecord[]> {
   return (await fetchData('admin', 'aigc/chat_room/list', {}, { signal })).records;
 }
 
-export function listAdminRoomsQuery() {
+function listAdminRoomsQuery() {
   return queryOptions({
     queryKey: roomKeys.admin,
     queryFn: ({ signal }) => listAdminRooms(signal),
@@ -21,7 +21,7 @@ export function useAdminRooms() {
 }
 
 /** The models a room may use, for the editor's select. */
-export async function listModelOptions(signal?: AbortSignal): Promise<ModelOption[]> {
+async function listModelOptions(signal?: AbortSignal): Promise<ModelOption[]> {
   return (await fetchData('admin', 'aigc/chat_room/models', {}, { signal })).records;
 }
 

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchData, type ApiError } from '@/lib/api';
 import { roomKeys } from './keys';
 
-export function deleteRoom(id: number): Promise<null> {
+function deleteRoom(id: number): Promise<null> {
   return fetchData('admin', 'aigc/chat_room/delete', { id });
 }
 

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchData, type ApiError } from '@/lib/api';
 import { roomKeys } from './keys';
 
-export function enableRoom(body: { id: number; enabled: boolean }): Promise<null> {
+function enableRoom(body: { id: number; enabled: boolean }): Promise<null> {
   return fetchData('admin', 'aigc/chat_room/enable', body, { successToast: false });
 }
 

@@ -4,10 +4,10 @@ import { fetchData } from '@/lib/api';
 import { defineLazy, useLazyStore } from '@/stores/lazy-store';
 import { roomKeys } from './keys';
 
-export const ROOMS_SET = 'Rooms';
+const ROOMS_SET = 'Rooms';
 
 /** `POST aigc/chat_room/all`: the enabled rooms in display order (SPEC 7.4). */
-export async function listRooms(): Promise<RoomRecord[]> {
+async function listRooms(): Promise<RoomRecord[]> {
   return (await fetchData('member', 'aigc/chat_room/all', {})).records;
 }
 
@@ -15,7 +15,7 @@ export async function listRooms(): Promise<RoomRecord[]> {
  * The "Rooms" lazy data set (SPEC 4.2): loaded once, and again whenever app/config reports a
  * new `hashLazyValue.Rooms` (an admin saved a room).
  */
-export const roomsSet = defineLazy<RoomRecord[]>(ROOMS_SET, {
+const roomsSet = defineLazy<RoomRecord[]>(ROOMS_SET, {
   queryKey: roomKeys.member,
   queryFn: listRooms,
 });

@@ -3,7 +3,7 @@ import type { AdminRoomRecord, RoomSaveRequest } from '@atrium/shared/contract/c
 import { fetchData, type ApiError } from '@/lib/api';
 import { roomKeys } from './keys';
 
-export function saveRoom(body: RoomSaveRequest): Promise<AdminRoomRecord> {
+function saveRoom(body: RoomSaveRequest): Promise<AdminRoomRecord> {
   return fetchData('admin', 'aigc/chat_room/save', body);
 }
 

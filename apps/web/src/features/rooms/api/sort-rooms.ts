@@ -4,7 +4,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { roomKeys } from './keys';
 
 /** Saves a new order: each room's sort becomes its position in `ids`. */
-export function sortRooms(ids: number[]): Promise<null> {
+function sortRooms(ids: number[]): Promise<null> {
   return fetchData('admin', 'aigc/chat_room/sort', { ids }, { successToast: false });
 }
 

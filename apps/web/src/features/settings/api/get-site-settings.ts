@@ -3,11 +3,11 @@ import { fetchData } from '@/lib/api';
 
 export const siteSettingsKeys = { all: ['settings', 'site'] as const };
 
-export function getSiteSettings(signal?: AbortSignal) {
+function getSiteSettings(signal?: AbortSignal) {
   return fetchData('admin', 'setting/get', {}, { signal });
 }
 
-export function getSiteSettingsQuery() {
+function getSiteSettingsQuery() {
   return queryOptions({
     queryKey: siteSettingsKeys.all,
     queryFn: ({ signal }) => getSiteSettings(signal),

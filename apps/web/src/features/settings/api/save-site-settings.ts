@@ -3,7 +3,7 @@ import type { SiteSettings } from '@atrium/shared/contract/site-settings';
 import { fetchData, type ApiError } from '@/lib/api';
 import { siteSettingsKeys } from './get-site-settings';
 
-export function saveSiteSettings(settings: SiteSettings) {
+function saveSiteSettings(settings: SiteSettings) {
   return fetchData('admin', 'setting/save', { settings });
 }
 

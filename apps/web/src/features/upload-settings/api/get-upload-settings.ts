@@ -3,11 +3,11 @@ import { fetchData } from '@/lib/api';
 
 export const uploadSettingsKeys = { all: ['settings', 'upload'] as const };
 
-export function getUploadSettings(signal?: AbortSignal) {
+function getUploadSettings(signal?: AbortSignal) {
   return fetchData('admin', 'settings/upload/get', {}, { signal });
 }
 
-export function getUploadSettingsQuery() {
+function getUploadSettingsQuery() {
   return queryOptions({
     queryKey: uploadSettingsKeys.all,
     queryFn: ({ signal }) => getUploadSettings(signal),

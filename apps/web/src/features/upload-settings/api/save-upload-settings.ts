@@ -4,7 +4,7 @@ import type { UploadSettingsView } from '@atrium/shared/contract/upload-settings
 import { fetchData, type ApiError } from '@/lib/api';
 import { uploadSettingsKeys } from './get-upload-settings';
 
-export function saveUploadSettings(config: UploadConfig) {
+function saveUploadSettings(config: UploadConfig) {
   return fetchData('admin', 'settings/upload/save', { config });
 }
 
