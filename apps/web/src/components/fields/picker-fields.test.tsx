@@ -1,3 +1,5 @@
+// @vitest-environment happy-dom
+// (antd's style rules make each style lookup of jsdom slow; see file-picker.test.tsx)
 import { useState, type ReactElement } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';

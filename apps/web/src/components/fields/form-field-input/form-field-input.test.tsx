@@ -1,3 +1,5 @@
+// @vitest-environment happy-dom
+// (antd's style rules make each style lookup of jsdom slow; see file-picker.test.tsx)
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

@@ -1,3 +1,5 @@
+// @vitest-environment happy-dom
+// (antd's style rules make each style lookup of jsdom slow; see file-picker.test.tsx)
 import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, screen, waitFor } from '@testing-library/react';

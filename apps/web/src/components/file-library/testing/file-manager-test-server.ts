@@ -399,7 +399,10 @@ export async function startFileManagerTestServer(
     callsOf: (action) => calls.filter((c) => c.action === action),
     close: () =>
       new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
+        // Requests still in flight are answered first (a reset would show as "socket hang up" in
+        // the client); one left hanging on purpose is cut after a moment.
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 2_000).unref();
         server.close(() =>
           drift.length === 0
             ? resolve()

@@ -1,0 +1,61 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, waitFor } from '@testing-library/react';
+import { installMatchMedia } from '@/test-utils/media';
+import { renderWithFreshCache } from '@/test-utils/render';
+import { FilePicker } from './file-picker';
+import type { PickedFile } from './selection';
+
+// jsdom here, not happy-dom: the frame stays empty quietly instead of a refused page load.
+beforeAll(() => installMatchMedia());
+afterEach(cleanup);
+
+function setup(props: { external: boolean }) {
+  const picked: PickedFile[][] = [];
+  let closed = 0;
+  renderWithFreshCache(
+    <FilePicker
+      url="http://127.0.0.1:9/unused"
+      category="image"
+      open
+      onClose={() => closed++}
+      onConfirm={(items) => picked.push(items)}
+      {...props}
+    />,
+  );
+  return { picked, closedCount: () => closed };
+}
+
+describe('FilePicker with an external selector (SPEC 2.4)', () => {
+  it('takes the items an external selector posts back', async () => {
+    window.__selectorDialogServer = 'http://selector.test/pick/';
+    try {
+      const { picked, closedCount } = setup({ external: true });
+      const frame = await waitFor(() => {
+        const found = document.body.querySelector('iframe');
+        if (!(found instanceof HTMLIFrameElement)) throw new Error('no frame');
+        return found;
+      });
+      expect(frame.getAttribute('src')).toBe('http://selector.test/pick/image');
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          data: [{ path: '/x/a.png' }],
+          origin: 'http://selector.test',
+          source: frame.contentWindow,
+        }),
+      );
+      await waitFor(() => expect(picked).toHaveLength(1));
+      expect(picked[0]).toEqual([
+        {
+          category: 'image',
+          filename: 'a.png',
+          path: '/x/a.png',
+          fullPath: '/x/a.png',
+          type: 'png',
+        },
+      ]);
+      expect(closedCount()).toBe(1);
+    } finally {
+      delete window.__selectorDialogServer;
+    }
+  });
+});
