@@ -85,17 +85,24 @@ describe('rulesFromChecked', () => {
 describe('checkedFromRules and splitRules', () => {
   it('round-trips every subset of the real admin menu', () => {
     const all = leafUrls(adminMenu);
+    const same = (a: readonly string[], b: readonly string[]) => a.join('\n') === b.join('\n');
+    // Thousands of subsets: compared plainly and reported together (an expect each is slow).
+    const broken: string[][] = [];
     for (let mask = 0; mask < 2 ** all.length; mask += 1) {
       const checked = all.filter((_, i) => (mask >> i) & 1);
       const rules = rulesFromChecked(adminMenu, checked);
       const split = splitRules(adminMenu, rules);
-      expect(split.custom).toEqual([]);
       // Pages sharing one rule come and go together; after that, saving again changes nothing.
       const again = rulesFromChecked(adminMenu, split.checked);
-      expect(checkedFromRules(adminMenu, again)).toEqual(checkedFromRules(adminMenu, rules));
-      expect(rulesFromChecked(adminMenu, splitRules(adminMenu, again).checked)).toEqual(again);
+      const stable =
+        split.custom.length === 0 &&
+        same(checkedFromRules(adminMenu, again), checkedFromRules(adminMenu, rules)) &&
+        same(rulesFromChecked(adminMenu, splitRules(adminMenu, again).checked), again);
+      if (!stable) broken.push(checked);
     }
-  });
+    expect(broken).toEqual([]);
+    // Under a loaded machine's full suite this can take several seconds.
+  }, 30_000);
 
   it('keeps free-form rules out of the tree and never drops one', () => {
     const split = splitRules(menu, ['aigc/chat_room*', 'system/admin*', 'system']);
