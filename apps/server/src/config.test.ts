@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       logCaptchaAnswers: false,
       checkAnswers: false,
+      verifyResendSeconds: 60,
     });
     expect(config.webDir.replace(/\/$/, '')).toMatch(/apps\/web\/dist$/);
   });
@@ -81,6 +82,7 @@ describe('loadConfig', () => {
         TRUST_PROXY: '1',
         ATRIUM_LOG_CAPTCHA_ANSWERS: 'true',
         ATRIUM_CHECK_ANSWERS: 'true',
+        ATRIUM_VERIFY_RESEND_SECONDS: '5',
       },
       cwd,
     );
@@ -107,6 +109,7 @@ describe('loadConfig', () => {
       trustProxy: 1,
       logCaptchaAnswers: true,
       checkAnswers: true,
+      verifyResendSeconds: 5,
     });
   });
 
@@ -122,6 +125,7 @@ describe('loadConfig', () => {
       ATRIUM_ADMIN_PASSWORD: 'abc',
       PUBLIC_URL: 'not a url',
       ATRIUM_LOG_CAPTCHA_ANSWERS: 'yes',
+      ATRIUM_VERIFY_RESEND_SECONDS: '0',
     });
     const named = problems.map((p) => p.split(':')[0]);
     expect(named.sort()).toEqual(
@@ -136,6 +140,7 @@ describe('loadConfig', () => {
         'ATRIUM_ADMIN_PASSWORD',
         'PUBLIC_URL',
         'ATRIUM_LOG_CAPTCHA_ANSWERS',
+        'ATRIUM_VERIFY_RESEND_SECONDS',
       ].sort(),
     );
     expect(problems.find((p) => p.startsWith('STORAGE_DRIVER'))).toContain('local or s3');

@@ -56,6 +56,11 @@ export interface Config {
    * a mismatch (DESIGN 3): on in tests and browser tests, off in production (no hot-path cost).
    */
   checkAnswers: boolean;
+  /**
+   * Seconds before another verification code may go to the same e-mail or phone (SPEC 9: 60).
+   * Browser tests shorten it rather than wait a real minute.
+   */
+  verifyResendSeconds: number;
 }
 
 /** Thrown by `loadConfig`; its message lists every bad variable, one per line. */
@@ -161,6 +166,15 @@ const envSchema = z.object({
   ),
   ATRIUM_LOG_CAPTCHA_ANSWERS: trueOrFalse,
   ATRIUM_CHECK_ANSWERS: trueOrFalse,
+  ATRIUM_VERIFY_RESEND_SECONDS: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: 'expected a whole number of seconds' })
+      .int('expected a whole number of seconds')
+      .min(1, 'expected 1 to 3600 seconds')
+      .max(3600, 'expected 1 to 3600 seconds')
+      .default(60),
+  ),
 });
 
 type Env = Record<string, string | undefined>;
@@ -239,6 +253,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logCaptchaAnswers: e.ATRIUM_LOG_CAPTCHA_ANSWERS === 'true',
     checkAnswers: e.ATRIUM_CHECK_ANSWERS === 'true',
+    verifyResendSeconds: e.ATRIUM_VERIFY_RESEND_SECONDS,
   };
 }
 

@@ -107,6 +107,8 @@ export const test = base.extend<object, { atrium: AtriumServer }>({
         ATRIUM_LOG_CAPTCHA_ANSWERS: 'true',
         // Every answer the browser gets is parsed against its declaration (DESIGN 3).
         ATRIUM_CHECK_ANSWERS: 'true',
+        // The wait between two codes to one phone: a few seconds, not the real minute.
+        ATRIUM_VERIFY_RESEND_SECONDS: '4',
       };
       const { child, port, captchaAnswer } = await startServer(env);
       const url = `http://127.0.0.1:${port}/`;

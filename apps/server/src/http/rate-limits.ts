@@ -51,12 +51,22 @@ export class RateLimits {
   private readonly limiters: Record<LimitName, RateLimiterAbstract>;
   private readonly redis: Redis | undefined;
 
-  constructor(store: LimitStore = { kind: 'memory' }) {
+  private readonly windows: Record<LimitName, number>;
+
+  /** `windows`: a limit's window in milliseconds where configuration sets it (see `windowMs`). */
+  constructor(
+    store: LimitStore = { kind: 'memory' },
+    windows: Partial<Record<LimitName, number>> = {},
+  ) {
     this.redis =
       store.kind === 'redis' ? new Redis(store.url, { maxRetriesPerRequest: 3 }) : undefined;
+    const names = Object.keys(limitSpecs) as LimitName[];
+    this.windows = Object.fromEntries(
+      names.map((n) => [n, windows[n] ?? limitSpecs[n].durationMs]),
+    ) as Record<LimitName, number>;
     const make = (name: LimitName): RateLimiterAbstract => {
-      const { points, durationMs } = limitSpecs[name];
-      const options = { points, duration: Math.ceil(durationMs / 1000), keyPrefix: name };
+      const { points } = limitSpecs[name];
+      const options = { points, duration: Math.ceil(this.windows[name] / 1000), keyPrefix: name };
       return this.redis && store.kind === 'redis'
         ? new RateLimiterRedis({
             ...options,
@@ -65,11 +75,15 @@ export class RateLimits {
           })
         : new RateLimiterMemory(options);
     };
-    const names = Object.keys(limitSpecs) as LimitName[];
     this.limiters = Object.fromEntries(names.map((n) => [n, make(n)])) as Record<
       LimitName,
       RateLimiterAbstract
     >;
+  }
+
+  /** How long a limit's window lasts. */
+  windowMs(name: LimitName): number {
+    return this.windows[name];
   }
 
   /**
@@ -134,10 +148,13 @@ export class RateLimits {
 }
 
 /** The limits of an app: shared through Redis when REDIS_URL is set, in memory otherwise. */
-export function createRateLimits(config: Pick<Config, 'redisUrl' | 'redisPrefix'>): RateLimits {
+export function createRateLimits(
+  config: Pick<Config, 'redisUrl' | 'redisPrefix' | 'verifyResendSeconds'>,
+): RateLimits {
   return new RateLimits(
     config.redisUrl
       ? { kind: 'redis', url: config.redisUrl, prefix: config.redisPrefix }
       : { kind: 'memory' },
+    { verifyResendPerTarget: config.verifyResendSeconds * 1000 },
   );
 }

@@ -86,7 +86,7 @@ export class VerifyService {
       ]);
       throw new ApiError(VerifyMessages.notSent);
     }
-    return { wait: Math.ceil(AccountLimits.resendAfterMs / 1000) };
+    return { wait: Math.ceil(limits.windowMs('verifyResendPerTarget') / 1000) };
   }
 
   /**

@@ -91,6 +91,23 @@ describe('sending a code (log transport)', () => {
     expect((await browser.sendCode(target)).code).toBe(0);
   });
 
+  it('waits as long as ATRIUM_VERIFY_RESEND_SECONDS says, and answers that wait', async () => {
+    const quick = await createTestApp({ env: { ATRIUM_VERIFY_RESEND_SECONDS: '5' } });
+    try {
+      const browser = testBrowser(quick);
+      const target = email();
+      expect((await browser.sendCode(target)).data).toEqual({ wait: 5 });
+      expect(await browser.sendCode(target)).toMatchObject({
+        code: Code.TooManyRequests,
+        data: { wait: 5 },
+      });
+      quick.clock.advance(5_000);
+      expect((await browser.sendCode(target)).code).toBe(0);
+    } finally {
+      await quick.cleanup();
+    }
+  });
+
   it('caps codes per target per day at 10', async () => {
     const browser = testBrowser(t, '10.2.0.2');
     const target = email();
