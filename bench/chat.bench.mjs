@@ -1,4 +1,4 @@
-// Budgets (DESIGN 10, issue 7):
+// Budgets (DESIGN 10):
 //  1. Streaming through Atrium adds at most 10 ms (p50) to the first-token latency of calling
 //     the provider directly. Both are measured from the same client against the same scripted
 //     OpenAI-compatible server: directly (POST /v1/chat/completions, stream) and through Atrium

@@ -1,9 +1,9 @@
-// Issue 12, point 3: a flood of sign-ins must not starve everybody else. 200 parallel sign-ins
+// DESIGN 9: a flood of sign-ins must not starve everybody else. 200 parallel sign-ins
 // of wrong passwords for existing and unknown accounts, from 200 addresses (a botnet: the
 // per-address limits don't stop it, so this measures the bound on password hashing) and then
 // from one address, while a quiet client asks for ordinary answers (the admin page and the
 // public `app/config` call) one after another. Reported: the quiet client's p50/p99/max with
-// and without the flood. Goal: its p99 under either flood stays under 500 ms (before issue 12 a
+// and without the flood. Goal: its p99 under either flood stays under 500 ms (once, a
 // flood from many addresses held it for 5 s: every hash ran at once on the thread pool that
 // file reads share). Under a flood of 200 parallel requests the event loop itself queues the
 // quiet client behind them for tens of milliseconds; that is any Node server's floor.

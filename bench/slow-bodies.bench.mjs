@@ -1,4 +1,4 @@
-// Issue 12, point 5: slow bodies must not hold the server. From one address, 200 anonymous
+// DESIGN 9: slow bodies must not hold the server. From one address, 200 anonymous
 // sign-ins each declaring a ~1 MB body and sending 900 KB of it, and 100 admin upload chunks each
 // declaring 5 MiB and sending 3 MiB, then silence. Meanwhile a quiet client asks for the admin
 // page and `app/config` one after another. Reported: the server's RSS growth, the quiet client's

@@ -23,6 +23,7 @@ type StorageConfig =
       bucket: string;
       accessKeyId: string | undefined;
       secretAccessKey: string | undefined;
+      /** The bucket's public address: only allowed as a source of images and media (CSP). */
       publicUrl: string | undefined;
     };
 

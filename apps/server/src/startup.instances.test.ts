@@ -15,7 +15,7 @@ import {
 } from './testing/processes';
 
 /**
- * Issue 13: instances started together on one empty database all come up with one first admin,
+ * DESIGN 2: instances started together on one empty database all come up with one first admin,
  * an instance with another ATRIUM_SECRET refuses to start, and REDIS_PREFIX keeps deployments
  * sharing one Redis apart. Real server processes, as a load balancer would see them.
  */

@@ -56,7 +56,7 @@ interface UploadChunksTable {
   idx: number;
   size: number;
   etag: string;
-  /** The instance that recorded it ('' before issue 13). */
+  /** The instance that recorded it ('' for rows recorded before migration 2026_11_24_3000). */
   instanceId: string;
 }
 

@@ -7,7 +7,7 @@ import type { Db } from './index';
 /**
  * Runs `work` (migrations, the secret verifier, the first admin) while no other process starting
  * on the same database runs it, so instances started together neither race to create the first
- * admin nor see half-migrated tables (issue 13). The lock goes with the holder's connection or
+ * admin nor see half-migrated tables (DESIGN 2). The lock goes with the holder's connection or
  * file handle: a process that dies while holding it frees it.
  */
 export function withStartupLock<T>(

@@ -51,7 +51,7 @@ export interface InflightOptions {
 /**
  * A body still arriving holds a socket and whatever of it arrived (an upload chunk is read into
  * one buffer) for as long as its client cares to take. Two bounds keep a few clients from
- * holding the server (issue 12): at most `bodiesPerAddress` bodies arrive at once from one
+ * holding the server (DESIGN 9): at most `bodiesPerAddress` bodies arrive at once from one
  * address, the next is refused before a byte of it is read; and a body that receives nothing
  * for `bodyIdleMs` is cut, whoever is reading it (the JSON parser or the upload chunk reader).
  *

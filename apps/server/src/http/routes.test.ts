@@ -24,7 +24,7 @@ import { route } from './route';
 /**
  * Walks every route the app registers, so a route added by any feature is covered without
  * touching this file, except to list it here when it is deliberately open. Every walk runs on
- * each test database: PostgreSQL refuses values SQLite takes (issue 12).
+ * each test database: PostgreSQL refuses values SQLite takes (DESIGN 9).
  */
 
 /** Admin routes callable without signing in. */

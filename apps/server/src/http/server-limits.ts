@@ -11,7 +11,7 @@ import type {
 import { answerStarted, rawAnswer } from './raw-answer';
 
 /**
- * How long a client may keep the server waiting and how much it may make it hold (issue 12: one
+ * How long a client may keep the server waiting and how much it may make it hold (DESIGN 9: one
  * stalled body kept a connection for minutes; 200 stalled anonymous bodies held 170 MB). Kept
  * together so each number can be read against the others.
  */

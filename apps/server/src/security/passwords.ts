@@ -7,7 +7,7 @@ import { ApiError } from '../http/envelope';
 /**
  * How many argon2 computations run at once, and how many may wait. Each one is ~19 MiB and tens
  * of milliseconds of a core on libuv's thread pool, which file reads and writes share: a flood
- * of sign-ins must queue here rather than starve every other request (issue 12). Half the cores
+ * of sign-ins must queue here rather than starve every other request (DESIGN 9). Half the cores
  * leaves the rest to serving; a full queue answers "busy" at once instead of growing.
  */
 export const PasswordHashing = {

@@ -6,7 +6,7 @@ import { SettingsRepository } from '../db/settings.repository';
  * Instances on one database must share the server secret: a captcha drawn on one is checked on
  * another, and a provider key sealed by one is opened by another. The database keeps a verifier
  * of the secret, so an instance started with another secret refuses to start instead of failing
- * those quietly later (issue 13).
+ * those quietly later (DESIGN 2).
  */
 
 export const SECRET_VERIFIER_SETTING = 'secretVerifier';

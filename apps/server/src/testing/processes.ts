@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 
 /**
- * Real Atrium server processes for the multi-instance suites (issue 13): each runs
+ * Real Atrium server processes for the multi-instance suites (DESIGN 2): each runs
  * `src/main.ts start` under tsx in a process of its own, so a test can kill it with SIGKILL
  * mid-request exactly as a crash would, and several share one PostgreSQL schema and one Redis.
  */

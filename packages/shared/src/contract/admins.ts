@@ -6,7 +6,7 @@ import { defineCalls } from './call';
 import { idField, idRequest, keywordField, pageFields } from './paging';
 import { pagedAnswer } from './paging.answers';
 
-/** Admin accounts and roles (issue 8, DESIGN 7): the calls under `/admin/api/admins/...` and `roles/...`. */
+/** Admin accounts and roles (DESIGN 7): the calls under `/admin/api/admins/...` and `roles/...`. */
 
 export const accountUsername = textField()
   .trim()

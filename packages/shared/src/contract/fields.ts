@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Building blocks of every request schema (issue 12). SQLite takes any text and any 64-bit
+ * Building blocks of every request schema (DESIGN 9). SQLite takes any text and any 64-bit
  * number, PostgreSQL does not: it refuses U+0000 in `text` and anything outside −2^31..2^31−1 in
  * `integer` (every id is a `serial`), and answers an error instead of a row. So a value either
  * fits the column it may reach on both databases, or the schema refuses it and the answer names

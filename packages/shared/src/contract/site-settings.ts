@@ -4,7 +4,7 @@ import { textField } from './fields';
 import type { sitePublicConfig } from './site-settings.answers';
 
 /**
- * Site settings (issue 5): `/admin/api/setting/get|save`, rule `system/setting`. The public part
+ * Site settings (SPEC 2.5 and 2.6): `/admin/api/setting/get|save`, rule `system/setting`. The public part
  * (name, logo, favicon, banners, meta tags) travels in the member `app/config` answer.
  */
 

@@ -1,6 +1,6 @@
 import { flag, notNull, timestamp, withId, type MigrationDb } from '../columns';
 
-/** Accounts, roles, sessions and settings (issue 2). */
+/** Accounts, roles, sessions and settings (DESIGN 3). */
 export async function up(db: MigrationDb): Promise<void> {
   await withId(db, db.schema.createTable('admins'))
     .addColumn('username', 'text', (c) => c.notNull().unique())

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { isPostgres, notNull, timestamp, withId, type MigrationDb } from '../columns';
 
-/** File library, content-addressed blobs and upload sessions (issue 4). */
+/** File library, content-addressed blobs and upload sessions (DESIGN 6). */
 export async function up(db: MigrationDb): Promise<void> {
   await withId(db, db.schema.createTable('file_blobs'))
     .addColumn('sha256', 'text', (c) => c.notNull().unique())

@@ -1,6 +1,6 @@
 import { notNull, timestamp, withId, type MigrationDb } from '../columns';
 
-/** The outbox of verification and test messages (issue 6). */
+/** The outbox of verification and test messages (DESIGN 7). */
 export async function up(db: MigrationDb): Promise<void> {
   await withId(db, db.schema.createTable('message_outbox'))
     .addColumn('channel', 'text', notNull)

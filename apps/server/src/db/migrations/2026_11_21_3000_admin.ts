@@ -1,6 +1,6 @@
 import { notNull, timestamp, withId, type MigrationDb } from '../columns';
 
-/** Admin management (issue 8): the audit log, and indexes the dashboard's per-day charts read. */
+/** Admin management (DESIGN 7): the audit log, and indexes the dashboard's per-day charts read. */
 export async function up(db: MigrationDb): Promise<void> {
   await withId(db, db.schema.createTable('audit_log'))
     // No foreign key: entries outlive the admin account; the username is kept beside the id.

@@ -1,6 +1,6 @@
 import { flag, notNull, timestamp, withId, type MigrationDb } from '../columns';
 
-/** AI providers and models, chat rooms, conversations, messages and usage (issue 7). */
+/** AI providers and models, chat rooms, conversations, messages and usage (DESIGN 8). */
 export async function up(db: MigrationDb): Promise<void> {
   await withId(db, db.schema.createTable('ai_providers'))
     .addColumn('name', 'text', notNull)

@@ -2,7 +2,7 @@ import { notNull, timestamp, type MigrationDb } from '../columns';
 
 /**
  * Who is writing a chunk right now, across instances: one writer per chunk, or a second send of
- * it could land other bytes over those being hashed (issue 4). A row is a claim; a claim older
+ * it could land other bytes over those being hashed (DESIGN 6). A row is a claim; a claim older
  * than any request may take is taken over.
  */
 export async function up(db: MigrationDb): Promise<void> {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { MigrationDb } from '../columns';
 
 /**
- * Issue 13: what an upload holds names the instance holding it, so a crashed instance's chunk
+ * DESIGN 2: what an upload holds names the instance holding it, so a crashed instance's chunk
  * claims and finish lease are taken over a few seconds after its heartbeat stops instead of after
  * minutes; the running SHA-256 is saved beside the MD5 so any instance continues both; and a
  * session records its verified content address before the bytes move there, so a finish cut

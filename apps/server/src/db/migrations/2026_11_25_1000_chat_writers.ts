@@ -1,7 +1,7 @@
 import type { MigrationDb } from '../columns';
 
 /**
- * Issue 13: an answer being written names the instance writing it, so its liveness comes from
+ * DESIGN 2: an answer being written names the instance writing it, so its liveness comes from
  * that instance's heartbeat (dead 3 s after the last beat) instead of a long-lived bus key.
  * Answers already streaming have no writer: no running instance claims them, so the first
  * sweep ends them as interrupted. The sweep finds streaming rows through the existing status

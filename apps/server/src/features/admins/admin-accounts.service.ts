@@ -15,7 +15,7 @@ export interface AdminFields {
 }
 
 /**
- * Admin management (issue 8, rule `system/admin`). Nobody disables or deletes themselves or the
+ * Admin management (DESIGN 7, rule `system/admin`). Nobody disables or deletes themselves or the
  * founder, and an admin only manages accounts and hands out roles within their own rules, so
  * `system/admin` alone can't be turned into more power.
  */

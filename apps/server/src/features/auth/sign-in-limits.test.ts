@@ -11,7 +11,7 @@ import { LOGIN_CAPTCHA_SETTING } from '../captcha/index';
 import { WRONG_LOGIN } from './auth.service';
 
 /**
- * The sign-in limits under concurrency (issue 12): bursts of parallel requests, on each database
+ * The sign-in limits under concurrency (DESIGN 9): bursts of parallel requests, on each database
  * and with the counters in memory and in Redis, never get more passwords checked than allowed.
  */
 const redisUrl = process.env.TEST_REDIS_URL;

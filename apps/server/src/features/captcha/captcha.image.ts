@@ -4,7 +4,7 @@ import sharp from 'sharp';
 
 /**
  * The captcha picture (DESIGN 7). A matcher read every character of the old SVG drawing, where
- * each one was its own glyph path (issue 12), so this one is a PNG in which no character is one
+ * each one was its own glyph path (DESIGN 9), so this one is a PNG in which no character is one
  * isolated shape: neighbours run into each other, the whole text is warped by sine waves, two
  * curves run through it and specks cover everything.
  *

@@ -18,7 +18,7 @@ import { authHeaders } from '../../testing/test-app';
 import { readStream, TEST_API_KEY, until, watch } from './chat.testing';
 
 /**
- * Issue 13, point 7 with real processes: two instances on one PostgreSQL schema and one Redis,
+ * DESIGN 2 with real processes: two instances on one PostgreSQL schema and one Redis,
  * production heartbeats (a beat a second, dead after 3 s), the writer killed with SIGKILL while
  * it streams an answer.
  */

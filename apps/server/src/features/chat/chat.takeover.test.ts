@@ -38,7 +38,7 @@ import {
 } from './chat.testing';
 
 /**
- * Issue 13, point 7: an answer whose writer died. Several instances in this process on one
+ * DESIGN 2: an answer whose writer died. Several instances in this process on one
  * database (SQLite file or PostgreSQL schema) and one bus (memory, or Redis), on real time with
  * short heartbeats. Killing an instance here cuts its database and bus connections and its
  * clients' sockets: from then on the others hear nothing from it, as after `kill -9`

@@ -8,7 +8,7 @@ const DAY = 86_400_000;
 const optionalTables = { files: 'files', rooms: 'chat_rooms', messages: 'chat_messages' } as const;
 
 /**
- * The dashboard's numbers (issue 8, rule `dashboard`). Rooms and messages belong to the chat
+ * The dashboard's numbers (DESIGN 7, rule `dashboard`). Rooms and messages belong to the chat
  * feature; until its tables exist they are null (shown as absent), never a made-up zero.
  */
 export class DashboardService {

@@ -16,7 +16,7 @@ export interface NewMemberInput {
   nickname: string;
 }
 
-/** Member accounts as admins manage them (issue 8, rule `member`). */
+/** Member accounts as admins manage them (DESIGN 7, rule `member`). */
 export class MembersAdminService {
   private readonly repo: MembersAdminRepository;
 

@@ -6,7 +6,7 @@ import type { AdminPrincipal } from '../../http/principal';
 import { RolesRepository, type Role } from './roles.repository';
 
 /**
- * Roles (issue 8, rule `system/role`). Rules are read on every request (AdminsService.principal),
+ * Roles (DESIGN 7, rule `system/role`). Rules are read on every request (AdminsService.principal),
  * so a change reaches the role's admins on their next call. An admin only writes rules they hold
  * themselves and only touches roles within their own rules.
  */

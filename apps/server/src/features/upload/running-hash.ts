@@ -92,7 +92,7 @@ export interface RunningHashesDeps {
 /**
  * The running MD5 and SHA-256 of each upload's contiguous prefix (DESIGN 6), kept in the session
  * row after every chunk so any instance continues them from the bytes of the chunk it received,
- * without reading stored bytes again (issue 13). A chunk's hash runs while it is written and may
+ * without reading stored bytes again (DESIGN 2). A chunk's hash runs while it is written and may
  * run on after its answer; chunks are folded in order: a chunk whose predecessors are still on
  * their way (in this process, or being folded by another instance) waits a little for them. Only
  * a chunk nobody will fold from memory (its instance died, or it came too early) is read back

@@ -25,7 +25,7 @@ import { filesDb } from '../../db/files.tables';
 import { orphanGraceMs, uploadTtlMs, UploadService } from './upload.service';
 
 /**
- * Issue 13 on real server processes sharing PostgreSQL, Redis and one storage (a shared folder,
+ * DESIGN 2 on real server processes sharing PostgreSQL, Redis and one storage (a shared folder,
  * or S3 through s3rver): chunks alternate between instances without the hashes being redone, an
  * instance killed with -9 while it receives a chunk or finishes an upload is taken over within
  * 5 s, no acknowledged chunk is lost, and the sweeper frees what a crash left behind.
@@ -268,7 +268,7 @@ describe.runIf(canRunInstances).each(storageKinds)(
       await deployment?.cleanup();
       await s3?.stop();
       if (sharedDir) rmSync(sharedDir, { recursive: true, force: true });
-      console.log(`issue 13 takeover seconds (${kind}):`, JSON.stringify(measured));
+      console.log(`takeover seconds (${kind}):`, JSON.stringify(measured));
     });
 
     it('alternates chunks between instances, each continuing the hashes the other saved', async () => {

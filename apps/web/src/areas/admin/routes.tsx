@@ -5,8 +5,8 @@ import { AdminLayout } from './layout/admin-layout';
 import { IndexRedirect } from './routes/index-redirect';
 
 /**
- * Hash routes of the admin app. Menu entries are "#/<url>"; sections without a page yet fall to
- * the not-found page inside the panel.
+ * Hash routes of the admin app. Menu entries are "#/<url>"; an address no page answers shows the
+ * not-found page inside the panel.
  */
 export const adminRoutes: RouteObject[] = [
   {

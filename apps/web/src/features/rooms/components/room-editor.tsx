@@ -55,7 +55,7 @@ const FORM_ID = 'aigc-room-form';
 /** Pictures, video and audio come from the admin file library. */
 const adminLibrary = '/admin/data/file_manager';
 
-/** Create or edit a room, with the form fields of issue 5. */
+/** Create or edit a room, with the form fields of SPEC 2.5 and 2.6. */
 export function RoomEditor({ room, onClose }: RoomEditorProps) {
   const t = useRoomsT();
   const small = useSmallWindow();
