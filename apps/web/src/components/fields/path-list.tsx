@@ -1,5 +1,6 @@
 import { useState, type ReactElement } from 'react';
 import { useFieldsT } from './i18n';
+import { useLibraryAccess } from './library-access';
 import { PathPicker, type PickerLibrary } from './path-picker';
 import { pathList } from './paths';
 
@@ -23,6 +24,8 @@ export function usePathList(
   paths: string[];
   left: number;
   hint: string;
+  /** Whether the picker may open (else say so with `NoLibraryAccess`). */
+  canPick: boolean;
   openPicker: () => void;
   remove: (index: number) => void;
   picker: ReactElement;
@@ -31,9 +34,11 @@ export function usePathList(
   const paths = pathList(value);
   const left = Math.max(0, max - paths.length);
   const [picking, setPicking] = useState(false);
+  const access = useLibraryAccess({ url, external });
   return {
     paths,
     left,
+    canPick: access.canPick,
     hint: left === 0 ? t('fields.full', { max }) : t('fields.count', { count: paths.length, max }),
     openPicker: () => setPicking(true),
     remove: (index) => onChange?.(paths.filter((_, i) => i !== index)),

@@ -20,6 +20,8 @@ import { tFields } from './i18n';
 import { ImageField } from './image-field/image-field';
 import { ImagesField } from './images-field/images-field';
 import { VideoField } from './video-field/video-field';
+import { RichTextField } from './rich-text-field/rich-text-field';
+import { usePermissionStore } from '@/stores/permission-store';
 
 let server: FileManagerTestServer;
 vi.setConfig({ testTimeout: 60_000 });
@@ -47,19 +49,20 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   delete window.__selectorDialogServer;
+  usePermissionStore.getState().reset();
 });
 
 /**
  * A real antd Form holding one field under `name`, so each test drives the field the way a page
  * does; `values()` is what the form would submit.
  */
-function renderInForm(name: string, initial: unknown, field: ReactElement) {
+function renderInForm(name: string, initial: unknown, field: ReactElement, url = server.url) {
   let read: () => unknown = () => undefined;
   function Harness() {
     const [form] = Form.useForm();
     read = () => form.getFieldValue(name);
     return (
-      <FieldDefaultsProvider url={server.url}>
+      <FieldDefaultsProvider url={url}>
         <Form form={form} initialValues={{ [name]: initial }}>
           <Form.Item name={name} label="Field">
             {field}
@@ -263,5 +266,66 @@ describe('a controlled field outside a form', () => {
     const user = userEvent.setup({ delay: null });
     await user.click(screen.getByRole('button', { name: `${tFields('fields.delete')} 1.png` }));
     expect(container.querySelector('output')).toHaveTextContent(/^\/p\/2\.png$/);
+  });
+});
+
+describe("fields on the admin library follow the admin's rules (SPEC 2.4, 6)", () => {
+  const selectImage = () =>
+    screen.queryByRole('button', { name: spaced(tFields('fields.selectImage')) });
+
+  it('without View, every field says so in place of its button and asks the server nothing', async () => {
+    usePermissionStore.getState().setRules(['aigc/chat_room*']);
+    renderInForm('logo', '', <ImageField upload />, server.adminUrl);
+    expect(await screen.findByText(tFields('fields.noLibraryAccess'))).toBeInTheDocument();
+    expect(selectImage()).toBeNull();
+    // Nor may it upload: the Upload rule is missing too.
+    expect(screen.queryByRole('button', { name: spaced(tFields('fields.upload')) })).toBeNull();
+    cleanup();
+    renderInForm('gallery', [], <ImagesField max={3} />, server.adminUrl);
+    expect(await screen.findByText(tFields('fields.noLibraryAccess'))).toBeInTheDocument();
+    expect(selectImage()).toBeNull();
+    cleanup();
+    renderInForm('files', [], <FilesField max={3} />, server.adminUrl);
+    expect(await screen.findByText(tFields('fields.noLibraryAccess'))).toBeInTheDocument();
+    cleanup();
+    renderInForm('doc', '', <FileField />, server.adminUrl);
+    expect(await screen.findByText(tFields('fields.noLibraryAccess'))).toBeInTheDocument();
+    cleanup();
+    renderInForm('about', '<p>x</p>', <RichTextField />, server.adminUrl);
+    expect(await screen.findByRole('button', { name: tFields('fields.rich.bold') })).toBeVisible();
+    expect(screen.queryByRole('button', { name: tFields('fields.rich.image') })).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.calls).toEqual([]);
+  });
+
+  it('with View only, the picker opens to choose but offers no upload, category or delete', async () => {
+    usePermissionStore.getState().setRules(['data/file_manager/view']);
+    const { user, values } = renderInForm('logo', '', <ImageField upload />, server.adminUrl);
+    expect(screen.queryByRole('button', { name: spaced(tFields('fields.upload')) })).toBeNull();
+    const open = selectImage();
+    if (!open) throw new Error('no select button');
+    await user.click(open);
+    await user.click(await card('a.png'));
+    const dialog = screen.getByRole('dialog');
+    expect(
+      within(dialog).queryByRole('button', { name: spaced(tFiles('files.upload')) }),
+    ).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: tFiles('files.addCategory') })).toBeNull();
+    expect(
+      within(dialog).queryByRole('button', { name: spaced(tFiles('files.delete')) }),
+    ).toBeNull();
+    await confirmPicker(user);
+    await waitFor(() => expect(values()).toBe('/data/files/a.png'));
+  });
+
+  it('with View and Upload, the field uploads too', async () => {
+    usePermissionStore.getState().setRules(['data/file_manager/view', 'data/file_manager/upload']);
+    renderInForm('logo', '', <ImageField upload />, server.adminUrl);
+    expect(selectImage()).not.toBeNull();
+    expect(
+      screen.getByRole('button', { name: spaced(tFields('fields.upload')) }),
+    ).toBeInTheDocument();
+    // The upload button has asked for the library's upload settings: nothing is left in flight.
+    await waitFor(() => expect(server.callsOf('config')).toHaveLength(1));
   });
 });

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Button } from 'antd';
 import { FileChip } from './file-chip';
-import { useFieldDefaults } from './field-defaults';
+import { NoLibraryAccess, useLibraryAccess } from './library-access';
 import { PathPicker, type PickerLibrary } from './path-picker';
 import './fields.css';
 
@@ -35,7 +35,7 @@ export function SinglePathField({
   preview,
   ...own
 }: SinglePathFieldProps & Setup) {
-  const defaults = useFieldDefaults(own);
+  const defaults = useLibraryAccess(own);
   const [picking, setPicking] = useState(false);
   return (
     <div className="atrium-field-column" id={id}>
@@ -43,9 +43,13 @@ export function SinglePathField({
       {value ? (
         <FileChip path={value} icon={icon} onDelete={disabled ? undefined : () => onChange?.('')} />
       ) : null}
-      <Button icon={icon} disabled={disabled} onClick={() => setPicking(true)}>
-        {selectLabel}
-      </Button>
+      {defaults.canPick ? (
+        <Button icon={icon} disabled={disabled} onClick={() => setPicking(true)}>
+          {selectLabel}
+        </Button>
+      ) : (
+        <NoLibraryAccess />
+      )}
       <PathPicker
         category={category}
         open={picking}

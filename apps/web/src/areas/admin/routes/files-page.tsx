@@ -1,11 +1,10 @@
 import { Card, Empty, Flex, Tabs, Typography } from 'antd';
 import { useSearchParams } from 'react-router';
-import { hasRule } from '@atrium/shared/rules';
 import type { Library } from '@atrium/shared/contract/files';
-import { usePermissionStore } from '@/stores/permission-store';
 import { useFilesT } from '@/components/file-library/i18n';
 import { isLibrary, libraryKeys } from '@/components/file-library/libraries';
 import { FilePicker } from '@/components/file-library/file-picker/file-picker';
+import { useLibraryPermission } from '@/components/file-library/file-picker/permission';
 
 const adminFileManagerUrl = '/admin/data/file_manager';
 
@@ -15,16 +14,10 @@ const manageMax = 999;
 /** Admin "Files" (`#/data/file_manager`): the shared library, one tab per kind of file. */
 export function FilesPage() {
   const t = useFilesT();
-  const rules = usePermissionStore((s) => s.rules);
   const [search, setSearch] = useSearchParams();
   const requested = search.get('library');
   const library: Library = isLibrary(requested) ? requested : 'image';
-  const permission = {
-    view: hasRule(rules, 'data/file_manager/view'),
-    upload: hasRule(rules, 'data/file_manager/upload'),
-    addEdit: hasRule(rules, 'data/file_manager/edit'),
-    delete: hasRule(rules, 'data/file_manager/delete'),
-  };
+  const permission = useLibraryPermission(adminFileManagerUrl);
 
   return (
     <Flex vertical gap={16}>
@@ -48,7 +41,6 @@ export function FilesPage() {
                   url={adminFileManagerUrl}
                   category={key}
                   max={manageMax}
-                  permission={permission}
                 />
               ),
             }))}

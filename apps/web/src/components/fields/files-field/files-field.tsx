@@ -1,3 +1,4 @@
+import { NoLibraryAccess } from '../library-access';
 import { FileOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useSortable } from '@dnd-kit/sortable';
@@ -101,16 +102,22 @@ export function FilesField({
         </ul>
       ) : null}
       <div className="atrium-field-actions">
-        <Button
-          icon={<FileOutlined />}
-          disabled={disabled || list.left === 0}
-          onClick={list.openPicker}
-        >
-          {t('fields.selectFile')}
-        </Button>
-        <span className="atrium-field-hint" aria-live="polite">
-          {list.hint}
-        </span>
+        {list.canPick ? (
+          <>
+            <Button
+              icon={<FileOutlined />}
+              disabled={disabled || list.left === 0}
+              onClick={list.openPicker}
+            >
+              {t('fields.selectFile')}
+            </Button>
+            <span className="atrium-field-hint" aria-live="polite">
+              {list.hint}
+            </span>
+          </>
+        ) : (
+          <NoLibraryAccess />
+        )}
       </div>
       {list.picker}
     </div>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { PictureOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { UploadButton } from '@/components/file-library/upload-button/upload-button';
-import { useFieldDefaults } from '../field-defaults';
+import { NoLibraryAccess, useLibraryAccess } from '../library-access';
 import { useFieldsT } from '../i18n';
 import { FieldLimits } from '../limits';
 import { PathPicker } from '../path-picker';
@@ -36,7 +36,7 @@ export function ImageField({
   ...own
 }: ImageFieldProps) {
   const t = useFieldsT();
-  const defaults = useFieldDefaults(own);
+  const defaults = useLibraryAccess(own);
   const [picking, setPicking] = useState(false);
   const [preview, setPreview] = useState('');
 
@@ -57,7 +57,7 @@ export function ImageField({
           // The same action as the "Select image" button beside it: one tab stop is enough.
           tabIndex={-1}
           aria-hidden
-          disabled={disabled}
+          disabled={disabled || !defaults.canPick}
           onClick={() => setPicking(true)}
         >
           <PlusOutlined />
@@ -65,10 +65,14 @@ export function ImageField({
       )}
       <div className="atrium-field-column" style={{ width: 'auto' }}>
         <div className="atrium-field-actions">
-          <Button icon={<PictureOutlined />} disabled={disabled} onClick={() => setPicking(true)}>
-            {t('fields.selectImage')}
-          </Button>
-          {upload && !disabled ? (
+          {defaults.canPick ? (
+            <Button icon={<PictureOutlined />} disabled={disabled} onClick={() => setPicking(true)}>
+              {t('fields.selectImage')}
+            </Button>
+          ) : (
+            <NoLibraryAccess />
+          )}
+          {upload && !disabled && defaults.canUpload ? (
             <UploadButton
               url={defaults.url}
               category="image"

@@ -1,3 +1,4 @@
+import { NoLibraryAccess } from '../library-access';
 import { useState } from 'react';
 import { PlusOutlined } from '@ant-design/icons';
 import { useSortable } from '@dnd-kit/sortable';
@@ -107,22 +108,28 @@ export function ImagesField({
             ))
           }
         </SortablePaths>
-        <button
-          type="button"
-          className="atrium-field-empty"
-          style={{ width: size, height: size, flexDirection: 'column', gap: 4, fontSize: 12 }}
-          disabled={disabled || list.left === 0}
-          onClick={list.openPicker}
-          aria-label={t('fields.selectImage')}
-          title={list.left === 0 ? list.hint : undefined}
-        >
-          <PlusOutlined style={{ fontSize: 18 }} aria-hidden />
-          {t('fields.selectImage')}
-        </button>
+        {list.canPick ? (
+          <button
+            type="button"
+            className="atrium-field-empty"
+            style={{ width: size, height: size, flexDirection: 'column', gap: 4, fontSize: 12 }}
+            disabled={disabled || list.left === 0}
+            onClick={list.openPicker}
+            aria-label={t('fields.selectImage')}
+            title={list.left === 0 ? list.hint : undefined}
+          >
+            <PlusOutlined style={{ fontSize: 18 }} aria-hidden />
+            {t('fields.selectImage')}
+          </button>
+        ) : null}
       </div>
-      <span className="atrium-field-hint" aria-live="polite">
-        {list.hint}
-      </span>
+      {list.canPick ? (
+        <span className="atrium-field-hint" aria-live="polite">
+          {list.hint}
+        </span>
+      ) : (
+        <NoLibraryAccess />
+      )}
       {list.picker}
       <PreviewDialog path={preview} onClose={() => setPreview('')} />
     </div>

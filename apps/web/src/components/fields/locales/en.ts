@@ -53,4 +53,5 @@ export const fieldsEn: FieldsMessages = {
   'fields.rich.confirm': 'OK',
   'fields.rich.cancel': 'Cancel',
   'fields.rich.toolbar': 'Formatting toolbar',
+  'fields.noLibraryAccess': 'You may not view the file library, so nothing can be chosen here',
 };

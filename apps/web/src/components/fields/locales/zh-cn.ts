@@ -51,6 +51,7 @@ export const fieldsZhCN = {
   'fields.rich.confirm': '确定',
   'fields.rich.cancel': '取消',
   'fields.rich.toolbar': '格式工具栏',
+  'fields.noLibraryAccess': '没有查看文件库的权限，无法选择文件',
 };
 
 export type FieldsKey = keyof typeof fieldsZhCN;

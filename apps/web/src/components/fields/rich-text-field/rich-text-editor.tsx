@@ -33,6 +33,8 @@ export interface RichTextEditorProps {
   id?: string;
   url?: string;
   external?: boolean;
+  /** Whether the image button may open the picker; without it the button is left out. */
+  canPickImages?: boolean;
 }
 
 const headingLevels = [1, 2, 3, 4] as const;
@@ -178,7 +180,8 @@ function Toolbar({
   editor: Editor;
   disabled?: boolean;
   onLink: () => void;
-  onImage: () => void;
+  /** Absent when the user may not open the picker. */
+  onImage: (() => void) | undefined;
 }) {
   const t = useFieldsT();
   const state = useToolbarState(editor);
@@ -290,12 +293,14 @@ function Toolbar({
         disabled={off || !state.link}
         onClick={() => chain().extendMarkRange('link').unsetLink().run()}
       />
-      <Tool
-        label={t('fields.rich.image')}
-        icon={<PictureOutlined />}
-        disabled={off}
-        onClick={onImage}
-      />
+      {onImage ? (
+        <Tool
+          label={t('fields.rich.image')}
+          icon={<PictureOutlined />}
+          disabled={off}
+          onClick={onImage}
+        />
+      ) : null}
       <span className="atrium-rte-sep" />
       <Tool
         label={t('fields.rich.undo')}
@@ -373,7 +378,7 @@ export function RichTextEditor(props: RichTextEditorProps) {
         editor={editor}
         disabled={props.disabled}
         onLink={openLink}
-        onImage={() => setPicking(true)}
+        onImage={props.canPickImages === false ? undefined : () => setPicking(true)}
       />
       <div className="atrium-rte-body" style={{ minHeight: props.minHeight }}>
         {empty && props.placeholder ? (

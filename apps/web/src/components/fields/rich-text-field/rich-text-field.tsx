@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { ConfigProvider } from 'antd';
-import { useFieldDefaults } from '../field-defaults';
+import { useLibraryAccess } from '../library-access';
 import { useFieldsT } from '../i18n';
 import { LoadBoundary, LoadFailed } from '../lazy-part';
 import { FieldLimits } from '../limits';
@@ -40,7 +40,7 @@ export function RichTextField({
   ...own
 }: RichTextFieldProps) {
   const t = useFieldsT();
-  const defaults = useFieldDefaults(own);
+  const defaults = useLibraryAccess(own);
   const [Editor, setEditor] = useState(() => lazy(loadEditor));
   const handle = useRef<RichTextHandle | null>(null);
   /** The HTML the editor holds as far as the form knows: last applied or last typed. */
@@ -112,6 +112,7 @@ export function RichTextField({
             id={id}
             url={defaults.url}
             external={defaults.external}
+            canPickImages={defaults.canPick}
           />
         </Suspense>
       </LoadBoundary>

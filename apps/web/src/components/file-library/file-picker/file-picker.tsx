@@ -4,18 +4,13 @@ import type { UploadConfig } from '@/components/file-library/upload-button/uploa
 import { pickerDialogWidth } from './dialog-width';
 import { ExternalSelector } from './external-selector';
 import { PickerBody } from './picker-body';
+import { useLibraryPermission, type FilePickerPermission } from './permission';
 import { useThemeVars } from '@/components/file-library/upload-button/theme-vars';
 import type { PickedFile } from './selection';
 import { useSmallWindow } from '@/lib/use-media-query';
 import './file-picker.css';
 
-/** The picker's permission flags (SPEC 6); each defaults to allowed. */
-export interface FilePickerPermission {
-  view: boolean;
-  upload: boolean;
-  addEdit: boolean;
-  delete: boolean;
-}
+export type { FilePickerPermission } from './permission';
 
 export interface FilePickerProps {
   /** Base address of the library (SPEC 3.5). */
@@ -29,6 +24,7 @@ export interface FilePickerProps {
   min?: number;
   max?: number;
   childKey?: string;
+  /** Overrides the flags the signed-in user's rights give (see `useLibraryPermission`). */
   permission?: Partial<FilePickerPermission>;
   /** Initial state of "Reverse Select Order". */
   reverseSelectOrder?: boolean;
@@ -57,17 +53,11 @@ export function FilePicker({
   const t = useFilesT();
   const narrow = useSmallWindow();
   const vars = useThemeVars();
-  const permission: FilePickerPermission = {
-    view: true,
-    upload: true,
-    addEdit: true,
-    delete: true,
-    ...props.permission,
-  };
+  const granted = useLibraryPermission(url);
+  const permission: FilePickerPermission = { ...granted, ...props.permission };
   const close = () => onClose?.();
 
-  if (!permission.view) return null;
-
+  // The external selector is another site's library: our flags do not apply to it.
   if (props.external) {
     return (
       <ExternalSelector
@@ -79,6 +69,9 @@ export function FilePicker({
       />
     );
   }
+
+  // Without View nothing renders and nothing is asked of the server (SPEC 2.4, 6).
+  if (!permission.view) return null;
 
   const body = (
     <PickerBody

@@ -37,6 +37,8 @@ interface Session {
 export interface FileManagerTestServer {
   /** e.g. http://127.0.0.1:41234/member_data/file_manager */
   url: string;
+  /** The same library at the admin area's address (http://127.0.0.1:41234/admin/data/file_manager). */
+  adminUrl: string;
   calls: RecordedCall[];
   categories: TestCategory[];
   files: TestFile[];
@@ -335,7 +337,7 @@ export async function startFileManagerTestServer(
       res.writeHead(204, cors).end();
       return;
     }
-    const match = /^\/member_data\/file_manager\/([a-z]+)$/.exec(req.url ?? '');
+    const match = /^\/(?:member_data|admin\/data)\/file_manager\/([a-z]+)$/.exec(req.url ?? '');
     if (req.method !== 'POST' || !match?.[1]) {
       res.writeHead(404, cors).end();
       return;
@@ -376,6 +378,7 @@ export async function startFileManagerTestServer(
 
   return {
     url: `http://127.0.0.1:${port}/member_data/file_manager`,
+    adminUrl: `http://127.0.0.1:${port}/admin/data/file_manager`,
     calls,
     categories,
     files,
