@@ -3,7 +3,8 @@
 // PostgreSQL / Redis suites join in when TEST_DATABASE_URL / TEST_REDIS_URL are set.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureBuilt, ensureInstalled, mustRun, root, run } from './lib.mjs';
+import { spawn } from 'node:child_process';
+import { ensureInstalled, root, run } from './lib.mjs';
 
 const chromium = '/usr/bin/chromium';
 
@@ -29,27 +30,80 @@ const reports = join(root, 'test-results', 'reports');
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
-console.log('\n› Typecheck');
-mustRun('npm', ['run', 'typecheck']);
-console.log('\n› Lint');
-mustRun('npm', ['run', 'lint']);
-console.log('\n› Formatting (prettier --check)');
-mustRun('npm', ['run', 'format:check']);
-console.log('\n› Build');
-ensureBuilt();
+/** Runs a command with its output kept aside; resolves with its status, output and seconds. */
+function runAside(cmd, args, env = process.env) {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (status) =>
+      resolve({ status: status ?? 1, output, seconds: (performance.now() - started) / 1000 }),
+    );
+  });
+}
+
+const elapsed = (from) => `${Math.round((performance.now() - from) / 1000)} s`;
+const started = performance.now();
+
+// The checks and the build are independent: they run side by side (each mostly uses one core).
+console.log('\n› Typecheck, lint, formatting (prettier --check) and build, side by side');
+const checks = [
+  ['Typecheck', 'npm', ['run', 'typecheck']],
+  ['Lint', 'npm', ['run', 'lint']],
+  ['Formatting', 'npm', ['run', 'format:check']],
+  [
+    'Build',
+    process.execPath,
+    ['--input-type=module', '-e', "(await import('./scripts/lib.mjs')).ensureBuilt()"],
+  ],
+];
+const results = await Promise.all(checks.map(([, cmd, args]) => runAside(cmd, args)));
+let checksFailed = false;
+results.forEach((result, index) => {
+  const label = checks[index][0];
+  const mark = result.status === 0 ? '✓' : '✖';
+  console.log(`\n${mark} ${label} (${Math.round(result.seconds)} s)`);
+  if (result.status !== 0 || label === 'Build') process.stdout.write(result.output);
+  checksFailed ||= result.status !== 0;
+});
+if (checksFailed) process.exit(1);
 
 const vitestJson = join(reports, 'vitest.json');
-console.log('\n› Unit and integration tests (Vitest)');
-const vitestStatus = run('npx', [
-  'vitest',
-  'run',
+const integrationJson = join(reports, 'vitest-integration.json');
+const playwrightJson = join(reports, 'playwright.json');
+const vitestReport = (file) => [
   '--reporter=default',
   '--reporter=json',
-  `--outputFile.json=${vitestJson}`,
+  `--outputFile.json=${file}`,
+];
+
+console.log(`\n› Unit tests (Vitest: shared, server, web) after ${elapsed(started)}`);
+const unitStatus = run('npx', [
+  'vitest',
+  'run',
+  '--project',
+  'shared',
+  '--project',
+  'server',
+  '--project',
+  'web',
+  ...vitestReport(vitestJson),
 ]);
 
-const playwrightJson = join(reports, 'playwright.json');
-console.log('\n› Browser tests (Playwright, Chromium)');
+// Real server processes (the integration tier) mostly wait on timers and children, and the
+// browser tests on the browser: side by side they share the cores instead of taking turns.
+console.log(
+  `\n› Integration tests (Vitest, real processes) beside the browser tests (Playwright, Chromium) after ${elapsed(started)}`,
+);
+const integration = runAside('npx', [
+  'vitest',
+  'run',
+  '--project',
+  'server-integration',
+  ...vitestReport(integrationJson),
+]);
 const e2eStatus = run('npx', ['playwright', 'test', '-c', 'apps/web/playwright.config.ts'], {
   env: {
     ...process.env,
@@ -57,13 +111,18 @@ const e2eStatus = run('npx', ['playwright', 'test', '-c', 'apps/web/playwright.c
     PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
   },
 });
+const integrationResult = await integration;
+console.log(`\n› Integration tests (${Math.round(integrationResult.seconds)} s)`);
+process.stdout.write(integrationResult.output);
+const vitestStatus = unitStatus !== 0 ? unitStatus : integrationResult.status;
 
 function counts() {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
-  if (existsSync(vitestJson)) {
-    const v = JSON.parse(readFileSync(vitestJson, 'utf8'));
+  for (const file of [vitestJson, integrationJson]) {
+    if (!existsSync(file)) continue;
+    const v = JSON.parse(readFileSync(file, 'utf8'));
     passed += v.numPassedTests ?? 0;
     failed += v.numFailedTests ?? 0;
     skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
@@ -78,5 +137,7 @@ function counts() {
 }
 
 const { passed, failed, skipped } = counts();
-console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+console.log(
+  `\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped (${elapsed(started)})`,
+);
 if (vitestStatus !== 0 || e2eStatus !== 0 || failed > 0 || passed === 0) process.exit(1);

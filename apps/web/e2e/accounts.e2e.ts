@@ -159,7 +159,21 @@ test.describe('member accounts', () => {
     test.setTimeout(120_000);
     const page = await englishPage(browser);
     const admin = await englishPage(browser);
+    const forgot = await englishPage(browser);
     await adminSignIn(admin, atrium);
+
+    // Another tab is ready to ask for a reset code for the same phone.
+    await forgot.goto(`${atrium.url}#/login`);
+    await forgot.getByRole('link', { name: 'Forgot password?' }).click();
+    await expect(forgot.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
+    await forgot.getByLabel('E-mail or phone').fill('139 1234 5678');
+    // A wrong captcha is refused and the image redraws itself.
+    const before = await captchaImage(forgot).getAttribute('src');
+    await forgot.getByLabel('Captcha').fill('ZZZZ');
+    await forgot.getByRole('button', { name: 'Click to get' }).click();
+    await expect(forgot.getByText('Wrong captcha')).toBeVisible();
+    await expect(forgot.getByRole('button', { name: 'Click to get' })).toBeEnabled();
+    const forgotShown = await answerCaptcha(forgot, atrium, before ?? undefined);
 
     // Sign up with a phone number first.
     await page.goto(`${atrium.url}#/register`);
@@ -167,6 +181,16 @@ test.describe('member accounts', () => {
     await page.getByLabel('E-mail or phone').fill('13912345678');
     const shown = await answerCaptcha(page, atrium);
     await page.getByRole('button', { name: 'Click to get' }).click();
+    await expect(page.getByRole('button', { name: /^\d+s$/ })).toBeDisabled();
+    // The sign-up code went to this phone a moment ago: the other tab is told how long to wait.
+    await forgot.getByRole('button', { name: 'Click to get' }).click();
+    const wait = forgot.getByText(/^Please wait \d+ s before requesting another code$/);
+    await expect(wait).toBeVisible();
+    const seconds = Number(/(\d+)/.exec((await wait.textContent()) ?? '')?.[1]);
+    expect(seconds).toBeGreaterThan(0);
+    expect(seconds).toBeLessThanOrEqual(4);
+    await expect(forgot.getByRole('button', { name: 'Click to get' })).toBeEnabled();
+
     await page
       .getByLabel('Verification code')
       .fill(await codeFromOutbox(admin, atrium, '139****5678'));
@@ -179,37 +203,19 @@ test.describe('member accounts', () => {
     ).toBeVisible();
     await userMenu(page, 'phone_person', 'Sign out');
 
-    await page.goto(`${atrium.url}#/login`);
-    await page.getByRole('link', { name: 'Forgot password?' }).click();
-    await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
-    await page.getByLabel('E-mail or phone').fill('139 1234 5678');
-    // A wrong captcha is refused and the image redraws itself.
-    const before = await captchaImage(page).getAttribute('src');
-    await page.getByLabel('Captcha').fill('ZZZZ');
-    await page.getByRole('button', { name: 'Click to get' }).click();
-    await expect(page.getByText('Wrong captcha')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Click to get' })).toBeEnabled();
-    // The sign-up code went to this phone moments ago: the page says how long to wait.
-    const shownNow = await answerCaptcha(page, atrium, before ?? undefined);
-    await page.getByRole('button', { name: 'Click to get' }).click();
-    const wait = page.getByText(/^Please wait \d+ s before requesting another code$/);
-    await expect(wait).toBeVisible();
-    const seconds = Number(/(\d+)/.exec((await wait.textContent()) ?? '')?.[1]);
-    expect(seconds).toBeGreaterThan(0);
-    expect(seconds).toBeLessThanOrEqual(4);
-    await expect(page.getByRole('button', { name: 'Click to get' })).toBeEnabled();
-    await page.waitForTimeout(seconds * 1000);
-    await answerCaptcha(page, atrium, shownNow);
-    await page.getByRole('button', { name: 'Click to get' }).click();
-    await expect(page.getByRole('button', { name: /^\d+s$/ })).toBeDisabled();
+    // Once the wait is over, the reset code goes out.
+    await forgot.waitForTimeout(seconds * 1000);
+    await answerCaptcha(forgot, atrium, forgotShown);
+    await forgot.getByRole('button', { name: 'Click to get' }).click();
+    await expect(forgot.getByRole('button', { name: /^\d+s$/ })).toBeDisabled();
     // Two codes went to this phone; the newest row is the reset code.
-    await page
+    await forgot
       .getByLabel('Verification code')
       .fill(await codeFromOutbox(admin, atrium, '139****5678'));
-    await page.getByLabel('New password').fill('phone pass 2');
-    await page.getByLabel('Confirm password').fill('phone pass 2');
-    await page.getByRole('button', { name: 'Reset password' }).click();
-    await expect(page).toHaveURL(/#\/login$/);
+    await forgot.getByLabel('New password').fill('phone pass 2');
+    await forgot.getByLabel('Confirm password').fill('phone pass 2');
+    await forgot.getByRole('button', { name: 'Reset password' }).click();
+    await expect(forgot).toHaveURL(/#\/login$/);
     await memberSignIn(page, atrium, '13912345678', 'phone pass 2', 'phone_person');
   });
 
