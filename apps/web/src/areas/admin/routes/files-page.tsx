@@ -36,12 +36,7 @@ export function FilesPage() {
               key,
               label: t(`files.library.${key}`),
               children: (
-                <FilePicker
-                  mode="flat"
-                  url={adminFileManagerUrl}
-                  category={key}
-                  max={manageMax}
-                />
+                <FilePicker mode="flat" url={adminFileManagerUrl} category={key} max={manageMax} />
               ),
             }))}
           />
