@@ -1,3 +1,4 @@
+import type { RuleFlag } from './role-rules';
 import type { MenuItem } from './rules';
 
 /**
@@ -31,10 +32,24 @@ export const adminMenu: MenuItem[] = [
       { title: 'menu.roles', url: 'system/role' },
       { title: 'menu.members', url: 'member' },
       { title: 'menu.settings', url: 'system/setting' },
-      { title: 'menu.uploadSettings', url: 'system/upload', rule: 'system/setting' },
+      { title: 'menu.uploadSettings', url: 'system/upload' },
       { title: 'menu.audit', url: 'system/audit' },
       { title: 'menu.outbox', url: 'system/outbox' },
       { title: 'menu.messaging', url: 'system/message' },
     ],
   },
 ];
+
+/**
+ * Permissions within a page that a role may hold one by one (SPEC 2.4, 6): the file library's
+ * View, Upload, Add/Edit and Delete. Keyed by the page's url; the role editor shows them as the
+ * page's children. (The rules are `fileManagerRule(...)`, written out: no zod in this module.)
+ */
+export const adminMenuFlags: Record<string, RuleFlag[]> = {
+  'data/file_manager': [
+    { title: 'menu.filesView', rule: 'data/file_manager/view' },
+    { title: 'menu.filesUpload', rule: 'data/file_manager/upload' },
+    { title: 'menu.filesEdit', rule: 'data/file_manager/edit' },
+    { title: 'menu.filesDelete', rule: 'data/file_manager/delete' },
+  ],
+};

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { adminMenu } from './menu';
+import { fileManagerRule } from './contract/files';
+import { adminMenu, adminMenuFlags } from './menu';
 import {
-  checkedFromRules,
   coversRules,
-  leafUrls,
-  rulesFromChecked,
+  impliedKeys,
+  ruleKeys,
+  ruleTree,
+  rulesFromTicked,
   splitRules,
 } from './role-rules';
-import { filterMenu, hasRule, type MenuItem } from './rules';
+import { hasRule, type MenuItem } from './rules';
 
 const menu: MenuItem[] = [
   { title: 'Dashboard', url: 'dashboard' },
@@ -23,96 +25,158 @@ const menu: MenuItem[] = [
       { title: 'Admins', url: 'system/admin' },
       { title: 'Members', url: 'member' },
       { title: 'Settings', url: 'system/setting' },
-      { title: 'Upload', url: 'system/upload', rule: 'system/setting' },
+      { title: 'Guarded elsewhere', url: 'system/other', rule: 'system/setting' },
     ],
   },
 ];
-
-const shown = (rules: string[]) => {
-  const urls: string[] = [];
-  const walk = (items: ReturnType<typeof filterMenu>) =>
-    items.forEach((i) => {
-      urls.push(i.url);
-      walk(i.children);
-    });
-  walk(filterMenu(menu, rules));
-  return urls;
+const flags = {
+  'data/file_manager': (['view', 'upload', 'edit', 'delete'] as const).map((f) => ({
+    title: f,
+    rule: `data/file_manager/${f}`,
+  })),
 };
+const tree = ruleTree(menu, flags);
 
-describe('rulesFromChecked', () => {
-  it('stores a checked leaf as its address with a wildcard', () => {
-    expect(rulesFromChecked(menu, ['system/admin'])).toEqual(['system/admin*']);
-  });
-
-  it('stores a fully checked branch as the parent pattern plus children outside its address', () => {
-    const rules = rulesFromChecked(menu, [
-      'system/admin',
-      'member',
-      'system/setting',
-      'system/upload',
+describe('ruleTree', () => {
+  it('gives a branch and a page with permissions `<url>*`, a permission its rule', () => {
+    const [, library, system] = tree;
+    expect(library?.rule).toBe('data*');
+    expect(library?.children[0]?.rule).toBe('data/file_manager*');
+    expect(library?.children[0]?.children.map((n) => n.rule)).toEqual([
+      'data/file_manager/view',
+      'data/file_manager/upload',
+      'data/file_manager/edit',
+      'data/file_manager/delete',
     ]);
-    expect(rules).toEqual(['system*', 'member*']);
-    expect(shown(rules)).toEqual([
-      'system',
-      'system/admin',
-      'member',
-      'system/setting',
-      'system/upload',
-    ]);
-  });
-
-  it('a checked parent grants the rights behind its pages, e.g. every file-manager right', () => {
-    const rules = rulesFromChecked(menu, ['data/file_manager']);
-    expect(rules).toEqual(['data*']);
-    for (const right of ['view', 'upload', 'edit', 'delete']) {
-      expect(hasRule(rules, `data/file_manager/${right}`)).toBe(true);
-    }
-  });
-
-  it('keeps a page guarded by a rule outside its address as that rule', () => {
-    expect(rulesFromChecked(menu, ['system/upload'])).toEqual(['system/setting']);
-    expect(rulesFromChecked(menu, ['system/upload', 'system/setting'])).toEqual([
+    expect(system?.children.map((n) => n.rule)).toEqual([
+      'system/admin*',
+      'member*',
       'system/setting*',
+      // A page guarded by a rule outside its address stores that rule.
+      'system/setting',
     ]);
   });
 
-  it('grants nothing when nothing is checked', () => {
-    expect(rulesFromChecked(menu, [])).toEqual([]);
-    expect(shown([])).toEqual([]);
+  it("holds the real menu's file permissions as the contract names them", () => {
+    expect(adminMenuFlags['data/file_manager']?.map((f) => f.rule)).toEqual(
+      (['view', 'upload', 'edit', 'delete'] as const).map(fileManagerRule),
+    );
+    // Upload settings has a rule of its own (it shared system/setting before).
+    const keys = ruleKeys(ruleTree(adminMenu, adminMenuFlags));
+    expect(keys).toContain('system/upload');
+    expect(keys).toContain('data/file_manager/delete');
   });
 });
 
-describe('checkedFromRules and splitRules', () => {
-  it('round-trips every subset of the real admin menu', () => {
-    const all = leafUrls(adminMenu);
-    const same = (a: readonly string[], b: readonly string[]) => a.join('\n') === b.join('\n');
-    // Thousands of subsets: compared plainly and reported together (an expect each is slow).
-    const broken: string[][] = [];
-    for (let mask = 0; mask < 2 ** all.length; mask += 1) {
-      const checked = all.filter((_, i) => (mask >> i) & 1);
-      const rules = rulesFromChecked(adminMenu, checked);
-      const split = splitRules(adminMenu, rules);
-      // Pages sharing one rule come and go together; after that, saving again changes nothing.
-      const again = rulesFromChecked(adminMenu, split.checked);
-      const stable =
-        split.custom.length === 0 &&
-        same(checkedFromRules(adminMenu, again), checkedFromRules(adminMenu, rules)) &&
-        same(rulesFromChecked(adminMenu, splitRules(adminMenu, again).checked), again);
-      if (!stable) broken.push(checked);
+describe('rulesFromTicked', () => {
+  it('stores exactly what was ticked: one file permission stays one permission', () => {
+    const rules = rulesFromTicked(tree, ['data/file_manager/view']);
+    expect(rules).toEqual(['data/file_manager/view']);
+    expect(hasRule(rules, 'data/file_manager/upload')).toBe(false);
+    expect(hasRule(rules, 'data/file_manager/delete')).toBe(false);
+  });
+
+  it('ticking every child of a branch does not tick the branch', () => {
+    expect(
+      rulesFromTicked(tree, ['system/admin', 'member', 'system/setting', 'system/other']),
+    ).toEqual(['system/admin*', 'member*', 'system/setting*', 'system/setting']);
+  });
+
+  it('a ticked branch also grants the children whose address lies elsewhere', () => {
+    expect(rulesFromTicked(tree, ['system'])).toEqual(['system*', 'member*']);
+    expect(impliedKeys(tree, ['system'], rulesFromTicked(tree, ['system']))).toEqual([
+      'system/admin',
+      'member',
+      'system/setting',
+      'system/other',
+    ]);
+  });
+
+  it('a ticked branch stores its pattern and nothing under it again', () => {
+    expect(rulesFromTicked(tree, ['data', 'data/file_manager', 'data/file_manager/view'])).toEqual([
+      'data*',
+    ]);
+    for (const right of ['view', 'upload', 'edit', 'delete']) {
+      expect(hasRule(['data*'], `data/file_manager/${right}`)).toBe(true);
     }
-    expect(broken).toEqual([]);
-    // Under a loaded machine's full suite this can take several seconds.
-  }, 30_000);
+  });
+
+  it('grants nothing when nothing is ticked', () => {
+    expect(rulesFromTicked(tree, [])).toEqual([]);
+  });
+});
+
+describe('splitRules', () => {
+  it('keeps a single file permission a single permission through a save', () => {
+    const split = splitRules(tree, ['data/file_manager/view']);
+    expect(split).toEqual({ ticked: ['data/file_manager/view'], custom: [] });
+    expect(rulesFromTicked(tree, split.ticked)).toEqual(['data/file_manager/view']);
+  });
+
+  it('keeps a branch pattern stored without its outside children as a free-form rule', () => {
+    expect(splitRules(tree, ['system*'])).toEqual({ ticked: [], custom: ['system*'] });
+    expect(splitRules(tree, ['system*', 'member*']).custom).toEqual([]);
+  });
 
   it('keeps free-form rules out of the tree and never drops one', () => {
-    const split = splitRules(menu, ['aigc/chat_room*', 'system/admin*', 'system']);
-    expect(split.checked).toEqual(['system/admin']);
+    const split = splitRules(tree, ['aigc/chat_room*', 'system/admin*', 'system']);
+    expect(split.ticked).toEqual(['system/admin']);
     expect(split.custom).toEqual(['aigc/chat_room*', 'system']);
   });
 
-  it('shows pages granted by a wildcard rule as checked', () => {
-    expect(checkedFromRules(menu, ['*'])).toEqual(leafUrls(menu));
-    expect(checkedFromRules(menu, ['data/*'])).toEqual(['data/file_manager']);
+  it('saves every stored list back to the same powers, neither wider nor narrower', () => {
+    const nodeRules = [...new Set(ruleKeys(tree).map((key) => findRule(key)))];
+    const probes = [
+      ...nodeRules,
+      'data/file_manager/view',
+      'system/admin/save',
+      'member/list',
+      'system/setting',
+      'dashboard',
+      'aigc/chat_room',
+    ];
+    const extras = ['*', 'data/*', 'aigc/chat_room*', 'system'];
+    const pool = [...nodeRules, ...extras];
+    const broken: string[][] = [];
+    // Every subset of up to three rules from the pool.
+    for (let a = 0; a < pool.length; a += 1)
+      for (let b = a; b < pool.length; b += 1)
+        for (let c = b; c < pool.length; c += 1) {
+          const rules = [...new Set([pool[a], pool[b], pool[c]].filter((r) => r !== undefined))];
+          const split = splitRules(tree, rules);
+          const saved = [...rulesFromTicked(tree, split.ticked), ...split.custom];
+          const same = probes.every((probe) => hasRule(saved, probe) === hasRule(rules, probe));
+          if (!same) broken.push(rules);
+        }
+    expect(broken).toEqual([]);
+  });
+});
+
+function findRule(key: string): string {
+  const stack = [...tree];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (node.key === key) return node.rule;
+    stack.push(...node.children);
+  }
+  throw new Error(key);
+}
+
+describe('impliedKeys', () => {
+  it('shows what a ticked branch or a free-form wildcard grants, without ticking it', () => {
+    expect(impliedKeys(tree, ['data'], ['data*'])).toEqual([
+      'data/file_manager',
+      'data/file_manager/view',
+      'data/file_manager/upload',
+      'data/file_manager/edit',
+      'data/file_manager/delete',
+    ]);
+    expect(impliedKeys(tree, [], ['data/file_manager/*'])).toEqual([
+      'data/file_manager/view',
+      'data/file_manager/upload',
+      'data/file_manager/edit',
+      'data/file_manager/delete',
+    ]);
+    expect(impliedKeys(tree, ['data/file_manager/view'], ['data/file_manager/view'])).toEqual([]);
   });
 });
 

@@ -1,11 +1,27 @@
 import { hasRule, type MenuItem } from './rules';
 
 /**
- * The role editor's bridge between the admin menu tree (checkboxes) and rule lists (SPEC 6).
- * A checked item stores `<url>*`, which the matcher reads as "this item and everything under its
- * address", so a checked parent covers its children, also ones added later. Children whose
- * address lies elsewhere (e.g. `member` under `system`) get their own rule.
+ * The role editor's bridge between a tree of checkboxes and rule lists (SPEC 6). A role stores
+ * exactly what was ticked: a ticked branch stores `<url>*` (the branch and everything under its
+ * address, also items added later, plus the rules of children living elsewhere), a ticked page or
+ * permission its own rule. Ticking every child of a branch does not tick the branch: the role then
+ * holds those children and nothing more.
  */
+
+/** A permission within a page that a role may hold on its own (e.g. the file library's Upload). */
+export interface RuleFlag {
+  title: string;
+  rule: string;
+}
+
+/** A checkbox of the role editor: ticking it stores `rule`. */
+export interface RuleNode {
+  /** Unique in the tree: the menu item's url, or a flag's rule. */
+  key: string;
+  title: string;
+  rule: string;
+  children: RuleNode[];
+}
 
 /** The rule names an item needs: its `rule` (one or a list), defaulting to its url. */
 export function ruleNamesOf(item: MenuItem): string[] {
@@ -13,96 +29,101 @@ export function ruleNamesOf(item: MenuItem): string[] {
   return typeof item.rule === 'string' ? [item.rule] : [...item.rule];
 }
 
-function leaves(item: MenuItem): MenuItem[] {
-  const children = item.children ?? [];
-  return children.length === 0 ? [item] : children.flatMap(leaves);
-}
-
-function namesBelow(item: MenuItem): string[] {
-  return [...ruleNamesOf(item), ...(item.children ?? []).flatMap(namesBelow)];
-}
-
-/** Urls of the leaf items (the checkable pages) in menu order. */
-export function leafUrls(menu: readonly MenuItem[]): string[] {
-  return menu.flatMap(leaves).map((item) => item.url);
-}
-
-function coveredBy(rules: readonly string[], names: readonly string[]): boolean {
-  return names.every((name) => hasRule(rules, name));
-}
-
-function emit(item: MenuItem, checked: ReadonlySet<string>, out: string[]): void {
-  const itemLeaves = leaves(item);
-  const full = itemLeaves.every((leaf) => checked.has(leaf.url));
-  const children = item.children ?? [];
-  if (!full) {
-    for (const child of children) emit(child, checked, out);
-    return;
-  }
-  const pattern = `${item.url}*`;
-  if (coveredBy([pattern], ruleNamesOf(item))) {
-    out.push(pattern);
-    for (const child of children) {
-      if (!coveredBy([pattern], namesBelow(child))) emit(child, checked, out);
-    }
-    return;
-  }
-  // The item's rule lives elsewhere (e.g. a page guarded by another page's rule): store it as is.
-  if (children.length === 0) out.push(...ruleNamesOf(item));
-  for (const child of children) emit(child, checked, out);
-}
-
-/** The rules that grant exactly the checked leaves (and whole branches where all are checked). */
-export function rulesFromChecked(
+/**
+ * The editor's tree: the admin menu, with the flags of a page (`flags`, keyed by its url) as its
+ * children. A page's own rule is `<url>*` when that grants what the page needs, else its rule.
+ */
+export function ruleTree(
   menu: readonly MenuItem[],
-  checkedLeaves: Iterable<string>,
-): string[] {
-  const checked = new Set(checkedLeaves);
-  const out: string[] = [];
-  for (const item of menu) emit(item, checked, out);
-  // Pages sharing a rule can emit it twice, once inside a pattern: keep the wider one.
-  const unique = [...new Set(out)];
-  return unique.filter((rule) => !unique.some((other) => other !== rule && hasRule([other], rule)));
+  flags: Readonly<Record<string, readonly RuleFlag[]>> = {},
+): RuleNode[] {
+  return menu.map((item) => {
+    const pageFlags = (flags[item.url] ?? []).map((flag) => ({
+      key: flag.rule,
+      title: flag.title,
+      rule: flag.rule,
+      children: [],
+    }));
+    const children = [...ruleTree(item.children ?? [], flags), ...pageFlags];
+    const pattern = `${item.url}*`;
+    const names = ruleNamesOf(item);
+    const rule =
+      children.length > 0 || hasRule([pattern], names) ? pattern : (names[0] ?? item.url);
+    return { key: item.url, title: item.title, rule, children };
+  });
 }
 
-/** Leaf urls the rules grant. */
-export function checkedFromRules(menu: readonly MenuItem[], rules: readonly string[]): string[] {
-  return menu
-    .flatMap(leaves)
-    .filter((leaf) => hasRule(rules, ruleNamesOf(leaf)))
-    .map((leaf) => leaf.url);
+function* walk(
+  nodes: readonly RuleNode[],
+  ancestors: readonly RuleNode[] = [],
+): Generator<[RuleNode, readonly RuleNode[]]> {
+  for (const node of nodes) {
+    yield [node, ancestors];
+    yield* walk(node.children, [...ancestors, node]);
+  }
 }
 
-function treeShaped(menu: readonly MenuItem[]): Set<string> {
-  const shapes = new Set<string>();
-  const walk = (item: MenuItem) => {
-    shapes.add(`${item.url}*`);
-    if ((item.children ?? []).length === 0) for (const name of ruleNamesOf(item)) shapes.add(name);
-    for (const child of item.children ?? []) walk(child);
-  };
-  menu.forEach(walk);
-  return shapes;
+/** Every node's key, in tree order. */
+export function ruleKeys(tree: readonly RuleNode[]): string[] {
+  return [...walk(tree)].map(([node]) => node.key);
+}
+
+/** The rules a node stores when ticked: its own, and those of children living elsewhere. */
+function rulesOfNode(node: RuleNode): string[] {
+  const outside = [...walk(node.children)]
+    .map(([child]) => child.rule)
+    .filter((rule) => !hasRule([node.rule], rule));
+  return [...new Set([node.rule, ...outside])];
 }
 
 /**
- * Splits a stored rule list for the editor: the tree part (as checked leaves) and the free-form
- * rest. Saving `rulesFromChecked(checked) + custom` never loses a stored rule: whatever the tree
- * does not regenerate (or cover with a wider pattern) stays in `custom`.
+ * The rules of the ticked nodes, leaving out those a ticked ancestor's rule already grants. A
+ * ticked branch grants everything under it: a child whose address lies elsewhere (e.g. `member`
+ * under `system`) is stored with its own rule.
+ */
+export function rulesFromTicked(tree: readonly RuleNode[], ticked: Iterable<string>): string[] {
+  const set = new Set(ticked);
+  const rules: string[] = [];
+  for (const [node, ancestors] of walk(tree)) {
+    if (!set.has(node.key)) continue;
+    if (ancestors.some((a) => set.has(a.key) && hasRule([a.rule], node.rule))) continue;
+    for (const rule of rulesOfNode(node)) if (!rules.includes(rule)) rules.push(rule);
+  }
+  return rules;
+}
+
+/**
+ * Splits a stored rule list for the editor: the nodes whose rule it holds (ticked) and the rest
+ * (free-form rules). Saving `rulesFromTicked(ticked) + custom` stores the same powers: nothing is
+ * widened, and only a rule a ticked ancestor already covers is dropped.
  */
 export function splitRules(
-  menu: readonly MenuItem[],
+  tree: readonly RuleNode[],
   rules: readonly string[],
-): { checked: string[]; custom: string[] } {
-  const shapes = treeShaped(menu);
-  const checked = checkedFromRules(
-    menu,
-    rules.filter((rule) => shapes.has(rule)),
-  );
-  const regenerated = rulesFromChecked(menu, checked);
-  return {
-    checked,
-    custom: rules.filter((rule) => !(shapes.has(rule) && hasRule(regenerated, rule))),
-  };
+): { ticked: string[]; custom: string[] } {
+  // A node is ticked when the list holds everything it stores (a branch's pattern alone, without
+  // its children living elsewhere, stays a free-form rule: ticking would widen it).
+  const ticked = [...walk(tree)]
+    .filter(([node]) => rulesOfNode(node).every((rule) => rules.includes(rule)))
+    .map(([node]) => node.key);
+  const stored = new Set(rulesFromTicked(tree, ticked));
+  const covered = (rule: string) =>
+    stored.has(rule) || [...walk(tree)].some(([n]) => ticked.includes(n.key) && n.rule === rule);
+  return { ticked, custom: rules.filter((rule) => !covered(rule)) };
+}
+
+/**
+ * Nodes the rules grant without their own box being ticked (a ticked branch above them, or a
+ * free-form wildcard): shown checked and locked.
+ */
+export function impliedKeys(
+  tree: readonly RuleNode[],
+  ticked: readonly string[],
+  rules: readonly string[],
+): string[] {
+  return [...walk(tree)]
+    .filter(([node]) => !ticked.includes(node.key) && hasRule(rules, node.rule))
+    .map(([node]) => node.key);
 }
 
 /**

@@ -25,7 +25,7 @@ export type UploadSettingsSaveRequest = z.input<typeof uploadSettingsSaveRequest
 
 export type UploadSettingsView = z.infer<typeof uploadSettingsView>;
 
-export const uploadSettingsRule = 'system/setting';
+export const uploadSettingsRule = 'system/upload';
 
 export const uploadSettingsCalls = defineCalls('admin', {
   'settings/upload/get': {

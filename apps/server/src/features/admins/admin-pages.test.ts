@@ -104,7 +104,7 @@ const pages: { rule: string; calls: Call[] }[] = [
     ],
   },
   {
-    rule: 'system/setting',
+    rule: 'system/upload',
     calls: [
       { path: '/admin/api/settings/upload/get', body: () => ({}) },
       {

@@ -13,7 +13,7 @@ const formatMiB = (bytes: number) =>
   bytes < MiB ? `${bytes} bytes` : `${Number((bytes / MiB).toFixed(2))} MiB`;
 
 /**
- * The admin editor of the `upload` setting (DESIGN 7, rule `system/setting`). The upload engine
+ * The admin editor of the `upload` setting (DESIGN 7, rule `system/upload`). The upload engine
  * reads the setting on every `config` and `init`, so a save applies to the next call.
  */
 export class UploadSettingsService {

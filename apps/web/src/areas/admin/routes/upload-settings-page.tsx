@@ -1,4 +1,5 @@
 import { Flex, Skeleton } from 'antd';
+import { uploadSettingsRule } from '@atrium/shared/contract/upload-settings';
 import { useUploadSettings } from '@/features/upload-settings/api/get-upload-settings';
 import { UploadSettingsForm } from '@/features/upload-settings/components/upload-settings-form';
 import { useUploadSettingsT } from '@/features/upload-settings/i18n';
@@ -9,7 +10,7 @@ import { RuleGate } from './rule-gate';
 export function UploadSettingsPage() {
   const t = useUploadSettingsT();
   return (
-    <RuleGate rule="system/setting" refusal={t('uploadSettings.noPermission')}>
+    <RuleGate rule={uploadSettingsRule} refusal={t('uploadSettings.noPermission')}>
       <UploadSettings />
     </RuleGate>
   );

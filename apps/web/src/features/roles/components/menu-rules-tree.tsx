@@ -1,56 +1,67 @@
 import { memo, useMemo } from 'react';
 import { Tree, Typography } from 'antd';
 import type { TreeDataNode } from 'antd';
-import type { MenuItem } from '@atrium/shared/rules';
-import { leafUrls, ruleNamesOf } from '@atrium/shared/role-rules';
+import { impliedKeys, type RuleNode } from '@atrium/shared/role-rules';
 import { tText, useT } from '@/lib/i18n';
 
 export interface MenuRulesTreeProps {
-  menu: readonly MenuItem[];
-  /** Checked leaf urls; parents show checked when all their pages are. */
-  checked: readonly string[];
-  onChange: (checked: string[]) => void;
+  tree: readonly RuleNode[];
+  /** Keys of the ticked boxes: each stores its own rule. */
+  ticked: readonly string[];
+  /** Everything the role holds (ticked and free-form): what it grants shows checked and locked. */
+  rules: readonly string[];
+  onChange: (ticked: string[]) => void;
 }
 
-/** The admin menu with a checkbox per item (SPEC 6); a checked parent covers its children. */
+/**
+ * The admin menu and its permissions with a box each (SPEC 6). Boxes are independent: a ticked
+ * branch stores `<url>*` and shows everything below it as granted (checked, locked), and ticking
+ * every child never ticks the branch, so a role holds exactly what was ticked.
+ */
 export const MenuRulesTree = memo(function MenuRulesTree({
-  menu,
-  checked,
+  tree,
+  ticked,
+  rules,
   onChange,
 }: MenuRulesTreeProps) {
   const { language } = useT();
-  const leaves = useMemo(() => new Set(leafUrls(menu)), [menu]);
-  // Built once per menu and language: the tree is the heaviest part of the editor to redraw.
-  const treeData = useMemo(() => toNodes(menu, language), [menu, language]);
+  const implied = useMemo(() => new Set(impliedKeys(tree, ticked, rules)), [tree, ticked, rules]);
+  const treeData = useMemo(() => toNodes(tree, implied, language), [tree, implied, language]);
 
   return (
     <Tree
       checkable
+      checkStrictly
       selectable={false}
       defaultExpandAll
       blockNode
       treeData={treeData}
-      checkedKeys={[...checked]}
+      checkedKeys={{ checked: [...ticked, ...implied], halfChecked: [] }}
       onCheck={(keys) => {
         const list = Array.isArray(keys) ? keys : keys.checked;
-        onChange(list.map(String).filter((key) => leaves.has(key)));
+        onChange(list.map(String).filter((key) => !implied.has(key)));
       }}
     />
   );
 });
 
 /** `language` only keys the memo: tText reads the current language itself. */
-function toNodes(items: readonly MenuItem[], language: string): TreeDataNode[] {
-  return items.map((item) => ({
-    key: item.url,
+function toNodes(
+  nodes: readonly RuleNode[],
+  implied: Set<string>,
+  language: string,
+): TreeDataNode[] {
+  return nodes.map((node) => ({
+    key: node.key,
+    disableCheckbox: implied.has(node.key),
     title: (
       <span>
-        {tText(item.title)}{' '}
+        {tText(node.title)}{' '}
         <Typography.Text type="secondary" style={{ fontSize: 12, fontFamily: 'monospace' }}>
-          {ruleNamesOf(item).join(', ')}
+          {node.rule}
         </Typography.Text>
       </span>
     ),
-    children: toNodes(item.children ?? [], language),
+    children: toNodes(node.children, implied, language),
   }));
 }

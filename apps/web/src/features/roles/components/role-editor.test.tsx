@@ -91,11 +91,29 @@ describe('role editor', { timeout: 60_000 }, () => {
     });
     expect(treeCheckbox('会员管理')).toHaveClass('ant-tree-checkbox-checked');
     expect(treeCheckbox('管理员')).not.toHaveClass('ant-tree-checkbox-checked');
+    // One file permission is a box of its own, and its page is not ticked by it.
+    expect(treeCheckbox('上传')).toHaveClass('ant-tree-checkbox-checked');
+    expect(treeCheckbox('文件管理')).not.toHaveClass('ant-tree-checkbox-checked');
     const custom = screen.getByLabelText('自定义规则').closest('.ant-select');
     if (!(custom instanceof HTMLElement)) throw new Error('no custom rules box');
-    expect(within(custom).getByText('data/file_manager/upload')).toBeInTheDocument();
+    expect(within(custom).queryByText('data/file_manager/upload')).toBeNull();
     // Held by admins: it can't be deleted.
     expect(screen.getByRole('button', { name: /删\s*除/ })).toBeDisabled();
+  });
+
+  it('stores exactly the one file permission ticked, never its parent', async () => {
+    renderEditor();
+    await user.click(treeCheckbox('查看和选择文件'));
+    expect(treeCheckbox('文件管理')).not.toHaveClass('ant-tree-checkbox-checked');
+    expect(treeCheckbox('资料库')).not.toHaveClass('ant-tree-checkbox-checked');
+    const stored = screen.getByTestId('stored-rules');
+    expect(within(stored).getByText('data/file_manager/view')).toBeInTheDocument();
+    expect(within(stored).queryByText('data*')).toBeNull();
+    // Ticking the page itself grants all four, shown checked and locked below it.
+    await user.click(treeCheckbox('文件管理'));
+    expect(within(stored).getByText('data/file_manager*')).toBeInTheDocument();
+    expect(treeCheckbox('删除')).toHaveClass('ant-tree-checkbox-checked');
+    expect(treeCheckbox('删除')).toHaveClass('ant-tree-checkbox-disabled');
   });
 
   it('refuses to save a malformed custom rule or an empty name', async () => {

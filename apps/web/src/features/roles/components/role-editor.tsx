@@ -17,8 +17,8 @@ import {
   theme,
 } from 'antd';
 import { DeleteOutlined, SaveOutlined } from '@ant-design/icons';
-import { adminMenu } from '@atrium/shared/menu';
-import { rulesFromChecked, splitRules } from '@atrium/shared/role-rules';
+import { adminMenu, adminMenuFlags } from '@atrium/shared/menu';
+import { ruleTree, rulesFromTicked, splitRules } from '@atrium/shared/role-rules';
 import type { RoleView } from '@atrium/shared/contract/admins';
 import { useCreateRole } from '../api/create-role';
 import { useDeleteRole } from '../api/delete-role';
@@ -37,13 +37,16 @@ export interface RoleEditorProps {
   onDeleted: () => void;
 }
 
+/** The editor's boxes: the admin menu and the file library's four permissions. */
+const tree = ruleTree(adminMenu, adminMenuFlags);
+
 /** Name, menu checkboxes, free-form rules and a live preview of the menu the role will see. */
 export function RoleEditor({ role, onSaved, onDeleted }: RoleEditorProps) {
   const t = useRolesT();
   const { token } = theme.useToken();
-  const initial = useMemo(() => splitRules(adminMenu, role?.rules ?? []), [role]);
+  const initial = useMemo(() => splitRules(tree, role?.rules ?? []), [role]);
   const [name, setName] = useState(role?.name ?? '');
-  const [checked, setChecked] = useState<string[]>(initial.checked);
+  const [ticked, setTicked] = useState<string[]>(initial.ticked);
   const [custom, setCustom] = useState<string[]>(initial.custom);
   const [nameError, setNameError] = useState(false);
   const create = useCreateRole();
@@ -52,8 +55,8 @@ export function RoleEditor({ role, onSaved, onDeleted }: RoleEditorProps) {
 
   const invalid = custom.filter((rule) => !rulePattern.test(rule));
   const rules = useMemo(
-    () => [...new Set([...rulesFromChecked(adminMenu, checked), ...custom])],
-    [checked, custom],
+    () => [...new Set([...rulesFromTicked(tree, ticked), ...custom])],
+    [ticked, custom],
   );
 
   const save = async () => {
@@ -134,7 +137,7 @@ export function RoleEditor({ role, onSaved, onDeleted }: RoleEditorProps) {
                   padding: '8px 4px',
                 }}
               >
-                <MenuRulesTree menu={adminMenu} checked={checked} onChange={setChecked} />
+                <MenuRulesTree tree={tree} ticked={ticked} rules={rules} onChange={setTicked} />
               </div>
             </Form.Item>
             <Form.Item
