@@ -71,39 +71,21 @@ results.forEach((result, index) => {
 if (checksFailed) process.exit(1);
 
 const vitestJson = join(reports, 'vitest.json');
-const integrationJson = join(reports, 'vitest-integration.json');
 const playwrightJson = join(reports, 'playwright.json');
-const vitestReport = (file) => [
+
+// One run of every Vitest project (unit and integration tiers) so its workers share the cores.
+// The integration tier's real processes measure take-overs in seconds: it is not run beside the
+// browser tests, whose load would stretch those measurements.
+console.log(`\n› Unit and integration tests (Vitest) after ${elapsed(started)}`);
+const vitestStatus = run('npx', [
+  'vitest',
+  'run',
   '--reporter=default',
   '--reporter=json',
-  `--outputFile.json=${file}`,
-];
-
-console.log(`\n› Unit tests (Vitest: shared, server, web) after ${elapsed(started)}`);
-const unitStatus = run('npx', [
-  'vitest',
-  'run',
-  '--project',
-  'shared',
-  '--project',
-  'server',
-  '--project',
-  'web',
-  ...vitestReport(vitestJson),
+  `--outputFile.json=${vitestJson}`,
 ]);
 
-// Real server processes (the integration tier) mostly wait on timers and children, and the
-// browser tests on the browser: side by side they share the cores instead of taking turns.
-console.log(
-  `\n› Integration tests (Vitest, real processes) beside the browser tests (Playwright, Chromium) after ${elapsed(started)}`,
-);
-const integration = runAside('npx', [
-  'vitest',
-  'run',
-  '--project',
-  'server-integration',
-  ...vitestReport(integrationJson),
-]);
+console.log(`\n› Browser tests (Playwright, Chromium) after ${elapsed(started)}`);
 const e2eStatus = run('npx', ['playwright', 'test', '-c', 'apps/web/playwright.config.ts'], {
   env: {
     ...process.env,
@@ -111,18 +93,13 @@ const e2eStatus = run('npx', ['playwright', 'test', '-c', 'apps/web/playwright.c
     PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
   },
 });
-const integrationResult = await integration;
-console.log(`\n› Integration tests (${Math.round(integrationResult.seconds)} s)`);
-process.stdout.write(integrationResult.output);
-const vitestStatus = unitStatus !== 0 ? unitStatus : integrationResult.status;
 
 function counts() {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
-  for (const file of [vitestJson, integrationJson]) {
-    if (!existsSync(file)) continue;
-    const v = JSON.parse(readFileSync(file, 'utf8'));
+  if (existsSync(vitestJson)) {
+    const v = JSON.parse(readFileSync(vitestJson, 'utf8'));
     passed += v.numPassedTests ?? 0;
     failed += v.numFailedTests ?? 0;
     skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
