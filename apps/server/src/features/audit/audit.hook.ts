@@ -16,13 +16,17 @@ const readVerbs = new Set([
   'detail',
   'export',
   'get',
+  'image',
   'info',
   'init',
   'list',
+  'models',
   'options',
   'preview',
+  'quota',
   'search',
   'stats',
+  'summary',
   'tree',
 ]);
 

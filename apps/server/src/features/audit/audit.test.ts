@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { FileClient } from '../files/files.testing';
+import { adminTable } from '@atrium/shared/contract/table';
 import { auditAction, auditDetail, auditTarget, isReadAction } from './audit.hook';
 
 describe.each(testDbKinds)('audit log on %s', (kind) => {
@@ -133,6 +134,10 @@ describe('what counts as a write', () => {
       'admins/list',
       'members/get',
       'aigc/chat_room/all',
+      'aigc/chat_room/models',
+      'aigc/usage/summary',
+      'aigc/usage/quota',
+      'captcha/image',
       'x/y:config',
       'a:init',
     ]) {
@@ -141,6 +146,42 @@ describe('what counts as a write', () => {
     for (const write of ['admins/create', 'settings/upload/save', 'auth/logout', 'x:fileEdit']) {
       expect(isReadAction(write), write).toBe(false);
     }
+  });
+
+  it('classes every declared admin call: the writes are exactly these', () => {
+    // A new call lands here and is audited unless its verb reads: this list says which.
+    expect(Object.keys(adminTable).filter((path) => !isReadAction(path))).toEqual([
+      'auth/login',
+      'auth/logout',
+      'system/message/save',
+      'system/message/test',
+      'system/login_captcha/save',
+      'admins/create',
+      'admins/edit',
+      'admins/disable',
+      'admins/enable',
+      'admins/reset_password',
+      'admins/delete',
+      'roles/create',
+      'roles/edit',
+      'roles/delete',
+      'members/create',
+      'members/disable',
+      'members/enable',
+      'members/reset_password',
+      'setting/save',
+      'settings/upload/save',
+      'aigc/provider/save',
+      'aigc/provider/delete',
+      'aigc/provider/test',
+      'aigc/model/save',
+      'aigc/model/delete',
+      'aigc/chat_room/save',
+      'aigc/chat_room/enable',
+      'aigc/chat_room/sort',
+      'aigc/chat_room/delete',
+      'aigc/usage/quota_save',
+    ]);
   });
 
   it('describes the target and hides secrets at any depth', () => {
