@@ -132,4 +132,37 @@ describe('lazy data sets (SPEC 4.2)', () => {
     await act(() => store.getState().update('Rooms'));
     expect(await screen.findAllByText('room-v2')).toHaveLength(2);
   });
+
+  it('loads again when the set is cleared under a page showing it (signing out)', async () => {
+    const rooms = defineLazy(
+      'Rooms',
+      {
+        queryKey: ['rooms'],
+        queryFn: async () => {
+          calls += 1;
+          return [`room-v${version}`];
+        },
+      },
+      store,
+      client,
+    );
+    function Rooms() {
+      const { data, init } = rooms.useValue();
+      return <p>{init ? data?.join(',') : 'loading'}</p>;
+    }
+    render(
+      <QueryClientProvider client={client}>
+        <Rooms />
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText('room-v1')).toBeInTheDocument();
+    version = 2;
+    // What signing out does: every set cleared, every cached answer dropped.
+    act(() => {
+      store.getState().clear('Rooms');
+      client.removeQueries();
+    });
+    expect(await screen.findByText('room-v2')).toBeInTheDocument();
+    expect(calls).toBe(2);
+  });
 });

@@ -184,12 +184,15 @@ export function defineLazy<T>(
         client,
       );
       useEffect(() => {
-        // Failures reach the user through the API client's toast; the set stays not loaded.
+        if (init) return;
+        // On mount, and again when the set is cleared under a mounted page (signing out drops
+        // every set): a page showing the set never stays empty. Failures reach the user through
+        // the API client's toast; the set stays not loaded.
         store
           .getState()
           .load(name)
           .catch(() => undefined);
-      }, []);
+      }, [init]);
       return { data, init };
     },
   };
