@@ -194,6 +194,10 @@ test('a member chats in a room: tokens stream, a reload continues the answer, st
   await page.getByRole('link', { name: 'Story studio' }).click();
   await expect(page).toHaveURL(new RegExp(`#/${roomId}`));
   await expect(page.getByRole('button', { name: 'A fable' })).toBeVisible();
+  // The room fits the window below the header: the page itself never scrolls.
+  const overflow = () =>
+    page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+  await expect.poll(overflow).toBeLessThanOrEqual(0);
 
   // Send: tokens arrive one after another.
   const box = page.getByLabel('输入消息');
@@ -238,9 +242,23 @@ test('a member chats in a room: tokens stream, a reload continues the answer, st
   await expect(regenerated.locator('strong')).toHaveText('bold');
   await expect(answers(page)).toHaveCount(2);
 
+  // "New chat" opens an empty draft: clicked three times it saves nothing; the conversation is
+  // made by its first message and titled from it.
+  const history = page.getByRole('navigation', { name: '对话', exact: true });
+  const listed = await history.getByRole('button').count();
+  for (let i = 0; i < 3; i++) await page.getByRole('button', { name: '新对话' }).click();
+  await expect(page).toHaveURL(/[?&]c=new/);
+  await expect(history.getByRole('button')).toHaveCount(listed);
+  await box.fill('Short question');
+  await box.press('Enter');
+  await expect(page).toHaveURL(/[?&]c=\d+/);
+  await expect(history.getByRole('button', { name: /Short question/ }).first()).toBeVisible();
+  await expect(answers(page).last()).toHaveAttribute('data-status', 'done');
+
   // 375 px: the room and the home still work.
   await page.setViewportSize({ width: 375, height: 780 });
   await expect(page.getByLabel('输入消息')).toBeVisible();
+  await expect.poll(overflow).toBeLessThanOrEqual(0);
   await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-room-375.png` });
   await page.goto(atrium.url);
   await expect(page.getByRole('link', { name: 'Story studio' })).toBeVisible();

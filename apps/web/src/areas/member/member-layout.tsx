@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Button, Flex, Layout, Space, theme } from 'antd';
 import { IdcardOutlined } from '@ant-design/icons';
 import { FolderOpenOutlined } from '@ant-design/icons';
-import { Link, Outlet, useNavigate } from 'react-router';
+import { Link, Outlet, useMatches, useNavigate } from 'react-router';
 import { Brand } from '@/components/brand';
 import { LanguageSwitch, ThemeSwitch } from '@/components/header-tools';
 import { toast } from '@/lib/feedback';
@@ -41,8 +41,14 @@ export function MemberLayout() {
       },
     });
 
+  // A page that asks for it (the chat room) fills the window below the header: no footer, and
+  // the page itself never scrolls.
+  const fullHeight = useMatches().some(
+    (match) => (match.handle as { fullHeight?: boolean } | undefined)?.fullHeight === true,
+  );
+
   return (
-    <Layout style={{ minHeight: '100vh' }}>
+    <Layout style={fullHeight ? { height: '100dvh', overflow: 'hidden' } : { minHeight: '100vh' }}>
       <Layout.Header
         style={{
           position: 'sticky',
@@ -99,16 +105,33 @@ export function MemberLayout() {
           </Space>
         </Flex>
       </Layout.Header>
-      <Layout.Content style={{ padding: small ? '20px 16px 40px' : '32px 24px 56px' }}>
-        <div style={{ maxWidth: contentMaxWidth, margin: '0 auto' }}>
-          <Outlet />
-        </div>
-      </Layout.Content>
-      <Layout.Footer style={{ textAlign: 'center', background: 'transparent' }}>
-        <span style={{ color: token.colorTextTertiary }}>
-          {t('member.footer', { year: new Date().getFullYear(), site: siteName })}
-        </span>
-      </Layout.Footer>
+      {fullHeight ? (
+        <Layout.Content
+          style={{
+            padding: small ? '12px 8px' : '24px 24px',
+            display: 'flex',
+            flexDirection: 'column',
+            minHeight: 0,
+          }}
+        >
+          <div className="atrium-full-height" style={{ maxWidth: contentMaxWidth }}>
+            <Outlet />
+          </div>
+        </Layout.Content>
+      ) : (
+        <>
+          <Layout.Content style={{ padding: small ? '20px 16px 40px' : '32px 24px 56px' }}>
+            <div style={{ maxWidth: contentMaxWidth, margin: '0 auto' }}>
+              <Outlet />
+            </div>
+          </Layout.Content>
+          <Layout.Footer style={{ textAlign: 'center', background: 'transparent' }}>
+            <span style={{ color: token.colorTextTertiary }}>
+              {t('member.footer', { year: new Date().getFullYear(), site: siteName })}
+            </span>
+          </Layout.Footer>
+        </>
+      )}
     </Layout>
   );
 }

@@ -41,6 +41,8 @@ export const memberRoutes: RouteObject[] = [
           },
           {
             path: ':id',
+            // The chat room fits the window below the header and scrolls inside itself.
+            handle: { fullHeight: true },
             lazy: async () => ({ Component: (await import('./routes/detail-page')).DetailPage }),
           },
           {

@@ -97,10 +97,14 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
   const conversations = useConversations(room.id, signedIn);
   // The conversation in the address (kept across reloads) once it is known to be the member's;
   // otherwise the most recent one.
+  // "New chat" opens an empty draft (`?c=new`): the conversation exists once its first message
+  // is sent, so clicking it again and again leaves nothing behind.
+  const drafting = search.get('c') === 'new';
   const requested = Number(search.get('c')) || undefined;
-  const activeId = conversations.data
-    ? (conversations.data.find((c) => c.id === requested) ?? conversations.data[0])?.id
-    : undefined;
+  const activeId =
+    conversations.data && !drafting
+      ? (conversations.data.find((c) => c.id === requested) ?? conversations.data[0])?.id
+      : undefined;
   const select = useCallback(
     (id: number | undefined) => {
       setSearch(id ? { c: String(id) } : {}, { replace: true });
@@ -142,7 +146,10 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
       activeId={activeId}
       creating={create.isPending}
       onSelect={select}
-      onCreate={() => create.mutate(undefined, { onSuccess: (c) => select(c.id) })}
+      onCreate={() => {
+        setSearch({ c: 'new' }, { replace: true });
+        setDrawer(false);
+      }}
       onRename={(id, title) => rename.mutateAsync({ id, title })}
       onDelete={async (id) => {
         await remove.mutateAsync(id);
