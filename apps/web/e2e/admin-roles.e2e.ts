@@ -1,7 +1,10 @@
 import { filterMenu } from '@atrium/shared/rules';
 import { adminMenu } from '@atrium/shared/menu';
+import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
+
+const SCREENS = '/work/screens';
 
 async function signIn(page: Page, adminUrl: string, username: string, password: string) {
   await page.goto(`${adminUrl}#/login`);
@@ -84,5 +87,45 @@ test('a role holding only the rooms rule: its admin sees only that menu and is r
     data: { action: 'list' },
   });
   expect(await answer.json()).toMatchObject({ code: 1003 });
+
+  // The room editor's image fields say they can't choose, instead of a picker that fails: no
+  // button, no call refused, no toast (SPEC 2.4, 6).
+  const refused: string[] = [];
+  keeper.on('response', (response) => {
+    if (response.url().includes('file_manager')) refused.push(response.url());
+  });
+  await keeper.goto(`${atrium.adminUrl}#/aigc/chat_room`);
+  await keeper.getByRole('button', { name: '新建聊天室' }).click();
+  const editor = keeper.getByRole('dialog');
+  await expect(editor.getByText('没有查看文件库的权限，无法选择文件').first()).toBeVisible();
+  await expect(editor.getByRole('button', { name: /选择图片/ })).toHaveCount(0);
+  await expect(keeper.locator('.ant-message-notice')).toHaveCount(0);
+  expect(refused).toEqual([]);
+  mkdirSync(SCREENS, { recursive: true });
+  await keeper.screenshot({ path: `${SCREENS}/room-editor-no-library-1280-zh.png` });
+  await keeper.setViewportSize({ width: 375, height: 780 });
+  await keeper.screenshot({ path: `${SCREENS}/room-editor-no-library-375-zh.png` });
+  await keeper.evaluate(() => localStorage.setItem('atrium.lang', 'en'));
+  await keeper.reload();
+  await keeper.getByRole('button', { name: 'New room' }).click();
+  await expect(
+    keeper.getByRole('dialog').getByText('You may not view the file library').first(),
+  ).toBeVisible();
+  await keeper.screenshot({ path: `${SCREENS}/room-editor-no-library-375-en.png` });
+  await keeper.setViewportSize({ width: 1280, height: 800 });
+  await keeper.screenshot({ path: `${SCREENS}/room-editor-no-library-1280-en.png` });
   await context.close();
+
+  // The role editor: one file permission ticked alone stays alone.
+  await page.goto(`${atrium.adminUrl}#/system/role`);
+  await page.getByRole('button', { name: '新建角色' }).click();
+  await page
+    .locator('.ant-tree-treenode', { hasText: '查看和选择文件' })
+    .locator('.ant-tree-checkbox')
+    .click();
+  await expect(stored.getByText('data/file_manager/view', { exact: true })).toBeVisible();
+  await expect(stored.getByText('data*', { exact: true })).toHaveCount(0);
+  await page.screenshot({ path: `${SCREENS}/role-editor-1280-zh.png`, fullPage: true });
+  await page.setViewportSize({ width: 375, height: 780 });
+  await page.screenshot({ path: `${SCREENS}/role-editor-375-zh.png`, fullPage: true });
 });

@@ -49,7 +49,7 @@ export function ImageField({
           onPreview={() => setPreview(value)}
           onDelete={disabled ? undefined : () => onChange?.('')}
         />
-      ) : (
+      ) : defaults.canPick ? (
         <button
           type="button"
           className="atrium-field-empty"
@@ -57,12 +57,12 @@ export function ImageField({
           // The same action as the "Select image" button beside it: one tab stop is enough.
           tabIndex={-1}
           aria-hidden
-          disabled={disabled || !defaults.canPick}
+          disabled={disabled}
           onClick={() => setPicking(true)}
         >
           <PlusOutlined />
         </button>
-      )}
+      ) : null}
       <div className="atrium-field-column" style={{ width: 'auto' }}>
         <div className="atrium-field-actions">
           {defaults.canPick ? (
