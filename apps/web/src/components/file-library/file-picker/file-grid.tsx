@@ -21,7 +21,12 @@ export function FileGrid(props: FileGridProps) {
     <Spin spinning={props.loading}>
       <div className="atrium-fp-grid" aria-busy={props.loading}>
         {props.records.length === 0 ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('files.noRecords')} />
+          // "No Records" only once the list has answered, never behind the spinner.
+          props.loading ? (
+            <div className="atrium-fp-grid-waiting" />
+          ) : (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('files.noRecords')} />
+          )
         ) : (
           <Row gutter={[12, 12]}>
             {props.records.map((record) => (

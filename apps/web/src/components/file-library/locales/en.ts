@@ -43,6 +43,7 @@ export const filesEn: FilesMessages = {
   'files.hashing': 'Checking {{percent}}%',
   'files.uploading': 'Uploading {{percent}}%',
   'files.uploaded': 'Uploaded',
+  'files.retry': 'Retry',
   'files.remove': 'Remove',
   'files.library.image': 'Images',
   'files.library.file': 'Files',

@@ -41,6 +41,7 @@ export const filesZhCN = {
   'files.hashing': '校验中 {{percent}}%',
   'files.uploading': '上传中 {{percent}}%',
   'files.uploaded': '上传完成',
+  'files.retry': '重试',
   'files.remove': '移除',
   'files.library.image': '图片',
   'files.library.file': '文件',

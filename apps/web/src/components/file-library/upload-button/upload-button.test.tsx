@@ -204,6 +204,11 @@ describe('UploadButton', () => {
     expect(await screen.findAllByText(text, undefined, { timeout: 15_000 })).not.toHaveLength(0);
     expect(server.callsOf('chunk')).toHaveLength(6);
     expect(uploaded).toHaveLength(0);
+    // Retry sends it again, and this time the server takes it.
+    const retry = new RegExp(`${[...tFiles('files.retry')].join('\\s*')}$`);
+    await userEvent.click(screen.getByRole('button', { name: retry }));
+    await waitFor(() => expect(uploaded).toHaveLength(1), { timeout: 15_000 });
+    expect(screen.queryByRole('button', { name: retry })).toBeNull();
   });
 
   it('starts the whole file again on ShouldRetryUpload', async () => {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { CloseOutlined, UploadOutlined } from '@ant-design/icons';
+import { CloseOutlined, RedoOutlined, UploadOutlined } from '@ant-design/icons';
 import { Button, Progress } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/lib/feedback';
@@ -52,6 +52,8 @@ interface QueueItem {
   phase: Phase;
   percent: number;
   error?: string;
+  /** A failed upload whose file is still at hand: Retry sends it again. */
+  retryable?: boolean;
   leaving: boolean;
 }
 
@@ -81,6 +83,8 @@ export function UploadButton({
   const itemsRef = useRef<QueueItem[]>([]);
   const controllers = useRef(new Map<string, AbortController>());
   const chain = useRef<Promise<void>>(Promise.resolve());
+  /** What a failed upload needs to be tried again. */
+  const sources = useRef(new Map<string, { file: File; chunkSize: number }>());
   const latest = useRef(props);
   useEffect(() => {
     latest.current = props;
@@ -129,6 +133,7 @@ export function UploadButton({
         },
       });
       patch(uid, { phase: 'done', percent: 100 });
+      sources.current.delete(uid);
       setTimeout(() => fadeOut(uid), doneLingerMs);
       latest.current.onUploaded?.(result);
     } catch (error) {
@@ -137,7 +142,7 @@ export function UploadButton({
         error instanceof UploadError
           ? uploadErrorText(error, t)
           : t('files.uploadError', { error: String(error) });
-      patch(uid, { phase: 'error', error: text });
+      patch(uid, { phase: 'error', error: text, retryable: sources.current.has(uid) });
       toast.error(text);
     } finally {
       controllers.current.delete(uid);
@@ -161,6 +166,7 @@ export function UploadButton({
       if (check && !(await check(file))) continue;
       const uid = `WU_FILE_${randomId()}`;
       controllers.current.set(uid, new AbortController());
+      sources.current.set(uid, { file, chunkSize });
       update((list) => [
         ...list.filter((i) => i.key !== key),
         { uid, key, name: file.name, phase: 'waiting', percent: 0, leaving: false },
@@ -172,7 +178,17 @@ export function UploadButton({
   const remove = (uid: string) => {
     controllers.current.get(uid)?.abort();
     controllers.current.delete(uid);
+    sources.current.delete(uid);
     fadeOut(uid);
+  };
+
+  /** Sends a failed upload again: it resumes from the chunks the server already holds. */
+  const retry = (uid: string) => {
+    const source = sources.current.get(uid);
+    if (!source) return;
+    controllers.current.set(uid, new AbortController());
+    patch(uid, { phase: 'waiting', percent: 0, error: undefined, retryable: false });
+    chain.current = chain.current.then(() => process(uid, source.file, source.chunkSize));
   };
 
   const statusText = (item: QueueItem) => {
@@ -247,6 +263,16 @@ export function UploadButton({
                 }
               >
                 {statusText(item)}
+                {item.phase === 'error' && item.retryable ? (
+                  <Button
+                    type="link"
+                    size="small"
+                    icon={<RedoOutlined />}
+                    onClick={() => retry(item.uid)}
+                  >
+                    {t('files.retry')}
+                  </Button>
+                ) : null}
               </div>
             </li>
           ))}
