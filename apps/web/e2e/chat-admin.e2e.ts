@@ -151,8 +151,8 @@ test('an admin sets up a provider, a model and a room; members see the room; usa
   const saved = page.waitForResponse((r) => r.url().endsWith('/admin/api/aigc/usage/quota_save'));
   await page.getByRole('button', { name: '保存配额' }).click();
   expect(((await (await saved).json()) as { code: number }).code).toBe(0);
-  // Earlier saves in this test may still show their own "Save Success" toast.
-  await expect(page.getByText('Save Success').last()).toBeVisible();
+  // Earlier saves in this test may still show their own "Save Success" toast (保存成功).
+  await expect(page.getByText('保存成功').last()).toBeVisible();
   await page.reload();
   await expect(page.getByLabel('每日提问次数')).toHaveValue('50');
   await page.screenshot({

@@ -130,7 +130,7 @@ test('images: upload two PNGs in the picker, pick both, drag to reorder, save, r
   const answer = (await (await saved).json()) as Envelope<Settings>;
   expect(answer.code).toBe(0);
   expect(answer.data.banners).toEqual([blue, red]);
-  await expect(page.getByText('Save Success')).toBeVisible();
+  await expect(page.getByText('保存成功')).toBeVisible();
 
   await page.reload();
   await expect(page.getByLabel('站点名称')).toHaveValue('Atrium');

@@ -7,6 +7,7 @@ import { useApiStore } from '@/stores/api-store';
 import { readCookie } from './cookies';
 import { toast } from './feedback';
 import { t } from './i18n';
+import { serverText } from './server-text';
 import { apiUrl, type Query } from './urls';
 
 /**
@@ -136,13 +137,14 @@ export function announce(
   },
 ): void {
   if (result.code === Code.Success) {
-    if (options.successToast && result.msg) toast.success(result.msg, resultToastSeconds);
+    if (options.successToast && result.msg)
+      toast.success(serverText(result.msg), resultToastSeconds);
     return;
   }
   const processor = useApiStore.getState().codeProcessors.find((p) => p.code === result.code);
   if (processor) processor.callback(result);
   else if (options.onFailure?.(result) !== true && options.errorToast && result.msg) {
-    toast.error(result.msg, resultToastSeconds);
+    toast.error(serverText(result.msg), resultToastSeconds);
   }
 }
 

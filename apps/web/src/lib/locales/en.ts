@@ -20,6 +20,33 @@ export const en: Messages = {
   'api.timeout': 'time-out after {{seconds}} s',
   'api.httpStatus': 'HTTP {{status}}',
 
+  'server.saveSuccess': 'Save Success',
+  'server.addSuccess': 'Add Success',
+  'server.editSuccess': 'Edit Success',
+  'server.deleteSuccess': 'Delete Success',
+  'server.saved': 'Saved',
+  'server.enabled': 'Enabled',
+  'server.disabled': 'Disabled',
+  'server.passwordChanged': 'Password changed',
+  'server.testMessageSent': 'Test message sent',
+  'server.codeSent': 'Verification code sent',
+  'server.noPermission': 'No permission',
+  'server.wrongCaptcha': 'Wrong captcha',
+  'server.enterCaptcha': 'Please enter the captcha',
+  'server.md5Mismatch': "The file's MD5 does not match the one declared at init",
+  'server.noUpload': 'No upload in progress for this file: start it with init',
+  'server.uploadExpired': 'The stored part of this upload has expired',
+  'server.uploadGone': 'The stored part of this upload is gone',
+  'server.answerInterrupted':
+    'The answer was interrupted (the server restarted). What was written is kept.',
+  'server.answerShutdown':
+    'The answer was interrupted because the server shut down. What was written is kept.',
+  'server.waitForCode': 'Please wait {{seconds}} s before requesting another code',
+  'server.modelIdle':
+    'The model stopped answering for {{seconds}} seconds, so the answer was cut off. Try again.',
+  'server.modelNoStart':
+    'The model did not start answering within {{seconds}} seconds. Try again later.',
+
   'lazy.notRegistered': 'LazyStore.name={{name}} not registered',
 
   'theme.dark': 'Dark mode',

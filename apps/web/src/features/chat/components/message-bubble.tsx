@@ -9,6 +9,7 @@ import {
 } from '@ant-design/icons';
 import type { MessageRecord } from '@atrium/shared/contract/chat';
 import { copyText } from '@/lib/copy';
+import { serverText } from '@/lib/server-text';
 import { assetUrl } from '@/lib/urls';
 import { useChatT } from '../i18n';
 import { ChatMarkdown } from './markdown';
@@ -30,7 +31,7 @@ function AnswerState({ message }: { message: MessageRecord }) {
         type={message.status === 'error' ? 'error' : 'warning'}
         showIcon
         title={message.status === 'error' ? t('chat.failed') : t('chat.interrupted')}
-        description={message.error}
+        description={serverText(message.error)}
         style={{ marginTop: message.content ? 10 : 0 }}
       />
     );

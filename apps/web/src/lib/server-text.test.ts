@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { setLanguage } from './i18n';
+import { serverText } from './server-text';
+
+afterEach(() => setLanguage('zh-CN'));
+
+const fixed = [
+  'Save Success',
+  'Add Success',
+  'Edit Success',
+  'Delete Success',
+  'No permission',
+  'Wrong captcha',
+  'Verification code sent',
+  "The file's MD5 does not match the one declared at init",
+];
+
+describe('server messages', () => {
+  it('shows what the server sends in Chinese, with its numbers', () => {
+    expect(serverText('Save Success')).toBe('保存成功');
+    expect(serverText('No permission')).toBe('没有权限');
+    expect(serverText('Wrong captcha')).toBe('图形验证码错误');
+    expect(serverText('Please wait 42 s before requesting another code')).toBe(
+      '请等待 42 秒后再获取验证码',
+    );
+    expect(
+      serverText('The model did not start answering within 60 seconds. Try again later.'),
+    ).toBe('模型在 60 秒内没有开始回答，请稍后再试。');
+  });
+
+  it('never shows the upload protocol marker', () => {
+    expect(
+      serverText("The file's MD5 does not match the one declared at init (ShouldRetryUpload)"),
+    ).toBe('文件校验失败（MD5 与开始上传时不一致），请重新上传');
+    expect(serverText('Something new (ShouldRetryUpload)')).toBe('Something new');
+  });
+
+  it('shows English exactly as the server wrote it, and unknown texts as they came', () => {
+    setLanguage('en');
+    for (const text of fixed) expect(serverText(text)).toBe(text);
+    expect(serverText('Please wait 7 s before requesting another code')).toBe(
+      'Please wait 7 s before requesting another code',
+    );
+    setLanguage('zh-CN');
+    expect(serverText('title: at most 100 characters')).toBe('title: at most 100 characters');
+  });
+});
