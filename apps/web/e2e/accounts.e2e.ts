@@ -138,6 +138,7 @@ test.describe('member accounts', () => {
     await expect(
       page.getByText('Password changed; your other devices are signed out'),
     ).toBeVisible();
+    await expect(page.getByText('Password changed', { exact: true })).toHaveCount(0);
 
     // This device stays signed in; the other one's session is gone.
     await page.reload();
@@ -216,6 +217,9 @@ test.describe('member accounts', () => {
     await forgot.getByLabel('Confirm password').fill('phone pass 2');
     await forgot.getByRole('button', { name: 'Reset password' }).click();
     await expect(forgot).toHaveURL(/#\/login$/);
+    // One toast says it worked, not the server's message as well.
+    await expect(forgot.getByText('Password reset, sign in with the new one')).toBeVisible();
+    await expect(forgot.locator('.ant-message-notice', { hasText: /password/i })).toHaveCount(1);
     await memberSignIn(page, atrium, '13912345678', 'phone pass 2', 'phone_person');
   });
 

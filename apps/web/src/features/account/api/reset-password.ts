@@ -3,9 +3,12 @@ import { fetchData, type ApiError, type CallRequest } from '@/lib/api';
 
 export type ResetPasswordBody = CallRequest<'member', 'auth/password_reset'>;
 
-/** Sets a new password with a code; the server's message is shown as the success toast. */
+/** Sets a new password with a code; the page says it worked (one toast, in the user's language). */
 function resetPassword(body: ResetPasswordBody): Promise<null> {
-  return fetchData('member', 'auth/password_reset', body, { onFailure: () => true });
+  return fetchData('member', 'auth/password_reset', body, {
+    successToast: false,
+    onFailure: () => true,
+  });
 }
 
 export function useResetPassword() {
