@@ -1,4 +1,4 @@
-import { Col, Empty, Pagination, Row, Spin } from 'antd';
+import { Empty, Pagination, Spin } from 'antd';
 import { useFilesT } from '@/components/file-library/i18n';
 import { FileCard } from './file-card';
 import type { FileRecord } from './file-record';
@@ -14,7 +14,10 @@ export interface FileGridProps {
   onPage: (page: number) => void;
 }
 
-/** The paged grid: 2, 4 or 6 columns by screen size (SPEC 9). */
+/**
+ * The paged grid: 2, 4 or 6 columns (SPEC 9) by the width the picker has, not the screen's, so
+ * tiles in the 60 % dialog stay wide enough to read a name.
+ */
 export function FileGrid(props: FileGridProps) {
   const t = useFilesT();
   return (
@@ -28,17 +31,16 @@ export function FileGrid(props: FileGridProps) {
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('files.noRecords')} />
           )
         ) : (
-          <Row gutter={[12, 12]}>
+          <div className="atrium-fp-tiles">
             {props.records.map((record) => (
-              <Col key={record.id} xs={12} sm={6} lg={4}>
-                <FileCard
-                  record={record}
-                  checked={props.checkedIds.has(record.id)}
-                  onToggle={props.onToggle}
-                />
-              </Col>
+              <FileCard
+                key={record.id}
+                record={record}
+                checked={props.checkedIds.has(record.id)}
+                onToggle={props.onToggle}
+              />
             ))}
-          </Row>
+          </div>
         )}
       </div>
       {props.total > 0 ? (
