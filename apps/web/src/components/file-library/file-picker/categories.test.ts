@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { categoryOptions, findCategory, subtreeIds, toTreeItems } from './categories';
+import { setLanguage } from '@/lib/i18n';
+import { categoryName, categoryOptions, findCategory, subtreeIds, toTreeItems } from './categories';
 
 const tree = [
   {
@@ -23,7 +24,7 @@ describe('category trees', () => {
     expect(items).toEqual([
       {
         key: 0,
-        title: 'Image Gallery',
+        title: '图片库',
         children: [
           { key: 1, title: 'Holidays', children: [{ key: 3, title: 'Beach 2024', children: [] }] },
         ],
@@ -33,7 +34,7 @@ describe('category trees', () => {
 
   it('keeps the root when nothing matches so everything stays reachable', () => {
     expect(toTreeItems(tree, '_child', 'zzz')).toEqual([
-      { key: 0, title: 'Image Gallery', children: [] },
+      { key: 0, title: '图片库', children: [] },
     ]);
   });
 
@@ -62,5 +63,16 @@ describe('category trees', () => {
       { value: 0, label: 'Root', depth: 0 },
       { value: 1, label: 'A', depth: 1 },
     ]);
+  });
+});
+
+describe('categoryName', () => {
+  it("shows the root's server-given name in the user's language, and other names as typed", () => {
+    setLanguage('zh-CN');
+    expect(categoryName({ id: 0, name: 'Image Gallery' })).toBe('图片库');
+    expect(categoryName({ id: 5, name: 'Image Gallery' })).toBe('Image Gallery');
+    setLanguage('en');
+    expect(categoryName({ id: 0, name: 'Image Gallery' })).toBe('Image Gallery');
+    setLanguage('zh-CN');
   });
 });

@@ -1,3 +1,5 @@
+import { serverText } from '@/lib/server-text';
+
 /** Category trees as the server nests them under `childKey` (SPEC 3.3), and what the picker does with them. */
 
 export interface CategoryNode {
@@ -12,6 +14,14 @@ export interface CategoryTreeItem {
   key: number;
   title: string;
   children: CategoryTreeItem[];
+}
+
+/**
+ * A category's name as shown: the root's ("Image Gallery", named by the server) in the user's
+ * language; the others as their owners typed them.
+ */
+export function categoryName(node: Pick<CategoryNode, 'id' | 'name'>): string {
+  return node.id === 0 ? serverText(node.name) : node.name;
 }
 
 function isNode(value: unknown): value is CategoryNode {
@@ -39,7 +49,9 @@ export function toTreeItems(
     list.flatMap((node) => {
       const children = walk(childrenOf(node, childKey));
       const hit = !needle || node.id === 0 || node.name.toLowerCase().includes(needle);
-      return hit || children.length > 0 ? [{ key: node.id, title: node.name, children }] : [];
+      return hit || children.length > 0
+        ? [{ key: node.id, title: categoryName(node), children }]
+        : [];
     });
   return walk(nodes);
 }
@@ -71,7 +83,7 @@ export interface CategoryOption {
 export function categoryOptions(list: readonly CategoryNode[]): CategoryOption[] {
   return list.map((node) => ({
     value: node.id,
-    label: node.name,
+    label: categoryName(node),
     depth: typeof node.depth === 'number' ? node.depth : 0,
   }));
 }

@@ -21,7 +21,7 @@ import { useFileList } from '@/components/file-library/api/file-list';
 import { fileKeys } from '@/components/file-library/api/file-manager-client';
 import { UploadButton } from '@/components/file-library/upload-button/upload-button';
 import type { UploadConfig } from '@/components/file-library/upload-button/upload-rules';
-import { categoryOptions, findCategory, subtreeIds } from './categories';
+import { categoryName, categoryOptions, findCategory, subtreeIds } from './categories';
 import { CategoryDialog, type CategoryDraft } from './category-dialog';
 import { CategoryPanel } from './category-panel';
 import { FileEditDialog } from './file-edit-dialog';
@@ -90,7 +90,8 @@ export function PickerBody(props: PickerBodyProps) {
   const stamp = `${categoryId}:${page}:${list.dataUpdatedAt}`;
   const selected = selection.stamp === stamp && !list.isPlaceholderData ? selection.records : [];
   const checkedIds = new Set(selected.map((r) => r.id));
-  const currentName = findCategory(tree, categoryId, childKey)?.name ?? '';
+  const current = findCategory(tree, categoryId, childKey);
+  const currentName = current ? categoryName(current) : '';
 
   const reloadList = () => client.invalidateQueries({ queryKey: fileKeys.lists(url, category) });
   const reloadTree = () =>
