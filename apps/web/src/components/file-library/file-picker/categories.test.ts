@@ -33,9 +33,7 @@ describe('category trees', () => {
   });
 
   it('keeps the root when nothing matches so everything stays reachable', () => {
-    expect(toTreeItems(tree, '_child', 'zzz')).toEqual([
-      { key: 0, title: '图片库', children: [] },
-    ]);
+    expect(toTreeItems(tree, '_child', 'zzz')).toEqual([{ key: 0, title: '图片库', children: [] }]);
   });
 
   it('reads children under a configured child key', () => {
