@@ -106,10 +106,10 @@ export function splitRules(
   const ticked = [...walk(tree)]
     .filter(([node]) => rulesOfNode(node).every((rule) => rules.includes(rule)))
     .map(([node]) => node.key);
-  const stored = new Set(rulesFromTicked(tree, ticked));
-  const covered = (rule: string) =>
-    stored.has(rule) || [...walk(tree)].some(([n]) => ticked.includes(n.key) && n.rule === rule);
-  return { ticked, custom: rules.filter((rule) => !covered(rule)) };
+  // A ticked node's own rule is covered even when a ticked ancestor left it out of the save.
+  const covered = new Set(rulesFromTicked(tree, ticked));
+  for (const [node] of walk(tree)) if (ticked.includes(node.key)) covered.add(node.rule);
+  return { ticked, custom: rules.filter((rule) => !covered.has(rule)) };
 }
 
 /**

@@ -22,6 +22,26 @@ function registerRooms() {
   });
 }
 
+/** A component showing the "Rooms" set through `defineLazy`, counting the loads in `calls`. */
+function roomsComponent() {
+  const rooms = defineLazy(
+    'Rooms',
+    {
+      queryKey: ['rooms'],
+      queryFn: async () => {
+        calls += 1;
+        return [`room-v${version}`];
+      },
+    },
+    store,
+    client,
+  );
+  return function Rooms() {
+    const { data, init } = rooms.useValue();
+    return <p>{init ? data?.join(',') : 'loading'}</p>;
+  };
+}
+
 beforeEach(() => {
   setLanguage('en');
   client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -104,22 +124,7 @@ describe('lazy data sets (SPEC 4.2)', () => {
   });
 
   it('gives components the data, loading it on first use', async () => {
-    const rooms = defineLazy(
-      'Rooms',
-      {
-        queryKey: ['rooms'],
-        queryFn: async () => {
-          calls += 1;
-          return [`room-v${version}`];
-        },
-      },
-      store,
-      client,
-    );
-    function Rooms() {
-      const { data, init } = rooms.useValue();
-      return <p>{init ? data?.join(',') : 'loading'}</p>;
-    }
+    const Rooms = roomsComponent();
     render(
       <QueryClientProvider client={client}>
         <Rooms />
@@ -134,22 +139,7 @@ describe('lazy data sets (SPEC 4.2)', () => {
   });
 
   it('loads again when the set is cleared under a page showing it (signing out)', async () => {
-    const rooms = defineLazy(
-      'Rooms',
-      {
-        queryKey: ['rooms'],
-        queryFn: async () => {
-          calls += 1;
-          return [`room-v${version}`];
-        },
-      },
-      store,
-      client,
-    );
-    function Rooms() {
-      const { data, init } = rooms.useValue();
-      return <p>{init ? data?.join(',') : 'loading'}</p>;
-    }
+    const Rooms = roomsComponent();
     render(
       <QueryClientProvider client={client}>
         <Rooms />
