@@ -128,7 +128,7 @@ test.describe('member accounts', () => {
     });
     await expect(page.getByTestId('profile-avatar').locator('img')).toHaveAttribute(
       'src',
-      /\/data\/image\/[0-9a-f]{2}\/[0-9a-f]{64}\.png$/,
+      /\/data\/image\/[0-9a-f]{24}\/me\.png$/,
     );
     await expect(page.getByRole('banner').locator('img[src*="/data/image/"]')).toBeVisible();
     await page.getByLabel('Current password').fill('first pass 1');

@@ -79,10 +79,6 @@ export function passwordProblem(password: string): string | undefined {
  */
 export const usernamePattern = /^\p{L}[\p{L}\p{N}_]{2,31}$/u;
 
-/** Avatars are images of the file library: `/data/image/ab/<sha256>.<ext>`, or empty for none. */
-export const avatarPathPattern =
-  /^\/data\/image\/[0-9a-f]{2}\/[0-9a-f]{64}\.(jpg|jpeg|png|gif|webp)$/;
-
 export type Profile = z.infer<typeof profile>;
 
 export const smtpSecurityModes = ['none', 'starttls', 'tls'] as const;

@@ -4,9 +4,9 @@
  */
 
 import { z } from 'zod';
+import { isImageDataPath } from '../data-paths';
 import {
   AccountLimits,
-  avatarPathPattern,
   emailTransports,
   loginCaptchaModes,
   parseTarget,
@@ -76,7 +76,7 @@ export const profileSaveRequest = z.strictObject({
   nickname: textField().trim().min(1, 'is required').max(50),
   avatar: textField()
     .trim()
-    .refine((v) => v === '' || avatarPathPattern.test(v), 'choose an image from the library'),
+    .refine((v) => v === '' || isImageDataPath(v), 'choose an image from the library'),
 });
 export type ProfileSaveRequest = z.infer<typeof profileSaveRequest>;
 

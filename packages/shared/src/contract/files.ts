@@ -138,6 +138,8 @@ export const listRequest = z.object({
     .default(1)
     .transform((page) => Math.max(1, page)),
   categoryId: idField.default(0),
+  /** Only files whose name holds these words (any case), within the category and below it. */
+  keywords: textField().trim().max(100, 'at most 100 characters').optional(),
 });
 export type ListRequest = z.infer<typeof listRequest>;
 

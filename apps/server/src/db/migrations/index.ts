@@ -10,6 +10,7 @@ import * as uploadGrants from './2026_11_24_2000_upload_grants';
 import * as uploadInstances from './2026_11_24_3000_upload_instances';
 import * as chatWriters from './2026_11_25_1000_chat_writers';
 import * as uploadSettingsRule from './2026_11_26_1000_upload_settings_rule';
+import * as fileAddresses from './2026_11_27_1000_file_addresses';
 
 /**
  * Every migration, imported statically so the esbuild bundle carries them (no file scanning).
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_3000_upload_instances': uploadInstances,
   '2026_11_25_1000_chat_writers': chatWriters,
   '2026_11_26_1000_upload_settings_rule': uploadSettingsRule,
+  '2026_11_27_1000_file_addresses': fileAddresses,
 };

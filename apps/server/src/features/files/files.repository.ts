@@ -327,6 +327,47 @@ export class FilesRepository {
     );
   }
 
+  /**
+   * Files whose name holds `keywords` (any case, `%` and `_` literal), newest first, in the whole
+   * library or under a category path; with how many match.
+   */
+  async search(
+    scope: LibraryScope,
+    keywords: string,
+    pathPrefix: string | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: FileRow[]; total: number }> {
+    const pattern = `%${keywords.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    let query = ownedFiles(this.db, scope.owner.type, scope.owner.id, scope.library).where(
+      sql<boolean>`lower(name) like ${pattern} escape '\\'`,
+    );
+    if (pathPrefix !== undefined) {
+      const { type, id } = scope.owner;
+      query = query.where(
+        'categoryId',
+        'in',
+        ownedCategories(this.db, type, id, scope.library)
+          .select('id')
+          .where('path', 'like', `${pathPrefix}%`),
+      );
+    }
+    const counted = await query
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirst();
+    const total = Number(counted?.n ?? 0);
+    const rows =
+      offset < total
+        ? await query
+            .select(fileColumns)
+            .orderBy('id', 'desc')
+            .limit(limit)
+            .offset(offset)
+            .execute()
+        : [];
+    return { rows, total };
+  }
+
   /** Newest first in a set of categories; `dense`: see pageCategoriesQueries. */
   pageCategories(
     scope: LibraryScope,

@@ -12,7 +12,8 @@ import {
 } from '@atrium/shared/contract/files';
 import { Limits } from '@atrium/shared';
 import { ApiError } from '../../http/envelope';
-import { checkFileName, parseBlobPath } from '../upload/index';
+import { parseDataPath, thumbnailOf } from '@atrium/shared/data-paths';
+import { checkFileName } from '../upload/index';
 import { UploadRepository } from '../upload/index';
 import type { UploadService } from '../upload/index';
 import { FilesRepository, type LibraryScope } from './files.repository';
@@ -22,11 +23,6 @@ import type { CategoryRow, FileRow, FilesDb } from '../../db/files.tables';
 const maxCategoryDepth = 6;
 
 const imageExtensions: readonly string[] = Limits.imageExtensions;
-
-/** Where the grid thumbnail of an image file is served. */
-function thumbnailPath(path: string): string {
-  return path.replace(/^\/data\//, '/data/thumb/').replace(/\.[a-z0-9]+$/, '.webp');
-}
 
 function depthOf(path: string): number {
   return path.split('/').filter(Boolean).length;
@@ -45,7 +41,7 @@ function toRecord(row: FileRow, origin: string): FileRecord {
     categoryId: row.categoryId,
     createdAt: row.createdAt,
   };
-  if (imageExtensions.includes(row.ext)) record.thumbnail = origin + thumbnailPath(row.path);
+  if (imageExtensions.includes(row.ext)) record.thumbnail = origin + thumbnailOf(row.path);
   return record;
 }
 
@@ -145,7 +141,15 @@ export class FilesService {
     const category = await this.ownCategory(this.repo, scope, request.categoryId, 'categoryId');
     let rows: FileRow[];
     let total: number;
-    if (!category) {
+    if (request.keywords) {
+      ({ rows, total } = await this.repo.search(
+        scope,
+        request.keywords,
+        category?.path,
+        offset,
+        pageSize,
+      ));
+    } else if (!category) {
       total = await this.repo.libraryCount(scope);
       rows = offset < total ? await this.repo.pageAll(scope, offset, pageSize) : [];
     } else {
@@ -172,7 +176,7 @@ export class FilesService {
 
   /** Files an upload of the caller into its library (SPEC 7.3 `save`). */
   async save(scope: LibraryScope, request: SaveRequest, origin: string): Promise<FileRecord> {
-    const parsed = parseBlobPath(request.path);
+    const parsed = parseDataPath(request.path);
     if (!parsed) throw new ApiError('path: not the path of an uploaded file');
     if (parsed.library !== scope.library)
       throw new ApiError(`path: belongs to the ${parsed.library} library`);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Code } from '@atrium/shared';
@@ -176,6 +177,48 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
       expect((await t.app.inject({ method: 'GET', url: saved[11]?.path ?? '' })).statusCode).toBe(
         200,
       );
+    });
+
+    it('list with keywords: names holding them, any case, within the category and below, paged', async () => {
+      const own = await (area === 'member' ? memberClient() : adminClient());
+      const top = await addCategory(own, 'Search top');
+      const child = await addCategory(own, 'Search child', top);
+      const put = (name: string, categoryId: number) =>
+        own.uploadAndSave({ name, data: textFile(600, `${area} ${name}`) }, categoryId);
+      await put('Invoice March.txt', 0);
+      await put('invoice april.txt', top);
+      await put('INVOICE_may.txt', child);
+      await put('receipt.txt', child);
+      await put('100%_sure.txt', 0);
+      for (let i = 0; i < 11; i += 1) await put(`bulk invoice ${i}.txt`, child);
+      const search = async (keywords: string, categoryId = 0, page = 1) => {
+        const answer = await own.call<ListResponse>({ action: 'list', page, categoryId, keywords });
+        expect(answer.code, answer.msg).toBe(0);
+        return answer.data;
+      };
+      const everywhere = await search('invoice');
+      expect(everywhere.total).toBe(14);
+      expect(names(everywhere.records).slice(0, 2)).toEqual([
+        'bulk invoice 10.txt',
+        'bulk invoice 9.txt',
+      ]);
+      expect(names((await search('invoice', 0, 2)).records)).toEqual([
+        'bulk invoice 0.txt',
+        'INVOICE_may.txt',
+        'invoice april.txt',
+        'Invoice March.txt',
+      ]);
+      expect(names((await search('  MAY  ', top)).records)).toEqual(['INVOICE_may.txt']);
+      expect((await search('invoice', child)).total).toBe(12);
+      // % and _ are letters here, not wildcards.
+      expect(names((await search('%_')).records)).toEqual(['100%_sure.txt']);
+      expect((await search('e_m')).total).toBe(1);
+      expect((await search('nothing like it')).records).toEqual([]);
+      // Empty keywords list as before.
+      expect((await search('   ', child)).total).toBe(13);
+      const tooLong = await own.call({ action: 'list', keywords: 'x'.repeat(101) });
+      expect(tooLong.code).toBe(Code.Failure);
+      expect(tooLong.msg).toContain('keywords');
     });
 
     it('categoryEdit renames and moves; a category cannot move under itself', async () => {
@@ -365,8 +408,9 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
       const data = textFile(1600, 'shared content');
       const a = await alice.uploadAndSave({ name: 'a.txt', data });
       const b = await bob.uploadAndSave({ name: 'b.txt', data });
-      expect(b.path).toBe(a.path);
+      expect(b.path).not.toBe(a.path);
       expect((await alice.call({ action: 'fileDelete', id: String(a.id) })).code).toBe(0);
+      expect((await t.app.inject({ method: 'GET', url: a.path })).statusCode).toBe(404);
       const served = await t.app.inject({ method: 'GET', url: b.path });
       expect(served.statusCode).toBe(200);
       expect(md5Of(served.rawPayload)).toBe(md5Of(data));
@@ -476,8 +520,8 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
       const res = await t.app.inject({ method: 'GET', url: file.path });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe(type);
-      expect(res.headers['content-disposition']).toMatch(
-        /^attachment; filename="[0-9a-f]{16}\.(html|svg)"$/,
+      expect(res.headers['content-disposition']).toBe(
+        `attachment; filename="${name}"; filename*=UTF-8''${name}`,
       );
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
@@ -542,7 +586,7 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
         .jpeg()
         .toBuffer();
       const file = await image.uploadAndSave({ name: 'photo.jpg', data });
-      expect(file.thumbnail).toMatch(/\/data\/thumb\/image\/[0-9a-f]{2}\/[0-9a-f]{64}\.webp$/);
+      expect(file.thumbnail).toMatch(/\/data\/thumb\/image\/[0-9a-f]{24}\/photo\.jpg\.webp$/);
       const listed = (await list(image)).records.find((r) => r.id === file.id);
       expect(listed?.thumbnail).toBe(file.thumbnail);
       const thumbUrl = new URL(file.thumbnail ?? '').pathname;
@@ -551,7 +595,7 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
       expect(res.headers['content-type']).toBe('image/webp');
       const meta = await sharp(res.rawPayload).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['webp', 240, 180]);
-      const sha = thumbUrl.split('/').pop()?.replace('.webp', '') ?? '';
+      const sha = createHash('sha256').update(data).digest('hex');
       expect(
         existsSync(join(t.dataDir, 'storage', 'thumbs', sha.slice(0, 2), `${sha}-240.webp`)),
       ).toBe(true);
@@ -560,10 +604,91 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
         data: textFile(500, 'no thumb'),
       });
       expect(text.thumbnail).toBeUndefined();
-      const fakeThumb = text.path
-        .replace('/data/file/', '/data/thumb/file/')
-        .replace('.txt', '.webp');
-      expect((await t.app.inject({ method: 'GET', url: fakeThumb })).statusCode).toBe(404);
+      for (const fakeThumb of [
+        `${text.path.replace('/data/file/', '/data/thumb/file/')}.webp`,
+        text.path.replace('/data/file/', '/data/thumb/file/').replace('.txt', '.webp'),
+      ]) {
+        expect((await t.app.inject({ method: 'GET', url: fakeThumb })).statusCode).toBe(404);
+      }
+    });
+
+    it('each upload gets a random address of its own ending with its name; content addresses reveal nothing', async () => {
+      const data = textFile(1200, 'the same report');
+      const mine = await c.uploadAndSave({ name: 'Quarterly report (final).txt', data });
+      const again = await c.uploadAndSave({ name: '季度 报告.txt', data });
+      const theirs = await (await memberClient()).uploadAndSave({ name: 'intro.txt', data });
+      expect(mine.path).toMatch(/^\/data\/file\/[0-9a-f]{24}\/Quarterly-report-final\.txt$/);
+      expect(again.path).toMatch(/^\/data\/file\/[0-9a-f]{24}\/季度-报告\.txt$/);
+      expect(theirs.path).toMatch(/^\/data\/file\/[0-9a-f]{24}\/intro\.txt$/);
+      expect(new Set([mine.path, again.path, theirs.path]).size).toBe(3);
+      // Storage keeps one copy: de-duplication stays inside it.
+      const blobs = new Set(
+        (
+          await filesDb(t.db)
+            .selectFrom('files')
+            .select('blobId')
+            .where('id', 'in', [mine.id, again.id, theirs.id])
+            .execute()
+        ).map((r) => r.blobId),
+      );
+      expect(blobs.size).toBe(1);
+      for (const path of [mine.path, encodeURI(again.path), theirs.path]) {
+        const res = await t.app.inject({ method: 'GET', url: path });
+        expect(res.statusCode, path).toBe(200);
+        expect(res.rawPayload.equals(data)).toBe(true);
+      }
+      // Anyone holding the document cannot ask whether some member stored it.
+      const sha = createHash('sha256').update(data).digest('hex');
+      const probe = await t.app.inject({
+        method: 'GET',
+        url: `/data/file/${sha.slice(0, 2)}/${sha}.txt`,
+      });
+      expect(probe.statusCode).toBe(404);
+    });
+
+    it('files stored at a content address before addresses were random keep being served', async () => {
+      const data = await sharp({
+        create: { width: 300, height: 200, channels: 3, background: '#aa3366' },
+      })
+        .png()
+        .toBuffer();
+      const image = new FileClient(t, c.as, 'image');
+      const file = await image.uploadAndSave({ name: 'old.png', data });
+      const sha = createHash('sha256').update(data).digest('hex');
+      const legacy = `/data/image/${sha.slice(0, 2)}/${sha}.png`;
+      await filesDb(t.db)
+        .updateTable('files')
+        .set({ path: legacy })
+        .where('id', '=', file.id)
+        .execute();
+      const listed = (await list(image)).records.find((r) => r.id === file.id);
+      expect(listed?.path).toBe(legacy);
+      expect(new URL(listed?.thumbnail ?? '').pathname).toBe(
+        `/data/thumb/image/${sha.slice(0, 2)}/${sha}.webp`,
+      );
+      const served = await t.app.inject({ method: 'GET', url: legacy });
+      expect(served.statusCode).toBe(200);
+      expect(served.rawPayload.equals(data)).toBe(true);
+      const thumb = await t.app.inject({
+        method: 'GET',
+        url: new URL(listed?.thumbnail ?? '').pathname,
+      });
+      expect(thumb.statusCode).toBe(200);
+      expect(thumb.headers['content-type']).toBe('image/webp');
+      // The address it had before is nobody's any more.
+      expect((await t.app.inject({ method: 'GET', url: file.path })).statusCode).toBe(404);
+    });
+
+    it('a download saves under the file’s own name', async () => {
+      const file = await c.uploadAndSave({
+        name: '合同 v2.html',
+        data: Buffer.from('<p>contract</p>'),
+      });
+      const res = await t.app.inject({ method: 'GET', url: encodeURI(file.path) });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-disposition']).toBe(
+        `attachment; filename="__-v2.html"; filename*=UTF-8''${encodeURIComponent('合同-v2.html')}`,
+      );
     });
 
     it('unknown paths are 404', async () => {

@@ -1,11 +1,10 @@
-import { Limits } from '@atrium/shared';
+import { isImageDataPath, parseDataPath } from '@atrium/shared/data-paths';
 import type { Readable } from 'node:stream';
 import type { Db } from '../../db/index';
 import { FilesRepository } from './files.repository';
 import { filesDb } from '../../db/files.tables';
 import type { Storage } from '../../storage/index';
-import { blobKey } from '../../storage/storage';
-import { parseBlobPath } from '../upload/index';
+import { UploadRepository } from '../upload/index';
 
 /** Bigger images are not sent to a model: providers refuse them and they cost a fortune. */
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -43,18 +42,18 @@ async function readAll(stream: Readable, limit: number): Promise<Buffer | undefi
 /** The member's image library (files feature) and the blob store behind it. */
 export function libraryImages(db: Db, storage: Storage): ImageAccess {
   const files = new FilesRepository(filesDb(db));
+  const uploads = new UploadRepository(filesDb(db));
   return {
     async owns(memberId, path) {
-      const parsed = parseBlobPath(path);
-      if (!parsed || parsed.library !== 'image') return false;
-      if (!(Limits.imageExtensions as readonly string[]).includes(parsed.ext)) return false;
+      if (!isImageDataPath(path)) return false;
       return files.ownsPath({ owner: { type: 'member', id: memberId }, library: 'image' }, path);
     },
     async dataUrl(path) {
-      const parsed = parseBlobPath(path);
+      const parsed = parseDataPath(path);
       const mime = parsed ? mimeOf[parsed.ext] : undefined;
-      if (!parsed || !mime) return undefined;
-      const key = blobKey(parsed.sha256);
+      const blob = mime ? await uploads.blobAt([path]) : undefined;
+      if (!blob) return undefined;
+      const key = blob.storageKey;
       const stat = await storage.stat(key);
       if (!stat || stat.size > MAX_IMAGE_BYTES) return undefined;
       const bytes = await readAll(await storage.read(key), MAX_IMAGE_BYTES);

@@ -1,12 +1,12 @@
 import { Limits } from '@atrium/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ByteRange, Storage } from '../../storage/index';
-import { parseBlobPath } from '../upload/index';
+import { parseDataPath, thumbnailSource } from '@atrium/shared/data-paths';
 import type { UploadRepository } from '../upload/index';
 import { presentationOf, uploadCsp } from './content-types';
 import type { Thumbnails } from './thumbnails';
 
-/** Content-addressed: a path's bytes never change, so browsers and proxies may keep them for good. */
+/** An address's bytes never change (a new upload gets a new address): caches may keep them for good. */
 const immutable = 'public, max-age=31536000, immutable';
 /** Thumbnails are rendered from the whole image in memory; bigger sources get none. */
 const maxThumbnailSource = 64 * 1024 * 1024;
@@ -50,6 +50,27 @@ function notFound(reply: FastifyReply) {
     .send('Not found\n');
 }
 
+/** The stored image paths whose thumbnail this is (one for a random address). */
+function thumbnailSources(library: string, prefix: string, file: string): string[] {
+  const source = thumbnailSource(`/data/thumb/${library}/${prefix}/${file}`);
+  if (source) {
+    const parsed = parseDataPath(source);
+    return parsed && (Limits.imageExtensions as readonly string[]).includes(parsed.ext)
+      ? [source]
+      : [];
+  }
+  // A content address's thumbnail swapped the image's extension for .webp.
+  const legacy = parseDataPath(`/data/${library}/${prefix}/${file}`);
+  if (!legacy?.sha256 || legacy.ext !== 'webp') return [];
+  return Limits.imageExtensions.map((ext) => `/data/${library}/${prefix}/${legacy.sha256}.${ext}`);
+}
+
+/** Saves under the file's own name; `filename` keeps an ASCII fallback for old clients. */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
 interface FileParams {
   library: string;
   prefix: string;
@@ -65,9 +86,7 @@ export function registerServeRoutes(
     '/data/thumb/:library/:prefix/:file',
     async (req: FastifyRequest<{ Params: FileParams }>, reply) => {
       const { library, prefix, file } = req.params;
-      const parsed = parseBlobPath(`/data/${library}/${prefix}/${file}`);
-      if (!parsed || parsed.ext !== 'webp') return notFound(reply);
-      const blob = await deps.uploads.blobServedAs(parsed.sha256, Limits.imageExtensions);
+      const blob = await deps.uploads.blobAt(thumbnailSources(library, prefix, file));
       if (!blob || blob.size > maxThumbnailSource) return notFound(reply);
       let thumb: Buffer;
       try {
@@ -89,9 +108,10 @@ export function registerServeRoutes(
     '/data/:library/:prefix/:file',
     async (req: FastifyRequest<{ Params: FileParams }>, reply) => {
       const { library, prefix, file } = req.params;
-      const parsed = parseBlobPath(`/data/${library}/${prefix}/${file}`);
+      const path = `/data/${library}/${prefix}/${file}`;
+      const parsed = parseDataPath(path);
       if (!parsed) return notFound(reply);
-      const blob = await deps.uploads.blobServedAs(parsed.sha256, [parsed.ext]);
+      const blob = await deps.uploads.blobAt([path]);
       if (!blob) return notFound(reply);
 
       const etag = `"${blob.sha256}"`;
@@ -105,7 +125,7 @@ export function registerServeRoutes(
           'Content-Disposition',
           shown.inline
             ? 'inline'
-            : `attachment; filename="${blob.sha256.slice(0, 16)}.${parsed.ext}"`,
+            : attachment(parsed.sha256 ? `${blob.sha256.slice(0, 16)}.${parsed.ext}` : file),
         )
         .type(shown.contentType);
       if (req.headers['if-none-match'] === etag) return reply.code(304).send();

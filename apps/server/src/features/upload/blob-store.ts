@@ -3,7 +3,7 @@ import type { Owner, SessionRow } from '../../db/files.tables';
 import { blobKey, thumbKey, type Storage } from '../../storage/index';
 import { stagingOf } from './running-hash';
 import { LeaseLost, type Log, type UploadLeases } from './upload-leases';
-import { blobPath } from './upload-rules';
+import { newAddress } from './upload-rules';
 import { UploadRepository } from './upload.repository';
 
 /** Width of library thumbnails. */
@@ -57,7 +57,7 @@ export class BlobStore {
   async shareOwned(of: UploadOf, md5: string, size: number): Promise<string | undefined> {
     const blob = await this.repo.findOwnedBlob(of.owner, of.library, of.ext, md5, size);
     if (!blob) return undefined;
-    const path = blobPath(of.library, blob.sha256, of.ext);
+    const path = newAddress(of.library, of.name, of.ext);
     const taken = await this.repo.db.transaction().execute(async (trx) => {
       const repo = new UploadRepository(trx);
       if (!(await repo.addBlobRefs(blob.id, 1))) return false;
@@ -68,14 +68,14 @@ export class BlobStore {
   }
 
   /**
-   * Files a finished session's verified bytes under their content address and records the unsaved
-   * upload, with the session's deletion, only while this instance holds the finish lease.
+   * Files a finished session's verified bytes under their content address in storage and records
+   * the unsaved upload at a new address of its own, with the session's deletion, only while this instance holds the finish lease.
    */
   async store(session: SessionRow, sha256: string): Promise<string> {
     const me = this.instanceId;
     const staging = stagingOf(session);
     const owner: Owner = { type: session.ownerType, id: session.ownerId };
-    const path = blobPath(session.library, sha256, session.ext);
+    const path = newAddress(session.library, session.name, session.ext);
     const upload = this.uploadRow(
       { owner, library: session.library, name: session.name, ext: session.ext },
       path,

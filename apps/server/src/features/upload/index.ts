@@ -3,7 +3,7 @@ export { UploadGrants, fileOfChunk, grantCovers, type Grant } from './upload-gra
 export {
   checkFileName,
   loadUploadConfig,
-  parseBlobPath,
+  newAddress,
   parseLibrary,
   uploadSettingKey,
   type SettingsReader,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   defaultUploadConfig,
   librarySchema,
@@ -121,21 +122,32 @@ export class NoUploadInProgress extends ApiError {
   }
 }
 
-const pathPattern =
-  /^\/data\/(image|file|video|audio)\/([0-9a-f]{2})\/([0-9a-f]{64})\.([a-z0-9]{1,10})$/;
+/** Longest name part of an address, in characters. */
+const maxAddressName = 80;
 
-/** The public path of a blob in a library: /data/<library>/<sha256[0..2]>/<sha256>.<ext>. */
-export function blobPath(library: Library, sha256: string, ext: string): string {
-  return `/data/${library}/${sha256.slice(0, 2)}/${sha256}.${ext}`;
+/**
+ * The original name as an address shows it: letters and digits of any script, `.`, `_` and `-`;
+ * anything else (spaces, slashes, `%`, `#`, `?`) becomes `-`. Empty leaves `file`.
+ */
+export function addressName(name: string): string {
+  const dot = name.lastIndexOf('.');
+  const base = (dot > 0 ? name.slice(0, dot) : '').normalize('NFC');
+  const safe = Array.from(
+    base
+      .replace(/[^\p{L}\p{N}\p{M}._-]+/gu, '-')
+      .replace(/-{2,}/g, '-')
+      .replace(/^[-.]+|[-.]+$/g, ''),
+  )
+    .slice(0, maxAddressName)
+    .join('')
+    .replace(/[-.]+$/, '');
+  return safe === '' ? 'file' : safe;
 }
 
-export function parseBlobPath(
-  path: string,
-): { library: Library; sha256: string; ext: string } | undefined {
-  const match = pathPattern.exec(path);
-  if (!match) return undefined;
-  const [, library, prefix, sha256, ext] = match;
-  const parsedLibrary = parseLibrary(library);
-  if (!parsedLibrary || !sha256 || !ext || sha256.slice(0, 2) !== prefix) return undefined;
-  return { library: parsedLibrary, sha256, ext };
+/**
+ * A new public address of an upload (DESIGN 6): random, of its own, ending with the original name,
+ * `/data/<library>/<24 hex>/<name>.<ext>`. The bytes stay content-addressed inside storage.
+ */
+export function newAddress(library: Library, name: string, ext: string): string {
+  return `/data/${library}/${randomBytes(12).toString('hex')}/${addressName(name)}.${ext}`;
 }

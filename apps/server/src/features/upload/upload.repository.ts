@@ -478,25 +478,47 @@ export class UploadRepository {
       .executeTakeFirst();
   }
 
-  /** The blob, when a file or unsaved upload points at it under one of these extensions. */
-  async blobServedAs(sha256: string, exts: readonly string[]): Promise<BlobRow | undefined> {
-    const blob = await this.findBlobBySha(sha256);
-    if (!blob || blob.refCount <= 0) return undefined;
-    const viaFile = await this.db
-      .selectFrom('files')
-      .select('id')
-      .where('blobId', '=', blob.id)
-      .where('ext', 'in', exts)
-      .limit(1)
-      .executeTakeFirst();
-    if (viaFile) return blob;
-    const viaUpload = await this.db
-      .selectFrom('uploads')
-      .select('id')
-      .where('blobId', '=', blob.id)
-      .where('ext', 'in', exts)
-      .limit(1)
-      .executeTakeFirst();
-    return viaUpload ? blob : undefined;
+  /**
+   * The blob served at one of these public paths: some file or unsaved upload must be recorded
+   * there, so an address nobody was given (another member's content address) finds nothing.
+   */
+  async blobAt(paths: readonly string[]): Promise<BlobRow | undefined> {
+    if (paths.length === 0) return undefined;
+    for (const table of ['files', 'uploads'] as const) {
+      const row = await this.db
+        .selectFrom(table)
+        .innerJoin('fileBlobs', 'fileBlobs.id', `${table}.blobId`)
+        .select(blobColumns.map((c) => `fileBlobs.${c}` as const))
+        .where(`${table}.path`, 'in', paths)
+        .where('fileBlobs.refCount', '>', 0)
+        .limit(1)
+        .executeTakeFirst();
+      if (row) return row;
+    }
+    return undefined;
+  }
+
+  /** The newest address where the owner keeps this blob under this extension (upload or file). */
+  async ownedPathOf(
+    owner: Owner,
+    library: Library,
+    blobId: number,
+    ext: string,
+  ): Promise<string | undefined> {
+    for (const table of ['uploads', 'files'] as const) {
+      const row = await this.db
+        .selectFrom(table)
+        .select('path')
+        .where('ownerType', '=', owner.type)
+        .where('ownerId', '=', owner.id)
+        .where('library', '=', library)
+        .where('blobId', '=', blobId)
+        .where('ext', '=', ext)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (row) return row.path;
+    }
+    return undefined;
   }
 }

@@ -23,7 +23,6 @@ import { checkBinaryContent, checkTextContent, isTextExtension } from './content
 import { receiptOf, RunningHashes, stagingOf, type Release } from './running-hash';
 import { ChunkSink, LeaseLost, UploadLeases, type Claim, type Log } from './upload-leases';
 import {
-  blobPath,
   checkAllowed,
   checkFileName,
   checkMd5,
@@ -287,8 +286,8 @@ export class UploadService {
       chunk.chunks === chunks && chunk.index < chunks && received === expected
         ? await this.repo.findOwnedBlob(owner, library, chunk.ext, chunk.md5, chunk.size)
         : undefined;
-    if (!blob) throw new NoUploadInProgress(chunk);
-    const path = blobPath(library, blob.sha256, chunk.ext);
+    const path = blob && (await this.repo.ownedPathOf(owner, library, blob.id, chunk.ext));
+    if (!path) throw new NoUploadInProgress(chunk);
     return {
       chunkUploaded: chunks,
       chunks,

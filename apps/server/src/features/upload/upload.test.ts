@@ -94,7 +94,7 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
       last = json.data;
     }
     expect(last).toMatchObject({ data: { filename: 'photo.png', size: file.data.length } });
-    expect(last?.path).toMatch(/^\/data\/image\/[0-9a-f]{2}\/[0-9a-f]{64}\.png$/);
+    expect(last?.path).toMatch(/^\/data\/image\/[0-9a-f]{24}\/photo\.png$/);
     expect(last?.fullPath).toBe(`http://localhost:80${last?.path}`);
 
     const served = await t.app.inject({ method: 'GET', url: last?.path ?? '' });
@@ -134,13 +134,16 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
       data: {
         chunkUploaded: 3,
         chunks: 3,
-        path: first.path,
         data: { filename: 'renamed copy.txt', size: 3000 },
       },
     });
+    // A new upload of its own, at an address of its own ending with the new name.
+    const path = again.data.path ?? '';
+    expect(path).toMatch(/^\/data\/file\/[0-9a-f]{24}\/renamed-copy\.txt$/);
+    expect(path).not.toBe(first.path);
     const saved = await files.call({
       action: 'save',
-      path: first.path,
+      path,
       name: 'renamed copy.txt',
       size: 3000,
       categoryId: 0,
@@ -336,7 +339,7 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
     const file = { name: '../../etc/passwd.txt', data: textFile(1500, 'traversal') };
     const saved = await files.uploadAndSave(file);
     expect(saved).toMatchObject({ name: '../../etc/passwd.txt', filename: '../../etc/passwd.txt' });
-    expect(saved.path).toMatch(/^\/data\/file\/[0-9a-f]{2}\/[0-9a-f]{64}\.txt$/);
+    expect(saved.path).toMatch(/^\/data\/file\/[0-9a-f]{24}\/etc-passwd\.txt$/);
     const everything = await readdir(storageDir(), { recursive: true });
     expect(everything.some((p) => p.includes('passwd') || p.includes('..'))).toBe(false);
   });

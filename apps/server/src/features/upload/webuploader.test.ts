@@ -179,15 +179,19 @@ describe.each(testDbKinds)('WebUploader as ModStart drives it (%s)', (kind) => {
     expect(first.sent).toEqual([0, 1, 2, 3]);
 
     const again = await uploader.upload(file);
-    expect(again.init).toMatchObject({ chunkUploaded: 4, chunks: 4, path: first.last?.data.path });
+    expect(again.init).toMatchObject({ chunkUploaded: 4, chunks: 4 });
+    // The instant upload is an upload of its own, at an address of its own.
+    const path = again.init.path ?? '';
+    expect(path).toMatch(/^\/data\/file\/[0-9a-f]{24}\/twice\.txt$/);
+    expect(path).not.toBe(first.last?.data.path);
     // The skip rule lets the last chunk through; its answer ends the upload.
     expect(again.sent).toEqual([3]);
     expect(finished(again.last)).toEqual({
       code: 0,
       filename: 'twice.txt',
       size: file.data.length,
-      path: first.last?.data.path,
-      fullPath: first.last?.data.fullPath,
+      path,
+      fullPath: `http://localhost:80${path}`,
     });
 
     const rows = await uploadRows();

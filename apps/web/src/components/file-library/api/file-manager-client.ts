@@ -148,8 +148,8 @@ export async function fileManagerData<A extends JsonAction>(
 export const fileKeys = {
   categories: (url: string, category: string) => ['files', url, category, 'categories'] as const,
   lists: (url: string, category: string) => ['files', url, category, 'list'] as const,
-  list: (url: string, category: string, categoryId: number, page: number) =>
-    ['files', url, category, 'list', categoryId, page] as const,
+  list: (url: string, category: string, categoryId: number, page: number, keywords: string) =>
+    ['files', url, category, 'list', categoryId, page, keywords] as const,
   uploadConfig: (url: string) => ['files', url, 'upload-config'] as const,
 };
 

@@ -8,13 +8,15 @@ import { isImageRecord, typeLabel, type FileRecord } from './file-record';
 export interface FileCardProps {
   record: FileRecord;
   checked: boolean;
+  /** Where it stands in the order the selection is handed back (1 first), when checked. */
+  order?: number;
   onToggle: (record: FileRecord) => void;
 }
 
 const stop = (event: MouseEvent) => event.stopPropagation();
 
 /** One file of the grid: clicking toggles it; the link and copy actions leave the selection alone. */
-export function FileCard({ record, checked, onToggle }: FileCardProps) {
+export function FileCard({ record, checked, order, onToggle }: FileCardProps) {
   const t = useFilesT();
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === ' ' || event.key === 'Enter') {
@@ -41,7 +43,13 @@ export function FileCard({ record, checked, onToggle }: FileCardProps) {
             {t('files.typeFiles', { type: typeLabel(record) })}
           </span>
         )}
-        {checked ? <CheckCircleFilled className="atrium-fp-check" aria-hidden /> : null}
+        {checked && order !== undefined ? (
+          <span className="atrium-fp-order" title={t('files.order', { n: order })}>
+            {order}
+          </span>
+        ) : checked ? (
+          <CheckCircleFilled className="atrium-fp-check" aria-hidden />
+        ) : null}
       </div>
       <div className="atrium-fp-meta">
         <span className="atrium-fp-name" title={record.filename}>

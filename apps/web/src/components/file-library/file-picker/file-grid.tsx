@@ -6,6 +6,8 @@ import type { FileRecord } from './file-record';
 export interface FileGridProps {
   records: readonly FileRecord[];
   checkedIds: ReadonlySet<number>;
+  /** Numbers shown on checked tiles: the order the selection is handed back in. */
+  order?: ReadonlyMap<number, number>;
   onToggle: (record: FileRecord) => void;
   loading: boolean;
   page: number;
@@ -37,6 +39,7 @@ export function FileGrid(props: FileGridProps) {
                 key={record.id}
                 record={record}
                 checked={props.checkedIds.has(record.id)}
+                order={props.order?.get(record.id)}
                 onToggle={props.onToggle}
               />
             ))}

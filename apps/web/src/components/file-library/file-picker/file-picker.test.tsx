@@ -334,7 +334,7 @@ describe('FilePicker', () => {
     expect(await screen.findByText(tFiles('files.editSuccess'))).toBeInTheDocument();
   });
 
-  it('pages through the list and clears the selection on reload', async () => {
+  it('keeps the selection across pages and searches, numbers it in order, clears it on reload', async () => {
     for (let i = 5; i <= 12; i++)
       server.files.push({
         id: i,
@@ -344,14 +344,50 @@ describe('FilePicker', () => {
         size: 1,
         path: `/data/f${i}.png`,
       });
-    const { user } = setup({ max: 5 });
+    const { user, picked } = setup({ max: 5 });
     expect(await screen.findByText(tFiles('files.total', { total: 12 }))).toBeInTheDocument();
+    const order = (tile: HTMLElement) => tile.querySelector('.atrium-fp-order')?.textContent;
     await user.click(await card('f12.png'));
     await user.click(screen.getByTitle('2'));
     await waitFor(() => expect(server.callsOf('list').at(-1)?.body).toMatchObject({ page: 2 }));
-    expect(await card('b.jpg')).toBeInTheDocument();
+    await user.click(await card('b.jpg'));
+    expect(order(await card('b.jpg'))).toBe('2');
     await user.click(screen.getByTitle('1'));
-    expect(await card('f12.png')).toHaveAttribute('aria-checked', 'false');
+    expect(await card('f12.png')).toHaveAttribute('aria-checked', 'true');
+    expect(order(await card('f12.png'))).toBe('1');
+    expect(screen.getByText(tFiles('files.checked', { n: 2 }))).toBeInTheDocument();
+
+    // Search by name, within the current category; the selection stays.
+    await user.type(screen.getByRole('searchbox', { name: tFiles('files.search') }), 'F1{Enter}');
+    await waitFor(() =>
+      expect(server.callsOf('list').at(-1)?.body).toMatchObject({ page: 1, keywords: 'F1' }),
+    );
+    expect(await screen.findByText(tFiles('files.total', { total: 3 }))).toBeInTheDocument();
+    expect(screen.queryByRole('checkbox', { name: 'a.png' })).toBeNull();
+    await user.click(await card('f10.png'));
+    expect(order(await card('f10.png'))).toBe('3');
+    // Reversed, the numbers say so.
+    await user.click(screen.getByRole('checkbox', { name: tFiles('files.reverseSelectOrder') }));
+    expect(order(await card('f10.png'))).toBe('1');
+    expect(order(await card('f12.png'))).toBe('3');
+    await user.click(button('files.confirm'));
+    expect(picked.at(-1)?.map((p) => p.filename)).toEqual(['f10.png', 'b.jpg', 'f12.png']);
+  });
+
+  it('a reload (another category) clears the selection; the details pane shows the last file clicked', async () => {
+    const { user } = setup({ max: 5 });
+    expect(screen.getByText(tFiles('files.detailsHint'))).toBeInTheDocument();
+    await user.click(await card('a.png'));
+    expect(screen.getByText(tFiles('files.checked', { n: 1 }))).toBeInTheDocument();
+    const pane = await screen.findByLabelText(tFiles('files.details'));
+    expect(within(pane).getByText('a.png')).toBeInTheDocument();
+    expect(within(pane).getByText('10 B')).toBeInTheDocument();
+    expect(within(pane).getByText('PNG')).toBeInTheDocument();
+    expect(within(pane).getByText(tFiles('files.detailDimensions'))).toBeInTheDocument();
+    await user.click(screen.getByText('Work'));
+    expect(await card('c.pdf')).toHaveAttribute('aria-checked', 'false');
+    expect(screen.queryByText(tFiles('files.checked', { n: 1 }))).toBeNull();
+    expect(screen.getByText(tFiles('files.detailsHint'))).toBeInTheDocument();
   });
 
   it('folds the category menu behind a toggle under 600 px; choosing closes it', async () => {

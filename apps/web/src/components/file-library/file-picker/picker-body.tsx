@@ -1,5 +1,6 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import {
+  CloudUploadOutlined,
   CopyOutlined,
   DeleteOutlined,
   DownOutlined,
@@ -19,11 +20,15 @@ import { useDeleteFiles } from '@/components/file-library/api/file-delete';
 import { useEditFiles } from '@/components/file-library/api/file-edit';
 import { useFileList } from '@/components/file-library/api/file-list';
 import { fileKeys } from '@/components/file-library/api/file-manager-client';
-import { UploadButton } from '@/components/file-library/upload-button/upload-button';
+import {
+  UploadButton,
+  type UploadButtonHandle,
+} from '@/components/file-library/upload-button/upload-button';
 import type { UploadConfig } from '@/components/file-library/upload-button/upload-rules';
 import { categoryName, categoryOptions, findCategory, subtreeIds } from './categories';
 import { CategoryDialog, type CategoryDraft } from './category-dialog';
 import { CategoryPanel } from './category-panel';
+import { FileDetails } from './file-details';
 import { FileEditDialog } from './file-edit-dialog';
 import type { FilePickerPermission } from './file-picker';
 import { FileGrid } from './file-grid';
@@ -52,9 +57,29 @@ export interface PickerBodyProps {
 }
 
 interface Selection {
-  /** Which load of the list the selection belongs to: a reload clears it (SPEC 4.4). */
-  stamp: string;
+  /**
+   * Which load of the list the selection belongs to: a reload (upload, move, delete, another
+   * category) clears it (SPEC 4.4); turning pages and searching keep it.
+   */
+  generation: number;
   records: FileRecord[];
+}
+
+/** Files on the clipboard or in a drag, when it carries any. */
+function filesOf(data: DataTransfer | null): File[] {
+  return data ? Array.from(data.files) : [];
+}
+
+/** A pasted screenshot is called image.png by every browser: give it a name of its own. */
+function pastedName(file: File, at: Date): File {
+  if (file.name && file.name !== 'image.png') return file;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const stamp = `${at.getFullYear()}${pad(at.getMonth() + 1)}${pad(at.getDate())}-${pad(at.getHours())}${pad(at.getMinutes())}${pad(at.getSeconds())}`;
+  const ext = file.type.split('/')[1]?.replace('jpeg', 'jpg') ?? 'png';
+  return new File([file], `pasted-${stamp}.${ext}`, {
+    type: file.type,
+    lastModified: at.getTime(),
+  });
 }
 
 const noDraft: CategoryDraft = { id: 0, pid: 0, title: '' };
@@ -74,12 +99,18 @@ export function PickerBody(props: PickerBodyProps) {
   const [path, setPath] = useState('');
   const [reverse, setReverse] = useState(props.reverseSelectOrder);
   const [menuOpen, setMenuOpen] = useState(false);
-  const [selection, setSelection] = useState<Selection>({ stamp: '', records: [] });
+  const [keywords, setKeywords] = useState('');
+  const [search, setSearch] = useState('');
+  const [generation, setGeneration] = useState(0);
+  const [selection, setSelection] = useState<Selection>({ generation: 0, records: [] });
+  const [active, setActive] = useState<FileRecord>();
+  const [dropping, setDropping] = useState(false);
+  const uploader = useRef<UploadButtonHandle>(null);
   const [draft, setDraft] = useState<CategoryDraft | null>(null);
   const [moving, setMoving] = useState(false);
 
   const categories = useFileCategories(url, category, true);
-  const list = useFileList(url, category, categoryId, page, true);
+  const list = useFileList(url, category, { categoryId, page, keywords }, true);
   const removeFiles = useDeleteFiles(url, category);
   const moveFiles = useEditFiles(url, category);
   const saveCategory = useEditCategory(url, category);
@@ -87,20 +118,24 @@ export function PickerBody(props: PickerBodyProps) {
 
   const tree = useMemo(() => categories.data?.categoryTreeAll ?? [], [categories.data]);
   const records = list.data?.records ?? [];
-  const stamp = `${categoryId}:${page}:${list.dataUpdatedAt}`;
-  const selected = selection.stamp === stamp && !list.isPlaceholderData ? selection.records : [];
+  const selected = selection.generation === generation ? selection.records : [];
   const checkedIds = new Set(selected.map((r) => r.id));
+  // Each checked tile shows where it comes in the order handed back (ModStart numbers them too).
+  const order = new Map(
+    max > 1 ? selected.map((r, i) => [r.id, reverse ? selected.length - i : i + 1]) : [],
+  );
   const current = findCategory(tree, categoryId, childKey);
   const currentName = current ? categoryName(current) : '';
 
-  const reloadList = () => client.invalidateQueries({ queryKey: fileKeys.lists(url, category) });
+  const reloadList = () => {
+    setGeneration((g) => g + 1);
+    setActive(undefined);
+    return client.invalidateQueries({ queryKey: fileKeys.lists(url, category) });
+  };
   const reloadTree = () =>
     client.invalidateQueries({ queryKey: fileKeys.categories(url, category) });
 
-  const clearSelection = () => setSelection({ stamp: '', records: [] });
-
   const chooseCategory = (id: number) => {
-    clearSelection();
     setCategoryId(id);
     setPage(1);
     setMenuOpen(false);
@@ -113,7 +148,53 @@ export function PickerBody(props: PickerBodyProps) {
       toast.warning(t('files.selectAtMost', { n: max }));
       return;
     }
-    setSelection({ stamp, records: result.selected });
+    setSelection({ generation, records: result.selected });
+    setActive(record);
+  };
+
+  const searchFor = (value: string) => {
+    setKeywords(value.trim());
+    setPage(1);
+  };
+
+  const canTakeFiles = permission.upload && tab === 'list';
+  const takeFiles = (files: readonly File[]) => {
+    if (files.length > 0) uploader.current?.add(files);
+  };
+
+  // Images pasted anywhere in the picker upload into the current category.
+  useEffect(() => {
+    if (!canTakeFiles) return;
+    const onPaste = (event: ClipboardEvent) => {
+      const files = filesOf(event.clipboardData);
+      if (files.length === 0) return;
+      event.preventDefault();
+      const now = new Date();
+      takeFiles(files.map((file) => pastedName(file, now)));
+    };
+    document.addEventListener('paste', onPaste);
+    return () => document.removeEventListener('paste', onPaste);
+  });
+
+  const dragHasFiles = (event: DragEvent) =>
+    canTakeFiles && Array.from(event.dataTransfer.types).includes('Files');
+  const dropHandlers = {
+    onDragOver: (event: DragEvent) => {
+      if (!dragHasFiles(event)) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'copy';
+      if (!dropping) setDropping(true);
+    },
+    onDragLeave: (event: DragEvent) => {
+      const next = event.relatedTarget;
+      if (!(next instanceof Node) || !event.currentTarget.contains(next)) setDropping(false);
+    },
+    onDrop: (event: DragEvent) => {
+      setDropping(false);
+      if (!dragHasFiles(event)) return;
+      event.preventDefault();
+      takeFiles(filesOf(event.dataTransfer));
+    },
   };
 
   const confirm = () => {
@@ -236,10 +317,20 @@ export function PickerBody(props: PickerBodyProps) {
         </Button>
       ) : null}
       {!narrow || menuOpen ? <aside className="atrium-fp-side">{side}</aside> : null}
-      <section className="atrium-fp-main">
+      <section
+        className={dropping ? 'atrium-fp-main is-dropping' : 'atrium-fp-main'}
+        {...dropHandlers}
+      >
+        {dropping ? (
+          <div className="atrium-fp-drop" aria-hidden>
+            <CloudUploadOutlined />
+            <span>{t('files.dropHere', { category: currentName || t('files.categories') })}</span>
+          </div>
+        ) : null}
         <div className="atrium-fp-toolbar">
           {permission.upload ? (
             <UploadButton
+              handle={uploader}
               url={url}
               category={category}
               config={props.uploadConfig}
@@ -281,19 +372,30 @@ export function PickerBody(props: PickerBodyProps) {
             </Button>
           </div>
         </div>
+        <Input.Search
+          className="atrium-fp-search"
+          allowClear
+          value={search}
+          placeholder={t('files.search')}
+          aria-label={t('files.search')}
+          onChange={(event) => {
+            setSearch(event.target.value);
+            if (event.target.value === '') searchFor('');
+          }}
+          onSearch={searchFor}
+        />
         <FileGrid
           records={records}
           checkedIds={checkedIds}
+          order={order}
           onToggle={toggle}
           loading={list.isFetching}
           page={list.data?.page ?? page}
           pageSize={list.data?.pageSize ?? 10}
           total={list.data?.total ?? 0}
-          onPage={(next) => {
-            clearSelection();
-            setPage(next);
-          }}
+          onPage={setPage}
         />
+        <FileDetails record={active} />
       </section>
     </div>
   );

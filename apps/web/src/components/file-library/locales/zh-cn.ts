@@ -51,6 +51,16 @@ export const filesZhCN = {
   'files.pageMember': '我的文件',
   'files.pageMemberHint': '上传、整理并管理你的文件',
   'files.selected': '已选择 {{n}} 项',
+  'files.search': '按名称搜索',
+  'files.details': '文件详情',
+  'files.detailsHint': '点击文件查看详情',
+  'files.detailName': '名称',
+  'files.detailSize': '大小',
+  'files.detailType': '类型',
+  'files.detailDimensions': '尺寸',
+  'files.detailUploaded': '上传时间',
+  'files.dropHere': '松开即可上传到「{{category}}」',
+  'files.order': '第 {{n}} 个',
   'files.noPermission': '没有查看文件库的权限',
 };
 

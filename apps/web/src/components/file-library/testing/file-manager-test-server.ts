@@ -278,8 +278,12 @@ export async function startFileManagerTestServer(
       case 'list': {
         const page = Number(body.page ?? 1);
         const scope = Number(body.categoryId ?? 0);
-        const inScope =
-          scope === 0 ? [...files] : files.filter((f) => descendants(scope).has(f.categoryId));
+        const keywords = String(body.keywords ?? '')
+          .trim()
+          .toLowerCase();
+        const inScope = (
+          scope === 0 ? [...files] : files.filter((f) => descendants(scope).has(f.categoryId))
+        ).filter((f) => f.name.toLowerCase().includes(keywords));
         const newest = inScope.sort((a, b) => b.id - a.id);
         const pageSize = 10;
         const records = newest

@@ -1,4 +1,12 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useRef,
+  useState,
+  type ReactNode,
+  type Ref,
+} from 'react';
 import { CloseOutlined, RedoOutlined, UploadOutlined } from '@ant-design/icons';
 import { Button, Progress } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
@@ -23,7 +31,14 @@ import { pageUploadConfig } from './page-upload-config';
 import { useThemeVars } from './theme-vars';
 import './upload-button.css';
 
+/** Lets a surrounding view queue files the button did not pick (dropped or pasted ones). */
+export interface UploadButtonHandle {
+  /** Queues files with the same checks as the button's own (type, size, beforeUpload). */
+  add(files: readonly File[]): void;
+}
+
 export interface UploadButtonProps {
+  handle?: Ref<UploadButtonHandle>;
   /** Base address of the file library (SPEC 7.2). */
   url?: string;
   /** Library key. */
@@ -174,6 +189,12 @@ export function UploadButton({
       chain.current = chain.current.then(() => process(uid, file, chunkSize));
     }
   };
+
+  useImperativeHandle(props.handle, () => ({
+    add: (files) => {
+      if (!props.disabled) void accept([...files]);
+    },
+  }));
 
   const remove = (uid: string) => {
     controllers.current.get(uid)?.abort();

@@ -1,0 +1,68 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useFilesT } from '@/components/file-library/i18n';
+import { formatSize, isImageRecord, typeLabel, type FileRecord } from './file-record';
+
+interface Size {
+  src: string;
+  width: number;
+  height: number;
+}
+
+/** The natural size of an image once it loads (undefined before, or for anything else). */
+function useImageSize(src: string | undefined): Size | undefined {
+  const [size, setSize] = useState<Size>();
+  useEffect(() => {
+    if (!src) return;
+    const image = new Image();
+    let live = true;
+    image.onload = () => {
+      if (live) setSize({ src, width: image.naturalWidth, height: image.naturalHeight });
+    };
+    image.src = src;
+    return () => {
+      live = false;
+      image.onload = null;
+    };
+  }, [src]);
+  return size && size.src === src ? size : undefined;
+}
+
+/** What the picker knows of the file last chosen: name, size, type, image size, upload date. */
+export function FileDetails({ record }: { record: FileRecord | undefined }) {
+  const t = useFilesT();
+  const { i18n } = useTranslation();
+  const image = record && isImageRecord(record) ? record.fullPath : undefined;
+  const size = useImageSize(image);
+  if (!record) {
+    return (
+      <div className="atrium-fp-details is-empty" aria-live="polite">
+        {t('files.detailsHint')}
+      </div>
+    );
+  }
+  const rows: [string, string][] = [
+    [t('files.detailName'), record.filename],
+    [t('files.detailSize'), formatSize(record.size)],
+    [t('files.detailType'), typeLabel(record)],
+  ];
+  if (image)
+    rows.push([t('files.detailDimensions'), size ? `${size.width} × ${size.height}` : '…']);
+  rows.push([
+    t('files.detailUploaded'),
+    new Date(record.createdAt).toLocaleString(i18n.language, {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+    }),
+  ]);
+  return (
+    <dl className="atrium-fp-details" aria-label={t('files.details')} aria-live="polite">
+      {rows.map(([label, value]) => (
+        <div key={label} className="atrium-fp-detail">
+          <dt>{label}</dt>
+          <dd title={value}>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
