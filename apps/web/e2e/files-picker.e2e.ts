@@ -241,6 +241,116 @@ test('narrow screens fold the category menu behind a toggle; screenshots at 1280
   });
 });
 
+test('files dropped on the gallery and images pasted upload into the current category; search, details and numbers', async ({
+  page,
+  atrium,
+}) => {
+  await signInAdmin(page, atrium, '/data/file_manager/select/image?max=3');
+  await expect(card(page, png('red'))).toBeVisible();
+  await page.locator('.atrium-fp-side').getByText('Holidays').click();
+  await expect(page.locator('.atrium-fp-side .ant-tree-node-selected')).toContainText('Holidays');
+
+  // A drag carrying a file: the gallery says where it goes, then takes it.
+  const dropped = `dropped-${runTag}.png`;
+  const bytes = [...solidPng(64, 40, [30, 160, 90])];
+  const transfer = await page.evaluateHandle(
+    ({ name, bytes }) => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array(bytes)], name, { type: 'image/png' }));
+      return data;
+    },
+    { name: dropped, bytes },
+  );
+  const gallery = page.locator('.atrium-fp-main');
+  await gallery.dispatchEvent('dragenter', { dataTransfer: transfer });
+  await gallery.dispatchEvent('dragover', { dataTransfer: transfer });
+  await expect(page.getByText('松开即可上传到「Holidays」')).toBeVisible();
+  await page.screenshot({ animations: 'disabled', path: '/work/screens/files-drop-1280.png' });
+  await gallery.dispatchEvent('drop', { dataTransfer: transfer });
+  await expect(page.getByText('松开即可上传到「Holidays」')).toBeHidden();
+  await expect(card(page, dropped)).toBeVisible({ timeout: 30_000 });
+
+  // A pasted screenshot (browsers call it image.png) gets a name of its own.
+  await page.evaluate(
+    (bytes) => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array(bytes)], 'image.png', { type: 'image/png' }));
+      document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+    },
+    [...solidPng(50, 30, [200, 120, 20])],
+  );
+  const pasted = page.getByRole('checkbox', { name: /^pasted-\d{8}-\d{6}\.png$/ });
+  await expect(pasted).toBeVisible({ timeout: 30_000 });
+  // A file of a type the library refuses is refused as the button refuses it.
+  await page.evaluate(() => {
+    const data = new DataTransfer();
+    data.items.add(new File(['%PDF-1.4'], 'notes.pdf', { type: 'application/pdf' }));
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+  });
+  await expect(page.getByText(/文件类型不合法/).first()).toBeVisible();
+
+  // Both landed in Holidays and nowhere else.
+  const listed = await page.evaluate(async () => {
+    const cookie = (name: string) =>
+      decodeURIComponent(
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith(`${name}=`))
+          ?.slice(name.length + 1) ?? '',
+      );
+    const res = await fetch('/admin/data/file_manager/image', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'is-ajax': 'true',
+        'admin-api-token': cookie('admin-api-token'),
+        'X-XSRF-TOKEN': cookie('XSRF-TOKEN'),
+      },
+      body: JSON.stringify({ action: 'list', page: 1, keywords: 'pasted-' }),
+    });
+    return (await res.json()) as { data: { records: { categoryId: number }[] } };
+  });
+  expect(listed.data.records).toHaveLength(1);
+  expect(listed.data.records[0]?.categoryId).toBeGreaterThan(0);
+
+  // Search by name across the library, choose in order: the tiles say 1, 2.
+  await page
+    .locator('.atrium-fp-side')
+    .getByText(/图片库|Image Gallery/)
+    .click();
+  await page.getByRole('searchbox', { name: '按名称搜索' }).fill(runTag);
+  await page.getByRole('searchbox', { name: '按名称搜索' }).press('Enter');
+  await expect(card(page, png('blue'))).toBeVisible();
+  await expect(card(page, dropped)).toBeVisible();
+  await expect(pasted).toHaveCount(0);
+  await card(page, dropped).click();
+  await card(page, png('blue')).click();
+  await expect(card(page, dropped).locator('.atrium-fp-order')).toHaveText('1');
+  await expect(card(page, png('blue')).locator('.atrium-fp-order')).toHaveText('2');
+  const details = page.getByLabel('文件详情');
+  await expect(details).toContainText(png('blue'));
+  await expect(details).toContainText('48 × 32');
+  await expect(details).toContainText('PNG');
+  await page.screenshot({
+    animations: 'disabled',
+    path: '/work/screens/files-search-1280.png',
+    fullPage: true,
+  });
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.screenshot({
+    animations: 'disabled',
+    path: '/work/screens/files-search-375.png',
+    fullPage: true,
+  });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('button', { name: buttonName('确定') }).click();
+  await expect
+    .poll(async () => (await picked(page)).at(-1)?.items.map((i) => i.filename))
+    .toEqual([dropped, png('blue')]);
+  const [first] = (await picked(page)).at(-1)?.items ?? [];
+  expect(first?.path).toMatch(new RegExp(`^/data/image/[0-9a-f]{24}/dropped-${runTag}\\.png$`));
+});
+
 test('members: "My files" needs a signed-in member', async ({ page, atrium }) => {
   await page.goto(`${atrium.url}#/files`);
   await expect(page).toHaveURL(/#\/login\?redirect=%2Ffiles/);

@@ -39,8 +39,14 @@ export function FileCard({ record, checked, order, onToggle }: FileCardProps) {
         {isImageRecord(record) ? (
           <img src={record.thumbnail || record.fullPath} alt="" loading="lazy" draggable={false} />
         ) : (
+          // Two PDFs are told apart by name: it shows in the tile, not only under it.
           <span className="atrium-fp-type">
-            {t('files.typeFiles', { type: typeLabel(record) })}
+            <span className="atrium-fp-type-label">
+              {t('files.typeFiles', { type: typeLabel(record) })}
+            </span>
+            <span className="atrium-fp-type-name" aria-hidden>
+              {record.filename}
+            </span>
           </span>
         )}
         {checked && order !== undefined ? (
