@@ -61,6 +61,8 @@ export const adminRoomRecord = z.strictObject({
   prompts: z.array(suggestedPromptAnswer),
   introVideo: z.string(),
   introAudio: z.string(),
+  /** Files members may download from the room: paths, shown by the part after the last "/". */
+  downloads: z.array(z.string()),
   enabled: z.boolean(),
   sort: z.number().int(),
   createdAt: epochMs,
@@ -86,6 +88,8 @@ export const roomRecord = z.strictObject({
   prompts: z.array(suggestedPromptAnswer),
   introVideo: z.string(),
   introAudio: z.string(),
+  /** Files members may download from the room: paths, shown by the part after the last "/". */
+  downloads: z.array(z.string()),
   sort: z.number().int(),
   /** null when the room has no enabled model: members can read it but not chat. */
   model: z.strictObject({ title: z.string(), vision: z.boolean() }).nullable(),

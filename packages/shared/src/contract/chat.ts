@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emptyRequest } from './auth';
 import { defineCalls } from './call';
+import { isSiteAddress } from './site-settings';
 import {
   adminRoomRecord,
   chatQuotaAnswer,
@@ -51,6 +52,13 @@ const requiredText = (max: number) =>
 const sort = intField(-1_000_000, 1_000_000);
 /** A stored file path (`/data/...`) or an address typed by hand in the picker. */
 const mediaPath = text(1000);
+
+/** A file members may download from a room: a site path or an http(s) address, never javascript:. */
+const roomDownload = text(1000)
+  .trim()
+  .min(1, 'is required')
+  .refine(isSiteAddress, 'must be a path starting with "/" or an http(s) address');
+export const roomDownloadsMax = 20;
 
 export const idRequest = z.strictObject({ id });
 export type IdRequest = z.infer<typeof idRequest>;
@@ -133,6 +141,10 @@ export const roomSaveRequest = z.strictObject({
   prompts: z.array(suggestedPrompt).max(20, 'at most 20 suggested prompts').default([]),
   introVideo: mediaPath.default(''),
   introAudio: mediaPath.default(''),
+  downloads: z
+    .array(roomDownload)
+    .max(roomDownloadsMax, `at most ${roomDownloadsMax} files`)
+    .default([]),
   enabled: flag.default(true),
   sort: sort.default(0),
 });

@@ -7,4 +7,6 @@ export const sitePublicConfig = z.strictObject({
   favicon: z.string(),
   banners: z.array(z.string()),
   metaTags: z.array(z.strictObject({ name: z.string(), value: z.string() })),
+  selectorMode: z.enum(['builtin', 'external']),
+  selectorServer: z.string(),
 });

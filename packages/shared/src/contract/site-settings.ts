@@ -59,6 +59,10 @@ export function jsonProblem(text: string): string | null {
   }
 }
 
+/** SPEC 2.4: the picker fields use the built-in file library, or an external selector site. */
+export const selectorModes = ['builtin', 'external'] as const;
+export type SelectorMode = (typeof selectorModes)[number];
+
 export const siteSettingsSchema = z.strictObject({
   siteName: textField().trim().min(1, 'is required').max(siteNameMaxLength),
   logo: address,
@@ -68,6 +72,9 @@ export const siteSettingsSchema = z.strictObject({
   /** Rich text; the server sanitises it before storing. */
   about: textField().max(siteAboutMaxLength),
   metaTags: z.array(siteMetaTagSchema).max(siteMetaTagsMax),
+  selectorMode: z.enum(selectorModes).default('builtin'),
+  /** `window.__selectorDialogServer` of the external mode: the picker opens `{server}/{library}`. */
+  selectorServer: address.default(''),
   /** JSON text kept as typed, refused when it does not parse. */
   advanced: textField()
     .max(siteAdvancedMaxLength)

@@ -11,6 +11,7 @@ import * as uploadInstances from './2026_11_24_3000_upload_instances';
 import * as chatWriters from './2026_11_25_1000_chat_writers';
 import * as uploadSettingsRule from './2026_11_26_1000_upload_settings_rule';
 import * as fileAddresses from './2026_11_27_1000_file_addresses';
+import * as roomDownloads from './2026_11_27_2000_room_downloads';
 
 /**
  * Every migration, imported statically so the esbuild bundle carries them (no file scanning).
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_1000_chat_writers': chatWriters,
   '2026_11_26_1000_upload_settings_rule': uploadSettingsRule,
   '2026_11_27_1000_file_addresses': fileAddresses,
+  '2026_11_27_2000_room_downloads': roomDownloads,
 };

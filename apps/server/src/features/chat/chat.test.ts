@@ -197,6 +197,41 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       await expectOk(t, '/admin/api/aigc/chat_room/delete', { id: hidden.id }, admin());
     });
 
+    it('keeps a room’s downloads in order for members, and refuses addresses that are not files', async () => {
+      const downloads = [
+        '/data/file/0123456789abcdef01234567/intro.pdf',
+        'https://example.com/guide.zip',
+      ];
+      const saved = await expectOk<AdminRoomRecord>(
+        t,
+        '/admin/api/aigc/chat_room/save',
+        { id: 0, title: 'Downloads room', downloads },
+        admin(),
+      );
+      expect(saved.downloads).toEqual(downloads);
+      const shown = await expectOk<RoomRecord>(t, '/api/aigc/chat_room/get', { id: saved.id });
+      expect(shown.downloads).toEqual(downloads);
+      for (const bad of ['javascript:alert(1)', '//evil.example/x.zip', ' ']) {
+        const { json } = await t.post(
+          '/admin/api/aigc/chat_room/save',
+          { id: saved.id, title: 'Downloads room', downloads: [bad] },
+          admin(),
+        );
+        expect(json.code, bad).toBe(Code.Failure);
+        expect(json.msg).toMatch(/downloads\.0/);
+      }
+      const tooMany = await t.post(
+        '/admin/api/aigc/chat_room/save',
+        { id: saved.id, title: 'Downloads room', downloads: Array(21).fill(downloads[0]) },
+        admin(),
+      );
+      expect(tooMany.json.msg).toContain('at most 20 files');
+      expect(
+        (await expectOk<RoomRecord>(t, '/api/aigc/chat_room/get', { id: saved.id })).downloads,
+      ).toEqual(downloads);
+      await expectOk(t, '/admin/api/aigc/chat_room/delete', { id: saved.id }, admin());
+    });
+
     it('refuses parameters it does not know', async () => {
       const { json } = await t.post(
         '/admin/api/aigc/chat_room/save',

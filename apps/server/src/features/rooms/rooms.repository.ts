@@ -12,6 +12,7 @@ const columns = [
   'prompts',
   'introVideo',
   'introAudio',
+  'downloads',
   'enabled',
   'sort',
   'createdAt',

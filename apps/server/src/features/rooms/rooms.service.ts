@@ -29,6 +29,7 @@ export interface ModelCatalog {
 }
 
 const promptList = z.array(suggestedPrompt);
+const pathList = z.array(z.string());
 
 function parseJson<T>(text: string, schema: z.ZodType<T>, fallback: T): T {
   try {
@@ -42,6 +43,7 @@ function parseJson<T>(text: string, schema: z.ZodType<T>, fallback: T): T {
 export const roomParams = (row: RoomRow): GenerationParams =>
   parseJson(row.params, generationParams, {});
 const roomPrompts = (row: RoomRow): SuggestedPrompt[] => parseJson(row.prompts, promptList, []);
+const roomDownloads = (row: RoomRow): string[] => parseJson(row.downloads, pathList, []);
 
 /** Rooms as admins manage them and members see them (DESIGN 8). */
 export class RoomsService {
@@ -74,6 +76,7 @@ export class RoomsService {
       prompts: roomPrompts(row),
       introVideo: row.introVideo,
       introAudio: row.introAudio,
+      downloads: roomDownloads(row),
       enabled: row.enabled === 1,
       sort: row.sort,
       createdAt: row.createdAt,
@@ -91,6 +94,7 @@ export class RoomsService {
       prompts: roomPrompts(row),
       introVideo: row.introVideo,
       introAudio: row.introAudio,
+      downloads: roomDownloads(row),
       sort: row.sort,
       model: model?.enabled ? { title: model.title, vision: model.vision } : null,
     };
@@ -144,6 +148,7 @@ export class RoomsService {
       ),
       introVideo: request.introVideo.trim(),
       introAudio: request.introAudio.trim(),
+      downloads: JSON.stringify(request.downloads),
       enabled: request.enabled ? 1 : 0,
       sort: request.sort,
       updatedAt: now,

@@ -15,6 +15,8 @@ export interface ChatRoomsTable {
   prompts: string;
   introVideo: string;
   introAudio: string;
+  /** JSON list of file paths members may download (migration 2026_11_27_2000_room_downloads). */
+  downloads: string;
   enabled: number;
   sort: number;
   createdAt: number;

@@ -21,6 +21,8 @@ const emptySite: StoredSite = {
   terms: '',
   about: '',
   metaTags: [],
+  selectorMode: 'builtin',
+  selectorServer: '',
   advanced: '',
 };
 
@@ -88,6 +90,8 @@ export class SiteSettingsService {
       favicon: site.favicon,
       banners: site.banners,
       metaTags: site.metaTags,
+      selectorMode: site.selectorMode,
+      selectorServer: site.selectorServer,
     };
   }
 }

@@ -29,6 +29,8 @@ const full: SiteSettings = {
     { name: 'description', value: 'A chat garden' },
     { name: 'og:title', value: 'Garden' },
   ],
+  selectorMode: 'external',
+  selectorServer: 'https://media.example.com/selector',
   advanced: '{\n  "theme": { "accent": "#4f46e5" }\n}',
 };
 
@@ -44,6 +46,8 @@ describe('site settings API', () => {
       terms: '',
       about: '',
       metaTags: [],
+      selectorMode: 'builtin',
+      selectorServer: '',
       advanced: '',
     });
   });
@@ -61,9 +65,21 @@ describe('site settings API', () => {
       favicon: full.favicon,
       banners: full.banners,
       metaTags: full.metaTags,
+      selectorMode: 'external',
+      selectorServer: full.selectorServer,
     });
     const admin = await t.post<AppConfigResponse>('/admin/api/app/config', {});
     expect(admin.json.data.config.banners).toEqual(full.banners);
+    expect(admin.json.data.config.selectorMode).toBe('external');
+    // A form from before the selector settings saves with the built-in picker.
+    const { selectorMode: _mode, selectorServer: _server, ...older } = full;
+    expect((await call('save', { settings: older })).data).toMatchObject({
+      selectorMode: 'builtin',
+      selectorServer: '',
+    });
+    expect(
+      (await call('save', { settings: { ...full, selectorServer: 'javascript:alert(1)' } })).msg,
+    ).toMatch(/selectorServer/);
   });
 
   it('sanitises the about text: no script, no event handler, no javascript: link survives', async () => {

@@ -22,5 +22,7 @@ export function siteLook(config: SiteConfig): SitePublicConfig {
     favicon: text(config.favicon),
     banners: Array.isArray(config.banners) ? config.banners.map(text).filter(Boolean) : [],
     metaTags: metaTags(config.metaTags),
+    selectorMode: config.selectorMode === 'external' ? 'external' : 'builtin',
+    selectorServer: text(config.selectorServer),
   };
 }

@@ -1,13 +1,25 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, waitFor } from '@testing-library/react';
-import { installMatchMedia } from '@/test-utils/media';
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { tFiles } from '@/components/file-library/i18n';
+import { tFields } from '@/components/fields/i18n';
+import { ImageField } from '@/components/fields/image-field/image-field';
+import { VideoField } from '@/components/fields/video-field/video-field';
+import { useConfigStore } from '@/stores/config-store';
+import { installMatchMedia, installResizeObserver } from '@/test-utils/media';
 import { renderWithFreshCache } from '@/test-utils/render';
 import { FilePicker } from './file-picker';
 import type { PickedFile } from './selection';
 
 // jsdom here, not happy-dom: the frame stays empty quietly instead of a refused page load.
-beforeAll(() => installMatchMedia());
+beforeAll(() => {
+  installMatchMedia();
+  installResizeObserver();
+});
 afterEach(cleanup);
+
+/** antd spaces two Chinese characters on a button ("选 择"). */
+const spaced = (text: string) => new RegExp([...text].join('\\s*'));
 
 function setup(props: { external: boolean }) {
   const picked: PickedFile[][] = [];
@@ -56,6 +68,35 @@ describe('FilePicker with an external selector (SPEC 2.4)', () => {
       expect(closedCount()).toBe(1);
     } finally {
       delete window.__selectorDialogServer;
+    }
+  });
+
+  it('the site setting turns it on for every field, at the address it names', async () => {
+    const before = useConfigStore.getState().config;
+    const user = userEvent.setup({ delay: null });
+    useConfigStore.getState().setConfig({ ...before, selectorMode: 'external' });
+    try {
+      renderWithFreshCache(<ImageField />);
+      await user.click(screen.getByRole('button', { name: spaced(tFields('fields.selectImage')) }));
+      expect(await screen.findByText(tFiles('files.selectorNotConfigured'))).toBeInTheDocument();
+      expect(document.body.querySelector('iframe')).toBeNull();
+      cleanup();
+
+      useConfigStore.getState().setConfig({
+        ...before,
+        selectorMode: 'external',
+        selectorServer: 'https://media.example.com/selector/',
+      });
+      renderWithFreshCache(<VideoField />);
+      await user.click(screen.getByRole('button', { name: spaced(tFields('fields.selectVideo')) }));
+      const frame = await waitFor(() => {
+        const found = document.body.querySelector('iframe');
+        if (!found) throw new Error('no frame');
+        return found;
+      });
+      expect(frame.getAttribute('src')).toBe('https://media.example.com/selector/video');
+    } finally {
+      useConfigStore.getState().setConfig(before);
     }
   });
 });

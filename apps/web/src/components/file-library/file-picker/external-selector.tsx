@@ -6,6 +6,7 @@ import { pickerDialogWidth } from './dialog-width';
 import { parseSelectorItems } from './external-items';
 import type { PickedFile } from './selection';
 import { useSmallWindow } from '@/lib/use-media-query';
+import { useConfigStore } from '@/stores/config-store';
 
 declare global {
   interface Window {
@@ -14,8 +15,10 @@ declare global {
   }
 }
 
+/** The page's `window.__selectorDialogServer` (SPEC 2.4), else the site setting's. */
 function selectorServer(): string | undefined {
-  const server = window.__selectorDialogServer;
+  const fromSite = useConfigStore.getState().config.selectorServer;
+  const server = window.__selectorDialogServer ?? fromSite;
   return typeof server === 'string' && server.trim()
     ? server.trim().replace(/\/+$/, '')
     : undefined;

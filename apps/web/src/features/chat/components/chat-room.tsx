@@ -1,8 +1,15 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Alert, Button, Drawer, Flex, Tag, theme, Typography } from 'antd';
-import { ArrowLeftOutlined, EyeOutlined, MenuOutlined, RobotOutlined } from '@ant-design/icons';
+import {
+  ArrowLeftOutlined,
+  DownloadOutlined,
+  EyeOutlined,
+  MenuOutlined,
+  RobotOutlined,
+} from '@ant-design/icons';
 import { Link, useSearchParams } from 'react-router';
 import type { RoomRecord } from '@atrium/shared/contract/chat';
+import { fileNameOf } from '@/components/fields/paths';
 import { ImageCover } from '@/components/image-cover/image-cover';
 import { loginLocation } from '@/lib/login-redirect';
 import { useSmallWindow } from '@/lib/use-media-query';
@@ -67,6 +74,21 @@ function RoomIntro({ room, onPrompt }: { room: RoomRecord; onPrompt?: (text: str
           preload="metadata"
           style={{ width: '100%' }}
         />
+      )}
+      {room.downloads.length > 0 && (
+        <section aria-label={t('chat.downloads')}>
+          <Typography.Text type="secondary">{t('chat.downloads')}</Typography.Text>
+          <ul className="atrium-room-downloads">
+            {room.downloads.map((path, i) => (
+              <li key={`${i}:${path}`}>
+                <a href={assetUrl(path)} download={fileNameOf(path)} rel="noopener noreferrer">
+                  <DownloadOutlined aria-hidden />
+                  <span>{fileNameOf(path)}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
       )}
       {onPrompt && room.prompts.length > 0 && (
         <div>

@@ -27,6 +27,7 @@ export const chatEn: ChatMessages = {
   'chat.attachHint': 'Choose images from your file library (up to {{max}})',
   'chat.removeImage': 'Remove image',
   'chat.suggested': 'Try asking',
+  'chat.downloads': 'Downloads',
   'chat.loadingOlder': 'Loading older messages…',
   'chat.thinking': 'Thinking…',
   'chat.stopped': 'Stopped',

@@ -24,6 +24,7 @@ export const chatZhCN = {
   'chat.attachHint': '从文件库选择图片（最多 {{max}} 张）',
   'chat.removeImage': '移除图片',
   'chat.suggested': '试试这样问',
+  'chat.downloads': '资料下载',
   'chat.loadingOlder': '正在加载更早的消息…',
   'chat.thinking': '思考中…',
   'chat.stopped': '已停止',

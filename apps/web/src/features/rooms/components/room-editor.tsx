@@ -10,6 +10,8 @@ import { FieldDefaultsProvider } from '@/components/fields/field-defaults';
 import { ImageField } from '@/components/fields/image-field/image-field';
 import { NameValueList } from '@/components/fields/name-value-list/name-value-list';
 import { RichTextField } from '@/components/fields/rich-text-field/rich-text-field';
+import { roomDownloadsMax } from '@atrium/shared/contract/chat';
+import { FilesField } from '@/components/fields/files-field/files-field';
 import { VideoField } from '@/components/fields/video-field/video-field';
 import { useSmallWindow } from '@/lib/use-media-query';
 import { useModelOptions } from '../api/admin-rooms';
@@ -27,6 +29,7 @@ interface Values {
   prompts: SuggestedPrompt[];
   introVideo: string;
   introAudio: string;
+  downloads: string[];
   enabled: boolean;
   sort: number;
 }
@@ -111,6 +114,7 @@ function RoomForm({
         prompts: editing?.prompts ?? [],
         introVideo: editing?.introVideo ?? '',
         introAudio: editing?.introAudio ?? '',
+        downloads: editing?.downloads ?? [],
         enabled: editing?.enabled ?? true,
         sort: editing?.sort ?? 0,
       }}
@@ -127,6 +131,7 @@ function RoomForm({
             prompts: (values.prompts ?? []).filter((p) => p.value?.trim()),
             introVideo: values.introVideo,
             introAudio: values.introAudio,
+            downloads: values.downloads ?? [],
             enabled: values.enabled,
             sort: values.sort,
           });
@@ -196,6 +201,13 @@ function RoomForm({
       </Form.Item>
       <Form.Item name="introAudio" label={t('rooms.fieldIntroAudio')}>
         <AudioField />
+      </Form.Item>
+      <Form.Item
+        name="downloads"
+        label={t('rooms.fieldDownloads')}
+        extra={t('rooms.fieldDownloadsHint', { max: roomDownloadsMax })}
+      >
+        <FilesField max={roomDownloadsMax} />
       </Form.Item>
       <Space size={32} wrap>
         <Form.Item name="enabled" label={t('rooms.fieldEnabled')} valuePropName="checked">

@@ -53,6 +53,9 @@ export const roomsEn: RoomsMessages = {
   'rooms.fieldPrompts': 'Suggested prompts',
   'rooms.fieldIntroVideo': 'Intro video',
   'rooms.fieldIntroAudio': 'Intro audio',
+  'rooms.fieldDownloads': 'Downloads',
+  'rooms.fieldDownloadsHint':
+    'Files members can download from the room, in this order; at most {{max}}.',
   'rooms.fieldEnabled': 'Enabled',
   'rooms.fieldSort': 'Order (smaller first)',
   'rooms.required': '{{field}} is required',

@@ -48,6 +48,8 @@ export const roomsZhCN = {
   'rooms.fieldPrompts': '推荐问题',
   'rooms.fieldIntroVideo': '介绍视频',
   'rooms.fieldIntroAudio': '介绍音频',
+  'rooms.fieldDownloads': '资料下载',
+  'rooms.fieldDownloadsHint': '成员可在聊天室中下载的文件，按此顺序显示；最多 {{max}} 个。',
   'rooms.fieldEnabled': '启用',
   'rooms.fieldSort': '排序（小的在前）',
   'rooms.required': '请填写{{field}}',

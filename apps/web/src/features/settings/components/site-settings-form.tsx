@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Button, Card, Flex, Form } from 'antd';
+import { Button, Card, Flex, Form, Input, Radio } from 'antd';
 import { SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import {
   metaNamePattern,
@@ -37,6 +37,8 @@ const fieldNames: readonly (keyof SiteSettings)[] = [
   'terms',
   'about',
   'metaTags',
+  'selectorMode',
+  'selectorServer',
   'advanced',
 ];
 
@@ -144,6 +146,29 @@ export function SiteSettingsForm({ settings }: SiteSettingsFormProps) {
             </Form.Item>
             <Form.Item name="about" label={t('settings.about')} style={{ marginBottom: 0 }}>
               <RichTextField placeholder={t('settings.aboutPlaceholder')} minHeight={220} />
+            </Form.Item>
+          </Card>
+
+          <Card size={cardSize} title={t('settings.section.selector')}>
+            <Form.Item
+              name="selectorMode"
+              label={t('settings.selectorMode')}
+              extra={t('settings.selectorModeHelp')}
+            >
+              <Radio.Group
+                options={[
+                  { value: 'builtin', label: t('settings.selectorBuiltin') },
+                  { value: 'external', label: t('settings.selectorExternal') },
+                ]}
+              />
+            </Form.Item>
+            <Form.Item
+              name="selectorServer"
+              label={t('settings.selectorServer')}
+              extra={t('settings.selectorServerHelp')}
+              style={{ marginBottom: 0 }}
+            >
+              <Input placeholder="https://" maxLength={1000} allowClear />
             </Form.Item>
           </Card>
 

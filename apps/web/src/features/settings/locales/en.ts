@@ -9,6 +9,15 @@ export const settingsEn: SettingsMessages = {
   'settings.section.home': 'Home page',
   'settings.section.content': 'Content',
   'settings.section.advanced': 'Advanced',
+  'settings.section.selector': 'File selector',
+  'settings.selectorMode': 'How image, video and file fields choose',
+  'settings.selectorModeHelp':
+    'An external selector opens another site’s library in a dialog and sends back the chosen addresses.',
+  'settings.selectorBuiltin': 'Built-in file library',
+  'settings.selectorExternal': 'External selector',
+  'settings.selectorServer': 'External selector address',
+  'settings.selectorServerHelp':
+    'The dialog opens “address/library”, e.g. https://media.example.com/selector/image.',
   'settings.siteName': 'Site name',
   'settings.siteNamePlaceholder': 'e.g. Atrium',
   'settings.logo': 'Logo',
