@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Button, Drawer, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
 import type {
   AdminRoomRecord,
@@ -18,6 +19,7 @@ import { useModelOptions } from '../api/admin-rooms';
 import { useSaveRoom } from '../api/save-room';
 import { useRoomsT } from '../i18n';
 import { asyncHandler } from '@/lib/async-handler';
+import { confirmDialog } from '@/lib/feedback';
 
 interface Values {
   title: string;
@@ -63,16 +65,26 @@ export function RoomEditor({ room, onClose }: RoomEditorProps) {
   const t = useRoomsT();
   const small = useSmallWindow();
   const save = useSaveRoom();
+  // Edits not saved yet: closing asks first (the form is new each time the editor opens).
+  const dirty = useRef(false);
+  useEffect(() => {
+    dirty.current = false;
+  }, [room]);
+  const close = asyncHandler(async () => {
+    if (dirty.current && !(await confirmDialog(t('rooms.discardChanges'), { danger: true })))
+      return;
+    onClose();
+  });
   return (
     <Drawer
       open={room !== undefined}
       title={room ? t('rooms.editTitle') : t('rooms.createTitle')}
       size={small ? '100%' : 640}
-      onClose={onClose}
+      onClose={close}
       destroyOnHidden
       extra={
         <Space>
-          <Button onClick={onClose}>{t('rooms.cancel')}</Button>
+          <Button onClick={close}>{t('rooms.cancel')}</Button>
           <Button type="primary" htmlType="submit" form={FORM_ID} loading={save.isPending}>
             {t('rooms.save')}
           </Button>
@@ -81,7 +93,14 @@ export function RoomEditor({ room, onClose }: RoomEditorProps) {
     >
       {room !== undefined && (
         <FieldDefaultsProvider url={adminLibrary}>
-          <RoomForm editing={room ?? undefined} save={save.mutateAsync} onSaved={onClose} />
+          <RoomForm
+            editing={room ?? undefined}
+            save={save.mutateAsync}
+            onChange={() => {
+              dirty.current = true;
+            }}
+            onSaved={onClose}
+          />
         </FieldDefaultsProvider>
       )}
     </Drawer>
@@ -92,10 +111,12 @@ export function RoomEditor({ room, onClose }: RoomEditorProps) {
 function RoomForm({
   editing,
   save,
+  onChange,
   onSaved,
 }: {
   editing: AdminRoomRecord | undefined;
   save: ReturnType<typeof useSaveRoom>['mutateAsync'];
+  onChange: () => void;
   onSaved: () => void;
 }) {
   const t = useRoomsT();
@@ -104,6 +125,7 @@ function RoomForm({
     <Form<Values>
       name={FORM_ID}
       layout="vertical"
+      onValuesChange={onChange}
       initialValues={{
         title: editing?.title ?? '',
         cover: editing?.cover ?? '',

@@ -61,4 +61,5 @@ export const roomsEn: RoomsMessages = {
   'rooms.required': '{{field}} is required',
   'rooms.save': 'Save',
   'rooms.cancel': 'Cancel',
+  'rooms.discardChanges': 'Close without saving? The changes you made to this room will be lost.',
 };

@@ -55,6 +55,7 @@ export const roomsZhCN = {
   'rooms.required': '请填写{{field}}',
   'rooms.save': '保存',
   'rooms.cancel': '取消',
+  'rooms.discardChanges': '尚未保存，确定关闭吗？对聊天室所做的修改将会丢失。',
 };
 
 export type RoomsMessages = typeof roomsZhCN;
