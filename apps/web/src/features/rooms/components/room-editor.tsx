@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useState } from 'react';
 import { Button, Drawer, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
 import type {
   AdminRoomRecord,
@@ -66,12 +66,14 @@ export function RoomEditor({ room, onClose }: RoomEditorProps) {
   const small = useSmallWindow();
   const save = useSaveRoom();
   // Edits not saved yet: closing asks first (the form is new each time the editor opens).
-  const dirty = useRef(false);
-  useEffect(() => {
-    dirty.current = false;
-  }, [room]);
+  const [dirty, setDirty] = useState(false);
+  const [openFor, setOpenFor] = useState(room);
+  if (openFor !== room) {
+    setOpenFor(room);
+    setDirty(false);
+  }
   const close = asyncHandler(async () => {
-    if (dirty.current && !(await confirmDialog(t('rooms.discardChanges'), { danger: true })))
+    if (dirty && !(await confirmDialog(t('rooms.discardChanges'), { danger: true })))
       return;
     onClose();
   });
@@ -96,9 +98,7 @@ export function RoomEditor({ room, onClose }: RoomEditorProps) {
           <RoomForm
             editing={room ?? undefined}
             save={save.mutateAsync}
-            onChange={() => {
-              dirty.current = true;
-            }}
+            onChange={() => setDirty(true)}
             onSaved={onClose}
           />
         </FieldDefaultsProvider>
