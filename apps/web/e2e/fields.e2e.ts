@@ -273,7 +273,7 @@ test('a stored <img onerror> does not run, and the attribute is gone', async ({ 
   expect(html).not.toMatch(/onerror|javascript:/i);
 });
 
-test('the settings page with every field filled, at 1280 and 375 px; the member header shows the logo', async ({
+test('the settings page with every field filled, at 1280 and 375 px; headers and sign-in pages show the logo', async ({
   page,
   atrium,
 }, testInfo) => {
@@ -337,4 +337,20 @@ test('the settings page with every field filled, at 1280 and 375 px; the member 
   await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', logo);
   await expect(page).toHaveTitle('Garden Chat');
   await page.screenshot({ animations: 'disabled', path: `${SCREENS}/fields-member-home-1280.png` });
+
+  // The admin header and both sign-in pages show it too.
+  await page.goto(atrium.adminUrl);
+  await expect(page.locator('header img').first()).toHaveAttribute('src', logo);
+  const guest = await page.context().browser()?.newPage();
+  if (!guest) throw new Error('no browser');
+  for (const [url, shot] of [
+    [`${atrium.adminUrl}#/login`, 'fields-admin-login-logo-375.png'],
+    [`${atrium.url}#/login`, 'fields-member-login-logo-375.png'],
+  ] as const) {
+    await guest.setViewportSize({ width: 375, height: 812 });
+    await guest.goto(url);
+    await expect(guest.locator('.ant-card img').first()).toHaveAttribute('src', logo);
+    await guest.screenshot({ animations: 'disabled', path: `${SCREENS}/${shot}` });
+  }
+  await guest.close();
 });

@@ -1,6 +1,26 @@
 import { theme } from 'antd';
 import { assetUrl } from '@/lib/urls';
+import { useConfigStore } from '@/stores/config-store';
 import { brandColor } from './app-providers';
+
+/** The logo the site settings name, or '' for the built-in mark. */
+export function useSiteLogo(): string {
+  return useConfigStore((s) => (typeof s.config.logo === 'string' ? s.config.logo : ''));
+}
+
+/** The site's logo when one is set, else Atrium's mark: headers and sign-in pages alike. */
+export function SiteMark({ size = 32 }: { size?: number }) {
+  const logo = useSiteLogo();
+  return logo ? (
+    <img
+      src={assetUrl(logo)}
+      alt=""
+      style={{ height: size, maxWidth: size * 4, objectFit: 'contain', flex: 'none' }}
+    />
+  ) : (
+    <BrandMark size={size} />
+  );
+}
 
 export function BrandMark({ size = 32 }: { size?: number }) {
   return (
@@ -29,12 +49,11 @@ export interface BrandProps {
   /** Shown after the name in a lighter weight, e.g. "管理后台". */
   suffix?: string;
   showMark?: boolean;
-  /** The site's own logo (site settings), shown instead of the built-in mark. */
-  logo?: string;
+
   href?: string;
 }
 
-export function Brand({ name, suffix, showMark = true, logo, href = '#/' }: BrandProps) {
+export function Brand({ name, suffix, showMark = true, href = '#/' }: BrandProps) {
   const { token } = theme.useToken();
   return (
     <a
@@ -48,16 +67,7 @@ export function Brand({ name, suffix, showMark = true, logo, href = '#/' }: Bran
         lineHeight: 1.3,
       }}
     >
-      {showMark &&
-        (logo ? (
-          <img
-            src={assetUrl(logo)}
-            alt=""
-            style={{ height: 32, maxWidth: 120, objectFit: 'contain', flex: 'none' }}
-          />
-        ) : (
-          <BrandMark />
-        ))}
+      {showMark && <SiteMark />}
       <span
         style={{
           fontSize: 17,

@@ -27,7 +27,6 @@ export function MemberLayout() {
   const small = useSmallWindow();
   const navigate = useNavigate();
   const siteName = useConfigStore((s) => s.config.siteName) || t('app.name');
-  const logo = useConfigStore((s) => (typeof s.config.logo === 'string' ? s.config.logo : ''));
   useSiteHead(t('app.name'));
   const user = useUserStore((s) => s.user);
   const logout = useLogout();
@@ -66,7 +65,7 @@ export function MemberLayout() {
           gap={12}
           style={{ height: '100%', maxWidth: contentMaxWidth, margin: '0 auto' }}
         >
-          <Brand name={siteName} logo={logo} />
+          <Brand name={siteName} />
           <Space size={small ? 8 : 12}>
             <LanguageSwitch compact={small} />
             <ThemeSwitch />

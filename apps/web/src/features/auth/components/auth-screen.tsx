@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Card, Flex, Space, Typography, theme } from 'antd';
-import { BrandMark } from '@/components/brand';
+import { SiteMark } from '@/components/brand';
 import { LanguageSwitch, ThemeSwitch } from '@/components/header-tools';
 
 export interface AuthScreenProps {
@@ -31,7 +31,7 @@ export function AuthScreen({ title, subtitle, children, footer }: AuthScreenProp
           styles={{ body: { padding: '36px 32px 28px' } }}
         >
           <Space orientation="vertical" size={4} style={{ width: '100%', marginBottom: 24 }}>
-            <BrandMark size={40} />
+            <SiteMark size={40} />
             <Typography.Title level={3} style={{ margin: '16px 0 0' }}>
               {title}
             </Typography.Title>

@@ -73,8 +73,7 @@ export function RoomEditor({ room, onClose }: RoomEditorProps) {
     setDirty(false);
   }
   const close = asyncHandler(async () => {
-    if (dirty && !(await confirmDialog(t('rooms.discardChanges'), { danger: true })))
-      return;
+    if (dirty && !(await confirmDialog(t('rooms.discardChanges'), { danger: true }))) return;
     onClose();
   });
   return (
