@@ -40,7 +40,21 @@ test('an admin sets up a provider, a model and a room; members see the room; usa
 
   await page.getByRole('button', { name: '添加模型' }).click();
   const modelDialog = page.getByRole('dialog', { name: '添加模型' });
-  await modelDialog.getByLabel('模型 ID').fill('fake-chat');
+  // The provider's own list is offered: typing narrows it, choosing fills the display name.
+  await expect(modelDialog.getByTestId('model-list-hint')).toHaveText(
+    '可从服务商列出的 2 个模型中选择，也可直接填写。',
+  );
+  await modelDialog.getByLabel('模型 ID').fill('vis');
+  const offered = page.locator('.ant-select-item-option');
+  await expect(offered).toHaveText(['fake-vision']);
+  await modelDialog.getByLabel('模型 ID').fill('fake');
+  await expect(offered).toHaveText(['fake-chat', 'fake-vision']);
+  await page.screenshot({
+    animations: 'disabled',
+    path: `${SCREENS}/chat-admin-model-list-1280.png`,
+  });
+  await offered.filter({ hasText: 'fake-chat' }).click();
+  await expect(modelDialog.getByLabel('显示名称')).toHaveValue('fake-chat');
   await modelDialog.getByLabel('显示名称').fill('Fake Chat');
   await modelDialog.getByRole('button', { name: /保\s*存/ }).click();
   await expect(page.getByRole('cell', { name: 'Fake Chat' })).toBeVisible();

@@ -5,6 +5,8 @@ import { epochMs, id } from './paging.answers';
 
 const count = z.number().int().nonnegative();
 
+export const providerModelsResponse = z.strictObject({ models: z.array(z.string()) });
+
 export const providerTestResponse = z.strictObject({
   /** How the connection was proven: the model list or a tiny completion. */
   method: z.enum(['models', 'completion']),

@@ -13,6 +13,7 @@ import {
   modelOption,
   modelRecord,
   providerRecord,
+  providerModelsResponse,
   providerTestResponse,
   records,
   roomRecord,
@@ -283,6 +284,12 @@ export const aiCalls = defineCalls('admin', {
     rule: aiModelRule,
     request: providerTestRequest,
     answer: providerTestResponse,
+  },
+  /** The model ids a saved provider lists (`GET /v1/models`), for the "Add model" dialog. */
+  'aigc/provider/models': {
+    rule: aiModelRule,
+    request: idRequest,
+    answer: providerModelsResponse,
   },
   'aigc/model/save': { rule: aiModelRule, request: modelSaveRequest, answer: modelRecord },
   'aigc/model/delete': { rule: aiModelRule, request: idRequest, answer: z.null() },

@@ -15,6 +15,9 @@ export function registerAiRoutes(app: FastifyInstance, providers: ProvidersServi
     return ok(null, 'Delete Success');
   });
   route(app, calls['aigc/provider/test'], async ({ body }) => ok(await providers.test(body)));
+  route(app, calls['aigc/provider/models'], async ({ body }) =>
+    ok({ models: await providers.listedModels(body.id) }),
+  );
   route(app, calls['aigc/model/save'], async ({ body }) =>
     ok(await providers.saveModel(body), 'Save Success'),
   );

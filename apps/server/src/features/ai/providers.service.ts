@@ -233,6 +233,24 @@ export class ProvidersService {
    * Unsaved values from the form win over the stored ones; the stored key is used when the
    * form leaves the key field untouched, and only at the stored address.
    */
+  /** The model ids a saved provider lists, with its stored key. */
+  async listedModels(id: number): Promise<string[]> {
+    const stored = await this.getProvider(id);
+    const apiKey = this.openKey(stored);
+    const client = openAiClient({ baseUrl: stored.baseUrl, apiKey }, TEST_TIMEOUT_MS);
+    try {
+      const page = await client.models.list();
+      return page.data
+        .map((m) => m.id)
+        .sort((a, b) => a.localeCompare(b))
+        .slice(0, MAX_LISTED_MODELS);
+    } catch (error) {
+      throw new ApiError(
+        `The provider did not list its models: ${describeProviderError(error, apiKey, false)}`,
+      );
+    }
+  }
+
   async test(request: z.output<typeof providerTestRequest>): Promise<ProviderTestResponse> {
     const stored = request.id > 0 ? await this.getProvider(request.id) : undefined;
     const baseUrl = (request.baseUrl || stored?.baseUrl || '').replace(/\/+$/, '');

@@ -79,6 +79,34 @@ describe.each(testDbKinds)(
       await b.close();
     });
 
+    it('lists the models a saved provider offers, with its stored key, without an audit entry', async () => {
+      const audited = async () =>
+        Number(
+          (
+            await t.db
+              .selectFrom('auditLog' as never)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirst()
+          )?.n ?? 0,
+        );
+      const before = await audited();
+      const listed = await expectOk<{ models: string[] }>(
+        t,
+        '/admin/api/aigc/provider/models',
+        { id: seeded.provider.id },
+        admin(),
+      );
+      expect(listed.models).toEqual(['fake-model', 'fake-vision']);
+      expect(a.requests.at(-1)?.headers.authorization).toBe(`Bearer ${TEST_API_KEY}`);
+      expect(await audited()).toBe(before);
+      const { json } = await t.post(
+        '/admin/api/aigc/provider/models',
+        { id: seeded.provider.id + 1000 },
+        admin(),
+      );
+      expect(json).toMatchObject({ code: Code.Failure, msg: Messages.providerNotFound });
+    });
+
     it.each([
       ['another server', () => b.url],
       ['another host name for the same server', () => a.url.replace('127.0.0.1', 'localhost')],

@@ -1,5 +1,6 @@
-import { Form, Input, InputNumber, Modal, Switch } from 'antd';
+import { AutoComplete, Form, Input, InputNumber, Modal, Switch } from 'antd';
 import type { ModelRecord } from '@atrium/shared/contract/chat';
+import { useProviderModels } from '../api/provider-models';
 import { useSaveModel } from '../api/save-model';
 import { useAiT } from '../i18n';
 import { asyncHandler } from '@/lib/async-handler';
@@ -59,8 +60,20 @@ function ModelForm({
 }) {
   const t = useAiT();
   const { model } = target;
+  const [form] = Form.useForm<Values>();
+  const listed = useProviderModels(target.providerId);
+  const typed = Form.useWatch('name', form) ?? '';
+  const options = (listed.data?.models ?? [])
+    .filter((id) => id.toLowerCase().includes(typed.trim().toLowerCase()))
+    .map((id) => ({ value: id, label: id }));
+  const hint = listed.isPending
+    ? t('ai.modelListLoading')
+    : listed.isError
+      ? t('ai.modelListFailed')
+      : t('ai.modelListHint', { n: listed.data.models.length });
   return (
     <Form<Values>
+      form={form}
       name={FORM_ID}
       layout="vertical"
       initialValues={{
@@ -92,7 +105,13 @@ function ModelForm({
       <Form.Item
         name="name"
         label={t('ai.modelName')}
-        extra={t('ai.modelNameHint')}
+        extra={
+          <>
+            {t('ai.modelNameHint')}
+            <br />
+            <span data-testid="model-list-hint">{hint}</span>
+          </>
+        }
         rules={[
           {
             required: true,
@@ -101,7 +120,13 @@ function ModelForm({
           },
         ]}
       >
-        <Input maxLength={200} />
+        <AutoComplete
+          options={options}
+          maxLength={200}
+          onSelect={(id: string) => {
+            if (!form.getFieldValue('title')) form.setFieldValue('title', id);
+          }}
+        />
       </Form.Item>
       <Form.Item
         name="title"
