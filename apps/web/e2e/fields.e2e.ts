@@ -125,9 +125,17 @@ test('images: upload two PNGs in the picker, pick both, drag to reorder, save, r
   await dragOnto(page, tiles.nth(1), tiles.nth(0));
   await expect.poll(() => bannerPaths(page)).toEqual([blue, red]);
 
+  // A slow save keeps the whole page covered by SPEC's overlay until it answers.
+  await page.route(/\/admin\/api\/setting\/save$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await route.continue();
+  });
   const saved = page.waitForResponse((r) => r.url().endsWith('/admin/api/setting/save'));
   await page.getByRole('button', { name: buttonName('保存') }).click();
+  await expect(page.getByText('加载中...')).toBeVisible();
   const answer = (await (await saved).json()) as Envelope<Settings>;
+  await expect(page.getByText('加载中...')).toBeHidden();
+  await page.unroute(/\/admin\/api\/setting\/save$/);
   expect(answer.code).toBe(0);
   expect(answer.data.banners).toEqual([blue, red]);
   await expect(page.getByText('保存成功')).toBeVisible();

@@ -56,6 +56,21 @@ test('a room: the video field shows intro.mp4, downloads reach members, unsaved 
   await expect(ask).toBeHidden();
   await expect(editor.getByLabel('标题')).toHaveValue('Library room');
 
+  // Esc closes the topmost layer only: a sub-dialog, then the picker, never the editor beneath.
+  await editor.getByRole('button', { name: buttonName('选择视频') }).click();
+  const picker = page.locator('.atrium-fp-modal');
+  await expect(picker).toBeVisible();
+  await picker.locator('.atrium-fp-side').getByRole('button', { name: '新增分类' }).click();
+  const sub = page.locator('.ant-modal').filter({ hasText: '上级分类' });
+  await expect(sub).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(sub).toBeHidden();
+  await expect(picker).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(picker).toBeHidden();
+  await expect(editor).toBeVisible();
+  await expect(ask).toHaveCount(0);
+
   await pickThroughField(page, '选择视频', video, 'intro.mp4');
   const videoItem = editor.locator('.ant-form-item').filter({ hasText: '介绍视频' });
   await expect(videoItem.getByText('intro.mp4', { exact: true })).toBeVisible();

@@ -5,6 +5,7 @@ import { tFiles, useFilesT } from '@/components/file-library/i18n';
 import { pickerDialogWidth } from './dialog-width';
 import { parseSelectorItems } from './external-items';
 import type { PickedFile } from './selection';
+import { useEscapeLayer } from '@/lib/escape-layer';
 import { useSmallWindow } from '@/lib/use-media-query';
 import { useConfigStore } from '@/stores/config-store';
 
@@ -40,6 +41,7 @@ export function ExternalSelector({
   onConfirm,
   onClose,
 }: ExternalSelectorProps) {
+  useEscapeLayer(open, onClose);
   const t = useFilesT();
   const narrow = useSmallWindow();
   const frame = useRef<HTMLIFrameElement>(null);

@@ -7,6 +7,7 @@ import { PickerBody } from './picker-body';
 import { useLibraryPermission, type FilePickerPermission } from './permission';
 import { useThemeVars } from '@/components/file-library/upload-button/theme-vars';
 import type { PickedFile } from './selection';
+import { useEscapeLayer } from '@/lib/escape-layer';
 import { useSmallWindow } from '@/lib/use-media-query';
 import './file-picker.css';
 
@@ -56,6 +57,7 @@ export function FilePicker({
   const granted = useLibraryPermission(url);
   const permission: FilePickerPermission = { ...granted, ...props.permission };
   const close = () => onClose?.();
+  useEscapeLayer(mode === 'dialog' && open && !props.external, close);
 
   // The external selector is another site's library: our flags do not apply to it.
   if (props.external) {

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button, Modal, Spin } from 'antd';
 import { useFilesT } from '@/components/file-library/i18n';
+import { useEscapeLayer } from '@/lib/escape-layer';
 import { useSmallWindow } from '@/lib/use-media-query';
 import { subDialogWidth } from './dialog-width';
 
@@ -18,6 +19,7 @@ export interface SubDialogProps {
 export function SubDialog({ open, title, loading, onConfirm, onClose, children }: SubDialogProps) {
   const t = useFilesT();
   const narrow = useSmallWindow();
+  useEscapeLayer(open, onClose);
   return (
     <Modal
       open={open}

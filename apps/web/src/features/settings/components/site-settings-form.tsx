@@ -22,6 +22,7 @@ import {
 } from '@/components/fields/name-value-list/name-value-list';
 import { RichTextField } from '@/components/fields/rich-text-field/rich-text-field';
 import { refreshAppConfig } from '@/features/app';
+import { withLoading } from '@/lib/loading';
 import { useSmallWindow } from '@/lib/use-media-query';
 import { useSaveSiteSettings } from '../api/save-site-settings';
 import { useSettingsT } from '../i18n';
@@ -71,11 +72,14 @@ export function SiteSettingsForm({ settings }: SiteSettingsFormProps) {
 
   const submit = async (values: SiteSettings) => {
     try {
-      const saved = await save.mutateAsync({
-        ...values,
-        siteName: values.siteName.trim(),
-        metaTags: cleanMetaTags(values.metaTags),
-      });
+      // The whole page is the form: it stays covered ("加载中...") until the save answers.
+      const saved = await withLoading(() =>
+        save.mutateAsync({
+          ...values,
+          siteName: values.siteName.trim(),
+          metaTags: cleanMetaTags(values.metaTags),
+        }),
+      );
       form.setFieldsValue(saved);
       void refreshAppConfig();
     } catch (error) {

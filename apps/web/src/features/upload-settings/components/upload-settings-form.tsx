@@ -9,6 +9,7 @@ import {
 import { toast } from '@/lib/feedback';
 import { useSaveUploadSettings } from '../api/save-upload-settings';
 import { useUploadSettingsT } from '../i18n';
+import { withLoading } from '@/lib/loading';
 
 const MiB = 1024 * 1024;
 const extensionPattern = /^[a-z0-9]{1,10}$/;
@@ -63,7 +64,8 @@ export function UploadSettingsForm({ view }: UploadSettingsFormProps) {
 
   const submit = async () => {
     const values = await form.validateFields();
-    await save.mutateAsync(toConfig(values));
+    // Covers the page ("加载中...") until the save answers: the form is the whole view.
+    await withLoading(() => save.mutateAsync(toConfig(values)));
   };
 
   const extensionRules = (library: Library) => [
