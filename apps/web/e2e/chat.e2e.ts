@@ -255,6 +255,22 @@ test('a member chats in a room: tokens stream, a reload continues the answer, st
   await expect(history.getByRole('button', { name: /Short question/ }).first()).toBeVisible();
   await expect(answers(page).last()).toHaveAttribute('data-status', 'done');
 
+  // Search the room's conversations: a word of an answer finds its conversation, marked; choosing
+  // it opens it.
+  const searchBox = page.getByLabel('搜索对话');
+  await searchBox.fill('brand NEW');
+  const hit = history.locator('.atrium-conversation-hit');
+  await expect(hit).toHaveCount(1);
+  await expect(hit).toContainText('Tell me a long story');
+  await expect(hit.locator('mark.atrium-highlight')).toHaveText(['brand new']);
+  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-search-1280.png` });
+  await hit.click();
+  await expect(answers(page).last()).toContainText('A brand new ending');
+  await searchBox.fill('no such words anywhere');
+  await expect(history.getByText('没有包含“no such words anywhere”的对话')).toBeVisible();
+  await searchBox.fill('');
+  await expect(history.getByRole('button', { name: /Short question/ }).first()).toBeVisible();
+
   // 375 px: the room and the home still work.
   await page.setViewportSize({ width: 375, height: 780 });
   await expect(page.getByLabel('输入消息')).toBeVisible();

@@ -105,6 +105,13 @@ export const conversationRecord = z.strictObject({
   updatedAt: epochMs,
 });
 
+/** A conversation found by a search: where the words are, in a line of its messages or none. */
+export const conversationHit = z.strictObject({
+  conversation: conversationRecord,
+  /** Text around the first message holding the words; empty when only the title holds them. */
+  excerpt: z.string(),
+});
+
 export const messageStatuses = ['done', 'streaming', 'stopped', 'error', 'interrupted'] as const;
 
 export const messageRecord = z.strictObject({

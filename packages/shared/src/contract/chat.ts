@@ -6,6 +6,7 @@ import {
   adminRoomRecord,
   chatQuotaAnswer,
   chatSendResponse,
+  conversationHit,
   conversationRecord,
   messageListResponse,
   messageRecord,
@@ -176,6 +177,10 @@ export interface RecordsResponse<T> {
 // Conversations and messages (members)
 
 export const conversationListRequest = z.strictObject({ roomId: id });
+export const conversationSearchRequest = z.strictObject({
+  roomId: id,
+  keywords: requiredText(100),
+});
 export const conversationCreateRequest = z.strictObject({
   roomId: id,
   title: textField().trim().max(100).optional(),
@@ -183,6 +188,7 @@ export const conversationCreateRequest = z.strictObject({
 export const conversationRenameRequest = z.strictObject({ id, title: requiredText(100) });
 
 export type ConversationRecord = z.infer<typeof conversationRecord>;
+export type ConversationHit = z.infer<typeof conversationHit>;
 
 export { messageStatuses };
 export type MessageStatus = (typeof messageStatuses)[number];
@@ -329,6 +335,11 @@ export const chatCalls = defineCalls('member', {
   'aigc/conversation/list': {
     request: conversationListRequest,
     answer: records(conversationRecord),
+  },
+  /** The member's conversations in a room whose title or messages hold the words (SPEC 2.6). */
+  'aigc/conversation/search': {
+    request: conversationSearchRequest,
+    answer: records(conversationHit),
   },
   'aigc/conversation/create': { request: conversationCreateRequest, answer: conversationRecord },
   'aigc/conversation/rename': { request: conversationRenameRequest, answer: conversationRecord },

@@ -1,5 +1,6 @@
 import type { MessageStatus } from '@atrium/shared/contract/chat';
 import { sql, type Insertable, type Updateable } from 'kysely';
+import { containsText } from '../../db/search';
 import type {
   ChatConversationsTable,
   ChatDb,
@@ -59,6 +60,55 @@ export class ChatRepository {
       .orderBy('id', 'desc')
       .limit(limit)
       .execute();
+  }
+
+  /**
+   * The member's conversations in a room whose title or any message holds `keywords` (any case),
+   * most recent first, each with the first message that holds them.
+   */
+  async searchConversations(
+    memberId: number,
+    roomId: number,
+    keywords: string,
+    limit: number,
+  ): Promise<{ conversation: ConversationRow; content: string | undefined }[]> {
+    const rows = await this.db
+      .selectFrom('chatConversations')
+      .select(conversationColumns)
+      .where('memberId', '=', memberId)
+      .where('roomId', '=', roomId)
+      .where((eb) =>
+        eb.or([
+          containsText('chatConversations.title', keywords),
+          eb.exists(
+            eb
+              .selectFrom('chatMessages')
+              .select('chatMessages.id')
+              .whereRef('chatMessages.conversationId', '=', 'chatConversations.id')
+              .where(containsText('chatMessages.content', keywords)),
+          ),
+        ]),
+      )
+      .orderBy('updatedAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    if (rows.length === 0) return [];
+    const matches = await this.db
+      .selectFrom('chatMessages')
+      .select(['conversationId', 'content'])
+      .where(
+        'conversationId',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .where(containsText('content', keywords))
+      .orderBy('id')
+      .execute();
+    const first = new Map<number, string>();
+    for (const m of matches)
+      if (!first.has(m.conversationId)) first.set(m.conversationId, m.content);
+    return rows.map((conversation) => ({ conversation, content: first.get(conversation.id) }));
   }
 
   findConversation(id: number, memberId: number): Promise<ConversationRow | undefined> {

@@ -15,6 +15,9 @@ export function registerChatRoutes(
   route(app, calls['aigc/conversation/list'], async ({ body, member }) =>
     ok({ records: await chat.listConversations(member, body.roomId) }),
   );
+  route(app, calls['aigc/conversation/search'], async ({ body, member }) =>
+    ok({ records: await chat.searchConversations(member, body.roomId, body.keywords) }),
+  );
   route(app, calls['aigc/conversation/create'], async ({ body, member }) =>
     ok(await chat.createConversation(member, body.roomId, body.title)),
   );

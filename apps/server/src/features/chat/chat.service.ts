@@ -1,6 +1,7 @@
 import type {
   chatSendRequest,
   ChatSendResponse,
+  ConversationHit,
   ConversationRecord,
   MessageListResponse,
   MessageRecord,
@@ -38,6 +39,24 @@ const Messages = {
   notAnswer: 'Only answers can be regenerated',
   stillStreaming: 'This answer is still being written: stop it first',
 } as const;
+
+/** Characters of context shown on each side of the words a search found. */
+const EXCERPT_CONTEXT = 40;
+
+/** The words found in `text` with a little context, on one line, "…" where it was cut. */
+export function excerptAround(text: string, keywords: string): string {
+  // Read as prose: markdown's marks (fences, `code`, **bold**, # headings) are left out.
+  const flat = text
+    .replace(/^\s{0,3}(?:#{1,6}\s+|```\S*)/gm, '')
+    .replace(/`+|\*+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const at = flat.toLowerCase().indexOf(keywords.toLowerCase());
+  if (at < 0) return flat.slice(0, EXCERPT_CONTEXT * 2);
+  const start = Math.max(0, at - EXCERPT_CONTEXT);
+  const end = Math.min(flat.length, at + keywords.length + EXCERPT_CONTEXT);
+  return `${start > 0 ? '…' : ''}${flat.slice(start, end)}${end < flat.length ? '…' : ''}`;
+}
 
 const toConversation = (row: ConversationRow): ConversationRecord => ({
   id: row.id,
@@ -106,6 +125,23 @@ export class ChatService {
   async listConversations(member: MemberPrincipal, roomId: number): Promise<ConversationRecord[]> {
     const rows = await this.repo.listConversations(member.id, roomId, MAX_CONVERSATIONS_LISTED);
     return rows.map(toConversation);
+  }
+
+  async searchConversations(
+    member: MemberPrincipal,
+    roomId: number,
+    keywords: string,
+  ): Promise<ConversationHit[]> {
+    const hits = await this.repo.searchConversations(
+      member.id,
+      roomId,
+      keywords,
+      MAX_CONVERSATIONS_LISTED,
+    );
+    return hits.map(({ conversation, content }) => ({
+      conversation: toConversation(conversation),
+      excerpt: content === undefined ? '' : excerptAround(content, keywords),
+    }));
   }
 
   async createConversation(

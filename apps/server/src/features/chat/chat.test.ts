@@ -3,6 +3,7 @@ import { Code } from '@atrium/shared';
 import type {
   AdminRoomRecord,
   ChatQuota,
+  ConversationHit,
   ConversationRecord,
   MessageListResponse,
   MessageRecord,
@@ -20,6 +21,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAi, tokens, type ChatBody, type FakeOpenAi } from '../../testing/fake-openai';
 import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp, withMovableSystemClock } from '../../testing/test-app';
+import { excerptAround } from './chat.service';
 import {
   eventually,
   expectOk,
@@ -246,6 +248,61 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
   });
 
   describe('chat', () => {
+    it('searches the member’s conversations in a room by title and content, with an excerpt', async () => {
+      const token = await member();
+      const search = (keywords: string) =>
+        t.post<RecordsResponse<ConversationHit>>(
+          '/api/aigc/conversation/search',
+          { roomId: seeded.room.id, keywords },
+          as(token),
+        );
+      const pruning = await newConversation(t, token, seeded.room.id);
+      fake.script({ text: 'Cut above an outward bud.' });
+      const asked = await send(
+        t,
+        token,
+        pruning.id,
+        'In early spring, how far back should I prune my climbing ROSES against the south wall of the old garden house?',
+      );
+      await readStream(base, token, { messageId: asked.json.data.assistantMessage.id });
+      const winter = await newConversation(t, token, seeded.room.id);
+      await expectOk(
+        t,
+        '/api/aigc/conversation/rename',
+        { id: winter.id, title: 'Roses in winter' },
+        as(token),
+      );
+      await newConversation(t, token, seeded.room.id);
+      // Somebody else's roses stay theirs.
+      const other = await member();
+      const theirs = await newConversation(t, other, seeded.room.id);
+      await expectOk(
+        t,
+        '/api/aigc/conversation/rename',
+        { id: theirs.id, title: 'roses too' },
+        as(other),
+      );
+
+      const found = (await search('roses')).json;
+      expect(found.code, found.msg).toBe(0);
+      expect(found.data.records.map((h) => h.conversation.id)).toEqual([winter.id, pruning.id]);
+      expect(found.data.records[0]?.excerpt).toBe('');
+      expect(found.data.records[1]?.excerpt).toBe(
+        '…how far back should I prune my climbing ROSES against the south wall of the old garde…',
+      );
+      // An answer's text counts too; % and _ are plain characters.
+      expect((await search('OUTWARD bud')).json.data.records[0]?.excerpt).toBe(
+        'Cut above an outward bud.',
+      );
+      expect((await search('%')).json.data.records).toEqual([]);
+      expect(excerptAround('## Tips\n\nUse **bold** and `code`:\n```js\nx()\n```', 'bold')).toBe(
+        'Tips Use bold and code: x()',
+      );
+      const empty = (await search('   ')).json;
+      expect(empty.code).toBe(Code.Failure);
+      expect(empty.msg).toContain('keywords');
+    });
+
     it('sends the system prompt, history and parameters to the provider and streams the answer', async () => {
       const token = await member();
       const conversation = await newConversation(t, token, seeded.room.id);

@@ -1,6 +1,7 @@
 import type { Library } from '@atrium/shared/contract/files';
 import { sql, type Insertable } from 'kysely';
 import { prepare } from '../../db/prepared';
+import { containsText } from '../../db/search';
 import {
   categoryColumns,
   fileColumns,
@@ -338,9 +339,8 @@ export class FilesRepository {
     offset: number,
     limit: number,
   ): Promise<{ rows: FileRow[]; total: number }> {
-    const pattern = `%${keywords.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     let query = ownedFiles(this.db, scope.owner.type, scope.owner.id, scope.library).where(
-      sql<boolean>`lower(name) like ${pattern} escape '\\'`,
+      containsText('name', keywords),
     );
     if (pathPrefix !== undefined) {
       const { type, id } = scope.owner;

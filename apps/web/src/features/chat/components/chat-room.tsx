@@ -163,6 +163,7 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
   const noModel = room.model === null;
   const list = (
     <ConversationList
+      roomId={room.id}
       conversations={conversations.data}
       loading={conversations.isLoading}
       activeId={activeId}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Dropdown, Empty, Input, Modal, Spin, theme, Typography } from 'antd';
 import {
   DeleteOutlined,
@@ -6,13 +6,17 @@ import {
   MessageOutlined,
   MoreOutlined,
   PlusOutlined,
+  SearchOutlined,
 } from '@ant-design/icons';
 import type { ConversationRecord } from '@atrium/shared/contract/chat';
 import { confirmDialog } from '@/lib/feedback';
+import { Highlight } from '@/lib/highlight';
+import { useConversationSearch } from '../api/search-conversations';
 import { useChatT } from '../i18n';
 import { asyncHandler } from '@/lib/async-handler';
 
 export interface ConversationListProps {
+  roomId: number;
   conversations: ConversationRecord[] | undefined;
   loading: boolean;
   activeId: number | undefined;
@@ -25,6 +29,7 @@ export interface ConversationListProps {
 
 /** The member's conversations in the room: new, pick, rename, delete. */
 export function ConversationList({
+  roomId,
   conversations,
   loading,
   activeId,
@@ -38,6 +43,15 @@ export function ConversationList({
   const { token } = theme.useToken();
   const [renaming, setRenaming] = useState<ConversationRecord>();
   const [title, setTitle] = useState('');
+  const [typed, setTyped] = useState('');
+  const [keywords, setKeywords] = useState('');
+  // Searches once typing pauses, not on every key.
+  useEffect(() => {
+    const timer = setTimeout(() => setKeywords(typed.trim()), 300);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  const searching = keywords !== '';
+  const found = useConversationSearch(roomId, keywords);
 
   const remove = async (conversation: ConversationRecord) => {
     if (await confirmDialog(t('chat.confirmDelete', { title: conversation.title }))) {
@@ -58,12 +72,50 @@ export function ConversationList({
         >
           {t('chat.newConversation')}
         </Button>
+        <Input
+          allowClear
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          prefix={<SearchOutlined style={{ opacity: 0.5 }} />}
+          placeholder={t('chat.searchConversations')}
+          aria-label={t('chat.searchConversations')}
+          maxLength={100}
+          style={{ marginTop: 8 }}
+        />
       </div>
       <nav
         aria-label={t('chat.conversations')}
         style={{ flex: 1, overflowY: 'auto', padding: '0 8px 12px' }}
       >
-        {loading && !conversations ? (
+        {searching ? (
+          found.isPending ? (
+            <Spin style={{ display: 'block', margin: '24px auto' }} />
+          ) : !found.data || found.data.length === 0 ? (
+            <Empty
+              image={Empty.PRESENTED_IMAGE_SIMPLE}
+              description={t('chat.searchNothing', { keywords })}
+            />
+          ) : (
+            found.data.map(({ conversation: c, excerpt }) => (
+              <button
+                key={c.id}
+                type="button"
+                className="atrium-conversation-hit"
+                aria-current={c.id === activeId ? 'true' : undefined}
+                onClick={() => onSelect(c.id)}
+              >
+                <span className="atrium-conversation-hit-title">
+                  <Highlight text={c.title} keyword={keywords} />
+                </span>
+                {excerpt && (
+                  <span className="atrium-conversation-hit-excerpt">
+                    <Highlight text={excerpt} keyword={keywords} />
+                  </span>
+                )}
+              </button>
+            ))
+          )
+        ) : loading && !conversations ? (
           <Spin style={{ display: 'block', margin: '24px auto' }} />
         ) : !conversations || conversations.length === 0 ? (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chat.noConversations')} />

@@ -14,6 +14,16 @@ describe('ChatMarkdown', () => {
       'const',
     );
     expect(container.querySelectorAll('td')).toHaveLength(2);
+    // The language sits in the bar above the code, beside the copy button, not over the code.
+    const bar = container.querySelector('.atrium-md-code-bar');
+    expect(bar?.querySelector('.atrium-md-code-lang')?.textContent).toBe('js');
+    expect(bar?.querySelector('button[aria-label]')).not.toBeNull();
+    expect(bar?.nextElementSibling?.tagName).toBe('PRE');
+  });
+
+  it('labels a fence without a language as code', () => {
+    const { container } = renderWithProviders(<ChatMarkdown text={'```\nplain\n```'} />);
+    expect(container.querySelector('.atrium-md-code-lang')?.textContent).toMatch(/^(Code|代码)$/);
   });
 
   it('never turns raw HTML or javascript: links into live markup', () => {
