@@ -131,6 +131,21 @@ test.describe('member accounts', () => {
       /\/data\/image\/[0-9a-f]{24}\/me\.png$/,
     );
     await expect(page.getByRole('banner').locator('img[src*="/data/image/"]')).toBeVisible();
+    // At 375 px the header keeps the picture a round 28 px avatar beside the other controls.
+    await page.setViewportSize({ width: 375, height: 812 });
+    const avatar = page
+      .getByRole('banner')
+      .locator('.ant-avatar')
+      .filter({ has: page.locator('img') });
+    await expect(avatar).toBeVisible();
+    const box = await avatar.boundingBox();
+    expect([Math.round(box?.width ?? 0), Math.round(box?.height ?? 0)]).toEqual([28, 28]);
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(375);
+    await page.screenshot({
+      animations: 'disabled',
+      path: '/work/screens/accounts-avatar-375.png',
+    });
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.getByLabel('Current password').fill('first pass 1');
     await page.getByLabel('New password').fill('second pass 2');
     await page.getByLabel('Confirm password').fill('second pass 2');

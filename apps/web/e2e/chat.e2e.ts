@@ -276,6 +276,14 @@ test('a member chats in a room: tokens stream, a reload continues the answer, st
   await expect(page.getByLabel('输入消息')).toBeVisible();
   await expect.poll(overflow).toBeLessThanOrEqual(0);
   await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-room-375.png` });
+  // Focused, the composer shows one ring (its box's), not a second one around the text area.
+  await page.getByLabel('输入消息').focus();
+  await expect(page.getByLabel('输入消息')).toHaveCSS('outline-style', 'none');
+  await expect(page.locator('.atrium-composer-box')).toHaveCSS(
+    'box-shadow',
+    /rgba?\(.+\) 0px 0px 0px 2px/,
+  );
+  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-composer-375.png` });
   await page.goto(atrium.url);
   await expect(page.getByRole('link', { name: 'Story studio' })).toBeVisible();
   await page.screenshot({

@@ -38,10 +38,14 @@ export function AdminsTable(props: AdminsTableProps) {
     {
       title: t('admins.username'),
       dataIndex: 'username',
+      // Wide enough for a name and its tags: a squeezed column broke names letter by letter.
+      width: 220,
       render: (_, admin) => (
         <Flex vertical>
-          <Space size={6}>
-            <Typography.Text strong>{admin.username}</Typography.Text>
+          <Space size={6} wrap>
+            <Typography.Text strong style={{ whiteSpace: 'nowrap' }}>
+              {admin.username}
+            </Typography.Text>
             {admin.isFounder && (
               <Tag icon={<CrownOutlined />} color="gold">
                 {t('admins.founder')}
@@ -60,6 +64,7 @@ export function AdminsTable(props: AdminsTableProps) {
     {
       title: t('admins.roles'),
       dataIndex: 'roles',
+      width: 200,
       render: (_, admin) => {
         if (admin.isFounder) return <Tag color="gold">{t('admins.allRules')}</Tag>;
         if (admin.roles.length === 0) {
@@ -168,7 +173,7 @@ export function AdminsTable(props: AdminsTableProps) {
       columns={columns}
       dataSource={data?.records}
       loading={loading}
-      scroll={{ x: 900 }}
+      scroll={{ x: 'max-content' }}
       pagination={{
         current: data?.page ?? 1,
         pageSize: data?.pageSize ?? 20,

@@ -53,10 +53,7 @@ export function Composer({ disabled, streaming, sending, vision, onSend, onStop 
       className="atrium-composer"
       style={{ borderTop: `1px solid ${token.colorBorderSecondary}` }}
     >
-      <div
-        className="atrium-composer-box"
-        style={{ background: token.colorBgContainer, border: `1px solid ${token.colorBorder}` }}
-      >
+      <div className="atrium-composer-box" style={{ background: token.colorBgContainer }}>
         {images.length > 0 && (
           <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', padding: '4px 0 8px' }}>
             {images.map((image) => (
