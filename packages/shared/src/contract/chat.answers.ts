@@ -128,6 +128,11 @@ export const messageRecord = z.strictObject({
   completionTokens: count,
   /** True when the provider gave no usage and the counts are estimates. */
   tokensEstimated: z.boolean(),
+  /**
+   * A question asked in more than one version (edited): the ids of its versions, oldest first,
+   * this one among them. Absent for answers and for questions asked once.
+   */
+  versions: z.array(id).optional(),
   createdAt: epochMs,
   updatedAt: epochMs,
 });

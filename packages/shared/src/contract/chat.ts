@@ -226,6 +226,14 @@ export const chatStreamRequest = z.strictObject({
 });
 
 export const messageIdRequest = z.strictObject({ messageId: id });
+/** A question asked again in other words: a new branch beside the old one (SPEC 2.6). */
+export const chatEditRequest = z.strictObject({
+  messageId: id,
+  content: textField()
+    .trim()
+    .min(1, 'is required')
+    .max(maxMessageLength, `at most ${maxMessageLength} characters`),
+});
 
 /**
  * Events of the `aigc/chat/stream` SSE body. `delta.offset` is where `text` starts in the
@@ -348,6 +356,9 @@ export const chatCalls = defineCalls('member', {
   'aigc/chat/send': { request: chatSendRequest, answer: chatSendResponse },
   'aigc/chat/stop': { request: messageIdRequest, answer: messageRecord },
   'aigc/chat/regenerate': { request: messageIdRequest, answer: messageRecord },
+  'aigc/chat/edit': { request: chatEditRequest, answer: chatSendResponse },
+  /** Shows the branch through this message (a version of a question), at its newest message. */
+  'aigc/conversation/branch': { request: messageIdRequest, answer: z.null() },
   /**
    * A refusal answers an envelope; otherwise the answer is an event stream of `streamDelta`,
    * `streamDone` and `streamError` events (chat.answers.ts), never an envelope.

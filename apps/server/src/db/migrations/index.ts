@@ -12,6 +12,7 @@ import * as chatWriters from './2026_11_25_1000_chat_writers';
 import * as uploadSettingsRule from './2026_11_26_1000_upload_settings_rule';
 import * as fileAddresses from './2026_11_27_1000_file_addresses';
 import * as roomDownloads from './2026_11_27_2000_room_downloads';
+import * as chatBranches from './2026_11_27_3000_chat_branches';
 
 /**
  * Every migration, imported statically so the esbuild bundle carries them (no file scanning).
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_1000_upload_settings_rule': uploadSettingsRule,
   '2026_11_27_1000_file_addresses': fileAddresses,
   '2026_11_27_2000_room_downloads': roomDownloads,
+  '2026_11_27_3000_chat_branches': chatBranches,
 };

@@ -1,6 +1,7 @@
 import type { MessageStatus } from '@atrium/shared/contract/chat';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { containsText } from '../../db/search';
+import { branchPath, type BranchNode } from './branches';
 import type {
   ChatConversationsTable,
   ChatDb,
@@ -14,6 +15,7 @@ const conversationColumns = [
   'roomId',
   'memberId',
   'title',
+  'leafId',
   'createdAt',
   'updatedAt',
 ] as const;
@@ -21,6 +23,7 @@ const conversationColumns = [
 const messageColumns = [
   'chatMessages.id',
   'chatMessages.conversationId',
+  'chatMessages.parentId',
   'chatMessages.role',
   'chatMessages.content',
   'chatMessages.images',
@@ -131,7 +134,7 @@ export class ChatRepository {
 
   async updateConversation(
     id: number,
-    changes: { title?: string; updatedAt: number },
+    changes: { title?: string; updatedAt?: number; leafId?: number | null },
   ): Promise<void> {
     await this.db.updateTable('chatConversations').set(changes).where('id', '=', id).execute();
   }
@@ -140,18 +143,25 @@ export class ChatRepository {
     await this.db.deleteFrom('chatConversations').where('id', '=', id).execute();
   }
 
-  /** Up to `limit` messages older than `before` (or the newest), newest first. */
-  messagesPage(
-    conversationId: number,
-    before: number | undefined,
-    limit: number,
-  ): Promise<MessageRow[]> {
-    let query = this.db
+  /** Every message of a conversation as the branch walk needs it, oldest first. */
+  branchNodes(conversationId: number): Promise<BranchNode[]> {
+    return this.db
+      .selectFrom('chatMessages')
+      .select(['id', 'parentId', 'role'])
+      .where('conversationId', '=', conversationId)
+      .orderBy('id')
+      .execute();
+  }
+
+  /** These messages, oldest first. */
+  async messagesByIds(ids: readonly number[]): Promise<MessageRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
       .selectFrom('chatMessages')
       .select(messageColumns)
-      .where('conversationId', '=', conversationId);
-    if (before !== undefined) query = query.where('id', '<', before);
-    return query.orderBy('id', 'desc').limit(limit).execute();
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .execute();
   }
 
   findMessage(id: number): Promise<MessageRow | undefined> {
@@ -183,17 +193,6 @@ export class ChatRepository {
       .where('conversationId', '=', conversationId)
       .where('status', '=', 'streaming')
       .execute();
-  }
-
-  lastMessageId(conversationId: number): Promise<number | undefined> {
-    return this.db
-      .selectFrom('chatMessages')
-      .select('id')
-      .where('conversationId', '=', conversationId)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst()
-      .then((row) => row?.id);
   }
 
   async insertMessage(row: Insertable<ChatMessagesTable>): Promise<number> {
@@ -272,16 +271,15 @@ export class ChatRepository {
     return written;
   }
 
-  /** The history a new answer is written from: messages before `beforeId`, newest first. */
-  history(conversationId: number, beforeId: number, limit: number): Promise<MessageRow[]> {
-    return this.db
-      .selectFrom('chatMessages')
-      .select(messageColumns)
-      .where('conversationId', '=', conversationId)
-      .where('id', '<', beforeId)
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
+  /**
+   * The history a new answer is written from: up to `limit` messages of its branch before
+   * `beforeId` (the answer), newest first.
+   */
+  async history(conversationId: number, beforeId: number, limit: number): Promise<MessageRow[]> {
+    const nodes = await this.branchNodes(conversationId);
+    const path = branchPath(nodes, beforeId);
+    const ids = path.slice(0, -1).slice(-limit);
+    return (await this.messagesByIds(ids)).reverse();
   }
 
   /**

@@ -40,6 +40,13 @@ export function registerChatRoutes(
   route(app, calls['aigc/chat/regenerate'], async ({ body, member }) =>
     ok(await chat.regenerate(member, body.messageId)),
   );
+  route(app, calls['aigc/chat/edit'], async ({ body, member }) =>
+    ok(await chat.edit(member, body)),
+  );
+  route(app, calls['aigc/conversation/branch'], async ({ body, member }) => {
+    await chat.showBranch(member, body.messageId);
+    return ok(null);
+  });
   route(app, calls['aigc/chat/stream'], async ({ body, member, req, reply }) => {
     // Refusals (not found, someone else's message) still answer the envelope; only then
     // does the reply become an event stream. A live answer here knows its member already.

@@ -1,4 +1,5 @@
 import type {
+  chatEditRequest,
   chatSendRequest,
   ChatSendResponse,
   ConversationHit,
@@ -12,6 +13,7 @@ import type { MemberPrincipal } from '../../http/principal';
 import type { ProvidersService } from '../ai/index';
 import type { RoomsService } from '../rooms/index';
 import { roomParams } from '../rooms/index';
+import { branchPath, newestLeafUnder, versionsOf } from './branches';
 import { ChatRepository } from './chat.repository';
 import type { ChatDb, ConversationRow, MessageRow } from './chat.tables';
 import type { Generations } from './generation';
@@ -37,6 +39,7 @@ const Messages = {
   busy: 'An answer is still being written: wait for it or stop it first',
   notLast: 'Only the latest answer can be regenerated',
   notAnswer: 'Only answers can be regenerated',
+  notQuestion: 'Only your own questions can be edited',
   stillStreaming: 'This answer is still being written: stop it first',
 } as const;
 
@@ -186,10 +189,25 @@ export class ChatService {
     before: number | undefined,
     limit: number,
   ): Promise<MessageListResponse> {
-    await this.conversation(member, conversationId);
-    const rows = await this.repo.messagesPage(conversationId, before, limit + 1);
-    const hasMore = rows.length > limit;
-    return { records: rows.slice(0, limit).reverse().map(toMessage), hasMore };
+    const conversation = await this.conversation(member, conversationId);
+    // The shown branch only; paged from its end backwards.
+    const nodes = await this.repo.branchNodes(conversationId);
+    const path = branchPath(nodes, conversation.leafId).filter(
+      (id) => before === undefined || id < before,
+    );
+    const rows = await this.repo.messagesByIds(path.slice(-limit));
+    const byId = new Map(nodes.map((n) => [n.id, n]));
+    const records = rows.map((row) => {
+      const node = byId.get(row.id);
+      const versions = node && versionsOf(nodes, node);
+      return versions ? { ...toMessage(row), versions } : toMessage(row);
+    });
+    return { records, hasMore: path.length > limit };
+  }
+
+  /** The last message of the conversation's shown branch. */
+  private async tipOf(conversation: ConversationRow): Promise<number | undefined> {
+    return branchPath(await this.repo.branchNodes(conversation.id), conversation.leafId).at(-1);
   }
 
   /** Everything that must hold before an answer may be written in this conversation. */
@@ -224,14 +242,69 @@ export class ChatService {
   ): Promise<ChatSendResponse> {
     const conversation = await this.conversation(member, request.conversationId);
     const images = [...new Set(request.images)];
-    const { room, model } = await this.prepare(member, conversation, images);
+    const prepared = await this.prepare(member, conversation, images);
+    const parentId = (await this.tipOf(conversation)) ?? null;
+    return this.ask(member, conversation, prepared, {
+      content: request.content,
+      images,
+      parentId,
+      title:
+        conversation.title === DEFAULT_CONVERSATION_TITLE ? titleFrom(request.content) : undefined,
+    });
+  }
+
+  /**
+   * Edit and branch (SPEC 2.6): the question asked again in other words, beside the old one (which
+   * stays, with its answers, one switch away); the new question is answered and shown.
+   */
+  async edit(
+    member: MemberPrincipal,
+    request: z.output<typeof chatEditRequest>,
+  ): Promise<ChatSendResponse> {
+    const row = await this.ownedMessage(member, request.messageId);
+    if (row.role !== 'user') throw new ApiError(Messages.notQuestion);
+    const conversation = await this.conversation(member, row.conversationId);
+    const images = parseImages(row.images);
+    const prepared = await this.prepare(member, conversation, images);
+    const sent = await this.ask(member, conversation, prepared, {
+      content: request.content,
+      images,
+      parentId: row.parentId,
+      title: undefined,
+    });
+    const nodes = await this.repo.branchNodes(conversation.id);
+    const node = nodes.find((n) => n.id === sent.userMessage.id);
+    const versions = node && versionsOf(nodes, node);
+    return versions ? { ...sent, userMessage: { ...sent.userMessage, versions } } : sent;
+  }
+
+  /** Shows the branch through `messageId` (one version of a question), at its newest message. */
+  async showBranch(member: MemberPrincipal, messageId: number): Promise<void> {
+    const row = await this.ownedMessage(member, messageId);
+    if ((await this.repo.streamingIn(row.conversationId)).length > 0)
+      throw new ApiError(Messages.busy);
+    const nodes = await this.repo.branchNodes(row.conversationId);
+    await this.repo.updateConversation(row.conversationId, {
+      leafId: newestLeafUnder(nodes, row.id),
+    });
+  }
+
+  /** Records a question and its (streaming) answer after `parentId`, and starts the answer. */
+  private async ask(
+    member: MemberPrincipal,
+    conversation: ConversationRow,
+    { room, model }: Awaited<ReturnType<ChatService['prepare']>>,
+    question: { content: string; images: string[]; parentId: number | null; title?: string },
+  ): Promise<ChatSendResponse> {
+    const { content, images } = question;
     const now = this.deps.now();
     const { userId, assistantId } = await this.deps.db.transaction().execute(async (trx) => {
       const repo = new ChatRepository(trx);
       const userId = await repo.insertMessage({
         conversationId: conversation.id,
+        parentId: question.parentId,
         role: 'user',
-        content: request.content,
+        content,
         images: JSON.stringify(images),
         status: 'done',
         error: '',
@@ -241,6 +314,7 @@ export class ChatService {
       });
       const assistantId = await repo.insertMessage({
         conversationId: conversation.id,
+        parentId: userId,
         role: 'assistant',
         content: '',
         images: '[]',
@@ -261,9 +335,8 @@ export class ChatService {
       });
       await repo.updateConversation(conversation.id, {
         updatedAt: now,
-        ...(conversation.title === DEFAULT_CONVERSATION_TITLE
-          ? { title: titleFrom(request.content) }
-          : {}),
+        leafId: assistantId,
+        ...(question.title ? { title: question.title } : {}),
       });
       return { userId, assistantId };
     });
@@ -287,14 +360,7 @@ export class ChatService {
       updatedAt: now,
     };
     return {
-      userMessage: {
-        ...base,
-        id: userId,
-        role: 'user',
-        content: request.content,
-        images,
-        status: 'done',
-      },
+      userMessage: { ...base, id: userId, role: 'user', content, images, status: 'done' },
       assistantMessage: {
         ...base,
         id: assistantId,
@@ -318,10 +384,8 @@ export class ChatService {
     const row = await this.ownedMessage(member, messageId);
     if (row.role !== 'assistant') throw new ApiError(Messages.notAnswer);
     if (row.status === 'streaming') throw new ApiError(Messages.stillStreaming);
-    if ((await this.repo.lastMessageId(row.conversationId)) !== row.id) {
-      throw new ApiError(Messages.notLast);
-    }
     const conversation = await this.conversation(member, row.conversationId);
+    if ((await this.tipOf(conversation)) !== row.id) throw new ApiError(Messages.notLast);
     const { room, model } = await this.prepare(member, conversation, []);
     const now = this.deps.now();
     await this.deps.db.transaction().execute(async (trx) => {

@@ -9,6 +9,8 @@ export interface ChatConversationsTable {
   roomId: number;
   memberId: number;
   title: string;
+  /** The message the shown branch ends at; null: the newest (migration 2026_11_27_3000). */
+  leafId: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -16,6 +18,8 @@ export interface ChatConversationsTable {
 export interface ChatMessagesTable {
   id: Generated<number>;
   conversationId: number;
+  /** The message this one follows; null for a conversation's first (migration 2026_11_27_3000). */
+  parentId: number | null;
   role: 'user' | 'assistant';
   content: string;
   /** JSON list of image paths. */

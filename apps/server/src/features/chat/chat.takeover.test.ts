@@ -347,11 +347,14 @@ describe.each(cases)(
         .values({ id: dead, startedAt: now - 3_600_000, heartbeatAt: now - 600_000 })
         .execute();
       const conversation: ConversationRecord = await newConversation(c, token, seeded.room.id);
-      const orphan = (content: string) =>
-        chatDb(testDb.db)
+      // Each follows the one before, as the chat writes them.
+      let parentId: number | null = null;
+      const orphan = async (content: string) => {
+        const row = await chatDb(testDb.db)
           .insertInto('chatMessages')
           .values({
             conversationId: conversation.id,
+            parentId,
             role: 'assistant',
             content,
             images: '[]',
@@ -364,6 +367,9 @@ describe.each(cases)(
           })
           .returning('id')
           .executeTakeFirstOrThrow();
+        parentId = row.id;
+        return row;
+      };
 
       const first = await orphan('half an ans');
       const started = performance.now();

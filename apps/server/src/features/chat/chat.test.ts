@@ -3,6 +3,7 @@ import { Code } from '@atrium/shared';
 import type {
   AdminRoomRecord,
   ChatQuota,
+  ChatSendResponse,
   ConversationHit,
   ConversationRecord,
   MessageListResponse,
@@ -248,6 +249,96 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
   });
 
   describe('chat', () => {
+    it('edits a question into a new branch beside the old one; switching shows either, whole', async () => {
+      const token = await member();
+      const conversation = await newConversation(t, token, seeded.room.id);
+      const ask = async (content: string, answer: string) => {
+        fake.script({ text: answer });
+        const sent = await send(t, token, conversation.id, content);
+        expect(sent.json.code, sent.json.msg).toBe(0);
+        await readStream(base, token, { messageId: sent.json.data.assistantMessage.id });
+        return sent.json.data;
+      };
+      const shown = async () =>
+        (await messages(token, conversation.id)).map((m) =>
+          m.versions
+            ? `${m.content} (${m.versions.indexOf(m.id) + 1}/${m.versions.length})`
+            : m.content,
+        );
+      const first = await ask('Name a red fruit', 'Cherry');
+      await ask('And a yellow one?', 'Lemon');
+
+      fake.script({ text: 'Strawberry' });
+      const edited = await t.post<ChatSendResponse>(
+        '/api/aigc/chat/edit',
+        { messageId: first.userMessage.id, content: 'Name a sweet red fruit' },
+        as(token),
+      );
+      expect(edited.json.code, edited.json.msg).toBe(0);
+      expect(edited.json.data.userMessage.versions).toEqual([
+        first.userMessage.id,
+        edited.json.data.userMessage.id,
+      ]);
+      await readStream(base, token, { messageId: edited.json.data.assistantMessage.id });
+      // The new branch is answered from what comes before the question only.
+      expect((fake.completions().at(-1)?.body as ChatBody).messages).toEqual([
+        { role: 'system', content: 'You are a helpful pirate.' },
+        { role: 'user', content: 'Name a sweet red fruit' },
+      ]);
+      expect(await shown()).toEqual(['Name a sweet red fruit (2/2)', 'Strawberry']);
+
+      // Back to the first version: its whole branch, answers included, as it was.
+      await expectOk(
+        t,
+        '/api/aigc/conversation/branch',
+        { messageId: first.userMessage.id },
+        as(token),
+      );
+      expect(await shown()).toEqual([
+        'Name a red fruit (1/2)',
+        'Cherry',
+        'And a yellow one?',
+        'Lemon',
+      ]);
+      // A message sent now continues that branch, with its history.
+      await ask('And a green one?', 'Lime');
+      expect((fake.completions().at(-1)?.body as ChatBody).messages.slice(1)).toEqual([
+        { role: 'user', content: 'Name a red fruit' },
+        { role: 'assistant', content: 'Cherry' },
+        { role: 'user', content: 'And a yellow one?' },
+        { role: 'assistant', content: 'Lemon' },
+        { role: 'user', content: 'And a green one?' },
+      ]);
+      // Only the end of the shown branch can be regenerated.
+      const hidden = edited.json.data.assistantMessage.id;
+      expect(
+        (await t.post('/api/aigc/chat/regenerate', { messageId: hidden }, as(token))).json.msg,
+      ).toBe('Only the latest answer can be regenerated');
+      await expectOk(
+        t,
+        '/api/aigc/conversation/branch',
+        { messageId: edited.json.data.userMessage.id },
+        as(token),
+      );
+      expect(await shown()).toEqual(['Name a sweet red fruit (2/2)', 'Strawberry']);
+
+      // Answers are not edited; nobody edits or switches another member's conversation.
+      const answer = await t.post(
+        '/api/aigc/chat/edit',
+        { messageId: hidden, content: 'x' },
+        as(token),
+      );
+      expect(answer.json.msg).toBe('Only your own questions can be edited');
+      const stranger = await member();
+      for (const [path, body] of [
+        ['/api/aigc/chat/edit', { messageId: first.userMessage.id, content: 'mine now' }],
+        ['/api/aigc/conversation/branch', { messageId: first.userMessage.id }],
+      ] as const) {
+        expect((await t.post(path, body, as(stranger))).json.code).toBe(Code.Failure);
+      }
+      expect(await shown()).toEqual(['Name a sweet red fruit (2/2)', 'Strawberry']);
+    });
+
     it('searches the member’s conversations in a room by title and content, with an excerpt', async () => {
       const token = await member();
       const search = (keywords: string) =>

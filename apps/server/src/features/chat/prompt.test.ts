@@ -21,6 +21,7 @@ function row(role: 'user' | 'assistant', content: string, images: string[] = [])
   return {
     id,
     conversationId: 1,
+    parentId: null,
     role,
     content,
     images: JSON.stringify(images),
