@@ -266,6 +266,29 @@ test('a member chats in a room: tokens stream, a reload continues the answer, st
   await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-search-1280.png` });
   await hit.click();
   await expect(answers(page).last()).toContainText('A brand new ending');
+  // Edit and branch: the first question asked again starts a new branch; the old one stays.
+  const firstQuestion = page.locator('[data-role="user"]').first();
+  await expect(firstQuestion).toContainText('Tell me a long story');
+  await firstQuestion.getByRole('button', { name: '编辑' }).click();
+  const editBox = page.getByLabel('编辑你的问题');
+  await editBox.fill('Tell me a short story');
+  fake.script({ text: 'Once upon a time, briefly.', delayMs: 20 });
+  await page.getByRole('button', { name: '保存并发送' }).click();
+  await expect(answers(page).last()).toContainText('Once upon a time, briefly.');
+  await expect(answers(page).last()).toHaveAttribute('data-status', 'done');
+  await expect(page.locator('[data-role="user"]')).toHaveCount(1);
+  const versions = page.getByLabel('问题的各个版本');
+  await expect(versions).toContainText('2 / 2');
+  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-branch-1280.png` });
+  await versions.getByRole('button', { name: '上一个版本' }).click();
+  await expect(versions).toContainText('1 / 2');
+  await expect(page.locator('[data-role="user"]')).toHaveCount(2);
+  await expect(answers(page).last()).toContainText('A brand new ending');
+  await page.reload();
+  await expect(page.getByLabel('问题的各个版本')).toContainText('1 / 2');
+  await page.getByLabel('问题的各个版本').getByRole('button', { name: '下一个版本' }).click();
+  await expect(answers(page).last()).toContainText('Once upon a time, briefly.');
+
   await searchBox.fill('no such words anywhere');
   await expect(history.getByText('没有包含“no such words anywhere”的对话')).toBeVisible();
   await searchBox.fill('');

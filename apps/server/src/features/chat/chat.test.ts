@@ -302,7 +302,7 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       ]);
       // A message sent now continues that branch, with its history.
       await ask('And a green one?', 'Lime');
-      expect((fake.completions().at(-1)?.body as ChatBody).messages.slice(1)).toEqual([
+      expect((fake.completions().at(-1)?.body as ChatBody).messages?.slice(1)).toEqual([
         { role: 'user', content: 'Name a red fruit' },
         { role: 'assistant', content: 'Cherry' },
         { role: 'user', content: 'And a yellow one?' },

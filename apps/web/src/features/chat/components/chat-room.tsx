@@ -19,6 +19,7 @@ import { useCreateConversation } from '../api/create-conversation';
 import { useDeleteConversation } from '../api/delete-conversation';
 import { useConversations } from '../api/list-conversations';
 import { flattenPages, useMessages } from '../api/list-messages';
+import { useEditMessage, useShowVersion } from '../api/edit-message';
 import { useRegenerateAnswer } from '../api/regenerate-answer';
 import { useRenameConversation } from '../api/rename-conversation';
 import { useSendMessage } from '../api/send-message';
@@ -159,6 +160,26 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
   };
   const onStop = useCallback((id: number) => stop.mutate(id), [stop]);
   const onRegenerate = useCallback((id: number) => regenerate.mutate(id), [regenerate]);
+  const edit = useEditMessage();
+  const showVersion = useShowVersion();
+  const onEdit = useCallback(
+    async (messageId: number, content: string) => {
+      if (activeId === undefined) return false;
+      try {
+        await edit.mutateAsync({ conversationId: activeId, messageId, content });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    [edit, activeId],
+  );
+  const onShowVersion = useCallback(
+    (messageId: number) => {
+      if (activeId !== undefined) showVersion.mutate({ conversationId: activeId, messageId });
+    },
+    [showVersion, activeId],
+  );
 
   const noModel = room.model === null;
   const list = (
@@ -273,9 +294,16 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
                   }
                 />
               }
-              busy={streamingMessage !== undefined || regenerate.isPending}
+              busy={
+                streamingMessage !== undefined ||
+                regenerate.isPending ||
+                edit.isPending ||
+                showVersion.isPending
+              }
               onStop={onStop}
               onRegenerate={onRegenerate}
+              onEdit={onEdit}
+              onShowVersion={onShowVersion}
             />
             <Composer
               disabled={noModel}

@@ -1,9 +1,12 @@
-import { memo } from 'react';
-import { Alert, Avatar, Button, Image, Tooltip, theme, Typography } from 'antd';
+import { memo, useState } from 'react';
+import { Alert, Avatar, Button, Image, Input, Space, Tooltip, theme, Typography } from 'antd';
 import {
   CopyOutlined,
+  EditOutlined,
+  LeftOutlined,
   PauseCircleOutlined,
   RedoOutlined,
+  RightOutlined,
   RobotOutlined,
   UserOutlined,
 } from '@ant-design/icons';
@@ -21,6 +24,105 @@ export interface MessageBubbleProps {
   busy: boolean;
   onStop: (id: number) => void;
   onRegenerate: (id: number) => void;
+  /** Asks this question again in other words; resolves false when it was refused. */
+  onEdit: (id: number, content: string) => Promise<boolean>;
+  /** Shows another version of a question (and the branch after it). */
+  onShowVersion: (id: number) => void;
+}
+
+/** "‹ 2 / 3 ›": which version of an edited question is shown, and the way to the others. */
+function Versions({
+  message,
+  busy,
+  onShowVersion,
+}: {
+  message: MessageRecord;
+  busy: boolean;
+  onShowVersion: (id: number) => void;
+}) {
+  const t = useChatT();
+  const versions = message.versions ?? [];
+  const at = versions.indexOf(message.id);
+  if (versions.length < 2 || at < 0) return null;
+  const go = (index: number) => {
+    const id = versions[index];
+    if (id !== undefined) onShowVersion(id);
+  };
+  return (
+    <span className="atrium-msg-versions" aria-label={t('chat.versions')}>
+      <Button
+        size="small"
+        type="text"
+        icon={<LeftOutlined />}
+        aria-label={t('chat.previousVersion')}
+        disabled={busy || at === 0}
+        onClick={() => go(at - 1)}
+      />
+      <span>{t('chat.versionOf', { n: at + 1, total: versions.length })}</span>
+      <Button
+        size="small"
+        type="text"
+        icon={<RightOutlined />}
+        aria-label={t('chat.nextVersion')}
+        disabled={busy || at === versions.length - 1}
+        onClick={() => go(at + 1)}
+      />
+    </span>
+  );
+}
+
+/** The question in a box to change it; saving asks it again as a new version. */
+function EditQuestion({
+  message,
+  onSave,
+  onCancel,
+}: {
+  message: MessageRecord;
+  onSave: (content: string) => Promise<boolean>;
+  onCancel: () => void;
+}) {
+  const t = useChatT();
+  const [text, setText] = useState(message.content);
+  const [saving, setSaving] = useState(false);
+  const save = async () => {
+    if (!text.trim() || saving) return;
+    setSaving(true);
+    const ok = await onSave(text.trim());
+    setSaving(false);
+    if (ok) onCancel();
+  };
+  return (
+    <div className="atrium-msg-edit">
+      <Input.TextArea
+        autoFocus
+        value={text}
+        autoSize={{ minRows: 2, maxRows: 10 }}
+        aria-label={t('chat.editQuestion')}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') onCancel();
+          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            void save();
+          }
+        }}
+      />
+      <Space style={{ marginTop: 8 }}>
+        <Button size="small" onClick={onCancel}>
+          {t('chat.cancelEdit')}
+        </Button>
+        <Button
+          size="small"
+          type="primary"
+          loading={saving}
+          disabled={!text.trim() || text.trim() === message.content}
+          onClick={() => void save()}
+        >
+          {t('chat.saveEdit')}
+        </Button>
+      </Space>
+    </div>
+  );
 }
 
 function AnswerState({ message }: { message: MessageRecord }) {
@@ -46,9 +148,12 @@ export const MessageBubble = memo(function MessageBubble({
   busy,
   onStop,
   onRegenerate,
+  onEdit,
+  onShowVersion,
 }: MessageBubbleProps) {
   const t = useChatT();
   const { token } = theme.useToken();
+  const [editing, setEditing] = useState(false);
   const isUser = message.role === 'user';
   const streaming = message.status === 'streaming';
 
@@ -79,12 +184,35 @@ export const MessageBubble = memo(function MessageBubble({
               </div>
             </Image.PreviewGroup>
           )}
-          <div
-            className="atrium-bubble atrium-bubble-user"
-            style={{ background: token.colorPrimary, color: token.colorWhite }}
-          >
-            {message.content}
-          </div>
+          {editing ? (
+            <EditQuestion
+              message={message}
+              onSave={(content) => onEdit(message.id, content)}
+              onCancel={() => setEditing(false)}
+            />
+          ) : (
+            <div
+              className="atrium-bubble atrium-bubble-user"
+              style={{ background: token.colorPrimary, color: token.colorWhite }}
+            >
+              {message.content}
+            </div>
+          )}
+          {!editing && (
+            <div className="atrium-msg-actions atrium-msg-actions-user">
+              <Versions message={message} busy={busy} onShowVersion={onShowVersion} />
+              <Tooltip title={t('chat.edit')}>
+                <Button
+                  size="small"
+                  type="text"
+                  aria-label={t('chat.edit')}
+                  icon={<EditOutlined />}
+                  disabled={busy}
+                  onClick={() => setEditing(true)}
+                />
+              </Tooltip>
+            </div>
+          )}
         </div>
       </div>
     );

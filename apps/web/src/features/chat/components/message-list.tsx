@@ -15,6 +15,8 @@ export interface MessageListProps {
   busy: boolean;
   onStop: (id: number) => void;
   onRegenerate: (id: number) => void;
+  onEdit: (id: number, content: string) => Promise<boolean>;
+  onShowVersion: (id: number) => void;
 }
 
 /** How close to an edge counts as "at" it, in pixels. */
@@ -33,6 +35,8 @@ export function MessageList({
   busy,
   onStop,
   onRegenerate,
+  onEdit,
+  onShowVersion,
 }: MessageListProps) {
   const t = useChatT();
   const scroller = useRef<HTMLDivElement>(null);
@@ -108,6 +112,8 @@ export function MessageList({
             busy={busy}
             onStop={onStop}
             onRegenerate={onRegenerate}
+            onEdit={onEdit}
+            onShowVersion={onShowVersion}
           />
         ))}
       </div>
