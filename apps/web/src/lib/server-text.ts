@@ -32,6 +32,8 @@ const exact: Record<string, MessageKey> = {
     'server.answerInterrupted',
   'The answer was interrupted because the server shut down. What was written is kept.':
     'server.answerShutdown',
+  'Only the latest answer can be regenerated': 'server.notLastAnswer',
+  'Only your own questions can be edited': 'server.notQuestion',
 };
 
 const patterns: [RegExp, MessageKey, (match: RegExpExecArray) => MessageVars][] = [

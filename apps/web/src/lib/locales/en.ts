@@ -45,6 +45,8 @@ export const en: Messages = {
     'The answer was interrupted (the server restarted). What was written is kept.',
   'server.answerShutdown':
     'The answer was interrupted because the server shut down. What was written is kept.',
+  'server.notLastAnswer': 'Only the latest answer can be regenerated',
+  'server.notQuestion': 'Only your own questions can be edited',
   'server.waitForCode': 'Please wait {{seconds}} s before requesting another code',
   'server.modelIdle':
     'The model stopped answering for {{seconds}} seconds, so the answer was cut off. Try again.',

@@ -44,6 +44,8 @@ export const zhCN = {
   'server.uploadGone': '已上传的部分已丢失，请重新上传',
   'server.answerInterrupted': '服务器重启，回答已中断；已写出的内容会保留。',
   'server.answerShutdown': '服务器关闭，回答已中断；已写出的内容会保留。',
+  'server.notLastAnswer': '只能重新生成当前分支的最新回答',
+  'server.notQuestion': '只能编辑你自己提的问题',
   'server.waitForCode': '请等待 {{seconds}} 秒后再获取验证码',
   'server.modelIdle': '模型 {{seconds}} 秒没有继续回答，回答已截断，请重试。',
   'server.modelNoStart': '模型在 {{seconds}} 秒内没有开始回答，请稍后再试。',
