@@ -129,3 +129,77 @@ test('a role holding only the rooms rule: its admin sees only that menu and is r
   await page.setViewportSize({ width: 375, height: 780 });
   await page.screenshot({ path: `${SCREENS}/role-editor-375-zh.png`, fullPage: true });
 });
+
+test('a view-only role is stored exactly as ticked; its admin sees files but cannot upload, add, edit or delete', async ({
+  page,
+  browser,
+  atrium,
+}) => {
+  await signIn(page, atrium.adminUrl, 'admin', atrium.adminPassword);
+  await page.goto(`${atrium.adminUrl}#/system/role`);
+  await page.getByRole('button', { name: '新建角色' }).click();
+  await page.getByLabel('角色名称').fill('File viewers');
+  await page
+    .locator('.ant-tree-treenode', { hasText: '查看和选择文件' })
+    .locator('.ant-tree-checkbox')
+    .click();
+  await page.getByRole('button', { name: '创建角色' }).click();
+  await expect(page.getByRole('option', { name: /File viewers/ })).toBeVisible();
+
+  // Stored exactly: the one rule, not its parent.
+  const call = async <T>(p: Page, path: string, data: unknown) => {
+    const cookies = await p.context().cookies();
+    const cookie = (name: string) => cookies.find((c) => c.name === name)?.value ?? '';
+    const res = await p.request.post(`${atrium.adminUrl}${path}`, {
+      headers: {
+        'admin-api-token': cookie('admin-api-token'),
+        'x-xsrf-token': cookie('XSRF-TOKEN'),
+      },
+      data,
+    });
+    return (await res.json()) as { code: number; msg: string; data: T };
+  };
+  const roles = await call<{ records: { id: number; name: string; rules: string[] }[] }>(
+    page,
+    'api/roles/list',
+    {},
+  );
+  const viewers = roles.data.records.find((r) => r.name === 'File viewers');
+  expect(viewers?.rules).toEqual(['data/file_manager/view']);
+  const created = await call(page, 'api/admins/create', {
+    username: 'viewer',
+    password: 'Viewer-pass-2026',
+    roleIds: [viewers?.id],
+  });
+  expect(created.code, created.msg).toBe(0);
+
+  // The viewer sees the library, and none of the controls their role does not hold.
+  const context = await browser.newContext();
+  const viewer = await context.newPage();
+  await signIn(viewer, atrium.adminUrl, 'viewer', 'Viewer-pass-2026');
+  await viewer.goto(`${atrium.adminUrl}#/data/file_manager`);
+  await expect(viewer.locator('.atrium-fp-gallery')).toBeVisible();
+  await expect(viewer.locator('.atrium-fp-search')).toBeVisible();
+  for (const name of [/上\s*传/, /删\s*除/, /编\s*辑/]) {
+    await expect(viewer.locator('.atrium-fp-toolbar').getByRole('button', { name })).toHaveCount(0);
+  }
+  await expect(
+    viewer.locator('.atrium-fp-side').getByRole('button', { name: '新增分类' }),
+  ).toHaveCount(0);
+  await viewer.screenshot({ path: `${SCREENS}/files-view-only-1280.png` });
+
+  // And the server refuses what the page does not offer.
+  const listed = await call<{ records: unknown[] }>(viewer, 'data/file_manager/image', {
+    action: 'list',
+  });
+  expect(listed.code).toBe(0);
+  for (const body of [
+    { action: 'init', name: 'x.png', size: 10, md5: 'a'.repeat(32) },
+    { action: 'categoryEdit', id: 0, pid: 0, title: 'Mine' },
+    { action: 'fileDelete', id: '1' },
+    { action: 'fileEdit', id: '1', categoryId: 0 },
+  ]) {
+    expect((await call(viewer, 'data/file_manager/image', body)).code, body.action).toBe(1003);
+  }
+  await context.close();
+});
