@@ -358,4 +358,17 @@ test('a member chats in a room: tokens stream, a reload continues the answer, st
   await expect(page.locator('[data-role="user"]')).toHaveCount(35);
   await log.evaluate((el) => el.scrollTo({ top: 0 }));
   await expect(log).toContainText('Answer to Question 1');
+
+  // Signing out keeps the home page whole: the rooms load again without a full reload.
+  await page.goto(atrium.url);
+  const signOut = page.getByRole('menuitem', { name: '退出登录' });
+  // The menu is loaded on first use: open it until it shows.
+  await expect(async () => {
+    await page.getByRole('banner').getByRole('button', { name: 'chatter' }).click();
+    await expect(signOut).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await signOut.click();
+  await expect(page.getByRole('banner').getByRole('button', { name: /登\s*录/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Story studio' })).toContainText('Short stories');
+  await expect(page.getByText('还没有开放的聊天室')).toHaveCount(0);
 });
