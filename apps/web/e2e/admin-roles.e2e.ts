@@ -19,6 +19,8 @@ test('a role holding only the rooms rule: its admin sees only that menu and is r
   browser,
   atrium,
 }) => {
+  // Two sessions and many pages: room to finish on a busy machine.
+  test.setTimeout(120_000);
   await signIn(page, atrium.adminUrl, 'admin', atrium.adminPassword);
 
   // The founder builds the role in the editor: dashboard from the menu tree (somewhere to land),

@@ -76,6 +76,32 @@ test('a room: the video field shows intro.mp4, downloads reach members, unsaved 
   await expect(videoItem.getByText('intro.mp4', { exact: true })).toBeVisible();
   await expect(videoItem.locator('body, *').filter({ hasText: /[0-9a-f]{64}/ })).toHaveCount(0);
 
+  await editor.getByRole('button', { name: buttonName('选择视频') }).click();
+  await expect(picker).toBeVisible();
+  // Names stay legible in the 60 % dialog and at 375 px: tiles wide enough for a name of ten
+  // or so characters, the whole name on hover.
+  await expect(picker.locator('.atrium-fp-card').first()).toBeVisible();
+  for (const [width, least] of [
+    [1280, 110],
+    [375, 110],
+  ] as const) {
+    await page.setViewportSize({ width, height: 800 });
+    await expect
+      .poll(async () => (await picker.locator('.atrium-fp-name').first().boundingBox())?.width ?? 0)
+      .toBeGreaterThanOrEqual(least - 40);
+    const card = (await picker.locator('.atrium-fp-card').first().boundingBox())?.width ?? 0;
+    expect(card, `tile at ${width}`).toBeGreaterThanOrEqual(least);
+    await page.screenshot({
+      animations: 'disabled',
+      path: `${SCREENS}/picker-dialog-${width}.png`,
+    });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const firstName = picker.locator('.atrium-fp-name').first();
+  await expect(firstName).toHaveAttribute('title', (await firstName.textContent()) ?? '');
+  await page.keyboard.press('Escape');
+  await expect(picker).toBeHidden();
+
   await pickThroughField(page, '选择文件', guide, '用户 指南.pdf');
   const downloads = editor.locator('.ant-form-item').filter({ hasText: '资料下载' });
   await expect(downloads.getByText('用户-指南.pdf', { exact: true })).toBeVisible();

@@ -223,12 +223,15 @@ test('WebUploader as ModStart drives it uploads a one-chunk file, a multi-chunk 
   await expectServed(page, three, big);
 
   // The same file again: init holds it all; the skip rule still sends the last chunk, whose
-  // answer is the finished upload.
+  // answer is the finished upload: an upload of its own, at an address of its own.
   sent.length = 0;
   const again = await upload(page, big);
-  expect(inits.at(-1)).toMatchObject({ chunkUploaded: 3, path: three.path });
+  expect(inits.at(-1)).toMatchObject({ chunkUploaded: 3, path: again.path });
   expect(sent.map((s) => s.chunk)).toEqual([2]);
-  expect(again).toEqual(three);
+  expect(again).toMatchObject({ name: three.name, size: three.size });
+  expect(again.path).not.toBe(three.path);
+  expect(again.path).toMatch(/^\/data\/file\/[0-9a-f]{24}\/modstart-big\.txt$/);
+  await expectServed(page, again, big);
 
   await expect(page.locator('#modstart-upload li.done')).toHaveCount(3);
   await page.screenshot({ path: testInfo.outputPath('webuploader-uploaded.png') });

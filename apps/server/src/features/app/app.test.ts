@@ -38,6 +38,8 @@ describe('POST /api/app/config', () => {
           favicon: '',
           banners: [],
           metaTags: [],
+          selectorMode: 'builtin',
+          selectorServer: '',
         },
         user: { id: 0 },
         hashPC: 'dev',

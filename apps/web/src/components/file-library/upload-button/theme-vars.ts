@@ -17,6 +17,7 @@ export function useThemeVars(): CSSProperties {
     '--fp-text': token.colorText,
     '--fp-text-secondary': token.colorTextSecondary,
     '--fp-error': token.colorError,
+    '--fp-success': token.colorSuccess,
     '--fp-warning': token.colorWarning,
     '--fp-radius': `${token.borderRadiusLG}px`,
   } as CSSProperties;

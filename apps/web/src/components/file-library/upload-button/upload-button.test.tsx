@@ -91,6 +91,32 @@ describe('UploadButton', () => {
       path: `/data/files/${md5(content)}.bin`,
     });
     expect(server.callsOf('save')).toHaveLength(0);
+    // Done: a full bar under "done", never a bar still catching up.
+    const bar = screen.getByRole('progressbar', { name: 'report.bin' });
+    expect(bar).toHaveAttribute('aria-valuenow', '100');
+    expect(bar.querySelector<HTMLElement>('.atrium-upload-bar-fill')?.style.width).toBe('100%');
+    expect(screen.getByText(tFiles('files.uploaded'))).toBeInTheDocument();
+  });
+
+  it('keeps the bar and the text on the same number while it works', async () => {
+    const content = bytes(600 * 1024, 3);
+    const { pick } = setup();
+    await pick(fileOf('steady.bin', content));
+    const seen: [string, string][] = [];
+    await waitFor(
+      () => {
+        const bar = screen.getByRole('progressbar', { name: 'steady.bin' });
+        const text = bar.nextElementSibling?.textContent ?? '';
+        seen.push([bar.getAttribute('aria-valuenow') ?? '', text]);
+        expect(text).toBe(tFiles('files.uploaded'));
+      },
+      { timeout: 15_000, interval: 5 },
+    );
+    for (const [value, text] of seen) {
+      const percent = /(\d+)%/.exec(text)?.[1];
+      if (percent !== undefined) expect(value, text).toBe(percent);
+      if (text === tFiles('files.uploaded')) expect(value).toBe('100');
+    }
   });
 
   it('shows the exact message for a file type outside the list and sends nothing', async () => {
@@ -250,7 +276,7 @@ describe('UploadButton', () => {
     const { pick, container, uploaded } = setup();
     await pick(fileOf('fade.bin', bytes(1000, 37)));
     await waitFor(() => expect(container.querySelector('.atrium-upload-queue li')).not.toBeNull());
-    expect(container.querySelector('.ant-progress')).not.toBeNull();
+    expect(screen.getByRole('progressbar', { name: 'fade.bin' })).toBeInTheDocument();
     await waitFor(() => expect(uploaded).toHaveLength(1), { timeout: 15_000 });
     await waitFor(() => expect(container.querySelector('.atrium-upload-queue li')).toBeNull(), {
       timeout: 5_000,

@@ -8,7 +8,7 @@ import {
   type Ref,
 } from 'react';
 import { CloseOutlined, RedoOutlined, UploadOutlined } from '@ant-design/icons';
-import { Button, Progress } from 'antd';
+import { Button } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/lib/feedback';
 import { randomId } from '@/lib/random';
@@ -70,6 +70,11 @@ interface QueueItem {
   /** A failed upload whose file is still at hand: Retry sends it again. */
   retryable?: boolean;
   leaving: boolean;
+}
+
+/** Where the bar stands: the phase's own percent, full once done. */
+function barPercent(item: QueueItem): number {
+  return item.phase === 'done' ? 100 : Math.max(0, Math.min(100, Math.floor(item.percent)));
 }
 
 const fadeMs = 300;
@@ -264,20 +269,18 @@ export function UploadButton({
                   onClick={() => remove(item.uid)}
                 />
               </div>
-              <Progress
-                size="small"
-                percent={item.percent}
-                showInfo={false}
-                status={
-                  item.phase === 'error'
-                    ? 'exception'
-                    : item.phase === 'done'
-                      ? 'success'
-                      : 'active'
-                }
-                strokeColor={item.phase === 'hash' ? 'var(--fp-warning)' : undefined}
+              {/* The bar shows the very number the text says, with no eased catch-up. */}
+              <div
+                className="atrium-upload-bar"
+                role="progressbar"
                 aria-label={item.name}
-              />
+                aria-valuemin={0}
+                aria-valuemax={100}
+                aria-valuenow={barPercent(item)}
+                data-phase={item.phase}
+              >
+                <div className="atrium-upload-bar-fill" style={{ width: `${barPercent(item)}%` }} />
+              </div>
               <div
                 className={
                   item.phase === 'error' ? 'atrium-upload-status is-error' : 'atrium-upload-status'
