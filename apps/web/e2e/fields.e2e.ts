@@ -1,17 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { buttonName, signInAdmin, solidPng } from './files-support';
+import { adminCall, buttonName, signInAdmin, solidPng, type Envelope } from './files-support';
 
 const SCREENS = '/work/screens';
 
 test.describe.configure({ mode: 'serial' });
-
-interface Envelope<T = unknown> {
-  code: number;
-  msg: string;
-  data: T;
-}
 
 interface Settings {
   siteName: string;
@@ -24,31 +18,9 @@ interface Settings {
   advanced: string;
 }
 
-/** Calls the admin API from the signed-in page, the way the app does (token and XSRF echoed). */
+/** The admin API (`/admin/api/...`) from the signed-in page. */
 function adminApi<T>(page: Page, path: string, body: unknown = {}): Promise<Envelope<T>> {
-  return page.evaluate(
-    async ({ path, body }) => {
-      const cookie = (name: string) =>
-        decodeURIComponent(
-          document.cookie
-            .split('; ')
-            .find((c) => c.startsWith(`${name}=`))
-            ?.slice(name.length + 1) ?? '',
-        );
-      const res = await fetch(`/admin/api/${path}`, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          'is-ajax': 'true',
-          'admin-api-token': cookie('admin-api-token'),
-          'X-XSRF-TOKEN': cookie('XSRF-TOKEN'),
-        },
-        body: JSON.stringify(body),
-      });
-      return (await res.json()) as Envelope<T>;
-    },
-    { path, body },
-  );
+  return adminCall<T>(page, `api/${path}`, body);
 }
 
 async function saveThroughApi(page: Page, patch: Partial<Settings>): Promise<Envelope<Settings>> {

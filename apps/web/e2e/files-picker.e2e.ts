@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { buttonName, signInAdmin, solidPng } from './files-support';
+import { adminCall, buttonName, signInAdmin, solidPng } from './files-support';
 
 interface Picked {
   items: {
@@ -290,26 +290,11 @@ test('files dropped on the gallery and images pasted upload into the current cat
   await expect(page.getByText(/文件类型不合法/).first()).toBeVisible();
 
   // Both landed in Holidays and nowhere else.
-  const listed = await page.evaluate(async () => {
-    const cookie = (name: string) =>
-      decodeURIComponent(
-        document.cookie
-          .split('; ')
-          .find((c) => c.startsWith(`${name}=`))
-          ?.slice(name.length + 1) ?? '',
-      );
-    const res = await fetch('/admin/data/file_manager/image', {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        'is-ajax': 'true',
-        'admin-api-token': cookie('admin-api-token'),
-        'X-XSRF-TOKEN': cookie('XSRF-TOKEN'),
-      },
-      body: JSON.stringify({ action: 'list', page: 1, keywords: 'pasted-' }),
-    });
-    return (await res.json()) as { data: { records: { categoryId: number }[] } };
-  });
+  const listed = await adminCall<{ records: { categoryId: number }[] }>(
+    page,
+    'data/file_manager/image',
+    { action: 'list', page: 1, keywords: 'pasted-' },
+  );
   expect(listed.data.records).toHaveLength(1);
   expect(listed.data.records[0]?.categoryId).toBeGreaterThan(0);
 

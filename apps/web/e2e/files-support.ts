@@ -86,3 +86,39 @@ export function actionOf(request: Request): string | undefined {
 export function buttonName(text: string): RegExp {
   return new RegExp([...text].join('\\s*'));
 }
+
+export interface Envelope<T = unknown> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+/**
+ * POSTs to `/admin/<path>` from the signed-in page, the way the app does (token and XSRF echoed
+ * from the cookies).
+ */
+export function adminCall<T>(page: Page, path: string, body: unknown = {}): Promise<Envelope<T>> {
+  return page.evaluate(
+    async ({ path, body }) => {
+      const cookie = (name: string) =>
+        decodeURIComponent(
+          document.cookie
+            .split('; ')
+            .find((c) => c.startsWith(`${name}=`))
+            ?.slice(name.length + 1) ?? '',
+        );
+      const res = await fetch(`/admin/${path}`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'is-ajax': 'true',
+          'admin-api-token': cookie('admin-api-token'),
+          'X-XSRF-TOKEN': cookie('XSRF-TOKEN'),
+        },
+        body: JSON.stringify(body),
+      });
+      return (await res.json()) as Envelope<T>;
+    },
+    { path, body },
+  );
+}

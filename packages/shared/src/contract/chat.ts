@@ -204,12 +204,15 @@ export const messageListRequest = z.strictObject({
 
 export type MessageListResponse = z.infer<typeof messageListResponse>;
 
+/** What a member types to the model. */
+const messageContent = textField()
+  .trim()
+  .min(1, 'type a message')
+  .max(maxMessageLength, `at most ${maxMessageLength} characters`);
+
 export const chatSendRequest = z.strictObject({
   conversationId: id,
-  content: textField()
-    .trim()
-    .min(1, 'type a message')
-    .max(maxMessageLength, `at most ${maxMessageLength} characters`),
+  content: messageContent,
   images: z
     .array(text(1000))
     .max(maxImagesPerMessage, `at most ${maxImagesPerMessage} images`)
@@ -227,13 +230,7 @@ export const chatStreamRequest = z.strictObject({
 
 export const messageIdRequest = z.strictObject({ messageId: id });
 /** A question asked again in other words: a new branch beside the old one (SPEC 2.6). */
-export const chatEditRequest = z.strictObject({
-  messageId: id,
-  content: textField()
-    .trim()
-    .min(1, 'is required')
-    .max(maxMessageLength, `at most ${maxMessageLength} characters`),
-});
+export const chatEditRequest = z.strictObject({ messageId: id, content: messageContent });
 
 /**
  * Events of the `aigc/chat/stream` SSE body. `delta.offset` is where `text` starts in the
