@@ -11,5 +11,8 @@ export default defineProject({
     environment: 'jsdom',
     setupFiles: ['./src/test-setup.ts'],
     testTimeout: 60_000,
+    // One module graph for all files (the setup resets the page-wide stores before each test):
+    // importing antd and the app once instead of per file.
+    isolate: false,
   },
 });
