@@ -3,6 +3,7 @@ import { adminMenu } from '@atrium/shared/menu';
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
+import { adminCall } from './files-support';
 
 const SCREENS = '/work/screens';
 
@@ -149,26 +150,14 @@ test('a view-only role is stored exactly as ticked; its admin sees files but can
   await expect(page.getByRole('option', { name: /File viewers/ })).toBeVisible();
 
   // Stored exactly: the one rule, not its parent.
-  const call = async <T>(p: Page, path: string, data: unknown) => {
-    const cookies = await p.context().cookies();
-    const cookie = (name: string) => cookies.find((c) => c.name === name)?.value ?? '';
-    const res = await p.request.post(`${atrium.adminUrl}${path}`, {
-      headers: {
-        'admin-api-token': cookie('admin-api-token'),
-        'x-xsrf-token': cookie('XSRF-TOKEN'),
-      },
-      data,
-    });
-    return (await res.json()) as { code: number; msg: string; data: T };
-  };
-  const roles = await call<{ records: { id: number; name: string; rules: string[] }[] }>(
+  const roles = await adminCall<{ records: { id: number; name: string; rules: string[] }[] }>(
     page,
     'api/roles/list',
     {},
   );
   const viewers = roles.data.records.find((r) => r.name === 'File viewers');
   expect(viewers?.rules).toEqual(['data/file_manager/view']);
-  const created = await call(page, 'api/admins/create', {
+  const created = await adminCall(page, 'api/admins/create', {
     username: 'viewer',
     password: 'Viewer-pass-2026',
     roleIds: [viewers?.id],
@@ -191,7 +180,7 @@ test('a view-only role is stored exactly as ticked; its admin sees files but can
   await viewer.screenshot({ path: `${SCREENS}/files-view-only-1280.png` });
 
   // And the server refuses what the page does not offer.
-  const listed = await call<{ records: unknown[] }>(viewer, 'data/file_manager/image', {
+  const listed = await adminCall<{ records: unknown[] }>(viewer, 'data/file_manager/image', {
     action: 'list',
   });
   expect(listed.code).toBe(0);
@@ -201,7 +190,7 @@ test('a view-only role is stored exactly as ticked; its admin sees files but can
     { action: 'fileDelete', id: '1' },
     { action: 'fileEdit', id: '1', categoryId: 0 },
   ]) {
-    expect((await call(viewer, 'data/file_manager/image', body)).code, body.action).toBe(1003);
+    expect((await adminCall(viewer, 'data/file_manager/image', body)).code, body.action).toBe(1003);
   }
   await context.close();
 });
