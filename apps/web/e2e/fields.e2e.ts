@@ -97,14 +97,24 @@ test('images: upload two PNGs in the picker, pick both, drag to reorder, save, r
   await dragOnto(page, tiles.nth(1), tiles.nth(0));
   await expect.poll(() => bannerPaths(page)).toEqual([blue, red]);
 
-  // A slow save keeps the whole page covered by SPEC's overlay until it answers.
+  // A slow save keeps the whole page covered by SPEC's overlay until it answers. The test holds
+  // the save until it has seen the overlay, so no machine is too slow to catch it.
+  let release = (): void => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   await page.route(/\/admin\/api\/setting\/save$/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await held;
     await route.continue();
+  });
+  const sent = page.waitForRequest((r) => r.url().endsWith('/admin/api/setting/save'), {
+    timeout: 10_000,
   });
   const saved = page.waitForResponse((r) => r.url().endsWith('/admin/api/setting/save'));
   await page.getByRole('button', { name: buttonName('保存') }).click();
+  await sent;
   await expect(page.getByText('加载中...')).toBeVisible();
+  release();
   const answer = (await (await saved).json()) as Envelope<Settings>;
   await expect(page.getByText('加载中...')).toBeHidden();
   await page.unroute(/\/admin\/api\/setting\/save$/);
