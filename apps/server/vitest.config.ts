@@ -7,6 +7,7 @@ export default defineProject({
     include: ['src/**/*.test.ts'],
     exclude: integrationTests,
     environment: 'node',
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -18,6 +18,10 @@ export default defineConfig({
     browserName: 'chromium',
     viewport: { width: 1280, height: 800 },
     locale: 'zh-CN',
+    // The specs browse as a visitor who asked the system for less motion: antd then skips its
+    // animations (about a tenth of the browser's work and waits here). app-providers.test.tsx
+    // checks that the preference is what turns them off.
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: '/usr/bin/chromium',

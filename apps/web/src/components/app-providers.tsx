@@ -4,6 +4,7 @@ import enUS from 'antd/es/locale/en_US';
 import zhCN from 'antd/es/locale/zh_CN';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from '@/lib/query-client';
+import { useReducedMotion } from '@/lib/use-media-query';
 import { usePreferencesStore } from '@/stores/preferences-store';
 import { FeedbackBridge } from './feedback-bridge';
 import { LoadingOverlay } from './loading-overlay';
@@ -14,6 +15,8 @@ export const brandColor = '#4f46e5';
 export function AppProviders({ children }: { children: ReactNode }) {
   const mode = usePreferencesStore((s) => s.theme);
   const language = usePreferencesStore((s) => s.language);
+  // Visitors who ask their system for less motion get dialogs, menus and toasts without it.
+  const motion = !useReducedMotion();
 
   useEffect(() => {
     document.documentElement.dataset.theme = mode;
@@ -26,7 +29,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
         locale={language === 'en' ? enUS : zhCN}
         theme={{
           algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
-          token: { colorPrimary: brandColor, borderRadius: 8, fontSize: 14 },
+          token: { colorPrimary: brandColor, borderRadius: 8, fontSize: 14, motion },
           components: {
             // One surface colour for header and menu in both modes (antd's default navy sider
             // clashes with the dark algorithm's greys).

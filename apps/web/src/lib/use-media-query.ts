@@ -17,3 +17,8 @@ function useMediaQuery(query: string): boolean {
 export function useSmallWindow(): boolean {
   return useMediaQuery(`(max-width: ${Limits.smallWindowPx - 1}px)`);
 }
+
+/** The visitor asked the system for less motion: animations are skipped (WCAG 2.3.3). */
+export function useReducedMotion(): boolean {
+  return useMediaQuery('(prefers-reduced-motion: reduce)');
+}

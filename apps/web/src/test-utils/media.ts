@@ -1,16 +1,30 @@
 /**
- * jsdom has no matchMedia. This one answers width queries from a window width the test chooses
- * and tells listeners when it changes, like a browser being resized.
+ * jsdom has no matchMedia. This one answers width queries from a window width the test chooses,
+ * and `prefers-*` queries from the preferences the test sets, and tells listeners when either
+ * changes, like a browser being resized or its system settings changed.
  */
 type Listener = (event: { matches: boolean; media: string }) => void;
 
 let width = 1280;
+/** `prefers-*` features the simulated visitor has, as written in a query: "prefers-color-scheme: dark". */
+let preferences = new Set<string>();
 const lists = new Set<{ query: string; listeners: Set<Listener> }>();
 
 function matches(query: string): boolean {
   const max = /max-width:\s*([\d.]+)px/.exec(query);
   const min = /min-width:\s*([\d.]+)px/.exec(query);
-  return (!max?.[1] || width <= Number(max[1])) && (!min?.[1] || width >= Number(min[1]));
+  const preference = /prefers-[a-z-]+:\s*[a-z-]+/.exec(query);
+  return (
+    (!max?.[1] || width <= Number(max[1])) &&
+    (!min?.[1] || width >= Number(min[1])) &&
+    (!preference || preferences.has(preference[0].replace(/:\s*/, ': ')))
+  );
+}
+
+/** The visitor's system preferences, e.g. `['prefers-reduced-motion: reduce']`. */
+export function setMediaPreferences(next: string[]): void {
+  preferences = new Set(next);
+  setWindowWidth(width);
 }
 
 export function setWindowWidth(next: number): void {

@@ -619,7 +619,11 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       const token = await member();
       const conversation = await newConversation(t, token, seeded.room.id);
       fake.script({ text: 'busy', hang: true });
+      const asked = fake.completions().length;
       const sent = await send(t, token, conversation.id, 'First');
+      // The provider holds the first answer open (so its scripted reply is taken, not left for
+      // the next test).
+      await fake.waitFor(() => fake.completions().length > asked);
       const second = await send(t, token, conversation.id, 'Second');
       expect(second.json).toMatchObject({
         code: Code.Failure,

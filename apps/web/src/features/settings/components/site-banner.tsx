@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ImageCover } from '@/components/image-cover/image-cover';
+import { useReducedMotion } from '@/lib/use-media-query';
 import { useConfigStore } from '@/stores/config-store';
 import { useBannerT } from '../banner-i18n';
 import { siteLook } from '../site-look';
@@ -23,13 +24,6 @@ function Chevron({ left }: { left?: boolean }) {
   );
 }
 
-function prefersReducedMotion(): boolean {
-  return (
-    typeof window.matchMedia === 'function' &&
-    window.matchMedia('(prefers-reduced-motion: reduce)').matches
-  );
-}
-
 /** The home banners of the site settings, in their saved order, one at a time. */
 export function SiteBanner() {
   const t = useBannerT();
@@ -38,13 +32,14 @@ export function SiteBanner() {
   const [index, setIndex] = useState(0);
   const [paused, setPaused] = useState(false);
   const count = list.length;
+  const reducedMotion = useReducedMotion();
   const current = count > 0 ? index % count : 0;
 
   useEffect(() => {
-    if (count < 2 || paused || prefersReducedMotion()) return;
+    if (count < 2 || paused || reducedMotion) return;
     const timer = window.setInterval(() => setIndex((i) => (i + 1) % count), slideMs);
     return () => window.clearInterval(timer);
-  }, [count, paused]);
+  }, [count, paused, reducedMotion]);
 
   if (count === 0) return null;
   const go = (step: number) => setIndex((current + step + count) % count);
