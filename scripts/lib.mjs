@@ -60,9 +60,14 @@ export function ensureBuilt({ force = false } = {}) {
     console.log('› Building the web apps…');
     mustRun('npm', ['run', 'build', '-w', '@atrium/web']);
   }
+  ensureServerBuilt({ force });
+}
+
+/** Builds the server bundle (`apps/server/dist`) when it is missing or older than its sources. */
+export function ensureServerBuilt({ force = false } = {}) {
   const serverOut = join(root, 'apps/server/dist/main.js');
   const serverSrc = Math.max(
-    shared,
+    newestMtime(join(root, 'packages/shared/src')),
     newestMtime(join(root, 'apps/server/src')),
     newestMtime(join(root, 'apps/server/build.mjs')),
     newestMtime(join(root, 'apps/server/package.json')),

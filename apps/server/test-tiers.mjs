@@ -5,7 +5,7 @@
 export const integrationTests = [
   'src/**/*.crash.test.ts',
   'src/**/*.processes.test.ts',
-  'src/features/upload/upload.instances.test.ts',
+  'src/features/upload/upload.instances.*.test.ts',
   'src/startup.instances.test.ts',
   'src/testing/processes.test.ts',
 ];

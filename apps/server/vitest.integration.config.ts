@@ -6,6 +6,7 @@ export default defineProject({
     name: 'server-integration',
     include: integrationTests,
     environment: 'node',
+    globalSetup: ['./integration.setup.mjs'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -1,46 +1,20 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Code } from '@atrium/shared';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   canRunInstances,
   createDeployment,
   multiInstanceEnv,
   postJson,
-  startServerProcess,
   type Deployment,
-  type ServerProcess,
 } from './testing/processes';
+import { adminCount, countBanners, SIMULTANEOUS } from './startup.testing';
 
 /**
  * DESIGN 2: instances started together on one empty database all come up with one first admin,
  * an instance with another ATRIUM_SECRET refuses to start, and REDIS_PREFIX keeps deployments
  * sharing one Redis apart. Real server processes, as a load balancer would see them.
  */
-
-const BANNER = 'Admin account created';
-const SIMULTANEOUS = 4;
-
-const countBanners = (servers: { output(): string }[]) =>
-  servers.filter((s) => s.output().includes(BANNER)).length;
-
-async function adminCount(server: ServerProcess, password: string): Promise<number> {
-  const login = await postJson<{ token: string }>(server, '/admin/api/auth/login', {
-    username: 'admin',
-    password,
-  });
-  expect(login.json.code, login.json.msg).toBe(0);
-  const page = await postJson<{ total: number }>(
-    server,
-    '/admin/api/admins/list',
-    { page: 1, pageSize: 50 },
-    { 'admin-api-token': login.json.data.token, cookie: 'XSRF-TOKEN=x', 'x-xsrf-token': 'x' },
-  );
-  expect(page.json.code, page.json.msg).toBe(0);
-  return page.json.data.total;
-}
 
 describe.runIf(canRunInstances)('instances on PostgreSQL and Redis', () => {
   const deployments: Deployment[] = [];
@@ -106,39 +80,4 @@ describe.runIf(canRunInstances)('instances on PostgreSQL and Redis', () => {
       await redis.quit();
     }
   }, 60_000);
-});
-
-describe('processes on one SQLite file', () => {
-  let root: string;
-  const running: ServerProcess[] = [];
-  beforeAll(() => {
-    root = mkdtempSync(join(tmpdir(), 'atrium-sqlite-instances-'));
-  });
-  afterAll(async () => {
-    await Promise.all(running.map((s) => s.stop()));
-    rmSync(root, { recursive: true, force: true });
-  });
-
-  it(`${SIMULTANEOUS} first starts at once all listen, with one admin and one banner`, async () => {
-    const database = join(root, 'shared', 'atrium.db');
-    const servers = await Promise.all(
-      Array.from({ length: SIMULTANEOUS }, (_, i) => {
-        const dataDir = join(root, `instance-${i}`);
-        mkdirSync(join(dataDir, 'web'), { recursive: true });
-        return startServerProcess({
-          ATRIUM_DATA_DIR: dataDir,
-          ATRIUM_WEB_DIR: join(dataDir, 'web'),
-          DATABASE_URL: database,
-          ATRIUM_SECRET: 'sqlite-instances-secret',
-        });
-      }),
-    );
-    running.push(...servers);
-    expect(countBanners(servers)).toBe(1);
-    const password = /Admin account created: admin \/ (\S+)/.exec(
-      servers.map((s) => s.output()).join(''),
-    )?.[1];
-    expect(password).toBeDefined();
-    for (const server of servers) expect(await adminCount(server, password ?? '')).toBe(1);
-  }, 90_000);
 });

@@ -10,8 +10,8 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 
 /**
- * Real Atrium server processes for the multi-instance suites (DESIGN 2): each runs
- * `src/main.ts start` under tsx in a process of its own, so a test can kill it with SIGKILL
+ * Real Atrium server processes for the multi-instance suites (DESIGN 2): each runs the built
+ * bundle (`dist/main.js start`, built by the tier's global setup) in a process of its own, so a test can kill it with SIGKILL
  * mid-request exactly as a crash would, and several share one PostgreSQL schema and one Redis.
  */
 
@@ -54,9 +54,9 @@ export interface Deployment {
 /** How long a start may take before the process is killed and the start fails. */
 const startTimeoutMs = 60_000;
 
-/** Starts `main.ts start` and resolves once it listens (or rejects with what it printed). */
+/** Starts `dist/main.js start` and resolves once it listens (or rejects with what it printed). */
 export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start'], {
+  const child = spawn(process.execPath, ['dist/main.js', 'start'], {
     cwd: serverDir,
     env: {
       PATH: process.env.PATH ?? '',

@@ -1,12 +1,11 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import type { Envelope, LoginResponse } from '@atrium/shared';
 import type { ChunkResponse, InitResponse } from '@atrium/shared/contract/files';
 import SQLite from 'better-sqlite3';
@@ -181,13 +180,7 @@ describe('an upload survives kill -9 of the server', () => {
   let server: Running | undefined;
 
   beforeAll(async () => {
-    // The bundle under test: `npm test` built it before the tiers ran; stale only when run alone.
-    const lib = pathToFileURL(join(serverDir, '../../scripts/lib.mjs')).href;
-    await promisify(execFile)(process.execPath, [
-      '--input-type=module',
-      '-e',
-      `import { ensureBuilt } from ${JSON.stringify(lib)}; ensureBuilt();`,
-    ]);
+    // The bundle under test is built by the tier's global setup (integration.setup.mjs).
     dataDir = mkdtempSync(join(tmpdir(), 'atrium-crash-'));
   }, 120_000);
 

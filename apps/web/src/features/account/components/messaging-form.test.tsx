@@ -44,9 +44,11 @@ beforeEach(() => {
 afterEach(cleanup);
 
 const sent = () => server.requests.map((r) => JSON.parse(r.body) as MessagingView);
+// Cleared, then the new value pasted in one change (typing a URL re-renders the whole form once
+// per character: seconds each under jsdom).
 const retype = async (label: string, text: string) => {
   await user.clear(screen.getByLabelText(label));
-  await user.type(screen.getByLabelText(label), text);
+  await user.paste(text);
 };
 const errorText = (text: string) =>
   screen.findByText(text, { selector: '.ant-form-item-explain-error' });

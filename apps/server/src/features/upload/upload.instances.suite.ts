@@ -149,11 +149,12 @@ async function timedChunk(
 /** The seconds this suite measured, printed once at the end for the record. */
 const measured: Record<string, number> = {};
 
-const storageKinds = ['local', 's3'] as const;
-
-describe.runIf(canRunInstances).each(storageKinds)(
-  'uploads across instances on %s storage',
-  (kind) => {
+/**
+ * The suite for one kind of storage. Each kind has its own test file (`upload.instances.local`,
+ * `upload.instances.s3`), so the two run side by side on their own schemas.
+ */
+export function uploadsAcrossInstances(kind: 'local' | 's3'): void {
+  describe.runIf(canRunInstances)(`uploads across instances on ${kind} storage`, () => {
     let deployment: Deployment;
     let s3: RunningS3 | undefined;
     let sharedDir: string | undefined;
@@ -462,5 +463,5 @@ describe.runIf(canRunInstances).each(storageKinds)(
       );
       expect(blobs.rows).toEqual(expect.arrayContaining(library.rows));
     }, 120_000);
-  },
-);
+  });
+}

@@ -1,0 +1,3 @@
+import { uploadsAcrossInstances } from './upload.instances.suite';
+
+uploadsAcrossInstances('s3');
