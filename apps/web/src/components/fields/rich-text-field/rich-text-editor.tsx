@@ -25,7 +25,13 @@ import { PathPicker } from '../path-picker';
 import { reportedHtml, type RichTextHandle } from './rich-text-handle';
 
 export interface RichTextEditorProps {
-  onReady: (handle: RichTextHandle | null) => void;
+  /** An editor is ready: its handle. */
+  onReady: (handle: RichTextHandle) => void;
+  /**
+   * That editor is gone. TipTap destroys a replaced editor after its successor is created, so
+   * this may come after the next `onReady`: the handle says which one went.
+   */
+  onGone: (handle: RichTextHandle) => void;
   onChange: (html: string) => void;
   placeholder?: string;
   minHeight: number;
@@ -351,13 +357,15 @@ export function RichTextEditor(props: RichTextEditorProps) {
         'aria-multiline': 'true',
       },
     },
-    onCreate: ({ editor: created }) =>
-      latest.current.onReady({
+    onCreate: ({ editor: created }) => {
+      const handle: RichTextHandle = {
         setHTML: (html) => {
           if (!created.isDestroyed) created.commands.setContent(html, { emitUpdate: false });
         },
-      }),
-    onDestroy: () => latest.current.onReady(null),
+      };
+      created.on('destroy', () => latest.current.onGone(handle));
+      latest.current.onReady(handle);
+    },
     onUpdate: ({ editor: changed }) => latest.current.onChange(reportedHtml(changed)),
   });
 

@@ -67,12 +67,16 @@ export function RichTextField({
     return () => window.clearInterval(timer);
   }, [value, generation]);
 
-  const onReady = useCallback((ready: RichTextHandle | null) => {
+  const onReady = useCallback((ready: RichTextHandle) => {
     handle.current = ready;
-    if (!ready) {
-      shown.current = null;
-      setGeneration((g) => g + 1);
-    }
+  }, []);
+
+  // Only the editor in use going away matters (a replaced one may go after its successor came).
+  const onGone = useCallback((gone: RichTextHandle) => {
+    if (handle.current !== gone) return;
+    handle.current = null;
+    shown.current = null;
+    setGeneration((g) => g + 1);
   }, []);
 
   const onEdit = useCallback((html: string) => {
@@ -105,6 +109,7 @@ export function RichTextField({
         <Suspense fallback={loading}>
           <Editor
             onReady={onReady}
+            onGone={onGone}
             onChange={onEdit}
             placeholder={placeholder}
             minHeight={minHeight}
