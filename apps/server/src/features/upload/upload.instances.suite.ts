@@ -236,14 +236,7 @@ export function uploadsAcrossInstances(kind: 'local' | 's3'): void {
       if (kind === 's3') {
         s3 = await startS3rver();
         options = { driver: 's3', ...s3.options };
-        env = {
-          STORAGE_DRIVER: 's3',
-          S3_ENDPOINT: s3.options.endpoint ?? '',
-          S3_REGION: s3.options.region,
-          S3_BUCKET: s3.options.bucket,
-          S3_ACCESS_KEY_ID: 'S3RVER',
-          S3_SECRET_ACCESS_KEY: 'S3RVER',
-        };
+        env = s3.env;
       } else {
         sharedDir = mkdtempSync(join(tmpdir(), 'atrium-shared-storage-'));
         options = { driver: 'local', root: sharedDir };

@@ -17,14 +17,7 @@ describe('chunked upload on S3 storage', () => {
   beforeAll(async () => {
     s3 = await startS3rver();
     t = await createTestApp({
-      env: {
-        STORAGE_DRIVER: 's3',
-        S3_ENDPOINT: s3.options.endpoint ?? '',
-        S3_REGION: s3.options.region,
-        S3_BUCKET: s3.options.bucket,
-        S3_ACCESS_KEY_ID: 'S3RVER',
-        S3_SECRET_ACCESS_KEY: 'S3RVER',
-      },
+      env: s3.env,
     });
     // A smaller chunk size is raised to S3's 5 MiB minimum part size.
     await useUploadConfig(t, { ...defaultUploadConfig, chunkSize: 1024 });
