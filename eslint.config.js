@@ -82,7 +82,7 @@ export default tseslint.config(
   },
   {
     // Request fields come from contract/fields.ts, so each one refuses NUL and fits the column it
-    // may reach on PostgreSQL as well as on SQLite (issue 12).
+    // may reach on PostgreSQL as well as on SQLite (DESIGN 11: one dialect-neutral data layer).
     files: ['packages/shared/src/contract/**/*.ts', 'apps/server/src/**/*.routes.ts'],
     // Answer schemas (`*.answers.ts`) describe what the server sends, never what it accepts.
     ignores: [
