@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
@@ -17,6 +17,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import {
+  StorageDamagedError,
   StorageNotFoundError,
   type ByteRange,
   type ChunkReceipt,
@@ -123,12 +124,17 @@ export class S3Storage implements Storage {
           PartNumber: index + 1,
           Body: data,
           ContentLength: data.length,
+          // The store checks the part against it: bytes damaged on the way are refused, not kept
+          // (every S3-compatible store honours Content-MD5; the SDK's CRC checksums are not).
+          ContentMD5: createHash('md5').update(data).digest('base64'),
         }),
       );
       if (!answer.ETag) throw new Error('S3 UploadPart answered no ETag');
       return { index, size: data.length, etag: answer.ETag };
     } catch (error) {
       if (isNotFound(error)) throw new StorageNotFoundError(staging.key);
+      if (error instanceof S3ServiceException && error.name === 'BadDigest')
+        throw new StorageDamagedError(staging.key);
       throw error;
     }
   }

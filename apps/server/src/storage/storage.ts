@@ -145,6 +145,14 @@ export function chunkOffset(index: number, chunkSize: number): number {
 }
 
 /** The store has no object at that key. */
+/** The store refused bytes that did not match the checksum sent with them (damaged on the way). */
+export class StorageDamagedError extends Error {
+  constructor(key: string) {
+    super(`storage refused damaged bytes for ${key}`);
+    this.name = 'StorageDamagedError';
+  }
+}
+
 export class StorageNotFoundError extends Error {
   constructor(key: string) {
     super(`storage object not found: ${key}`);

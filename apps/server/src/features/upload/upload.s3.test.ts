@@ -83,6 +83,28 @@ describe('chunked upload on S3 storage', () => {
     ).toBeUndefined();
   });
 
+  it('sends every chunk as a part with its Content-MD5: a part damaged on the way is refused, not kept, and sent again', async () => {
+    const data = Buffer.concat([Buffer.from('PK\u0003\u0004'), randomBytes(7 * MiB)]);
+    const file = { name: 'checked.zip', data };
+    await c.init(file);
+    const before = s3.parts.length;
+    s3.damageNextParts(1);
+    const damaged = await c.sendChunk(file, 0, { chunkSize: 5 * MiB });
+    expect(damaged.json.code).not.toBe(0);
+    expect(damaged.json.msg).toMatch(/chunk 0: the storage refused its bytes as damaged/);
+    // Nothing of it counts: the upload still starts at chunk 0.
+    expect((await c.init(file)).data.chunkUploaded).toBe(0);
+
+    expect((await c.sendChunk(file, 0, { chunkSize: 5 * MiB })).json.code).toBe(0);
+    const last = await c.sendChunk(file, 1, { chunkSize: 5 * MiB });
+    expect(last.json.code, last.json.msg).toBe(0);
+    const served = await t.app.inject({ method: 'GET', url: last.json.data.path ?? '' });
+    expect(sha(served.rawPayload)).toBe(sha(data));
+    const sent = s3.parts.slice(before);
+    expect(sent.map((p) => p.partNumber)).toEqual([1, 1, 2]);
+    expect(sent.every((p) => p.contentMd5)).toBe(true);
+  });
+
   it('a wrong md5 is caught on S3 too', async () => {
     const data = Buffer.concat([Buffer.from('PK\u0003\u0004'), randomBytes(6 * MiB)]);
     const file = { name: 'wrong.zip', data, md5: '0'.repeat(32) };

@@ -11,6 +11,7 @@ import { int32Max } from '@atrium/shared/contract/fields';
 import { ApiError } from '../../http/envelope';
 import type { Instances } from '../../instances/instances';
 import {
+  StorageDamagedError,
   StorageNotFoundError,
   type ChunkReceipt,
   type StagingRef,
@@ -444,6 +445,11 @@ export class UploadService {
       try {
         receipt = await this.storage.writeChunk(stagingOf(session), index, session.chunkSize, data);
       } catch (error) {
+        if (error instanceof StorageDamagedError) {
+          throw new ApiError(
+            `chunk ${index}: the storage refused its bytes as damaged on the way: send it again`,
+          );
+        }
         if (!(error instanceof StorageNotFoundError)) throw error;
         await this.resetSession(session);
         throw retryUpload('The stored part of this upload has expired');
