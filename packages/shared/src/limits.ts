@@ -13,6 +13,8 @@ export const Limits = {
   randomStringLength: 32,
   uploadChunkSize: 5 * 1024 * 1024,
   uploadChunkRetries: 5,
+  /** Chunks our upload button sends at once unless the upload setting says otherwise. */
+  uploadParallelChunks: 3,
   uploadConfigPollMs: 100,
   uploaderDefaultMaxSize: 2 * 1024 * 1024,
   uploaderDefaultExtensions: ['gif', 'jpg', 'png', 'jpeg'],

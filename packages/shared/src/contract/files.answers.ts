@@ -80,9 +80,15 @@ const finished = {
 
 /** Answer of `action=init` (SPEC 7.2, DESIGN 6): `path` when nothing needs to be sent. */
 export const initResponse = z.strictObject({
+  /** Chunks held from 0 without a gap (SPEC's meaning, what one-at-a-time clients resume from). */
   chunkUploaded: count,
   chunks: z.number().int().positive(),
   chunkSize: z.number().int().positive(),
+  /**
+   * The chunks still to send, as [from, to) ranges in order, when the upload is not finished:
+   * chunks sent in parallel may leave gaps after `chunkUploaded`.
+   */
+  missing: z.array(z.tuple([count, count])).optional(),
   ...finished,
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Limits } from '../limits';
 import { bigIntField, int32Max, intField, intOrDigitsField, recordId, textField } from './fields';
 import type { categoryListItem, categoryNode } from './files.answers';
 import {
@@ -40,6 +41,11 @@ export type UploadLibraryConfig = z.infer<typeof uploadLibraryConfigSchema>;
 /** The `upload` setting and the answer of `action=config` (SPEC 3.6 dataUpload). */
 export const uploadConfigSchema = z.object({
   chunkSize: intField(1, 100 * MiB),
+  /**
+   * How many chunks our upload button sends at once (DESIGN 6); SPEC's one-at-a-time clients
+   * (WebUploader) ignore it. Settings saved before it existed read as 3.
+   */
+  parallelChunks: intField(1, 8).default(Limits.uploadParallelChunks),
   category: z.object({
     image: uploadLibraryConfigSchema,
     file: uploadLibraryConfigSchema,
@@ -52,6 +58,7 @@ export type UploadConfig = z.infer<typeof uploadConfigSchema>;
 /** DESIGN 6 defaults; the admin may change them through the `upload` setting. */
 export const defaultUploadConfig: UploadConfig = {
   chunkSize: 5 * MiB,
+  parallelChunks: Limits.uploadParallelChunks,
   category: {
     image: { extensions: ['jpg', 'jpeg', 'png', 'gif', 'webp'], maxSize: 20 * MiB },
     video: { extensions: ['mp4', 'webm', 'mov'], maxSize: 2048 * MiB },

@@ -32,6 +32,7 @@ export const testChunkSize = 1024;
 /** DESIGN 6's libraries, with a small chunk size and the file library also taking svg and html. */
 const testUploadConfig: UploadConfig = {
   chunkSize: testChunkSize,
+  parallelChunks: 3,
   category: {
     ...defaultUploadConfig.category,
     file: {

@@ -60,5 +60,5 @@ function normalise(config: UploadConfig): UploadConfig {
     const rules = config.category[library];
     category[library] = { ...rules, extensions: [...new Set(rules.extensions)] };
   }
-  return { chunkSize: config.chunkSize, category };
+  return { chunkSize: config.chunkSize, parallelChunks: config.parallelChunks, category };
 }

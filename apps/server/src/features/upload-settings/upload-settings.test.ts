@@ -36,6 +36,7 @@ describe('upload settings on local storage', () => {
   it('a save is what the upload `config` answer and `init` follow from the next call', async () => {
     const config: UploadConfig = {
       chunkSize: 2 * MiB,
+      parallelChunks: 5,
       category: {
         ...defaultUploadConfig.category,
         file: { extensions: ['txt', 'log', 'txt'], maxSize: 1000 },
@@ -49,6 +50,7 @@ describe('upload settings on local storage', () => {
     const files = new FileClient(t, { area: 'member', token: member.token }, 'file');
     expect((await files.call({ action: 'config' })).data).toEqual({
       chunkSize: 2 * MiB,
+      parallelChunks: 5,
       category: { ...config.category, file: { extensions: ['txt', 'log'], maxSize: 1000 } },
     });
     const pdf = Buffer.from('%PDF-1.4 tiny');

@@ -66,6 +66,23 @@ function contiguous(indexes: readonly number[]): number {
   return count;
 }
 
+/**
+ * The chunks not held, as [from, to) ranges in order. With every chunk held but no result (a
+ * lost answer or a crash while finishing), the last one: sent again, it finishes the upload.
+ */
+export function missingRanges(indexes: readonly number[], chunks: number): [number, number][] {
+  const held = [...new Set(indexes)].filter((i) => i >= 0 && i < chunks).sort((a, b) => a - b);
+  if (held.length === chunks) return [[chunks - 1, chunks]];
+  const ranges: [number, number][] = [];
+  let next = 0;
+  for (const index of held) {
+    if (index > next) ranges.push([next, index]);
+    next = index + 1;
+  }
+  if (next < chunks) ranges.push([next, chunks]);
+  return ranges;
+}
+
 function chunkLength(session: SessionRow, index: number): number {
   return index < session.chunks - 1
     ? session.chunkSize
@@ -187,7 +204,7 @@ export class UploadService {
       // Verified by a finish cut short (its bytes may be on their way to the content address
       // already, out of staging): the last chunk, sent again, completes it.
       await this.repo.touchSession(session.id, this.clock());
-      return { chunkUploaded: chunks - 1, chunks, chunkSize };
+      return { chunkUploaded: chunks - 1, chunks, chunkSize, missing: [[chunks - 1, chunks]] };
     }
     if (session) {
       const receipts = (await this.repo.listChunks(session.id)).map(receiptOf);
@@ -202,11 +219,16 @@ export class UploadService {
         await this.repo.touchSession(session.id, this.clock());
         // With every chunk held but no result yet (a lost answer or a crash while finishing), the
         // client re-sends the last chunk, which finishes the upload.
-        return { chunkUploaded: Math.min(contiguous(stored), chunks - 1), chunks, chunkSize };
+        return {
+          chunkUploaded: Math.min(contiguous(stored), chunks - 1),
+          chunks,
+          chunkSize,
+          missing: missingRanges(stored, chunks),
+        };
       }
     }
     await this.openSession(key, ext, chunkSize, chunks);
-    return { chunkUploaded: 0, chunks, chunkSize };
+    return { chunkUploaded: 0, chunks, chunkSize, missing: [[0, chunks]] };
   }
 
   private async openSession(

@@ -125,6 +125,27 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
     expect(served.rawPayload.equals(file.data)).toBe(true);
   });
 
+  it('init lists the chunks still missing, gaps left by chunks sent in parallel included', async () => {
+    const file = { name: 'gaps.txt', data: textFile(testChunkSize * 6 + 5, 'gaps') };
+    expect((await files.init(file)).data).toMatchObject({ chunkUploaded: 0, missing: [[0, 7]] });
+    for (const i of [0, 2, 3, 5]) expect((await files.sendChunk(file, i)).json.code).toBe(0);
+    // SPEC's meaning of chunkUploaded holds (held from 0 without a gap); the gaps are listed.
+    expect((await files.init(file)).data).toMatchObject({
+      chunkUploaded: 1,
+      chunks: 7,
+      missing: [
+        [1, 2],
+        [4, 5],
+        [6, 7],
+      ],
+    });
+    for (const i of [1, 4]) expect((await files.sendChunk(file, i)).json.code).toBe(0);
+    const last = await files.sendChunk(file, 6);
+    expect(last.json.code, last.json.msg).toBe(0);
+    const served = await t.app.inject({ method: 'GET', url: last.json.data.path ?? '' });
+    expect(served.rawPayload.equals(file.data)).toBe(true);
+  });
+
   it('answers an identical file at once ("instant upload") without a chunk', async () => {
     const file = { name: 'same.txt', data: textFile(3000, 'instant') };
     const first = await files.uploadAndSave(file);
@@ -300,6 +321,7 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
     it('a file needing more chunks than an integer column counts', async () => {
       const huge: UploadConfig = {
         chunkSize: 1,
+        parallelChunks: 3,
         category: {
           ...defaultUploadConfig.category,
           video: { extensions: ['mp4'], maxSize: Number.MAX_SAFE_INTEGER },

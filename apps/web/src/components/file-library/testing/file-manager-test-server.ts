@@ -45,6 +45,12 @@ export interface FileManagerTestServer {
   chunkSize: number;
   /** Answer the next n chunk calls with HTTP 500. */
   failChunks(n: number): void;
+  /** Hold every chunk call this long before answering (to see several in flight). */
+  holdChunks(ms: number): void;
+  /** The most chunk calls that were in flight at once. */
+  maxChunksInFlight(): number;
+  /** Chunk calls that arrived while another of the same file was still in flight, by index. */
+  overlappedChunks: string[];
   /** Answer the next last-chunk with a ShouldRetryUpload refusal. */
   refuseLastChunkOnce(): void;
   /** Store chunks 0..count-1 of `content` as if an earlier attempt had sent them. */
@@ -70,9 +76,13 @@ const cors = {
 const md5 = (data: Buffer) => createHash('md5').update(data).digest('hex');
 
 export async function startFileManagerTestServer(
-  options: { chunkSize?: number; rootName?: string } = {},
+  options: { chunkSize?: number; rootName?: string; parallelChunks?: number } = {},
 ): Promise<FileManagerTestServer> {
   const chunkSize = options.chunkSize ?? 64 * 1024;
+  let holdMs = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const overlappedChunks: string[] = [];
   const rootName = options.rootName ?? 'File Gallery';
   const calls: RecordedCall[] = [];
   const categories: TestCategory[] = [];
@@ -193,6 +203,7 @@ export async function startFileManagerTestServer(
       case 'config':
         return ok({
           chunkSize,
+          parallelChunks: options.parallelChunks ?? 3,
           category: {
             image: { extensions: ['jpg', 'jpeg', 'png', 'gif', 'webp'], maxSize: 20 * 1024 * 1024 },
             file: { extensions: ['pdf', 'txt', 'bin'], maxSize: 64 * 1024 * 1024 },
@@ -217,7 +228,14 @@ export async function startFileManagerTestServer(
         const key = sessionKey({ name: String(body.name), size, md5: hash });
         const session = sessions.get(key) ?? { chunks: new Map() };
         sessions.set(key, session);
-        return ok({ chunkUploaded: contiguous(session), chunks, chunkSize });
+        const missing: [number, number][] = [];
+        for (let i = 0; i < chunks; i++) {
+          if (session.chunks.has(i)) continue;
+          const last = missing.at(-1);
+          if (last && last[1] === i) last[1] = i + 1;
+          else missing.push([i, i + 1]);
+        }
+        return ok({ chunkUploaded: contiguous(session), chunks, chunkSize, missing });
       }
       case 'chunk': {
         if (failing > 0) {
@@ -364,7 +382,19 @@ export async function startFileManagerTestServer(
     } else {
       body = JSON.parse(raw.toString('utf8')) as Record<string, string | number | undefined>;
     }
-    const answer = await handle(match[1], body, file);
+    const isChunk = file !== undefined;
+    if (isChunk) {
+      if (inFlight > 0) overlappedChunks.push(String(body.chunk));
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+    }
+    let answer: Answer;
+    try {
+      if (isChunk && holdMs > 0) await new Promise((resolve) => setTimeout(resolve, holdMs));
+      answer = await handle(match[1], body, file);
+    } finally {
+      if (isChunk) inFlight -= 1;
+    }
     if ('status' in answer) {
       res.writeHead(answer.status, cors).end('boom');
       return;
@@ -388,6 +418,9 @@ export async function startFileManagerTestServer(
     files,
     chunkSize,
     failChunks: (n) => void (failing = n),
+    holdChunks: (ms) => void (holdMs = ms),
+    maxChunksInFlight: () => maxInFlight,
+    overlappedChunks,
     refuseLastChunkOnce: () => void (refuseLast = true),
     seedChunks(meta, content, count) {
       const session: Session = { chunks: new Map() };

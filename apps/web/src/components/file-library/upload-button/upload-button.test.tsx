@@ -219,7 +219,26 @@ describe('UploadButton', () => {
     const { pick, uploaded } = setup();
     await pick(fileOf('flaky.bin', content));
     await waitFor(() => expect(uploaded).toHaveLength(1), { timeout: 15_000 });
-    expect(server.callsOf('chunk').map((c) => c.body.chunk)).toEqual(['0', '0', '0', '1', '2']);
+    // Chunks 0 and 1 go at once (3 in flight, the last alone): both failed once, both sent again.
+    const sent = server.callsOf('chunk').map((c) => c.body.chunk);
+    expect([...sent].sort()).toEqual(['0', '0', '1', '1', '2']);
+    expect(sent.at(-1)).toBe('2');
+  });
+
+  it("sends up to the upload setting's number of chunks at once, the last one alone", async () => {
+    const content = bytes(6 * 64 * 1024 - 100, 29);
+    server.overlappedChunks.length = 0;
+    server.holdChunks(150);
+    const { pick, uploaded } = setup();
+    await pick(fileOf('wide.bin', content));
+    await waitFor(() => expect(uploaded).toHaveLength(1), { timeout: 15_000 });
+    server.holdChunks(0);
+    const sent = server.callsOf('chunk').map((c) => c.body.chunk);
+    expect([...sent].sort()).toEqual(['0', '1', '2', '3', '4', '5']);
+    expect(server.maxChunksInFlight()).toBe(3);
+    // The one that finishes the upload went when nothing else was in flight.
+    expect(sent.at(-1)).toBe('5');
+    expect(server.overlappedChunks).not.toContain('5');
   });
 
   it('gives up after 5 retries with "Upload Error : Server Error"', async () => {

@@ -23,6 +23,7 @@ import {
   acceptOf,
   checkFile,
   chunkSizeOf,
+  parallelChunksOf,
   fileKey,
   ruleFor,
   type UploadConfig,
@@ -104,7 +105,7 @@ export function UploadButton({
   const controllers = useRef(new Map<string, AbortController>());
   const chain = useRef<Promise<void>>(Promise.resolve());
   /** What a failed upload needs to be tried again. */
-  const sources = useRef(new Map<string, { file: File; chunkSize: number }>());
+  const sources = useRef(new Map<string, { file: File; chunkSize: number; parallel: number }>());
   const latest = useRef(props);
   useEffect(() => {
     latest.current = props;
@@ -132,7 +133,7 @@ export function UploadButton({
     return () => running.forEach((c) => c.abort());
   }, []);
 
-  const process = async (uid: string, file: File, chunkSize: number) => {
+  const process = async (uid: string, file: File, chunkSize: number, parallel: number) => {
     const controller = controllers.current.get(uid);
     if (!controller || controller.signal.aborted) return;
     let shown = -1;
@@ -141,6 +142,7 @@ export function UploadButton({
         file,
         id: uid,
         chunkSize,
+        parallel,
         transport: createUploadTransport(url, category),
         hash: computeMd5,
         signal: controller.signal,
@@ -173,6 +175,7 @@ export function UploadButton({
     const current = props.config ?? fromPage ?? (await resolveUploadConfig(client, url, category));
     const currentRule = ruleFor(current, category);
     const chunkSize = chunkSizeOf(current);
+    const parallel = parallelChunksOf(current);
     for (const file of files) {
       const key = fileKey(file);
       if (itemsRef.current.some((i) => i.key === key && active.includes(i.phase) && !i.leaving))
@@ -186,12 +189,12 @@ export function UploadButton({
       if (check && !(await check(file))) continue;
       const uid = `WU_FILE_${randomId()}`;
       controllers.current.set(uid, new AbortController());
-      sources.current.set(uid, { file, chunkSize });
+      sources.current.set(uid, { file, chunkSize, parallel });
       update((list) => [
         ...list.filter((i) => i.key !== key),
         { uid, key, name: file.name, phase: 'waiting', percent: 0, leaving: false },
       ]);
-      chain.current = chain.current.then(() => process(uid, file, chunkSize));
+      chain.current = chain.current.then(() => process(uid, file, chunkSize, parallel));
     }
   };
 
@@ -214,7 +217,9 @@ export function UploadButton({
     if (!source) return;
     controllers.current.set(uid, new AbortController());
     patch(uid, { phase: 'waiting', percent: 0, error: undefined, retryable: false });
-    chain.current = chain.current.then(() => process(uid, source.file, source.chunkSize));
+    chain.current = chain.current.then(() =>
+      process(uid, source.file, source.chunkSize, source.parallel),
+    );
   };
 
   const statusText = (item: QueueItem) => {

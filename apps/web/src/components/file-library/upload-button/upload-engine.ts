@@ -6,7 +6,7 @@ import type {
   UploadTransport,
 } from '@/components/file-library/api/upload-calls';
 import { Limits, shouldRetryUpload } from '@atrium/shared/limits';
-import { chunkCount, pendingChunks, type ChunkRange } from './upload-rules';
+import { chunkCount, chunksToSend, type ChunkRange } from './upload-rules';
 
 export type UploadStage = 'hash' | 'init' | 'chunk' | 'save';
 
@@ -57,6 +57,11 @@ export interface UploadOptions {
   /** Files the upload into this category (0 from the plain button) once it is stored. */
   saveInto?: number;
   chunkRetries?: number;
+  /**
+   * Chunks in flight at once (default 1, SPEC's one at a time). The last chunk to send always
+   * goes alone, after the others are held, so one request finishes the upload.
+   */
+  parallel?: number;
   /** How many times a `ShouldRetryUpload` answer may restart the file. */
   fileRetries?: number;
   retryDelayMs?: (attempt: number) => number;
@@ -79,8 +84,9 @@ const sleep = (ms: number, signal: AbortSignal) =>
 class RestartFile extends Error {}
 
 /**
- * One file through SPEC 4.5: hash, init (resume from chunkUploaded), chunks one after another with
- * retries, the whole file again on `ShouldRetryUpload`, then the optional save.
+ * One file through SPEC 4.5: hash, init (resume from chunkUploaded, or from the missing chunks
+ * init lists), the chunks with retries (up to `parallel` at once, the last one alone), the whole
+ * file again on `ShouldRetryUpload`, then the optional save.
  */
 export async function runUpload(options: UploadOptions): Promise<UploadResult> {
   const { file, signal, transport } = options;
@@ -145,20 +151,56 @@ export async function runUpload(options: UploadOptions): Promise<UploadResult> {
     }
     // Every chunk held but no path: re-send the last one (accepted idempotently) to finish.
     const from = Math.min(answer.chunkUploaded, total - 1);
-    const ranges = pendingChunks(file.size, options.chunkSize, from);
-    let last: ChunkAnswer | undefined;
-    for (const range of ranges) last = await sendChunk(range, total);
-    const path = last?.path;
+    const ranges = chunksToSend(file.size, options.chunkSize, from, answer.missing);
+    if (ranges.length === 0) throw new UploadError('init', 'failed', 'no chunk left to send');
+    const sent = new Map<number, number>();
+    const held = file.size - ranges.reduce((sum, r) => sum + (r.end - r.start), 0);
+    const report = (index: number, loaded: number) => {
+      sent.set(index, loaded);
+      let done = held;
+      for (const bytes of sent.values()) done += bytes;
+      options.onProgress?.({
+        phase: 'upload',
+        percent: file.size ? Math.min(100, (done / file.size) * 100) : 100,
+      });
+    };
+    const finalRange = ranges[ranges.length - 1] as ChunkRange;
+    const before = ranges.slice(0, -1);
+    const lanes = Math.max(1, Math.min(options.parallel ?? 1, before.length));
+    let next = 0;
+    let failed = false;
+    const lane = async () => {
+      try {
+        while (!failed && next < before.length) {
+          const range = before[next++] as ChunkRange;
+          await sendChunk(range, total, report);
+        }
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    };
+    // A failure stops the other lanes taking new chunks; the file goes on (or restarts) only
+    // once none of its chunks is in flight.
+    const settled = await Promise.allSettled(Array.from({ length: lanes }, lane));
+    const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) throw failure.reason;
+    const last = await sendChunk(finalRange, total, report);
+    const path = last.path;
     if (!path) throw new UploadError('chunk', 'failed', 'no path in the last answer');
     return {
-      name: last?.data?.filename ?? file.name,
-      size: last?.data?.size ?? file.size,
+      name: last.data?.filename ?? file.name,
+      size: last.data?.size ?? file.size,
       path,
-      fullPath: last?.fullPath ?? path,
+      fullPath: last.fullPath ?? path,
     };
   }
 
-  async function sendChunk(range: ChunkRange, total: number): Promise<ChunkAnswer> {
+  async function sendChunk(
+    range: ChunkRange,
+    total: number,
+    progress: (index: number, loaded: number) => void,
+  ): Promise<ChunkAnswer> {
     const fields: ChunkFields = {
       id: options.id,
       name: file.name,
@@ -171,10 +213,7 @@ export async function runUpload(options: UploadOptions): Promise<UploadResult> {
     };
     const body = file.slice(range.start, range.end);
     const report = (loaded: number) =>
-      options.onProgress?.({
-        phase: 'upload',
-        percent: file.size ? (Math.min(range.end, range.start + loaded) / file.size) * 100 : 100,
-      });
+      progress(range.index, Math.min(range.end - range.start, Math.max(0, loaded)));
     report(0);
     for (let attempt = 0; ; attempt++) {
       const answer = await transport.chunk(fields, body, signal, report).catch(rethrowCancel);

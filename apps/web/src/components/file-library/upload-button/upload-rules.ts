@@ -9,6 +9,8 @@ export interface UploadRule {
 /** The upload configuration (`dataUpload`, SPEC 3.6). */
 export interface UploadConfig {
   chunkSize: number;
+  /** Chunks our button sends at once (absent from servers that predate it). */
+  parallelChunks?: number;
   category: Record<string, UploadRule>;
 }
 
@@ -68,6 +70,35 @@ export interface ChunkRange {
   index: number;
   start: number;
   end: number;
+}
+
+/** Chunks sent at once: the upload setting's, 1 to 8. */
+export function parallelChunksOf(config: UploadConfig | undefined): number {
+  const count = config?.parallelChunks;
+  if (typeof count !== 'number' || !Number.isFinite(count) || count < 1)
+    return Limits.uploadParallelChunks;
+  return Math.min(8, Math.floor(count));
+}
+
+/**
+ * The chunks still to send: the ranges init lists as missing when it lists them (chunks sent in
+ * parallel may leave gaps), else every index from `chunkUploaded` on (SPEC 4.5 step 3).
+ */
+export function chunksToSend(
+  size: number,
+  chunkSize: number,
+  chunkUploaded: number,
+  missing?: readonly (readonly [number, number])[],
+): ChunkRange[] {
+  if (!missing) return pendingChunks(size, chunkSize, chunkUploaded);
+  const total = chunkCount(size, chunkSize);
+  const out: ChunkRange[] = [];
+  for (const [from, to] of missing) {
+    for (let index = Math.max(0, from); index < Math.min(to, total); index++) {
+      out.push({ index, start: index * chunkSize, end: Math.min(size, (index + 1) * chunkSize) });
+    }
+  }
+  return out;
 }
 
 /** The chunks still to send: every index from `chunkUploaded` on (SPEC 4.5 step 3). */

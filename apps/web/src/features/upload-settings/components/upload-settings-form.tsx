@@ -16,6 +16,7 @@ const extensionPattern = /^[a-z0-9]{1,10}$/;
 
 interface FormValues {
   chunkSizeMiB: number;
+  parallelChunks: number;
   category: Record<Library, { extensions: string[]; maxSizeMiB: number }>;
 }
 
@@ -28,7 +29,7 @@ function toForm(config: UploadConfig): FormValues {
     const rules = config.category[library];
     category[library] = { extensions: rules.extensions, maxSizeMiB: toMiB(rules.maxSize) };
   }
-  return { chunkSizeMiB: toMiB(config.chunkSize), category };
+  return { chunkSizeMiB: toMiB(config.chunkSize), parallelChunks: config.parallelChunks, category };
 }
 
 function toConfig(values: FormValues): UploadConfig {
@@ -40,7 +41,11 @@ function toConfig(values: FormValues): UploadConfig {
       maxSize: Math.round(rules.maxSizeMiB * MiB),
     };
   }
-  return { chunkSize: Math.round(values.chunkSizeMiB * MiB), category };
+  return {
+    chunkSize: Math.round(values.chunkSizeMiB * MiB),
+    parallelChunks: values.parallelChunks,
+    category,
+  };
 }
 
 /** ".JPG" and "jpg" are the same extension. */
@@ -130,6 +135,15 @@ export function UploadSettingsForm({ view }: UploadSettingsFormProps) {
               suffix={t('uploadSettings.mib')}
               style={{ width: 200 }}
             />
+          </Form.Item>
+          <Form.Item
+            name="parallelChunks"
+            label={t('uploadSettings.parallel')}
+            extra={t('uploadSettings.parallelHelp')}
+            rules={[{ required: true, type: 'integer', min: 1, max: 8 }]}
+            style={{ marginTop: 16, marginBottom: 0 }}
+          >
+            <InputNumber min={1} max={8} step={1} precision={0} style={{ width: 200 }} />
           </Form.Item>
         </Card>
 

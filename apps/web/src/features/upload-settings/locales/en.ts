@@ -11,6 +11,9 @@ export const uploadSettingsEn: UploadSettingsMessages = {
   'uploadSettings.chunkS3':
     'S3 storage is on: chunks must be at least {{min}} (the smallest S3 part).',
   'uploadSettings.chunkMin': 'Chunks are at least {{min}}',
+  'uploadSettings.parallel': 'Chunks sent at once',
+  'uploadSettings.parallelHelp':
+    "How many chunks this site's upload button sends at the same time (1–8); on a link with latency, several in flight are faster. One-at-a-time clients such as WebUploader are not affected.",
   'uploadSettings.library.image': 'Image library',
   'uploadSettings.library.file': 'File library',
   'uploadSettings.library.video': 'Video library',
