@@ -3,8 +3,27 @@ import { isPostgres } from './columns';
 import type { Db } from './index';
 import { migrations } from './migrations/index';
 
+/**
+ * Kysely's migrator checks for its tables by listing every table of every schema (with
+ * `pg_get_serial_sequence` per column): a schema another deployment drops while it lists fails
+ * the check ("schema … does not exist", 3F000) though nothing of ours was touched. Tried again.
+ */
+const catalogRaceAttempts = 5;
+
 /** Runs every pending migration; throws with the failing migration's name and cause. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await migrateOnce(db);
+    } catch (error) {
+      const cause =
+        error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
+      if (cause?.code !== '3F000' || attempt >= catalogRaceAttempts) throw error;
+    }
+  }
+}
+
+async function migrateOnce(db: Db): Promise<string[]> {
   // Migrations spell snake_case names themselves, so they run without CamelCasePlugin.
   const plain = db.withoutPlugins();
   // Kysely looks for its migration tables in every schema unless told which one: a database

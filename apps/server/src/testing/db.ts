@@ -51,7 +51,7 @@ export async function createTestDb(kind: DbKind = 'sqlite', dir?: string): Promi
   await admin.end();
   const database: DatabaseConfig = { kind: 'postgres', url };
   const db = createDb(database, { searchPath: schema });
-  await migrateBesideOtherTests(db);
+  await migrateToLatest(db);
   return {
     db,
     kind,
@@ -64,22 +64,4 @@ export async function createTestDb(kind: DbKind = 'sqlite', dir?: string): Promi
       await client.end();
     },
   };
-}
-
-/**
- * Kysely's migrator looks for its tables across every schema of the database, and other test
- * files drop their schemas while it looks: a schema gone between listing and reading fails the
- * check ("schema t_... does not exist", 3F000). Nothing of ours was touched then; try again.
- */
-async function migrateBesideOtherTests(db: Db): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await migrateToLatest(db);
-      return;
-    } catch (error) {
-      const cause =
-        error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
-      if (cause?.code !== '3F000' || attempt >= 5) throw error;
-    }
-  }
 }
