@@ -1,7 +1,7 @@
 // `npm run check`: typecheck and lint over one TypeScript program per project. `tsc` and
 // typescript-eslint's type-aware rules each build the same programs; built once here, they serve
 // both (the type errors of `npm run typecheck`, the findings of `npm run lint`) at the cost of one.
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { ESLint } from 'eslint';
 import { root } from './lib.mjs';
@@ -70,7 +70,6 @@ if (output) console.log(output);
 const seconds = (performance.now() - started) / 1000;
 console.log(
   `typecheck: ${typeErrors} error(s) in ${projects.length} projects (${typecheckSeconds.toFixed(0)} s); ` +
-    `lint: ${problems} problem(s) in ${results.length} files; ${seconds.toFixed(0)} s in all` +
-    ` (${relative(process.cwd(), root) || '.'})`,
+    `lint: ${problems} problem(s) in ${results.length} files; ${seconds.toFixed(0)} s in all`,
 );
 process.exit(typeErrors > 0 || problems > 0 ? 1 : 0);

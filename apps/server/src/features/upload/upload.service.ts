@@ -8,6 +8,7 @@ import type {
   UploadConfig,
 } from '@atrium/shared/contract/files';
 import { int32Max } from '@atrium/shared/contract/fields';
+import { missingRanges } from '@atrium/shared/upload-chunks';
 import { ApiError } from '../../http/envelope';
 import type { Instances } from '../../instances/instances';
 import {
@@ -64,23 +65,6 @@ function contiguous(indexes: readonly number[]): number {
   let count = 0;
   while (held.has(count)) count += 1;
   return count;
-}
-
-/**
- * The chunks not held, as [from, to) ranges in order. With every chunk held but no result (a
- * lost answer or a crash while finishing), the last one: sent again, it finishes the upload.
- */
-export function missingRanges(indexes: readonly number[], chunks: number): [number, number][] {
-  const held = [...new Set(indexes)].filter((i) => i >= 0 && i < chunks).sort((a, b) => a - b);
-  if (held.length === chunks) return [[chunks - 1, chunks]];
-  const ranges: [number, number][] = [];
-  let next = 0;
-  for (const index of held) {
-    if (index > next) ranges.push([next, index]);
-    next = index + 1;
-  }
-  if (next < chunks) ranges.push([next, chunks]);
-  return ranges;
 }
 
 function chunkLength(session: SessionRow, index: number): number {

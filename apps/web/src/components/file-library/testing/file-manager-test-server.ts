@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { fileManagerCalls } from '@atrium/shared/contract/files';
 import type { ZodType } from 'zod';
+import { missingRanges } from '@atrium/shared/upload-chunks';
 
 /**
  * A real HTTP server speaking the file library's protocol (SPEC 7.2, 7.3) for component tests:
@@ -228,13 +229,7 @@ export async function startFileManagerTestServer(
         const key = sessionKey({ name: String(body.name), size, md5: hash });
         const session = sessions.get(key) ?? { chunks: new Map() };
         sessions.set(key, session);
-        const missing: [number, number][] = [];
-        for (let i = 0; i < chunks; i++) {
-          if (session.chunks.has(i)) continue;
-          const last = missing.at(-1);
-          if (last && last[1] === i) last[1] = i + 1;
-          else missing.push([i, i + 1]);
-        }
+        const missing = missingRanges(session.chunks.keys(), chunks);
         return ok({ chunkUploaded: contiguous(session), chunks, chunkSize, missing });
       }
       case 'chunk': {

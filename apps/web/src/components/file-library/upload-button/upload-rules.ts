@@ -72,6 +72,10 @@ export interface ChunkRange {
   end: number;
 }
 
+function chunkRange(size: number, chunkSize: number, index: number): ChunkRange {
+  return { index, start: index * chunkSize, end: Math.min(size, (index + 1) * chunkSize) };
+}
+
 /** Chunks sent at once: the upload setting's, 1 to 8. */
 export function parallelChunksOf(config: UploadConfig | undefined): number {
   const count = config?.parallelChunks;
@@ -95,7 +99,7 @@ export function chunksToSend(
   const out: ChunkRange[] = [];
   for (const [from, to] of missing) {
     for (let index = Math.max(0, from); index < Math.min(to, total); index++) {
-      out.push({ index, start: index * chunkSize, end: Math.min(size, (index + 1) * chunkSize) });
+      out.push(chunkRange(size, chunkSize, index));
     }
   }
   return out;
@@ -110,8 +114,6 @@ export function pendingChunks(
   const total = chunkCount(size, chunkSize);
   const from = Math.min(Math.max(0, Math.floor(chunkUploaded)), total);
   const out: ChunkRange[] = [];
-  for (let index = from; index < total; index++) {
-    out.push({ index, start: index * chunkSize, end: Math.min(size, (index + 1) * chunkSize) });
-  }
+  for (let index = from; index < total; index++) out.push(chunkRange(size, chunkSize, index));
   return out;
 }
