@@ -8,7 +8,10 @@ import { root } from './lib.mjs';
 export const MiB = 1024 * 1024;
 export const xsrf = 'bench-xsrf-token';
 
-/** Starts one of bench/servers/*.mjs; resolves with its port, or undefined when it exits with 3 (not installed). */
+/**
+ * Starts one of bench/servers/*.mjs; resolves with its port and process id, or undefined when it
+ * exits with 3 (not installed).
+ */
 export function startBenchServer(script) {
   const child = spawn(process.execPath, [join(root, 'bench', 'servers', script)], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -21,6 +24,7 @@ export function startBenchServer(script) {
       if (m) {
         resolve({
           port: Number(m[1]),
+          pid: child.pid,
           stop: () =>
             new Promise((r) => {
               if (child.exitCode !== null) return r();

@@ -1,9 +1,11 @@
 // @tus/server with its file store, for the upload bench. Needs the packages @tus/server and
 // @tus/file-store (not dependencies of Atrium itself); exits with code 3 when they are missing.
+// It also serves the browser bench's page (bench-page.mjs), so tus-js-client uploads same-origin.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serveBenchPage } from './bench-page.mjs';
 
 let Server;
 let FileStore;
@@ -17,7 +19,9 @@ try {
 
 const dir = mkdtempSync(join(tmpdir(), 'atrium-bench-tus-'));
 const tus = new Server({ path: '/files', datastore: new FileStore({ directory: dir }) });
-const server = createServer((req, res) => tus.handle(req, res));
+const server = createServer((req, res) => {
+  if (!serveBenchPage(req, res)) void tus.handle(req, res);
+});
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
   console.log(`listening ${typeof address === 'object' && address ? address.port : 0} ${dir}`);
