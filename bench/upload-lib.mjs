@@ -6,6 +6,16 @@ import { join } from 'node:path';
 import { root } from './lib.mjs';
 
 export const MiB = 1024 * 1024;
+
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ: 100 on Linux). */
+const ticksPerSecond = 100;
+
+/** CPU seconds (user + system, all threads) a process has used so far, from /proc. */
+export function processCpuSeconds(pid) {
+  const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}
 export const xsrf = 'bench-xsrf-token';
 
 /**

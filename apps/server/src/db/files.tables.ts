@@ -15,7 +15,11 @@ export interface Owner {
 
 interface FileBlobsTable {
   id: Generated<number>;
-  sha256: string;
+  /**
+   * 64 hex digits naming the blob's storage and thumbnail keys: its SHA-256 for blobs stored
+   * before migration 2026_11_28_1000, random after (blobs are told apart by MD5, size and bytes).
+   */
+  name: string;
   md5: string;
   size: number;
   storageKey: string;
@@ -38,15 +42,20 @@ export interface UploadSessionsTable {
   chunks: number;
   stagingKey: string;
   stagingUploadId: string | null;
+  /** The running MD5's saved state after the first `hashedChunks` chunks (see `Hasher`). */
   md5State: string | null;
-  /** The running SHA-256 (hash-wasm's saved state) of the first `hashedChunks` chunks. */
-  sha256State: string | null;
   hashedChunks: number;
+  /** How many chunks are held, and how many of them from chunk 0 without a gap. */
+  heldChunks: Generated<number>;
+  contiguousChunks: Generated<number>;
   status: UploadStatus;
   /** While `status` is 'finishing': the instance holding the finish lease. */
   instanceId: string | null;
-  /** The content address, once the whole file is verified: finishing moves the bytes there. */
-  verifiedSha256: string | null;
+  /**
+   * The blob name its bytes go to, once the whole file is verified: an equal blob's, or a new one
+   * finishing moves the bytes to.
+   */
+  verifiedBlob: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -140,7 +149,7 @@ export function filesDb(db: Db): FilesDb {
 /** Explicit column lists for the repositories (DESIGN 11). */
 export const blobColumns = [
   'id',
-  'sha256',
+  'name',
   'md5',
   'size',
   'storageKey',
@@ -161,11 +170,12 @@ export const sessionColumns = [
   'stagingKey',
   'stagingUploadId',
   'md5State',
-  'sha256State',
   'hashedChunks',
+  'heldChunks',
+  'contiguousChunks',
   'status',
   'instanceId',
-  'verifiedSha256',
+  'verifiedBlob',
   'createdAt',
   'updatedAt',
 ] as const;

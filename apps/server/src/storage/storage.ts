@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 
 /**
@@ -105,7 +106,7 @@ export interface Storage {
   /**
    * Moves the assembled staging object to its final key (local: rename; S3: copy + delete).
    * Idempotent: with the staging object gone and the key holding an object, an earlier call got
-   * this far (keys are content addresses, so that object is these bytes).
+   * this far (each upload promotes to a key of its own, so that object is these bytes).
    */
   promote(staging: StagingRef, key: string): Promise<void>;
   /** Drops an unfinished or unpromoted upload and frees its bytes. Idempotent. */
@@ -121,22 +122,36 @@ export interface Storage {
   list(area: StorageArea): AsyncIterable<ListedObject[]>;
 }
 
-const sha256Hex = /^[0-9a-f]{64}$/;
+const blobNamePattern = /^[0-9a-f]{64}$/;
 
-function assertSha(sha256: string): void {
-  if (!sha256Hex.test(sha256)) throw new Error(`not a sha-256 hex digest: ${sha256}`);
+function assertBlobName(name: string): void {
+  if (!blobNamePattern.test(name)) throw new Error(`not a blob name (64 hex digits): ${name}`);
 }
 
-/** Where a blob with this content lives: blobs/<first two hex digits>/<sha256>. */
-export function blobKey(sha256: string): string {
-  assertSha(sha256);
-  return `blobs/${sha256.slice(0, 2)}/${sha256}`;
+/**
+ * A new blob's name: 64 random hex digits (blobs stored before migration 2026_11_28_1000 are
+ * named by their SHA-256, the same shape).
+ */
+export function newBlobName(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/** The blob name in a blob or thumbnail key (see `blobKey`, `thumbKey`). */
+export function blobNameOfKey(key: string): string | undefined {
+  const name = key.slice(key.lastIndexOf('/') + 1).slice(0, 64);
+  return blobNamePattern.test(name) ? name : undefined;
+}
+
+/** Where a blob lives: blobs/<first two hex digits>/<name>. */
+export function blobKey(name: string): string {
+  assertBlobName(name);
+  return `blobs/${name.slice(0, 2)}/${name}`;
 }
 
 /** Where the thumbnail of a blob lives. */
-export function thumbKey(sha256: string, width: number): string {
-  assertSha(sha256);
-  return `thumbs/${sha256.slice(0, 2)}/${sha256}-${width}.webp`;
+export function thumbKey(name: string, width: number): string {
+  assertBlobName(name);
+  return `thumbs/${name.slice(0, 2)}/${name}-${width}.webp`;
 }
 
 /** Byte offset of chunk `index`. */

@@ -13,6 +13,7 @@ import * as uploadSettingsRule from './2026_11_26_1000_upload_settings_rule';
 import * as fileAddresses from './2026_11_27_1000_file_addresses';
 import * as roomDownloads from './2026_11_27_2000_room_downloads';
 import * as chatBranches from './2026_11_27_3000_chat_branches';
+import * as uploadOnePass from './2026_11_28_1000_upload_one_pass';
 
 /**
  * Every migration, imported statically so the esbuild bundle carries them (no file scanning).
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_1000_file_addresses': fileAddresses,
   '2026_11_27_2000_room_downloads': roomDownloads,
   '2026_11_27_3000_chat_branches': chatBranches,
+  '2026_11_28_1000_upload_one_pass': uploadOnePass,
 };

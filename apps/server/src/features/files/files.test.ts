@@ -595,9 +595,17 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
       expect(res.headers['content-type']).toBe('image/webp');
       const meta = await sharp(res.rawPayload).metadata();
       expect([meta.format, meta.width, meta.height]).toEqual(['webp', 240, 180]);
-      const sha = createHash('sha256').update(data).digest('hex');
+      // Kept next to the blob, under the blob's name.
+      const blob = await filesDb(t.db)
+        .selectFrom('fileBlobs')
+        .select('fileBlobs.name')
+        .innerJoin('files', 'files.blobId', 'fileBlobs.id')
+        .where('files.id', '=', file.id)
+        .executeTakeFirstOrThrow();
       expect(
-        existsSync(join(t.dataDir, 'storage', 'thumbs', sha.slice(0, 2), `${sha}-240.webp`)),
+        existsSync(
+          join(t.dataDir, 'storage', 'thumbs', blob.name.slice(0, 2), `${blob.name}-240.webp`),
+        ),
       ).toBe(true);
       const text = await c.uploadAndSave({
         name: 'not-image.txt',

@@ -90,15 +90,15 @@ export function registerServeRoutes(
       if (!blob || blob.size > maxThumbnailSource) return notFound(reply);
       let thumb: Buffer;
       try {
-        thumb = await deps.thumbnails.get(blob.sha256, blob.storageKey);
+        thumb = await deps.thumbnails.get(blob.name, blob.storageKey);
       } catch (error) {
-        req.log.info({ err: error, sha256: blob.sha256 }, 'no thumbnail for this image');
+        req.log.info({ err: error, blob: blob.name }, 'no thumbnail for this image');
         return notFound(reply);
       }
       securityHeaders(reply);
       return reply
         .header('Cache-Control', immutable)
-        .header('ETag', `"${blob.sha256}-thumb"`)
+        .header('ETag', `"${blob.name}-thumb"`)
         .type('image/webp')
         .send(thumb);
     },
@@ -114,7 +114,7 @@ export function registerServeRoutes(
       const blob = await deps.uploads.blobAt([path]);
       if (!blob) return notFound(reply);
 
-      const etag = `"${blob.sha256}"`;
+      const etag = `"${blob.name}"`;
       const shown = presentationOf(parsed.ext);
       securityHeaders(reply);
       reply
@@ -125,7 +125,7 @@ export function registerServeRoutes(
           'Content-Disposition',
           shown.inline
             ? 'inline'
-            : attachment(parsed.sha256 ? `${blob.sha256.slice(0, 16)}.${parsed.ext}` : file),
+            : attachment(parsed.sha256 ? `${parsed.sha256.slice(0, 16)}.${parsed.ext}` : file),
         )
         .type(shown.contentType);
       if (req.headers['if-none-match'] === etag) return reply.code(304).send();

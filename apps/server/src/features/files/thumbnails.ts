@@ -17,8 +17,8 @@ export class Thumbnails {
 
   constructor(private readonly storage: Storage) {}
 
-  async get(sha256: string, blobKey: string): Promise<Buffer> {
-    const key = thumbKey(sha256, thumbWidth);
+  async get(blobName: string, blobKey: string): Promise<Buffer> {
+    const key = thumbKey(blobName, thumbWidth);
     try {
       return await readAll(this.storage, key);
     } catch (error) {

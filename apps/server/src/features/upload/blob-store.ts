@@ -1,6 +1,7 @@
 import type { Library } from '@atrium/shared/contract/files';
-import type { Owner, SessionRow } from '../../db/files.tables';
-import { blobKey, thumbKey, type Storage } from '../../storage/index';
+import type { BlobRow, Owner, SessionRow } from '../../db/files.tables';
+import type { Readable } from 'node:stream';
+import { blobKey, newBlobName, thumbKey, type Storage } from '../../storage/index';
 import { stagingOf } from './running-hash';
 import { LeaseLost, type Log, type UploadLeases } from './upload-leases';
 import { newAddress } from './upload-rules';
@@ -8,13 +9,6 @@ import { UploadRepository } from './upload.repository';
 
 /** Width of library thumbnails. */
 export const thumbWidth = 240;
-
-/** The content address in a blob or thumbnail key (see `blobKey`, `thumbKey`). */
-export function shaOfKey(key: string): string | undefined {
-  const name = key.slice(key.lastIndexOf('/') + 1);
-  const sha = name.slice(0, 64);
-  return /^[0-9a-f]{64}$/.test(sha) ? sha : undefined;
-}
 
 /** What an upload is recorded as, less the blob it points at. */
 interface UploadOf {
@@ -24,9 +18,49 @@ interface UploadOf {
   ext: string;
 }
 
+/** Whether two streams carry the same bytes (read side by side, stopped at the first difference). */
+export async function sameBytes(a: Readable, b: Readable): Promise<boolean> {
+  const left = a[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const right = b[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let x: Buffer = Buffer.alloc(0);
+  let y: Buffer = Buffer.alloc(0);
+  let xDone = false;
+  let yDone = false;
+  try {
+    for (;;) {
+      if (x.length === 0 && !xDone) {
+        const next = await left.next();
+        if (next.done) xDone = true;
+        else x = next.value;
+      }
+      if (y.length === 0 && !yDone) {
+        const next = await right.next();
+        if (next.done) yDone = true;
+        else y = next.value;
+      }
+      if (x.length === 0 && y.length === 0) {
+        if (xDone && yDone) return true;
+        continue;
+      }
+      if (x.length === 0 || y.length === 0) {
+        if ((x.length === 0 && xDone) || (y.length === 0 && yDone)) return false;
+        continue;
+      }
+      const n = Math.min(x.length, y.length);
+      if (!x.subarray(0, n).equals(y.subarray(0, n))) return false;
+      x = x.subarray(n);
+      y = y.subarray(n);
+    }
+  } finally {
+    a.destroy();
+    b.destroy();
+  }
+}
+
 /**
- * Content-addressed, reference-counted blobs (DESIGN 6): each upload points at one, an upload of
- * content its owner already holds shares it, and a blob nothing points at any more is deleted.
+ * Reference-counted blobs (DESIGN 6, README "Uploads"): each upload points at one; an upload whose
+ * bytes equal a stored blob's (same MD5 and size, then compared byte for byte, so a crafted MD5
+ * collision is stored apart) shares it; a blob nothing points at any more is deleted.
  */
 export class BlobStore {
   constructor(
@@ -68,10 +102,30 @@ export class BlobStore {
   }
 
   /**
-   * Files a finished session's verified bytes under their content address in storage and records
-   * the unsaved upload at a new address of its own, with the session's deletion, only while this instance holds the finish lease.
+   * The name of a stored blob whose bytes equal the verified staging bytes of `session`, or a new
+   * name for them. Only blobs with the same MD5 and size are read, and only when there are some.
    */
-  async store(session: SessionRow, sha256: string): Promise<string> {
+  async nameFor(session: SessionRow): Promise<string> {
+    const staging = stagingOf(session);
+    for (const blob of await this.repo.blobsLike(session.md5, session.size)) {
+      if (await this.equalTo(blob, () => this.storage.readStaging(staging))) return blob.name;
+    }
+    return newBlobName();
+  }
+
+  private async equalTo(blob: BlobRow, read: () => Promise<Readable>): Promise<boolean> {
+    const stored = await this.storage.stat(blob.storageKey);
+    if (stored?.size !== blob.size) return false;
+    return sameBytes(await read(), await this.storage.read(blob.storageKey));
+  }
+
+  /**
+   * Records the unsaved upload of a finished session at a new address of its own, pointing at the
+   * blob `name` (verified: see `nameFor`): an existing blob gains a reference and the staging
+   * bytes go; otherwise they move to the blob's key. With the session's deletion, only while this
+   * instance holds the finish lease.
+   */
+  async store(session: SessionRow, name: string): Promise<string> {
     const me = this.instanceId;
     const staging = stagingOf(session);
     const owner: Owner = { type: session.ownerType, id: session.ownerId };
@@ -80,7 +134,7 @@ export class BlobStore {
       { owner, library: session.library, name: session.name, ext: session.ext },
       path,
     );
-    const existing = await this.repo.findBlobBySha(sha256);
+    const existing = await this.repo.findBlobByName(name);
     if (existing) {
       await this.leases.fence();
       const shared = await this.repo.db.transaction().execute(async (trx) => {
@@ -98,19 +152,27 @@ export class BlobStore {
         return path;
       }
     }
-    const key = blobKey(sha256);
+    if (await this.storage.stat(staging.key)) {
+      // Not moved yet: to a key no other blob has had (the blob `name` named may be an equal one
+      // that lost its last reference meanwhile, its key being deleted). Recorded first, so a
+      // finish cut short after the move finds the bytes there.
+      name = newBlobName();
+      await this.leases.fence();
+      if (!(await this.repo.saveVerified(session.id, me, name))) throw new LeaseLost();
+    }
+    const key = blobKey(name);
     await this.storage.promote(staging, key);
     await this.leases.fence();
     await this.repo.db.transaction().execute(async (trx) => {
       const repo = new UploadRepository(trx);
-      const blob = await repo.upsertBlob({
-        sha256,
+      const blobId = await repo.insertBlob({
+        name,
         md5: session.md5,
         size: session.size,
         storageKey: key,
         createdAt: this.clock(),
       });
-      await repo.insertUpload({ ...upload, blobId: blob.id });
+      await repo.insertUpload({ ...upload, blobId });
       if (!(await repo.deleteFinishedSession(session.id, me))) throw new LeaseLost();
     });
     return path;
@@ -122,6 +184,6 @@ export class BlobStore {
     if (!blob || blob.refCount > 0) return;
     if (!(await this.repo.deleteBlobIfUnreferenced(blob.id))) return;
     await this.storage.delete(blob.storageKey);
-    await this.storage.delete(thumbKey(blob.sha256, thumbWidth));
+    await this.storage.delete(thumbKey(blob.name, thumbWidth));
   }
 }

@@ -1,9 +1,9 @@
 // @ts-check
-// A hash thread of `Hasher` (hasher.ts). Plain JavaScript, checked by the compiler (checkJs) and
+// The MD5 thread of `Hasher` (hasher.ts). Plain JavaScript, checked by the compiler (checkJs) and
 // lint, so it runs unchanged from the sources (tests, tsx) and next to the bundle (dist).
 import { createHash } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createMD5, createSHA256 } from 'hash-wasm';
+import { createMD5 } from 'hash-wasm';
 
 /**
  * @typedef {object} HashState
@@ -19,17 +19,14 @@ import { createMD5, createSHA256 } from 'hash-wasm';
  * @property {string} [key]
  * @property {number} [from]
  * @property {string} [start] the saved state to start from (base64), instead of the held one
- * @property {string} [nextStart] what the next thread starts from
  * @property {string} [state]
  * @property {Uint8Array[]} [pieces]
  * @property {boolean} [giveBack]
  *
  * @typedef {object} Settings
- * @property {'md5' | 'sha256' | 'node-sha256'} algorithm
+ * @property {'md5' | 'node-md5'} algorithm
  * @property {number} maxKeys
- * @property {import('node:worker_threads').MessagePort} [next] where folds go on (MD5 → SHA-256)
- * @property {import('node:worker_threads').MessagePort} [inbound] where folds come from
- * @property {string} [handlePrefix] what node's SHA-256 handles start with
+ * @property {string} [handlePrefix] what node's MD5 handles start with
  */
 
 /** @type {Settings} */
@@ -38,18 +35,18 @@ const port = parentPort;
 if (!port) throw new Error('hash.worker.mjs runs as a worker thread');
 
 /**
- * Node's SHA-256 behind hash-wasm's interface: `save` keeps a copy in the thread under a handle
+ * Node's MD5 behind hash-wasm's interface: `save` keeps a copy in the thread under a handle
  * unique to this process, and `load` finds it again (or fails, in any other process).
  * @returns {Promise<HashState>}
  */
-async function nodeSHA256() {
+async function nodeMD5() {
   /** @type {Map<string, import('node:crypto').Hash>} */
   const copies = new Map();
   let serial = 0;
-  let hash = createHash('sha256');
+  let hash = createHash('md5');
   return {
     init() {
-      hash = createHash('sha256');
+      hash = createHash('md5');
     },
     update(data) {
       hash.update(data);
@@ -62,7 +59,7 @@ async function nodeSHA256() {
     },
     load(state) {
       const copy = copies.get(Buffer.from(state).toString());
-      if (!copy) throw new Error('this SHA-256 state was saved by another process');
+      if (!copy) throw new Error('this MD5 state was saved by another process');
       hash = copy.copy();
     },
     digest() {
@@ -71,17 +68,11 @@ async function nodeSHA256() {
   };
 }
 
-/** @returns {Promise<HashState>} */
-function create() {
-  if (settings.algorithm === 'node-sha256') return nodeSHA256();
-  return settings.algorithm === 'md5' ? createMD5() : createSHA256();
-}
-
 /** @type {Map<string, { at: number; state: Uint8Array }>} */
 const keys = new Map();
 /** @type {HashState | undefined} */
 let hash;
-let queue = create().then((instance) => {
+let queue = (settings.algorithm === 'node-md5' ? nodeMD5() : createMD5()).then((instance) => {
   hash = instance;
 });
 
@@ -136,18 +127,11 @@ function reply(msg) {
   } catch (error) {
     answer = { id: msg.id, error: String((error instanceof Error && error.stack) || error) };
   }
-  /** @type {ArrayBuffer[]} */
-  const buffers = msg.pieces
-    ? [...new Set(msg.pieces.map((piece) => /** @type {ArrayBuffer} */ (piece.buffer)))]
-    : [];
-  if (settings.next && msg.op !== 'digest') {
-    // The MD5 thread hands the bytes on to the SHA-256 thread by transfer: one copy for both.
-    port?.postMessage(answer);
-    settings.next.postMessage({ ...msg, start: msg.nextStart }, buffers);
-    return;
-  }
-  if (msg.giveBack) {
+  if (msg.giveBack && msg.pieces) {
     // The caller handed its buffers over and wants them back for the next chunk.
+    const buffers = [
+      ...new Set(msg.pieces.map((piece) => /** @type {ArrayBuffer} */ (piece.buffer))),
+    ];
     answer.returned = buffers;
     port?.postMessage(answer, buffers);
     return;
@@ -155,9 +139,6 @@ function reply(msg) {
   port?.postMessage(answer);
 }
 
-/** @param {Message} msg */
-function take(msg) {
+port.on('message', (/** @type {Message} */ msg) => {
   queue = queue.then(() => reply(msg));
-}
-port.on('message', take);
-settings.inbound?.on('message', take);
+});

@@ -8,29 +8,45 @@ import {
   type Storage,
 } from '../../storage/index';
 import type { ChunkRow, SessionRow } from '../../db/files.tables';
-import { Hasher, type Folding, type HashStates } from './hasher';
+import { Hasher } from './hasher';
 import type { UploadRepository } from './upload.repository';
 
 /** Gives a chunk's body buffer back to its owner; with the buffer when it was handed away. */
 export type Release = (returned?: ArrayBuffer) => void;
 
-/** A received chunk whose bytes are to be folded into its upload's running hashes. */
+/** A received chunk whose bytes are to be folded into its upload's running MD5. */
 export interface HashJob {
   session: SessionRow;
   index: number;
   data: Buffer;
   /** Whether the chunk was stored and recorded: a fold counts only then. */
   stored: Promise<boolean>;
-  /** Called once the hashes no longer read `data` (see `handOver`). */
+  /** Called once the hash no longer reads `data` (see `handOver`). */
   release: Release;
-  /** The whole ArrayBuffer under `data` may go to the hash threads and come back to `release`. */
+  /** The whole ArrayBuffer under `data` may go to the hash thread and come back to `release`. */
   handOver: boolean;
 }
 
-/** Bytes re-read from storage are handed to the hash threads in pieces of about this size. */
+/**
+ * A running MD5 to save with the session: `state` after chunk `to`, to be written only where the
+ * saved one still stands at chunk `from` (see `UploadRepository.saveHashState`).
+ */
+export interface HashSave {
+  from: number;
+  to: number;
+  state: string;
+}
+
+/** Bytes re-read from storage are handed to the hash thread in pieces of about this size. */
 const readBatchBytes = 4 * 1024 * 1024;
 /** How often a fold waiting for another instance's looks at the database again. */
 const pollMs = 25;
+/**
+ * How long a folded state waits for the next chunk record of its session in this process to carry
+ * it (see `takeSave`) before it is saved on its own: longer than a client takes to send the next
+ * chunk's fields, short enough that another instance given that chunk hardly waits for it.
+ */
+const rideWaitMs = 100;
 
 export function stagingOf(session: SessionRow): StagingRef {
   return { key: session.stagingKey, uploadId: session.stagingUploadId };
@@ -40,36 +56,38 @@ export function receiptOf(row: { idx: number; size: number; etag: string }): Chu
   return { index: row.idx, size: row.size, etag: row.etag };
 }
 
-/** The hashes saved with a session (none yet at chunk 0; undefined if a state is missing). */
-function savedStates(session: SessionRow): HashStates | undefined {
-  if (!session.md5State || !session.sha256State) return undefined;
-  return { md5: session.md5State, sha256: session.sha256State };
-}
-
-/** A run of folds in this process continuing one another, each saved after the one before. */
+/** A run of folds in this process continuing one another. */
 class Lane {
   valid = true;
-  /** The chain of database saves of this lane's folds. */
-  saved: Promise<void> = Promise.resolve();
+  /** The chain of this lane's folds: each settles once its state is in hand (or given up). */
+  folded: Promise<void> = Promise.resolve();
+  /** Where the saved state stands once the saves taken so far are written. */
+  saved: number;
+  /** A folded state not taken for a save yet. */
+  pending: HashSave | undefined;
+  /** The fallback save of `pending` when no record carries it. */
+  timer: NodeJS.Timeout | undefined;
+  /** The chain of saves written on their own. */
+  writes: Promise<void> = Promise.resolve();
 
   constructor(
-    /** The hash threads' key: a lane of its own, so dropping a dead lane spares a new one. */
+    /** The hash thread's key: a lane of its own, so dropping a dead lane spares a new one. */
     readonly key: string,
     /** The chunk the next fold of this lane starts at. */
     public next: number,
-    /** The states the first fold starts from (the threads keep them after that). */
-    public start: HashStates | undefined,
-  ) {}
+    /** The state the first fold starts from (the thread keeps it after that). */
+    public start: string | undefined,
+  ) {
+    this.saved = next;
+  }
 }
 
-/** A job of this process, from its arrival until its fold is saved or given up. */
+/** A job of this process, from its arrival until its fold is done or given up. */
 interface Running {
   index: number;
-  /** Its MD5 is done (or it was given up): the next chunk's fold may be sent. */
-  md5Done: Promise<void>;
-  /** Both its hashes are done (or it was given up): the answer of a later chunk may go. */
+  /** Its hash is done (or it was given up): the answer of a later chunk may go. */
   hashed: Promise<void>;
-  /** Its states are saved (or it was given up). */
+  /** Its fold is done and its state in the lane (or it was given up). */
   finished: Promise<void>;
 }
 
@@ -85,18 +103,22 @@ export interface RunningHashesDeps {
    * instance) before it gives up and leaves its chunk to be read back from storage.
    */
   waitMs: number;
-  /** Whether another instance may continue the hashes (see `Hasher`); true unless one instance. */
+  /** Whether another instance may continue the hash (see `Hasher`); true unless one instance. */
   portable: boolean;
 }
 
 /**
- * The running MD5 and SHA-256 of each upload's contiguous prefix (DESIGN 6), kept in the session
- * row after every chunk so any instance continues them from the bytes of the chunk it received,
- * without reading stored bytes again (DESIGN 2). A chunk's hash runs while it is written and may
- * run on after its answer; chunks are folded in order: a chunk whose predecessors are still on
- * their way (in this process, or being folded by another instance) waits a little for them. Only
- * a chunk nobody will fold from memory (its instance died, or it came too early) is read back
- * where the store can, and what is left is read once the upload is complete (`digestFile`).
+ * The running MD5 of each upload's contiguous prefix (DESIGN 6), kept in the session row so any
+ * instance continues it from the bytes of the chunk it received, without reading stored bytes
+ * again (DESIGN 2). A chunk's hash runs while it is written and may run on after its answer;
+ * chunks are folded in order: a chunk whose predecessors are still on their way (in this process,
+ * or being folded by another instance) waits a little for them. Only a chunk nobody will fold
+ * from memory (its instance died, or it came too early) is read back where the store can, and
+ * what is left is read once the upload is complete (`digestFile`).
+ *
+ * A folded state is not saved on its own: the next chunk's record carries it (`takeSave`), so a
+ * chunk costs one durable write. It is saved on its own only when no record comes within
+ * `rideWaitMs`, and before anyone else needs it.
  */
 export class RunningHashes {
   private readonly hasher: Hasher;
@@ -109,10 +131,30 @@ export class RunningHashes {
     this.hasher = new Hasher(deps.portable);
   }
 
-  /** The states saved with the session, if this process can continue from them. */
-  private usableStates(session: SessionRow): HashStates | undefined {
-    const saved = savedStates(session);
+  /** The state saved with the session, if this process can continue from it. */
+  private usableState(session: SessionRow): string | undefined {
+    const saved = session.md5State;
     return saved && this.hasher.canLoad(saved) ? saved : undefined;
+  }
+
+  /** Takes the state to save with a chunk's record; `landed` says what became of it. */
+  takeSave(sessionId: number): HashSave | undefined {
+    const lane = this.lanes.get(sessionId);
+    if (!lane?.valid || !lane.pending) return undefined;
+    return this.take(lane);
+  }
+
+  /**
+   * What became of a save a record took: written (`true`), refused because the saved state had
+   * moved (`false`: this lane is behind, dropped), or not written because the record failed
+   * (`undefined`: it is saved on its own).
+   */
+  landed(sessionId: number, save: HashSave, written: boolean | undefined): void {
+    const lane = this.lanes.get(sessionId);
+    if (!lane || lane.saved < save.to) return;
+    if (written === true) this.wake(sessionId);
+    else if (written === false) this.invalidate(sessionId, lane);
+    else this.write(sessionId, lane, save);
   }
 
   /**
@@ -124,13 +166,9 @@ export class RunningHashes {
     const mine = this.running.get(session.id) ?? new Set<Running>();
     this.running.set(session.id, mine);
     const before = [...mine].filter((other) => other.index < index);
-    let md5Done: () => void = () => undefined;
     let hashed: () => void = () => undefined;
     const entry: Running = {
       index,
-      md5Done: new Promise<void>((resolve) => {
-        md5Done = resolve;
-      }),
       hashed: new Promise<void>((resolve) => {
         hashed = resolve;
       }),
@@ -140,20 +178,18 @@ export class RunningHashes {
     entry.finished = (async () => {
       let handedOver = false;
       try {
-        await Promise.all(before.map((other) => other.md5Done));
+        await Promise.all(before.map((other) => other.hashed));
         const lane = await this.laneAt(session, index);
         if (!lane) return;
         handedOver = job.handOver;
         const folding = this.foldInto(lane, session, index, [job.data], job.stored, {
           giveBack: job.handOver ? (buffers) => job.release(buffers[0]) : undefined,
         });
-        void folding.md5Done.then(md5Done);
-        await folding.states.then(hashed, hashed);
-        await folding.saved;
+        await folding.state.then(hashed, hashed);
+        await folding.folded;
       } catch (error) {
         this.deps.log?.warn({ err: error, sessionId: session.id }, 'running upload hash failed');
       } finally {
-        md5Done();
         hashed();
         // The write may still read the bytes; a buffer handed over comes back by itself.
         await job.stored;
@@ -167,35 +203,36 @@ export class RunningHashes {
   }
 
   /**
-   * Waits until this process's folds of the session are saved and, within the wait bound, until
-   * the others' reach the end; chunks nobody will fold from memory are read back meanwhile.
+   * Waits until this process's folds of the session are done and saved and, within the wait
+   * bound, until the others' reach the end; chunks nobody will fold from memory are read back
+   * meanwhile.
    */
   async settle(session: SessionRow): Promise<void> {
     const mine = this.running.get(session.id);
     if (mine) await Promise.all([...mine].map((entry) => entry.finished));
     await this.laneAt(session, session.chunks);
+    await this.flush(session.id);
   }
 
   /**
-   * The MD5 and SHA-256 of the whole assembled file: the saved states, continued over whatever
-   * was not folded yet, read from storage (`read` streams the staging object from a byte).
+   * The MD5 of the whole assembled file: the saved state, continued over whatever was not folded
+   * yet, read from storage (`read` streams the staging object from a byte).
    */
   async digestFile(
     session: SessionRow,
     read: (from: number) => Promise<Readable>,
-  ): Promise<{ md5: string; sha256: string }> {
-    // No saved SHA-256 this process can load (an upload begun before it was kept, or node's kept
-    // by another process): hash it all again.
-    const start = session.hashedChunks > 0 ? this.usableStates(session) : undefined;
+  ): Promise<string> {
+    // No saved state this process can load (node's kept by another process): hash it all again.
+    const start = session.hashedChunks > 0 ? this.usableState(session) : undefined;
     const from = start ? Math.min(session.hashedChunks * session.chunkSize, session.size) : 0;
     try {
       return await this.hasher.digest(await this.foldStream(session, from, start, read));
     } catch (error) {
-      // States saved by another version of hash-wasm do not load: hash it all again.
+      // A state saved by another version of hash-wasm does not load: hash it all again.
       if (from === 0 || error instanceof StorageNotFoundError) throw error;
       this.deps.log?.warn(
         { err: error, sessionId: session.id },
-        'saved upload hashes unusable; hashing the whole file again',
+        'saved upload hash unusable; hashing the whole file again',
       );
       return this.hasher.digest(await this.foldStream(session, 0, undefined, read));
     }
@@ -209,16 +246,17 @@ export class RunningHashes {
   }
 
   close(): Promise<void> {
+    for (const [sessionId, lane] of this.lanes) this.invalidate(sessionId, lane);
     return this.hasher.close();
   }
 
-  /** Streams the file from byte `from` through the hashes; the states at its end. */
+  /** Streams the file from byte `from` through the hash; the state at its end. */
   private async foldStream(
     session: SessionRow,
     from: number,
-    start: HashStates | undefined,
+    start: string | undefined,
     read: (from: number) => Promise<Readable>,
-  ): Promise<HashStates | undefined> {
+  ): Promise<string | undefined> {
     if (from >= session.size) return start;
     const key = `file:${session.id}:${++this.serial}`;
     const stream = await read(from);
@@ -226,16 +264,16 @@ export class RunningHashes {
     let first = start;
     let batch: Buffer[] = [];
     let batched = 0;
-    // Two pieces in flight at most: the slower hash must not let read bytes pile up.
-    const inFlight: Folding[] = [];
+    // Two pieces in flight at most: the hash must not let read bytes pile up.
+    const inFlight: Promise<string>[] = [];
     const flush = async () => {
       const piece = Buffer.concat(batch, batched);
-      inFlight.push(this.hasher.fold(key, offset, first, [piece]));
+      inFlight.push(this.hasher.fold(key, offset, first, [piece]).state);
       first = undefined;
       offset += batched;
       batch = [];
       batched = 0;
-      if (inFlight.length > 2) await inFlight.shift()?.states;
+      if (inFlight.length > 2) await inFlight.shift();
     };
     try {
       for await (const part of stream as AsyncIterable<Buffer>) {
@@ -245,10 +283,10 @@ export class RunningHashes {
       }
       if (batched > 0) await flush();
       if (offset !== session.size) throw new StorageNotFoundError(session.stagingKey);
-      const states = await Promise.all(inFlight.map((folding) => folding.states));
+      const states = await Promise.all(inFlight);
       return states.at(-1);
     } finally {
-      await Promise.allSettled(inFlight.map((folding) => folding.states));
+      await Promise.allSettled(inFlight);
       await this.hasher.drop(key);
     }
   }
@@ -259,14 +297,25 @@ export class RunningHashes {
    */
   private async laneAt(session: SessionRow, index: number): Promise<Lane | undefined> {
     const deadline = performance.now() + this.deps.waitMs;
+    // The session as the chunk's request read it: a lane may start from it without asking again
+    // (a state saved meanwhile by another instance makes this lane's first save fail, not lie).
+    let known: SessionRow | undefined = session;
     for (;;) {
       const lane = this.lanes.get(session.id);
-      if (lane?.valid && lane.next === index) return lane;
-      // This process's own saves reach the database first.
-      await lane?.saved;
-      const settled = this.lanes.get(session.id);
-      if (settled?.valid && settled.next === index) return settled;
-      const current = await this.deps.repo.getSession(session.id);
+      if (lane?.valid) {
+        if (lane.next === index) return lane;
+        if (lane.next > index) return undefined;
+        // The chunk the lane goes on with is being folded here: no need to ask the database.
+        if (this.runningHere(session.id, lane.next)) {
+          if (performance.now() >= deadline) return undefined;
+          await this.nap(session.id);
+          continue;
+        }
+        // Others may go on from this lane's state: it is saved first.
+        await this.flush(session.id);
+      }
+      const current = known ?? (await this.deps.repo.getSession(session.id));
+      known = undefined;
       if (!current || current.hashedChunks > index) return undefined;
       if (current.hashedChunks === index) return this.openLane(current);
       const front = await this.deps.repo.getChunk(current.id, current.hashedChunks);
@@ -279,12 +328,14 @@ export class RunningHashes {
     }
   }
 
+  private runningHere(sessionId: number, index: number): boolean {
+    return [...(this.running.get(sessionId) ?? [])].some((entry) => entry.index === index);
+  }
+
   /** Whether nobody will fold a recorded chunk from memory: its job here or its instance is gone. */
   private async orphaned(chunk: ChunkRow): Promise<boolean> {
-    if (chunk.instanceId === this.deps.instances.id) {
-      const mine = this.running.get(chunk.sessionId);
-      return ![...(mine ?? [])].some((entry) => entry.index === chunk.idx);
-    }
+    if (chunk.instanceId === this.deps.instances.id)
+      return !this.runningHere(chunk.sessionId, chunk.idx);
     return !(await this.deps.instances.isAlive(chunk.instanceId));
   }
 
@@ -299,21 +350,23 @@ export class RunningHashes {
     );
     if (!bytes) return false;
     const folding = this.foldInto(lane, session, chunk.idx, [bytes], Promise.resolve(true), {});
-    await folding.saved;
+    await folding.folded;
     return lane.valid;
   }
 
-  /** A lane starting from the states saved with the session. */
+  /** A lane starting from the state saved with the session. */
   private openLane(session: SessionRow): Lane | undefined {
-    const start = session.hashedChunks > 0 ? this.usableStates(session) : undefined;
-    // States this process cannot continue: `digestFile` hashes the file from the start.
+    const start = session.hashedChunks > 0 ? this.usableState(session) : undefined;
+    // A state this process cannot continue: `digestFile` hashes the file from the start.
     if (session.hashedChunks > 0 && !start) return undefined;
+    const old = this.lanes.get(session.id);
+    if (old) this.invalidate(session.id, old);
     const lane = new Lane(`session:${session.id}:${++this.serial}`, session.hashedChunks, start);
     this.lanes.set(session.id, lane);
     return lane;
   }
 
-  /** Sends a fold down a lane and chains the save of its states behind the lane's earlier ones. */
+  /** Sends a fold down a lane; its state becomes the lane's pending save once the chunk is stored. */
   private foldInto(
     lane: Lane,
     session: SessionRow,
@@ -321,8 +374,8 @@ export class RunningHashes {
     pieces: Buffer[],
     stored: Promise<boolean>,
     { giveBack }: { giveBack?: ((buffers: ArrayBuffer[]) => void) | undefined },
-  ): Folding & { saved: Promise<void> } {
-    const folding = this.hasher.fold(
+  ): { state: Promise<string>; folded: Promise<void> } {
+    const { state } = this.hasher.fold(
       lane.key,
       index * session.chunkSize,
       lane.start,
@@ -331,31 +384,72 @@ export class RunningHashes {
     );
     lane.start = undefined;
     lane.next = index + 1;
-    const saved = lane.saved.then(async () => {
+    const folded = lane.folded.then(async () => {
       try {
-        const states = await folding.states;
+        const after = await state;
         if (!lane.valid) return;
         if (!(await stored)) throw new LaneLost('the chunk was not stored');
-        if (!(await this.deps.repo.saveHashState(session.id, index, index + 1, states)))
-          throw new LaneLost('another fold saved these chunks first');
+        lane.pending = { from: lane.pending?.from ?? lane.saved, to: index + 1, state: after };
         this.wake(session.id);
+        // The next chunk's record carries it (a chunk on its way here, or one that comes soon);
+        // otherwise it is saved on its own a moment later.
+        if (!lane.timer) {
+          lane.timer = setTimeout(() => void this.flush(session.id), rideWaitMs);
+          lane.timer.unref();
+        }
       } catch (error) {
         this.invalidate(session.id, lane);
         if (!(error instanceof LaneLost))
           this.deps.log?.warn({ err: error, sessionId: session.id }, 'running upload hash lost');
       }
     });
-    lane.saved = saved;
-    return { ...folding, saved };
+    lane.folded = folded;
+    return { state, folded };
+  }
+
+  /** Takes the lane's pending state for a save (which either lands or drops the lane). */
+  private take(lane: Lane): HashSave {
+    const save = lane.pending;
+    if (!save) throw new Error('no pending hash state to take');
+    lane.pending = undefined;
+    clearTimeout(lane.timer);
+    lane.timer = undefined;
+    lane.saved = save.to;
+    return save;
+  }
+
+  /** Saves the lane's pending state now, if there is one; resolves once its saves are written. */
+  private async flush(sessionId: number): Promise<void> {
+    const lane = this.lanes.get(sessionId);
+    if (!lane) return;
+    if (lane.valid && lane.pending) this.write(sessionId, lane, this.take(lane));
+    await lane.writes;
+  }
+
+  /** Writes a save on its own, after the lane's earlier ones. */
+  private write(sessionId: number, lane: Lane, save: HashSave): void {
+    lane.writes = lane.writes.then(async () => {
+      try {
+        if (!(await this.deps.repo.saveHashState(sessionId, save.from, save.to, save.state)))
+          throw new LaneLost('another fold saved these chunks first');
+        this.wake(sessionId);
+      } catch (error) {
+        this.invalidate(sessionId, lane);
+        if (!(error instanceof LaneLost))
+          this.deps.log?.warn({ err: error, sessionId }, 'running upload hash lost');
+      }
+    });
   }
 
   private invalidate(sessionId: number, lane: Lane): void {
     lane.valid = false;
+    lane.pending = undefined;
+    clearTimeout(lane.timer);
     if (this.lanes.get(sessionId) === lane) this.lanes.delete(sessionId);
     void this.hasher.drop(lane.key).catch(() => undefined);
   }
 
-  /** Sleeps until a fold of the session is saved here, or a moment has passed. */
+  /** Sleeps until a fold of the session is done here, or a moment has passed. */
   private async nap(sessionId: number): Promise<void> {
     const wakers = this.wakers.get(sessionId) ?? new Set<() => void>();
     this.wakers.set(sessionId, wakers);

@@ -39,12 +39,17 @@ export class LeaseLost extends ApiError {
 /** A chunk's place in staging, written while the request arrives (see `openChunkSink`). */
 export class ChunkSink implements FileSink {
   constructor(
-    readonly sessionId: number,
+    /** The session as it was read when the sink was opened (the chunk's one read). */
+    readonly session: SessionRow,
     readonly index: number,
     readonly length: number,
     private readonly writer: ChunkWriter,
     readonly claim: Claim,
   ) {}
+
+  get sessionId(): number {
+    return this.session.id;
+  }
 
   /** Gives up the claim on the chunk (idempotent). */
   release(): Promise<void> {
@@ -203,7 +208,7 @@ export class UploadLeases {
     for (;;) {
       const claim = await this.claimChunk(sessionId, index);
       if (claim) return claim;
-      if (await this.repo.hasChunk(sessionId, index)) return undefined;
+      if (await this.repo.getChunk(sessionId, index)) return undefined;
       if (performance.now() >= deadline) {
         throw new ApiError(
           'This chunk is being received by another request: send it again in a moment',

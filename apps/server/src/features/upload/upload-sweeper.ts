@@ -1,6 +1,6 @@
 import type { SessionRow } from '../../db/files.tables';
-import type { ListedObject, Storage } from '../../storage/index';
-import { shaOfKey, type BlobStore } from './blob-store';
+import { blobNameOfKey, type ListedObject, type Storage } from '../../storage/index';
+import type { BlobStore } from './blob-store';
 import type { Log } from './upload-leases';
 import { UploadRepository } from './upload.repository';
 
@@ -90,15 +90,15 @@ export class UploadSweeper {
     for (const area of ['blobs', 'thumbs'] as const) {
       for await (const page of this.storage.list(area)) {
         const candidates = old(page);
-        const inUse = await this.repo.shasInUse([
-          ...new Set(candidates.flatMap((object) => shaOfKey(object.key) ?? [])),
+        const inUse = await this.repo.blobNamesInUse([
+          ...new Set(candidates.flatMap((object) => blobNameOfKey(object.key) ?? [])),
         ]);
         for (const object of candidates) {
-          const sha = shaOfKey(object.key);
+          const name = blobNameOfKey(object.key);
           // A thumbnail's temporary file is never kept this long; anything else unknown is kept.
           const leftover = object.key.endsWith('.tmp');
-          if (!leftover && (!sha || inUse.has(sha))) continue;
-          if (!leftover && sha && (await this.repo.shasInUse([sha])).size > 0) continue;
+          if (!leftover && (!name || inUse.has(name))) continue;
+          if (!leftover && name && (await this.repo.blobNamesInUse([name])).size > 0) continue;
           await this.storage.delete(object.key);
           deleted += 1;
         }

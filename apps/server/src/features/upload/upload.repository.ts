@@ -1,5 +1,5 @@
 import type { Library } from '@atrium/shared/contract/files';
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import {
   blobColumns,
   chunkColumns,
@@ -23,6 +23,12 @@ export interface SessionKey {
   name: string;
 }
 
+/**
+ * How many blobs with an upload's MD5 and size its bytes are compared with before it is stored as
+ * a blob of its own (more than one only after crafted MD5 collisions).
+ */
+const blobCandidates = 4;
+
 /** Upload sessions, their chunks, finished uploads and blobs (Kysely only, dialect-neutral). */
 export class UploadRepository {
   constructor(readonly db: FilesDb) {}
@@ -31,6 +37,43 @@ export class UploadRepository {
     return this.db
       .selectFrom('uploadSessions')
       .select(sessionColumns)
+      .where('ownerType', '=', key.owner.type)
+      .where('ownerId', '=', key.owner.id)
+      .where('library', '=', key.library)
+      .where('md5', '=', key.md5)
+      .where('size', '=', key.size)
+      .where('name', '=', key.name)
+      .executeTakeFirst();
+  }
+
+  /**
+   * The session of a chunk and whether it holds chunk `idx` already: the one read a chunk costs
+   * (README "Uploads").
+   */
+  findSessionHolding(
+    key: SessionKey,
+    idx: number,
+  ): Promise<(SessionRow & { holdsChunk: number }) | undefined> {
+    return this.db
+      .selectFrom('uploadSessions')
+      .select(sessionColumns)
+      .select((eb) =>
+        eb
+          .case()
+          .when(
+            eb.exists(
+              eb
+                .selectFrom('uploadChunks')
+                .select('uploadChunks.idx')
+                .whereRef('uploadChunks.sessionId', '=', 'uploadSessions.id')
+                .where('uploadChunks.idx', '=', idx),
+            ),
+          )
+          .then(1)
+          .else(0)
+          .end()
+          .as('holdsChunk'),
+      )
       .where('ownerType', '=', key.owner.type)
       .where('ownerId', '=', key.owner.id)
       .where('library', '=', key.library)
@@ -66,12 +109,17 @@ export class UploadRepository {
     await this.db.deleteFrom('uploadSessions').where('id', '=', id).execute();
   }
 
-  async touchSession(id: number, now: number): Promise<void> {
-    await this.db
+  /** Marks the session as in use now; what it holds, or undefined when it is gone. */
+  touchSession(
+    id: number,
+    now: number,
+  ): Promise<{ heldChunks: number; contiguousChunks: number } | undefined> {
+    return this.db
       .updateTable('uploadSessions')
       .set({ updatedAt: now })
       .where('id', '=', id)
-      .execute();
+      .returning(['heldChunks', 'contiguousChunks'])
+      .executeTakeFirst();
   }
 
   /**
@@ -120,11 +168,13 @@ export class UploadRepository {
       .execute();
   }
 
-  /** Records the verified content address; false when `instanceId` no longer holds the lease. */
-  async saveVerified(id: number, instanceId: string, sha256: string): Promise<boolean> {
+  /**
+   * Records the blob the verified bytes go to; false when `instanceId` no longer holds the lease.
+   */
+  async saveVerified(id: number, instanceId: string, blobName: string): Promise<boolean> {
     const result = await this.db
       .updateTable('uploadSessions')
-      .set({ verifiedSha256: sha256 })
+      .set({ verifiedBlob: blobName })
       .where('id', '=', id)
       .where('status', '=', 'finishing')
       .where('instanceId', '=', instanceId)
@@ -147,16 +197,16 @@ export class UploadRepository {
     return Number(result.numDeletedRows) === 1;
   }
 
-  /** Saves the running hashes at `toChunks` chunks, only if nobody advanced them meanwhile. */
+  /** Saves the running MD5 at `toChunks` chunks, only if nobody advanced it meanwhile. */
   async saveHashState(
     id: number,
     fromChunks: number,
     toChunks: number,
-    states: { md5: string; sha256: string },
+    md5State: string,
   ): Promise<boolean> {
     const result = await this.db
       .updateTable('uploadSessions')
-      .set({ md5State: states.md5, sha256State: states.sha256, hashedChunks: toChunks })
+      .set({ md5State, hashedChunks: toChunks })
       .where('id', '=', id)
       .where('hashedChunks', '=', fromChunks)
       .executeTakeFirst();
@@ -172,16 +222,6 @@ export class UploadRepository {
       .execute();
   }
 
-  hasChunk(sessionId: number, idx: number): Promise<boolean> {
-    return this.db
-      .selectFrom('uploadChunks')
-      .select('idx')
-      .where('sessionId', '=', sessionId)
-      .where('idx', '=', idx)
-      .executeTakeFirst()
-      .then((row) => row !== undefined);
-  }
-
   getChunk(sessionId: number, idx: number): Promise<ChunkRow | undefined> {
     return this.db
       .selectFrom('uploadChunks')
@@ -192,28 +232,103 @@ export class UploadRepository {
   }
 
   /**
-   * Records a chunk as held and gives up the claim `token` made on it, together: false (nothing
-   * recorded) when that claim is no longer there (taken over, or its session is gone). Run it in
-   * a transaction.
+   * Records a chunk as held and gives up the claim `token` made on it, together: undefined
+   * (nothing recorded) when that claim is no longer there (taken over, or its session is gone).
+   * Touches the session, counts the chunk, and saves the running MD5 `save` carries where the
+   * saved one still stands at `save.from`. Run it in a transaction: one durable write per chunk.
    */
-  async recordClaimedChunk(row: ChunkRow, token: string): Promise<boolean> {
-    const released = await this.db
+  async recordClaimedChunk(
+    row: ChunkRow,
+    token: string,
+    now: number,
+    save: { from: number; to: number; state: string } | undefined,
+  ): Promise<{ heldChunks: number; contiguousChunks: number; hashedChunks: number } | undefined> {
+    // The session row first: it orders the records of one session (PostgreSQL locks the row
+    // until commit), so each one below sees every chunk recorded before it.
+    const claimed = await this.db
+      .updateTable('uploadSessions')
+      .set({ updatedAt: now })
+      .where('id', '=', row.sessionId)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('uploadChunkClaims')
+            .select('uploadChunkClaims.idx')
+            .where('uploadChunkClaims.sessionId', '=', row.sessionId)
+            .where('uploadChunkClaims.idx', '=', row.idx)
+            .where('uploadChunkClaims.token', '=', token),
+        ),
+      )
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return undefined;
+    await this.db
       .deleteFrom('uploadChunkClaims')
       .where('sessionId', '=', row.sessionId)
       .where('idx', '=', row.idx)
-      .where('token', '=', token)
-      .executeTakeFirst();
-    if (Number(released.numDeletedRows) !== 1) return false;
-    await this.db
+      .execute();
+    const inserted = await this.db
       .insertInto('uploadChunks')
       .values(row)
-      .onConflict((oc) =>
-        oc
-          .columns(['sessionId', 'idx'])
-          .doUpdateSet({ size: row.size, etag: row.etag, instanceId: row.instanceId }),
-      )
-      .execute();
-    return true;
+      .onConflict((oc) => oc.columns(['sessionId', 'idx']).doNothing())
+      .executeTakeFirst();
+    const added = Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+    if (!added) {
+      // Held already (a claim taken over from a writer that recorded it): these bytes replace it.
+      await this.db
+        .updateTable('uploadChunks')
+        .set({ size: row.size, etag: row.etag, instanceId: row.instanceId })
+        .where('sessionId', '=', row.sessionId)
+        .where('idx', '=', row.idx)
+        .execute();
+    }
+    return this.db
+      .updateTable('uploadSessions')
+      .set((eb) => ({
+        heldChunks: eb('heldChunks', '+', added ? 1 : 0),
+        // Past chunk `idx`: the first held chunk from it on whose successor is not held, plus 1.
+        contiguousChunks: eb
+          .case()
+          .when('contiguousChunks', '=', row.idx)
+          .then(
+            eb
+              .selectFrom('uploadChunks as c')
+              .select((c) => sql<number>`${c.fn.min('c.idx')} + 1`.as('end'))
+              .where('c.sessionId', '=', row.sessionId)
+              .where('c.idx', '>=', row.idx)
+              .where((c) =>
+                c.not(
+                  c.exists(
+                    c
+                      .selectFrom('uploadChunks as d')
+                      .select('d.idx')
+                      .whereRef('d.sessionId', '=', 'c.sessionId')
+                      .where('d.idx', '=', sql<number>`${sql.ref('c.idx')} + 1`),
+                  ),
+                ),
+              ),
+          )
+          .else(eb.ref('contiguousChunks'))
+          .end(),
+        ...(save
+          ? {
+              md5State: eb
+                .case()
+                .when('hashedChunks', '=', save.from)
+                .then(save.state)
+                .else(eb.ref('md5State'))
+                .end(),
+              hashedChunks: eb
+                .case()
+                .when('hashedChunks', '=', save.from)
+                .then(save.to)
+                .else(eb.ref('hashedChunks'))
+                .end(),
+            }
+          : {}),
+      }))
+      .where('id', '=', row.sessionId)
+      .returning(['heldChunks', 'contiguousChunks', 'hashedChunks'])
+      .executeTakeFirst();
   }
 
   /**
@@ -289,24 +404,24 @@ export class UploadRepository {
   }
 
   /**
-   * Which of these content addresses are in use: by a blob row, or by a session that verified
-   * them and is moving its bytes there.
+   * Which of these blob names are in use: by a blob row, or by a session that verified its bytes
+   * for them and is moving them there.
    */
-  async shasInUse(shas: readonly string[]): Promise<Set<string>> {
-    if (shas.length === 0) return new Set();
+  async blobNamesInUse(names: readonly string[]): Promise<Set<string>> {
+    if (names.length === 0) return new Set();
     const blobs = await this.db
       .selectFrom('fileBlobs')
-      .select('sha256')
-      .where('sha256', 'in', shas)
+      .select('name')
+      .where('name', 'in', names)
       .execute();
     const sessions = await this.db
       .selectFrom('uploadSessions')
-      .select('verifiedSha256')
-      .where('verifiedSha256', 'in', shas)
+      .select('verifiedBlob')
+      .where('verifiedBlob', 'in', names)
       .execute();
     return new Set([
-      ...blobs.map((r) => r.sha256),
-      ...sessions.flatMap((r) => (r.verifiedSha256 ? [r.verifiedSha256] : [])),
+      ...blobs.map((r) => r.name),
+      ...sessions.flatMap((r) => (r.verifiedBlob ? [r.verifiedBlob] : [])),
     ]);
   }
 
@@ -327,12 +442,25 @@ export class UploadRepository {
       .executeTakeFirst();
   }
 
-  findBlobBySha(sha256: string): Promise<BlobRow | undefined> {
+  findBlobByName(name: string): Promise<BlobRow | undefined> {
     return this.db
       .selectFrom('fileBlobs')
       .select(blobColumns)
-      .where('sha256', '=', sha256)
+      .where('name', '=', name)
       .executeTakeFirst();
+  }
+
+  /** Blobs in use with this MD5 and size: the candidates an upload's bytes are compared with. */
+  blobsLike(md5: string, size: number): Promise<BlobRow[]> {
+    return this.db
+      .selectFrom('fileBlobs')
+      .select(blobColumns)
+      .where('md5', '=', md5)
+      .where('size', '=', size)
+      .where('refCount', '>', 0)
+      .orderBy('id')
+      .limit(blobCandidates)
+      .execute();
   }
 
   /**
@@ -399,18 +527,14 @@ export class UploadRepository {
       .execute();
   }
 
-  /** Records a blob with one reference, or adds one to the blob already holding this content. */
-  async upsertBlob(row: Omit<BlobRow, 'id' | 'refCount'>): Promise<BlobRow> {
-    await this.db
+  /** Records a new blob with one reference. */
+  async insertBlob(row: Omit<BlobRow, 'id' | 'refCount'>): Promise<number> {
+    const inserted = await this.db
       .insertInto('fileBlobs')
       .values({ ...row, refCount: 1 })
-      .onConflict((oc) =>
-        oc.column('sha256').doUpdateSet((eb) => ({ refCount: eb('fileBlobs.refCount', '+', 1) })),
-      )
-      .execute();
-    const blob = await this.findBlobBySha(row.sha256);
-    if (!blob) throw new Error(`blob ${row.sha256} vanished right after it was written`);
-    return blob;
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return inserted.id;
   }
 
   unreferencedBlobs(limit: number): Promise<BlobRow[]> {

@@ -75,6 +75,37 @@ function chunkLength(session: SessionRow, index: number): number {
 
 export type { Release };
 
+/** What a chunk's record answers about its session. */
+interface ChunkCounts {
+  heldChunks: number;
+  contiguousChunks: number;
+}
+
+/** The session and chunk a chunk request names (see `UploadService.chunkTarget`). */
+interface Target {
+  session: SessionRow;
+  index: number;
+  expected: number;
+  /** Whether the session held the chunk when it was read. */
+  held: boolean;
+}
+
+/** Whether a sink was opened for the chunk these fields name. */
+function sameChunk(sink: ChunkSink, owner: Owner, library: Library, fields: ChunkFields): boolean {
+  const { session } = sink;
+  return (
+    session.ownerType === owner.type &&
+    session.ownerId === owner.id &&
+    session.library === library &&
+    fields.name === session.name &&
+    typeof fields.md5 === 'string' &&
+    fields.md5.toLowerCase() === session.md5 &&
+    fields.size === String(session.size) &&
+    fields.chunks === String(session.chunks) &&
+    fields.chunk === String(sink.index)
+  );
+}
+
 /** What the caller of `UploadService.chunk` says about the chunk's bytes. */
 export interface ChunkBody {
   /** Called once the engine no longer reads the bytes (their hash may run on after the answer). */
@@ -184,7 +215,7 @@ export class UploadService {
       await this.resetSession(session);
       session = undefined;
     }
-    if (session?.verifiedSha256) {
+    if (session?.verifiedBlob) {
       // Verified by a finish cut short (its bytes may be on their way to the content address
       // already, out of staging): the last chunk, sent again, completes it.
       await this.repo.touchSession(session.id, this.clock());
@@ -236,11 +267,10 @@ export class UploadService {
       stagingKey: staging.key,
       stagingUploadId: staging.uploadId,
       md5State: null,
-      sha256State: null,
       hashedChunks: 0,
       status: 'open',
       instanceId: null,
-      verifiedSha256: null,
+      verifiedBlob: null,
       createdAt: now,
       updatedAt: now,
     });
@@ -304,21 +334,25 @@ export class UploadService {
     };
   }
 
-  /** The session and chunk index the fields name, checked; throws the error to answer. */
-  private async chunkTarget(
-    owner: Owner,
-    library: Library,
-    fields: ChunkFields,
-  ): Promise<{ session: SessionRow; index: number; expected: number }> {
+  /**
+   * The session and chunk index the fields name, checked, and whether the session holds that
+   * chunk already: the chunk's one read. Throws the error to answer.
+   */
+  private async chunkTarget(owner: Owner, library: Library, fields: ChunkFields): Promise<Target> {
     const { name, ext } = checkFileName(fields.name);
     const md5 = checkMd5(fields.md5);
     const size = parseStrictInteger('size', fields.size);
     const chunks = parseStrictInteger('chunks', fields.chunks);
     const index = parseStrictInteger('chunk', fields.chunk);
-    checkAllowed(await this.config(), library, ext, size);
-
-    const session = await this.repo.findSession({ owner, library, md5, size, name });
-    if (!session) throw new NoUploadInProgress({ name, ext, md5, size, chunks, index });
+    // An index past any integer column is refused below (chunks fit one); not asked about here.
+    const asked = index <= int32Max ? index : -1;
+    const found = await this.repo.findSessionHolding({ owner, library, md5, size, name }, asked);
+    if (!found) {
+      // Types and sizes were checked when the session was opened; without one, they are now.
+      checkAllowed(await this.config(), library, ext, size);
+      throw new NoUploadInProgress({ name, ext, md5, size, chunks, index });
+    }
+    const { holdsChunk, ...session } = found;
     if (chunks !== session.chunks)
       throw new ApiError(`chunks: this file has ${session.chunks} chunks, not ${chunks}`);
     if (index >= session.chunks) {
@@ -326,7 +360,7 @@ export class UploadService {
         `chunk: expected a whole number from 0 to ${session.chunks - 1}, got ${index}`,
       );
     }
-    return { session, index, expected: chunkLength(session, index) };
+    return { session, index, expected: chunkLength(session, index), held: holdsChunk === 1 };
   }
 
   /**
@@ -343,10 +377,9 @@ export class UploadService {
     if (!this.storage.openChunkWriter) return undefined;
     let claim: Claim | undefined;
     try {
-      const { session, index, expected } = await this.chunkTarget(owner, library, fields);
+      const { session, index, expected, held } = await this.chunkTarget(owner, library, fields);
       // A chunk another request holds is left to the buffered path, which waits for it.
-      if (await this.leases.finishingElsewhere(session)) return undefined;
-      if (await this.repo.hasChunk(session.id, index)) return undefined;
+      if (held || (await this.leases.finishingElsewhere(session))) return undefined;
       claim = await this.leases.claimChunk(session.id, index);
       if (!claim) return undefined;
       const writer = await this.storage.openChunkWriter(
@@ -354,7 +387,7 @@ export class UploadService {
         index,
         session.chunkSize,
       );
-      return new ChunkSink(session.id, index, expected, writer, claim);
+      return new ChunkSink(session, index, expected, writer, claim);
     } catch {
       // Any trouble here leaves the chunk to the buffered path, which reports it.
       await claim?.release();
@@ -376,7 +409,14 @@ export class UploadService {
     { written, transferable = false }: ChunkBody,
     handOver: () => Release,
   ): Promise<ChunkResponse> {
-    let target = await this.chunkTarget(owner, library, fields);
+    // A sink opened for these very fields read the session already.
+    const sink =
+      written instanceof ChunkSink && sameChunk(written, owner, library, fields)
+        ? written
+        : undefined;
+    let target: Target = sink
+      ? { session: sink.session, index: sink.index, expected: sink.length, held: false }
+      : await this.chunkTarget(owner, library, fields);
     const { index, expected } = target;
     if (data.length !== expected) {
       throw new ApiError(
@@ -389,30 +429,23 @@ export class UploadService {
       target = await this.chunkTarget(owner, library, fields);
     }
     const { session } = target;
-    const now = this.clock();
-
-    if (!(await this.repo.hasChunk(session.id, index))) {
+    let counts: ChunkCounts | undefined;
+    if (!target.held) {
       // Bytes a sink already put in place while the request arrived are this very chunk's.
-      const inPlace =
-        written instanceof ChunkSink &&
-        written.sessionId === session.id &&
-        written.index === index &&
-        written.length === data.length;
-      // One writer per chunk: a second send of it while the first is being written waits for it
-      // (a sink already holds the claim for the bytes it put in place).
-      const claim = inPlace
-        ? written.claim
-        : await this.leases.claimChunkWaiting(session.id, index);
+      const inPlace = sink !== undefined && sink.length === data.length;
+      // One writer per chunk: a second send of it while the first is being written waits for
+      // it (a sink already holds the claim for the bytes it put in place).
+      const claim = inPlace ? sink.claim : await this.leases.claimChunkWaiting(session.id, index);
       if (claim) {
-        // The chunk is written (unless in place) and hashed side by side, and its hash may run on
-        // after the answer, while the client sends the next chunk.
+        // The chunk is written (unless in place) and hashed side by side, and its hash may run
+        // on after the answer, while the client sends the next chunk.
         const recorded = this.recordChunk(session, index, data, claim, inPlace);
         if (!inPlace) void recorded.then(claim.release, claim.release);
         const stored = recorded.then(
           () => true,
           () => false,
         );
-        // Written already, the buffer is read by the hashes alone: hand it over when it may be.
+        // Written already, the buffer is read by the hash alone: hand it over when it may be.
         const before = this.hashes.add({
           session,
           index,
@@ -421,22 +454,22 @@ export class UploadService {
           release: handOver(),
           handOver: inPlace && transferable,
         });
-        await recorded;
+        counts = await recorded;
         // The earlier chunks' hashes done: hashing stays about a chunk behind, memory bounded.
         await before;
       }
     }
-    await this.repo.touchSession(session.id, now);
-
-    const held = (await this.repo.listChunks(session.id)).map((row) => row.idx);
-    if (held.length === session.chunks) return this.finish(session, origin);
-    return { chunkUploaded: contiguous(held), chunks: session.chunks };
+    // Held already (sent again, or recorded by the request this one waited for).
+    counts ??= await this.repo.touchSession(session.id, this.clock());
+    if (!counts) throw retryUpload('No upload in progress for this file: start it with init');
+    if (counts.heldChunks === session.chunks) return this.finish(session, origin);
+    return { chunkUploaded: counts.contiguousChunks, chunks: session.chunks };
   }
 
   /**
    * Writes a chunk to staging (unless a sink put it in place), durably, and records it as held
-   * in the same transaction that gives up its claim: a claim taken over meanwhile (this instance
-   * was seen dead) records nothing.
+   * in the same transaction that gives up its claim, with the running MD5 folded so far: a claim
+   * taken over meanwhile (this instance was seen dead) records nothing.
    */
   private async recordChunk(
     session: SessionRow,
@@ -444,7 +477,7 @@ export class UploadService {
     data: Buffer,
     claim: Claim,
     inPlace: boolean,
-  ): Promise<void> {
+  ): Promise<ChunkCounts> {
     let receipt: ChunkReceipt = { index, size: data.length, etag: '' };
     if (!inPlace) {
       await this.leases.fence();
@@ -469,12 +502,23 @@ export class UploadService {
       etag: receipt.etag,
       instanceId: this.instances.id,
     };
-    const recorded = await this.repo.db
-      .transaction()
-      .execute((trx) => new UploadRepository(trx).recordClaimedChunk(row, claim.token));
-    if (recorded) {
+    const save = this.hashes.takeSave(session.id);
+    let counts: (ChunkCounts & { hashedChunks: number }) | undefined;
+    try {
+      counts = await this.repo.db
+        .transaction()
+        .execute((trx) =>
+          new UploadRepository(trx).recordClaimedChunk(row, claim.token, this.clock(), save),
+        );
+    } catch (error) {
+      if (save) this.hashes.landed(session.id, save, undefined);
+      throw error;
+    }
+    if (save)
+      this.hashes.landed(session.id, save, counts ? counts.hashedChunks === save.to : undefined);
+    if (counts) {
       claim.recorded();
-      return;
+      return counts;
     }
     if (!(await this.repo.getSession(session.id)))
       throw retryUpload('No upload in progress for this file: start it with init');
@@ -492,8 +536,8 @@ export class UploadService {
       throw new ApiError('This upload is being finished: try again in a moment');
     const session = (await this.repo.getSession(held.id)) ?? held;
     try {
-      const sha256 = session.verifiedSha256 ?? (await this.verify(session));
-      const path = await this.blobs.store(session, sha256);
+      const blob = session.verifiedBlob ?? (await this.verify(session));
+      const path = await this.blobs.store(session, blob);
       this.hashes.forget(session.id);
       return {
         chunkUploaded: session.chunks,
@@ -515,8 +559,8 @@ export class UploadService {
 
   /**
    * Assembles the chunks and checks the whole file: MD5 against the declared one (the running
-   * hashes continued over whatever was not folded yet), its content against its extension. Records
-   * and answers the SHA-256, the content address.
+   * hash continued over whatever was not folded yet), its content against its extension. Records
+   * and answers the blob its bytes go to: a stored blob with the same bytes, or a new one.
    */
   private async verify(session: SessionRow): Promise<string> {
     const staging = stagingOf(session);
@@ -524,10 +568,10 @@ export class UploadService {
     await this.storage.assemble(staging, receipts);
     await this.hashes.settle(session);
     const hashed = (await this.repo.getSession(session.id)) ?? session;
-    const digest = await this.hashes.digestFile(hashed, (from) =>
+    const md5 = await this.hashes.digestFile(hashed, (from) =>
       this.storage.readStaging(staging, { start: from, end: session.size - 1 }),
     );
-    if (digest.md5 !== session.md5) {
+    if (md5 !== session.md5) {
       await this.resetSession(session);
       throw retryUpload("The file's MD5 does not match the one declared at init");
     }
@@ -536,10 +580,10 @@ export class UploadService {
       await this.resetSession(session);
       throw retryUpload(`The file does not match its extension: ${problem}`);
     }
+    const blob = await this.blobs.nameFor(session);
     await this.leases.fence();
-    if (!(await this.repo.saveVerified(session.id, this.instances.id, digest.sha256)))
-      throw new LeaseLost();
-    return digest.sha256;
+    if (!(await this.repo.saveVerified(session.id, this.instances.id, blob))) throw new LeaseLost();
+    return blob;
   }
 
   private async checkContent(
