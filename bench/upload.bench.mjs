@@ -40,8 +40,8 @@ const chunkAt = (i) => data.subarray(i * chunkSize, Math.min(size, (i + 1) * chu
 
 /** The server process of the contender being timed (see `timed`). */
 let serverPid = 0;
-const cpu = { atrium: [], bare: [], tus: [] };
-const clientCpu = { atrium: [], bare: [], tus: [] };
+const cpu = { atrium: [], bare: [], bareMd5: [], tus: [] };
+const clientCpu = { atrium: [], bare: [], bareMd5: [], tus: [] };
 
 /** Times `fn`, and notes the CPU seconds per GiB the server and this client spent meanwhile. */
 async function timed(fn, name) {
@@ -128,18 +128,23 @@ async function atrium(agent, port, token, run) {
   return seconds;
 }
 
-async function bare(agent, port, run) {
-  const seconds = await timed(async () => {
-    for (let i = 0; i < chunks; i += 1) {
-      const res = await request(agent, {
-        port,
-        method: 'PUT',
-        path: `/?id=bare${run}&offset=${i * chunkSize}`,
-        body: [chunkAt(i)],
-      });
-      if (res.status !== 200) throw new Error(`bare chunk ${i}: ${res.status}`);
-    }
-  }, 'bare');
+/** The bare server, or with `verify` the bare server that checks the MD5 (bare-md5-server.mjs). */
+async function bare(agent, port, run, verify = false) {
+  const seconds = await timed(
+    async () => {
+      for (let i = 0; i < chunks; i += 1) {
+        const check = verify && i === chunks - 1 ? `&md5=${md5}` : '';
+        const res = await request(agent, {
+          port,
+          method: 'PUT',
+          path: `/?id=bare${run}&offset=${i * chunkSize}${check}`,
+          body: [chunkAt(i)],
+        });
+        if (res.status !== 200) throw new Error(`bare chunk ${i}: ${res.status} ${res.body}`);
+      }
+    },
+    verify ? 'bareMd5' : 'bare',
+  );
   await request(agent, { port, method: 'DELETE', path: `/?id=bare${run}` });
   return seconds;
 }
@@ -179,13 +184,14 @@ async function tus(agent, port) {
   return seconds;
 }
 
-const results = { atrium: [], bare: [], tus: [] };
+const results = { atrium: [], bare: [], bareMd5: [], tus: [] };
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 const atriumServer = await startAtrium();
 const port = Number(new URL(atriumServer.url).port);
 const token = await atriumLogin(agent, port, atriumServer.adminPassword);
 const bareServer = await startBenchServer('bare-server.mjs');
+const bareMd5Server = await startBenchServer('bare-md5-server.mjs');
 const tusServer = await startBenchServer('tus-server.mjs');
 try {
   for (let run = 0; run < runs; run += 1) {
@@ -194,6 +200,10 @@ try {
       async () => {
         serverPid = bareServer.pid;
         results.bare.push(await bare(agent, bareServer.port, run));
+      },
+      async () => {
+        serverPid = bareMd5Server.pid;
+        results.bareMd5.push(await bare(agent, bareMd5Server.port, run, true));
       },
       async () => {
         if (!tusServer) return;
@@ -210,7 +220,8 @@ try {
     // pays for the kernel writing back the previous gigabyte, or for memory the kernel has to get
     // afresh because the page cache still holds all the earlier uploads (on a VM, fresh memory
     // costs seconds per GiB and would decide the result more than the servers do).
-    for (const contender of [...contenders.slice(run % 3), ...contenders.slice(0, run % 3)]) {
+    const first = run % contenders.length;
+    for (const contender of [...contenders.slice(first), ...contenders.slice(0, first)]) {
       spawnSync('sync');
       await contender();
     }
@@ -220,43 +231,37 @@ try {
   await atriumServer.stop();
   rmSync(atriumServer.dataDir, { recursive: true, force: true });
   await bareServer.stop();
+  await bareMd5Server.stop();
   await tusServer?.stop();
 }
 
 const mibps = (list) => (list.length ? +(size / MiB / Math.min(...list)).toFixed(1) : null);
-const summary = {
-  atrium: mibps(results.atrium),
-  bare: mibps(results.bare),
-  tus: mibps(results.tus),
-};
-const vsBare = summary.bare ? +(summary.atrium / summary.bare).toFixed(2) : null;
-const vsTus = summary.tus ? +(summary.atrium / summary.tus).toFixed(2) : null;
+const names = ['atrium', 'bare', 'bareMd5', 'tus'];
+const summary = Object.fromEntries(names.map((name) => [name, mibps(results[name])]));
+const ratio = (a, b) => (a !== null && b ? +(a / b).toFixed(2) : null);
+const vsBare = ratio(summary.atrium, summary.bare);
+const vsTus = ratio(summary.atrium, summary.tus);
 /** The least CPU seconds per GiB a contender's runs took (the server's, and this client's). */
 const least = (list) => (list.length ? +Math.min(...list).toFixed(2) : null);
-const serverCpu = { atrium: least(cpu.atrium), bare: least(cpu.bare), tus: least(cpu.tus) };
-const cpuVsBare = serverCpu.bare ? +(serverCpu.atrium / serverCpu.bare).toFixed(2) : null;
+const serverCpu = Object.fromEntries(names.map((name) => [name, least(cpu[name])]));
+const clientCpuOf = Object.fromEntries(names.map((name) => [name, least(clientCpu[name])]));
+const cpuVsBare = ratio(serverCpu.atrium, serverCpu.bare);
+const row = (server, name, goal) => ({
+  server,
+  'MiB/s': summary[name] ?? 'not installed',
+  'server CPU s/GiB': serverCpu[name],
+  'client CPU s/GiB': clientCpuOf[name],
+  goal,
+});
 printTable([
-  {
-    server: 'Atrium (verified: MD5 + type)',
-    'MiB/s': summary.atrium,
-    'server CPU s/GiB': serverCpu.atrium,
-    'client CPU s/GiB': least(clientCpu.atrium),
-    goal: '',
-  },
-  {
-    server: 'bare node:http to disk',
-    'MiB/s': summary.bare,
-    'server CPU s/GiB': serverCpu.bare,
-    'client CPU s/GiB': least(clientCpu.bare),
-    goal: `Atrium >= 0.9x: ${vsBare}x (CPU ${cpuVsBare}x)`,
-  },
-  {
-    server: '@tus/server + @tus/file-store',
-    'MiB/s': summary.tus ?? 'not installed',
-    'server CPU s/GiB': serverCpu.tus,
-    'client CPU s/GiB': least(clientCpu.tus),
-    goal: `Atrium >= 1.0x: ${vsTus ?? 'n/a'}x`,
-  },
+  row('Atrium (verified: MD5 + type)', 'atrium', ''),
+  row('bare node:http to disk', 'bare', `Atrium >= 0.9x: ${vsBare}x (CPU ${cpuVsBare}x)`),
+  row(
+    'bare + MD5 of the bytes (no other work)',
+    'bareMd5',
+    `Atrium ${ratio(summary.atrium, summary.bareMd5)}x; it ${ratio(summary.bareMd5, summary.bare)}x bare`,
+  ),
+  row('@tus/server + @tus/file-store', 'tus', `Atrium >= 1.0x: ${vsTus ?? 'n/a'}x`),
 ]);
 const pass = vsBare !== null && vsBare >= 0.9 && (vsTus === null || vsTus >= 1.0);
 saveUploadResults('ingest', {
@@ -267,13 +272,11 @@ saveUploadResults('ingest', {
   mibPerSecond: summary,
   ratioVsBare: vsBare,
   ratioVsTus: vsTus,
+  ratioVsBareMd5: ratio(summary.atrium, summary.bareMd5),
+  bareMd5VsBare: ratio(summary.bareMd5, summary.bare),
   serverCpuSecondsPerGiB: serverCpu,
   serverCpuVsBare: cpuVsBare,
-  clientCpuSecondsPerGiB: {
-    atrium: least(clientCpu.atrium),
-    bare: least(clientCpu.bare),
-    tus: least(clientCpu.tus),
-  },
+  clientCpuSecondsPerGiB: clientCpuOf,
   tusInstalled: tusServer !== undefined,
   pass,
 });
