@@ -29,6 +29,7 @@ import {
   type UploadConfig,
 } from './upload-rules';
 import { pageUploadConfig } from './page-upload-config';
+import { progressPace, progressRedrawMs } from './progress-pace';
 import { useThemeVars } from './theme-vars';
 import './upload-button.css';
 
@@ -137,6 +138,13 @@ export function UploadButton({
     const controller = controllers.current.get(uid);
     if (!controller || controller.signal.aborted) return;
     let shown = -1;
+    let shownPhase: string | undefined;
+    // Progress is drawn at most every `progressRedrawMs` (a new phase at once): each percent is
+    // a render of the queue, and hashing moves many percents a second.
+    const pace = progressPace<{ phase: 'hash' | 'upload'; percent: number }>(
+      progressRedrawMs,
+      (values) => patch(uid, values),
+    );
     try {
       const result = await runUpload({
         file,
@@ -151,14 +159,17 @@ export function UploadButton({
           const rounded = Math.floor(percent) + (phase === 'upload' ? 1000 : 0);
           if (rounded === shown) return;
           shown = rounded;
-          patch(uid, { phase, percent: Math.floor(percent) });
+          pace.push({ phase, percent: Math.floor(percent) }, phase !== shownPhase);
+          shownPhase = phase;
         },
       });
+      pace.cancel();
       patch(uid, { phase: 'done', percent: 100 });
       sources.current.delete(uid);
       setTimeout(() => fadeOut(uid), doneLingerMs);
       latest.current.onUploaded?.(result);
     } catch (error) {
+      pace.cancel();
       if (error instanceof UploadCancelled) return;
       const text =
         error instanceof UploadError
