@@ -9,6 +9,7 @@ import { closeSync, createWriteStream, mkdtempSync, openSync, rmSync } from 'nod
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serveBench } from './serve.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'atrium-bench-bare-md5-'));
 
@@ -86,12 +87,4 @@ const server = createServer((req, res) => {
     res.end(String(error));
   });
 });
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  console.log(`listening ${typeof address === 'object' && address ? address.port : 0} ${dir}`);
-});
-process.on('SIGTERM', () => {
-  server.close();
-  rmSync(dir, { recursive: true, force: true });
-  process.exit(0);
-});
+serveBench(server, dir);

@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveBenchPage } from './bench-page.mjs';
+import { serveBench } from './serve.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'atrium-bench-bare-'));
 const server = createServer((req, res) => {
@@ -27,12 +28,4 @@ const server = createServer((req, res) => {
     res.end(String(error));
   });
 });
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  console.log(`listening ${typeof address === 'object' && address ? address.port : 0} ${dir}`);
-});
-process.on('SIGTERM', () => {
-  server.close();
-  rmSync(dir, { recursive: true, force: true });
-  process.exit(0);
-});
+serveBench(server, dir);

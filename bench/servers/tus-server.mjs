@@ -1,11 +1,12 @@
 // @tus/server with its file store, for the upload bench. Needs the packages @tus/server and
 // @tus/file-store (not dependencies of Atrium itself); exits with code 3 when they are missing.
 // It also serves the browser bench's page (bench-page.mjs), so tus-js-client uploads same-origin.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveBenchPage } from './bench-page.mjs';
+import { serveBench } from './serve.mjs';
 
 let Server;
 let FileStore;
@@ -22,12 +23,4 @@ const tus = new Server({ path: '/files', datastore: new FileStore({ directory: d
 const server = createServer((req, res) => {
   if (!serveBenchPage(req, res)) void tus.handle(req, res);
 });
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  console.log(`listening ${typeof address === 'object' && address ? address.port : 0} ${dir}`);
-});
-process.on('SIGTERM', () => {
-  server.close();
-  rmSync(dir, { recursive: true, force: true });
-  process.exit(0);
-});
+serveBench(server, dir);

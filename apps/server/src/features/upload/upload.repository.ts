@@ -29,6 +29,18 @@ export interface SessionKey {
  */
 const blobCandidates = 4;
 
+/** The columns that identify a session, as equality filters. */
+function keyOf(key: SessionKey) {
+  return {
+    ownerType: key.owner.type,
+    ownerId: key.owner.id,
+    library: key.library,
+    md5: key.md5,
+    size: key.size,
+    name: key.name,
+  };
+}
+
 /** Upload sessions, their chunks, finished uploads and blobs (Kysely only, dialect-neutral). */
 export class UploadRepository {
   constructor(readonly db: FilesDb) {}
@@ -37,12 +49,7 @@ export class UploadRepository {
     return this.db
       .selectFrom('uploadSessions')
       .select(sessionColumns)
-      .where('ownerType', '=', key.owner.type)
-      .where('ownerId', '=', key.owner.id)
-      .where('library', '=', key.library)
-      .where('md5', '=', key.md5)
-      .where('size', '=', key.size)
-      .where('name', '=', key.name)
+      .where((eb) => eb.and(keyOf(key)))
       .executeTakeFirst();
   }
 
@@ -74,12 +81,7 @@ export class UploadRepository {
           .end()
           .as('holdsChunk'),
       )
-      .where('ownerType', '=', key.owner.type)
-      .where('ownerId', '=', key.owner.id)
-      .where('library', '=', key.library)
-      .where('md5', '=', key.md5)
-      .where('size', '=', key.size)
-      .where('name', '=', key.name)
+      .where((eb) => eb.and(keyOf(key)))
       .executeTakeFirst();
   }
 
