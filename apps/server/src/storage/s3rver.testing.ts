@@ -26,22 +26,77 @@ const readBody = (req: IncomingMessage): Promise<Buffer> =>
     req.on('error', reject);
   });
 
+/** A multipart upload begun and neither completed nor aborted yet. */
+interface Unfinished {
+  key: string;
+  uploadId: string;
+  initiated: Date;
+}
+
+const escapeXml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** S3's answer to ListMultipartUploads (one page: tests hold few). */
+function listUploadsXml(bucket: string, prefix: string, uploads: Iterable<Unfinished>): string {
+  const items = [...uploads]
+    .filter((upload) => upload.key.startsWith(prefix))
+    .map(
+      (upload) =>
+        `<Upload><Key>${escapeXml(upload.key)}</Key><UploadId>${escapeXml(upload.uploadId)}</UploadId>` +
+        `<Initiated>${upload.initiated.toISOString()}</Initiated></Upload>`,
+    )
+    .join('');
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>' +
+    '<ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">' +
+    `<Bucket>${escapeXml(bucket)}</Bucket><Prefix>${escapeXml(prefix)}</Prefix>` +
+    `<MaxUploads>1000</MaxUploads><IsTruncated>false</IsTruncated>${items}` +
+    '</ListMultipartUploadsResult>'
+  );
+}
+
 /**
  * s3rver does not check Content-MD5; S3 and the stores modelled on it do. This front does what
  * they do (a body that does not match the header is refused with 400 BadDigest, nothing stored)
- * and can damage parts in transit, so the tests see what a real store would do with them.
+ * and can damage parts in transit, so the tests see what a real store would do with them. It
+ * also answers ListMultipartUploads and AbortMultipartUpload, which s3rver lacks, from the uploads
+ * it saw begun and not completed or aborted, so the sweep of abandoned uploads is tested as it
+ * runs against S3 (s3rver keeps an aborted upload's part files in its folder; the store lists
+ * the upload no more).
  */
 function strictFront(
   target: number,
+  bucket: string,
   parts: RunningS3['parts'],
   damage: { left: number },
   upstreamSockets: Set<Socket>,
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  const unfinished = new Map<string, Unfinished>();
   return (req, res) => {
     void readBody(req).then(
       (received) => {
         let body = received;
         const url = new URL(req.url ?? '/', 'http://store');
+        const objectKey = decodeURIComponent(url.pathname.split('/').slice(2).join('/'));
+        const uploadId = url.searchParams.get('uploadId');
+        if (req.method === 'DELETE' && uploadId) {
+          // AbortMultipartUpload, which s3rver lacks too: the upload is gone for the store.
+          const known = unfinished.delete(uploadId);
+          res.writeHead(known ? 204 : 404, { 'content-type': 'application/xml' });
+          res.end(
+            known
+              ? undefined
+              : '<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchUpload</Code></Error>',
+          );
+          return;
+        }
+        if (req.method === 'GET' && url.searchParams.has('uploads')) {
+          res.writeHead(200, { 'content-type': 'application/xml' });
+          res.end(
+            listUploadsXml(bucket, url.searchParams.get('prefix') ?? '', unfinished.values()),
+          );
+          return;
+        }
         const partNumber = Number(url.searchParams.get('partNumber') ?? NaN);
         const declared = req.headers['content-md5'];
         if (req.method === 'PUT' && Number.isInteger(partNumber)) {
@@ -80,7 +135,24 @@ function strictFront(
             agent: false,
           },
           (answer) => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            const status = answer.statusCode ?? 502;
+            const ok = status >= 200 && status < 300;
+            if (ok && uploadId && req.method === 'POST') unfinished.delete(uploadId);
+            if (ok && req.method === 'POST' && url.searchParams.has('uploads')) {
+              // CreateMultipartUpload: its id is in the answer, read before it is passed on.
+              void readBody(answer).then(
+                (xml) => {
+                  const id = /<UploadId>([^<]+)<\/UploadId>/.exec(xml.toString())?.[1];
+                  if (id)
+                    unfinished.set(id, { key: objectKey, uploadId: id, initiated: new Date() });
+                  res.writeHead(status, answer.headers);
+                  res.end(xml);
+                },
+                () => res.destroy(),
+              );
+              return;
+            }
+            res.writeHead(status, answer.headers);
             answer.pipe(res);
           },
         );
@@ -113,7 +185,7 @@ export async function startS3rver(bucket = 'atrium-test'): Promise<RunningS3> {
   const parts: RunningS3['parts'] = [];
   const damage = { left: 0 };
   const upstreamSockets = new Set<Socket>();
-  const front = createServer(strictFront(address.port, parts, damage, upstreamSockets));
+  const front = createServer(strictFront(address.port, bucket, parts, damage, upstreamSockets));
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
   return {

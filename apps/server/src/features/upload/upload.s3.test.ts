@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3rver, type RunningS3 } from '../../storage/s3rver.testing';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { FileClient, useUploadConfig } from '../files/files.testing';
+import { orphanGraceMs } from './upload.service';
 
 const MiB = 1024 * 1024;
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -103,6 +104,26 @@ describe('chunked upload on S3 storage', () => {
     const sent = s3.parts.slice(before);
     expect(sent.map((p) => p.partNumber)).toEqual([1, 1, 2]);
     expect(sent.every((p) => p.contentMd5)).toBe(true);
+  });
+
+  it('the sweeper aborts a multipart upload nothing refers to: its parts stop costing storage', async () => {
+    const { storage, uploads } = t.app.features.files;
+    const unfinished = async () => {
+      const ids: string[] = [];
+      for await (const page of storage.list('staging'))
+        ids.push(...page.flatMap((o) => (o.uploadId ? [o.uploadId] : [])));
+      return ids;
+    };
+    // Begun and given a part, then left: the process died before its session was recorded.
+    const staging = await storage.beginUpload();
+    await storage.writeChunk(staging, 0, 5 * MiB, randomBytes(5 * MiB));
+    expect(await unfinished()).toContain(staging.uploadId);
+    // Within the grace period it may still be an upload being opened: kept.
+    await uploads.sweep(Date.now());
+    expect(await unfinished()).toContain(staging.uploadId);
+    const swept = await uploads.sweep(Date.now() + orphanGraceMs + 60_000);
+    expect(swept.orphans).toBeGreaterThanOrEqual(1);
+    expect(await unfinished()).not.toContain(staging.uploadId);
   });
 
   it('a wrong md5 is caught on S3 too', async () => {
