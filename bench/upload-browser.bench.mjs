@@ -478,18 +478,21 @@ for (const { key } of contenders) {
     ...(b.steps ? { steps: b.steps } : {}),
   };
 }
-const ratio = (a, b) => (a && b ? +(a / b).toFixed(2) : null);
-const shown = (r) => (r === null ? 'n/a' : `${r}x`);
-const tusBest = Math.max(
-  summary.tusChunks?.mibPerSecond ?? 0,
-  summary.tusSingle?.mibPerSecond ?? 0,
-);
-const vsBest = ratio(summary.atrium?.mibPerSecond, tusBest);
-const vsChunked = ratio(summary.atrium?.mibPerSecond, summary.tusChunks?.mibPerSecond);
-const cpuVsBare = ratio(
-  summary.atrium?.serverCpuSecondsPerGiB,
-  summary.bare?.serverCpuSecondsPerGiB,
-);
+// Ratios from the unrounded figures, so a pass is never a rounding's (they print rounded).
+const speed = (key) => {
+  const b = best(results[key]);
+  return b ? sizeMiB / b.seconds : 0;
+};
+const serverPerGiB = (key) => {
+  const b = best(results[key]);
+  return b ? b.serverSeconds / (size / GiB) : 0;
+};
+const ratio = (a, b) => (a && b ? a / b : null);
+const shown = (r) => (r === null ? 'n/a' : `${r.toFixed(2)}x`);
+const rounded = (r) => (r === null ? null : +r.toFixed(3));
+const vsBest = ratio(speed('atrium'), Math.max(speed('tusChunks'), speed('tusSingle')));
+const vsChunked = ratio(speed('atrium'), speed('tusChunks'));
+const cpuVsBare = ratio(serverPerGiB('atrium'), serverPerGiB('bare'));
 // A sanity check of the emulation: nothing may beat the link (2 % for timer slack).
 const overLink = Object.entries(summary).filter(([, s]) => s.shareOfLink > 1.02);
 if (overLink.length)
@@ -529,9 +532,9 @@ if (!only)
     seconds: Object.fromEntries(
       Object.entries(results).map(([k, list]) => [k, list.map((r) => +r.seconds.toFixed(2))]),
     ),
-    ratioVsTusBest: vsBest,
-    ratioVsTusChunks: vsChunked,
-    serverCpuVsBare: cpuVsBare,
+    ratioVsTusBest: rounded(vsBest),
+    ratioVsTusChunks: rounded(vsChunked),
+    serverCpuVsBare: rounded(cpuVsBare),
     serverCpuPass: cpuPass,
     tusInstalled: tusServer !== undefined,
     pass,
