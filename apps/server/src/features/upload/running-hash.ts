@@ -298,7 +298,8 @@ export class RunningHashes {
   private async laneAt(session: SessionRow, index: number): Promise<Lane | undefined> {
     const deadline = performance.now() + this.deps.waitMs;
     // The session as the chunk's request read it: a lane may start from it without asking again
-    // (a state saved meanwhile by another instance makes this lane's first save fail, not lie).
+    // (a state saved meanwhile by another instance makes this lane's first save fail, not lie),
+    // but a chunk it shows behind is asked about afresh.
     let known: SessionRow | undefined = session;
     for (;;) {
       const lane = this.lanes.get(session.id);
@@ -314,7 +315,10 @@ export class RunningHashes {
         // Others may go on from this lane's state: it is saved first.
         await this.flush(session.id);
       }
-      const current = known ?? (await this.deps.repo.getSession(session.id));
+      // A row read earlier only ever lags: it answers for a chunk it shows folded or next, never
+      // for one it shows behind (that chunk may have been saved since).
+      const current =
+        known && known.hashedChunks >= index ? known : await this.deps.repo.getSession(session.id);
       known = undefined;
       if (!current || current.hashedChunks > index) return undefined;
       if (current.hashedChunks === index) return this.openLane(current);
@@ -341,14 +345,14 @@ export class RunningHashes {
 
   /** Folds a stored chunk read back from storage; false when the store cannot give it. */
   private async readBack(session: SessionRow, chunk: ChunkRow): Promise<boolean> {
-    const lane = this.openLane(session);
-    if (!lane) return false;
     const bytes = await this.deps.storage.readChunk(
       stagingOf(session),
       receiptOf(chunk),
       session.chunkSize,
     );
-    if (!bytes) return false;
+    // (A lane is opened, replacing this process's, only once the bytes are in hand.)
+    const lane = bytes && this.openLane(session);
+    if (!bytes || !lane) return false;
     const folding = this.foldInto(lane, session, chunk.idx, [bytes], Promise.resolve(true), {});
     await folding.folded;
     return lane.valid;

@@ -9,7 +9,7 @@ import {
   type KyselyPlugin,
   type RootOperationNode,
 } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { Instances } from '../../instances/instances';
@@ -68,7 +68,7 @@ describe.each(testDbKinds)('upload in one pass over the bytes (%s)', (kind) => {
   });
 
   /** An upload engine of its own over the app's database and storage, counting its statements. */
-  async function countedEngine() {
+  async function countedEngine(portable = kind === 'postgres') {
     const counter = new Counter();
     const db = filesDb(t.db).withPlugin(counter);
     const transaction = db.transaction.bind(db);
@@ -94,7 +94,7 @@ describe.each(testDbKinds)('upload in one pass over the bytes (%s)', (kind) => {
       storage: t.app.features.files.storage,
       instances,
       settings: t.app.services.settings,
-      portableHashes: kind === 'postgres',
+      portableHashes: portable,
       clock: t.clock.now,
     });
     return {
@@ -222,6 +222,53 @@ describe.each(testDbKinds)('upload in one pass over the bytes (%s)', (kind) => {
       expect(served.rawPayload.equals(data)).toBe(true);
     } finally {
       await engine.close();
+    }
+  });
+
+  it('chunks alternating between two instances each continue the MD5 the other saved, reading nothing back', async () => {
+    const [a, b] = [await countedEngine(true), await countedEngine(true)];
+    const readBack = vi.spyOn(t.app.features.files.storage, 'readChunk');
+    try {
+      const name = 'alternating.txt';
+      const data = textFile(testChunkSize * 5 + 11, name);
+      const chunks = 6;
+      await a.uploads.init(
+        owner,
+        'file',
+        { action: 'init', name, size: data.length, md5: md5Of(data), type: 'text/plain' },
+        '',
+      );
+      for (let index = 0; index < chunks - 1; index += 1) {
+        const engine = index % 2 === 0 ? a : b;
+        const answer = await engine.uploads.chunk(
+          owner,
+          'file',
+          fieldsOf(name, data, chunks, index),
+          Buffer.from(data.subarray(index * testChunkSize, (index + 1) * testChunkSize)),
+          '',
+        );
+        expect(answer).toEqual({ chunkUploaded: index + 1, chunks });
+      }
+      // Each fold went on from the state the other instance saved: all but the last are hashed.
+      for (let waited = 0; (await sessionRow(name))?.hashedChunks !== chunks - 1; waited += 20) {
+        expect(waited).toBeLessThan(5_000);
+        await sleep(20);
+      }
+      expect(readBack).not.toHaveBeenCalled();
+      const last = await a.uploads.chunk(
+        owner,
+        'file',
+        fieldsOf(name, data, chunks, chunks - 1),
+        Buffer.from(data.subarray((chunks - 1) * testChunkSize)),
+        '',
+      );
+      expect(last).toMatchObject({ chunkUploaded: chunks });
+      const served = await t.app.inject({ method: 'GET', url: last.path ?? '' });
+      expect(served.rawPayload.equals(data)).toBe(true);
+    } finally {
+      readBack.mockRestore();
+      await a.close();
+      await b.close();
     }
   });
 
