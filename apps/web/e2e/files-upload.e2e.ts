@@ -76,7 +76,7 @@ test('uploads a 30 MB file through the picker with visible progress, resumes aft
   }
   await expect(page.getByRole('checkbox', { name: 'big-report.txt' })).toBeVisible();
   // Chunks go three at a time, so what the server holds may have gaps: init lists the missing
-  // ones, and exactly those are sent (the held ones never again), the last one alone at the end.
+  // ones, and exactly those are sent (the held ones never again).
   const second = initAnswers.at(1);
   const toSend = (second?.missing ?? []).flatMap(([from, to]) =>
     Array.from({ length: to - from }, (_, i) => from + i),
@@ -88,7 +88,6 @@ test('uploads a 30 MB file through the picker with visible progress, resumes aft
   });
   expect(chunks - toSend.length).toBeGreaterThanOrEqual(2);
   expect([...sentAfter].sort((a, b) => a - b)).toEqual(toSend);
-  expect(sentAfter.at(-1)).toBe(toSend.at(-1));
   // The queue showed its progress while uploading, in steps (over both attempts).
   const uploading = [...seen].filter((s) => /^上传中 \d+%$/.test(s));
   expect(uploading.length).toBeGreaterThanOrEqual(2);

@@ -58,8 +58,9 @@ export interface UploadOptions {
   saveInto?: number;
   chunkRetries?: number;
   /**
-   * Chunks in flight at once (default 1, SPEC's one at a time). The last chunk to send always
-   * goes alone, after the others are held, so one request finishes the upload.
+   * Chunks in flight at once (default 1, SPEC's one at a time). Whichever chunk completes the
+   * file is answered with its path (the server counts what it holds as it records each chunk,
+   * so exactly one answer finishes the upload).
    */
   parallel?: number;
   /** How many times a `ShouldRetryUpload` answer may restart the file. */
@@ -85,7 +86,7 @@ class RestartFile extends Error {}
 
 /**
  * One file through SPEC 4.5: hash, init (resume from chunkUploaded, or from the missing chunks
- * init lists), the chunks with retries (up to `parallel` at once, the last one alone), the whole
+ * init lists), the chunks with retries (up to `parallel` at once), the whole
  * file again on `ShouldRetryUpload`, then the optional save.
  */
 export async function runUpload(options: UploadOptions): Promise<UploadResult> {
@@ -164,16 +165,16 @@ export async function runUpload(options: UploadOptions): Promise<UploadResult> {
         percent: file.size ? Math.min(100, (done / file.size) * 100) : 100,
       });
     };
-    const finalRange = ranges[ranges.length - 1] as ChunkRange;
-    const before = ranges.slice(0, -1);
-    const lanes = Math.max(1, Math.min(options.parallel ?? 1, before.length));
+    const lanes = Math.max(1, Math.min(options.parallel ?? 1, ranges.length));
     let next = 0;
     let failed = false;
+    let finished: ChunkAnswer | undefined;
     const lane = async () => {
       try {
-        while (!failed && next < before.length) {
-          const range = before[next++] as ChunkRange;
-          await sendChunk(range, total, report);
+        while (!failed && next < ranges.length) {
+          const range = ranges[next++] as ChunkRange;
+          const answer = await sendChunk(range, total, report);
+          if (answer.path) finished = answer;
         }
       } catch (error) {
         failed = true;
@@ -185,7 +186,10 @@ export async function runUpload(options: UploadOptions): Promise<UploadResult> {
     const settled = await Promise.allSettled(Array.from({ length: lanes }, lane));
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw failure.reason;
-    const last = await sendChunk(finalRange, total, report);
+    // Every chunk held and none answered with the path (that answer was lost on a retry): the
+    // last one, sent again (accepted idempotently), is answered with it.
+    const last =
+      finished ?? (await sendChunk(ranges[ranges.length - 1] as ChunkRange, total, report));
     const path = last.path;
     if (!path) throw new UploadError('chunk', 'failed', 'no path in the last answer');
     return {
