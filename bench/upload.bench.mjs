@@ -101,11 +101,12 @@ async function atrium(agent, port, token, run) {
   // The stored bytes are checked outside the timing.
   const served = createHash('sha256');
   await new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path, agent }, (res) => {
+    const req = http.get({ host: '127.0.0.1', port, path, agent }, (res) => {
       res.on('data', (d) => served.update(d));
       res.on('end', resolve);
       res.on('error', reject);
     });
+    req.on('error', reject);
   });
   if (served.digest('hex') !== sha256) throw new Error('Atrium served different bytes');
   // Filed and deleted again, so the stored blob goes (see `removeAfter`).
@@ -185,11 +186,24 @@ async function tus(agent, port) {
 }
 
 const results = { atrium: [], bare: [], bareMd5: [], tus: [] };
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+/**
+ * One connection, kept alive through a contender's upload. Each upload gets a fresh one: a
+ * connection left idle while the others run is closed by its server (keep-alive timeout), and
+ * reusing it as that happens fails the first request with EPIPE.
+ */
+const newAgent = () => new http.Agent({ keepAlive: true, maxSockets: 1 });
+const withAgent = async (fn) => {
+  const agent = newAgent();
+  try {
+    return await fn(agent);
+  } finally {
+    agent.destroy();
+  }
+};
 
 const atriumServer = await startAtrium();
 const port = Number(new URL(atriumServer.url).port);
-const token = await atriumLogin(agent, port, atriumServer.adminPassword);
+const token = await withAgent((agent) => atriumLogin(agent, port, atriumServer.adminPassword));
 const bareServer = await startBenchServer('bare-server.mjs');
 const bareMd5Server = await startBenchServer('bare-md5-server.mjs');
 const tusServer = await startBenchServer('tus-server.mjs');
@@ -199,20 +213,22 @@ try {
     const contenders = [
       async () => {
         serverPid = bareServer.pid;
-        results.bare.push(await bare(agent, bareServer.port, run));
+        results.bare.push(await withAgent((agent) => bare(agent, bareServer.port, run)));
       },
       async () => {
         serverPid = bareMd5Server.pid;
-        results.bareMd5.push(await bare(agent, bareMd5Server.port, run, true));
+        results.bareMd5.push(
+          await withAgent((agent) => bare(agent, bareMd5Server.port, run, true)),
+        );
       },
       async () => {
         if (!tusServer) return;
         serverPid = tusServer.pid;
-        results.tus.push(await tus(agent, tusServer.port));
+        results.tus.push(await withAgent((agent) => tus(agent, tusServer.port)));
       },
       async () => {
         serverPid = atriumServer.pid;
-        results.atrium.push(await atrium(agent, port, token, run));
+        results.atrium.push(await withAgent((agent) => atrium(agent, port, token, run)));
       },
     ];
     // Each run starts with the next server (so each gets to go first). Each upload is deleted
@@ -227,7 +243,6 @@ try {
     }
   }
 } finally {
-  agent.destroy();
   await atriumServer.stop();
   rmSync(atriumServer.dataDir, { recursive: true, force: true });
   await bareServer.stop();

@@ -158,8 +158,9 @@ export class RunningHashes {
   }
 
   /**
-   * Queues a chunk's fold. Resolves once the hashes of the chunks before it in this process are
-   * done, so hashing stays at most about a chunk behind the answers and memory stays bounded.
+   * Queues a chunk's fold. Resolves once the hashes of the chunks before the one before it in this
+   * process are done, so hashing stays at most about two chunks behind the answers and memory
+   * stays bounded.
    */
   add(job: HashJob): Promise<void> {
     const { session, index } = job;
@@ -199,7 +200,10 @@ export class RunningHashes {
           this.running.delete(session.id);
       }
     })();
-    return Promise.all(before.map((other) => other.hashed)).then(() => undefined);
+    // The chunk just before may still be hashing: a short stall of the hash thread does not
+    // hold up the answer, and at most three chunks of a session wait in memory.
+    const behind = before.filter((other) => other.index < index - 1);
+    return Promise.all(behind.map((other) => other.hashed)).then(() => undefined);
   }
 
   /**

@@ -455,7 +455,7 @@ export class UploadService {
           handOver: inPlace && transferable,
         });
         counts = await recorded;
-        // The earlier chunks' hashes done: hashing stays about a chunk behind, memory bounded.
+        // The earlier chunks' hashes done: hashing stays a chunk or two behind, memory bounded.
         await before;
       }
     }
