@@ -100,17 +100,6 @@ export class LocalStorage implements Storage {
       throw error;
     }
     const start = chunkOffset(index, chunkSize);
-    // While the chunk arrives, what is written is flushed behind it (one flush at a time), so
-    // the flush at the end, which the chunk's answer waits for, has only the last piece left.
-    let flushing: Promise<void> | undefined;
-    const flushBehind = () => {
-      flushing ??= handle
-        .datasync()
-        .catch(() => undefined)
-        .finally(() => {
-          flushing = undefined;
-        });
-    };
     return {
       async write(data, at) {
         for (let written = 0; written < data.length;) {
@@ -122,18 +111,26 @@ export class LocalStorage implements Storage {
           );
           written += bytesWritten;
         }
-        flushBehind();
       },
-      async close(durable) {
-        try {
-          await flushing;
-          // The whole file's dirty pages, so a chunk written beside this one may ride along.
-          if (durable) await handle.datasync();
-        } finally {
-          await handle.close();
-        }
+      async close() {
+        await handle.close();
       },
     };
+  }
+
+  async syncStaging(staging: StagingRef): Promise<void> {
+    let handle: FileHandle;
+    try {
+      handle = await open(this.path(staging.key), 'r+');
+    } catch (error) {
+      if (isMissing(error)) throw new StorageNotFoundError(staging.key);
+      throw error;
+    }
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
   }
 
   async readChunk(

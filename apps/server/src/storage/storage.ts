@@ -24,10 +24,11 @@ export interface ChunkWriter {
   /** Writes `data` at byte `at` of the chunk; calls may overlap, each covering its own range. */
   write(data: Buffer, at: number): Promise<void>;
   /**
-   * After the last write settled. `durable`: the bytes are about to be recorded as held, so they
-   * must survive a crash first (a chunk is acknowledged only once durable).
+   * After the last write settled. `kept`: the bytes are about to be recorded as held (they are in
+   * the store for any reader; on a store with `syncStaging` they reach the disk with its next
+   * sync, which the upload engine runs behind the chunks).
    */
-  close(durable: boolean): Promise<void>;
+  close(kept: boolean): Promise<void>;
 }
 
 /** The folders of storage keys (see `blobKey`, `thumbKey`, `Storage.beginUpload`). */
@@ -66,8 +67,9 @@ export interface Storage {
   beginUpload(): Promise<StagingRef>;
   /**
    * Stores chunk `index` (local: at offset index x chunkSize of the staging file; S3: part
-   * index + 1), durably once it resolves. Writing the same index again replaces it, so a re-sent
-   * chunk is harmless.
+   * index + 1): readable by any instance once it resolves, and durable (S3) or durable after the
+   * next `syncStaging` (local disk). Writing the same index again replaces it, so a re-sent chunk
+   * is harmless.
    */
   writeChunk(
     staging: StagingRef,
@@ -99,6 +101,12 @@ export interface Storage {
     chunkSize: number,
     receipts: readonly ChunkReceipt[],
   ): Promise<number[]>;
+  /**
+   * Optional (local disk): makes every chunk written to the staging object so far durable (one
+   * fdatasync of its file). Stores without it make each chunk durable before `writeChunk`
+   * resolves.
+   */
+  syncStaging?(staging: StagingRef): Promise<void>;
   /** Joins all chunks into one readable staging object (S3: CompleteMultipartUpload). */
   assemble(staging: StagingRef, receipts: readonly ChunkReceipt[]): Promise<void>;
   /** Reads the assembled staging object. */

@@ -63,8 +63,8 @@ class Lane {
   folded: Promise<void> = Promise.resolve();
   /** Where the saved state stands once the saves taken so far are written. */
   saved: number;
-  /** A folded state not taken for a save yet. */
-  pending: HashSave | undefined;
+  /** Folded states not taken for a save yet, by the chunk count they stand at, ascending. */
+  pending: { to: number; state: string }[] = [];
   /** The fallback save of `pending` when no record carries it. */
   timer: NodeJS.Timeout | undefined;
   /** The chain of saves written on their own. */
@@ -89,6 +89,26 @@ interface Running {
   hashed: Promise<void>;
   /** Its fold is done and its state in the lane (or it was given up). */
   finished: Promise<void>;
+}
+
+/**
+ * Where the staging bytes of a session stand against the disk, on a store that makes chunks
+ * durable with `syncStaging` (local disk): each chunk written is numbered, and a sync makes every
+ * chunk numbered before it started durable. One sync at a time runs behind the chunks.
+ */
+class StagingSync {
+  /** The number of the last chunk write noted, and up to which number the disk has them. */
+  written = 0;
+  synced = 0;
+  /** Set once a sync covered everything (the upload is complete): all chunks are durable. */
+  all = false;
+  readonly numberOf = new Map<number, number>();
+  running: Promise<void> | undefined;
+
+  durable(index: number): boolean {
+    const number = this.numberOf.get(index);
+    return this.all || (number !== undefined && number <= this.synced);
+  }
 }
 
 class LaneLost extends Error {}
@@ -125,6 +145,7 @@ export class RunningHashes {
   private readonly lanes = new Map<number, Lane>();
   private readonly running = new Map<number, Set<Running>>();
   private readonly wakers = new Map<number, Set<() => void>>();
+  private readonly syncs = new Map<number, StagingSync>();
   private serial = 0;
 
   constructor(private readonly deps: RunningHashesDeps) {
@@ -137,11 +158,59 @@ export class RunningHashes {
     return saved && this.hasher.canLoad(saved) ? saved : undefined;
   }
 
+  /**
+   * Notes that the bytes of chunk `index` are written to staging (received here, or read back):
+   * on a store that needs it, a sync makes them durable behind the chunks, and no saved state
+   * covers them before (after a crash of the machine the saved MD5 must describe what is on disk).
+   */
+  written(session: SessionRow, index: number): void {
+    if (!this.deps.storage.syncStaging) return;
+    const sync = this.syncs.get(session.id) ?? new StagingSync();
+    this.syncs.set(session.id, sync);
+    sync.written += 1;
+    sync.numberOf.set(index, sync.written);
+    sync.running ??= this.syncBehind(session, sync);
+  }
+
+  private async syncBehind(session: SessionRow, sync: StagingSync): Promise<void> {
+    try {
+      while (sync.synced < sync.written && this.syncs.get(session.id) === sync) {
+        const upTo = sync.written;
+        await this.deps.storage.syncStaging?.(stagingOf(session));
+        sync.synced = upTo;
+        const lane = this.lanes.get(session.id);
+        if (lane?.valid && this.saveable(session.id, lane)) this.scheduleSave(session.id, lane);
+      }
+    } catch (error) {
+      // Gone with its session, or the disk failed: the states wait for the sync at the end.
+      this.deps.log?.warn({ err: error, sessionId: session.id }, 'upload staging sync failed');
+    } finally {
+      sync.running = undefined;
+    }
+  }
+
+  /** Whether chunk `index` of the session is on disk (always, on a store without syncs). */
+  private durable(sessionId: number, index: number): boolean {
+    if (!this.deps.storage.syncStaging) return true;
+    return this.syncs.get(sessionId)?.durable(index) ?? false;
+  }
+
+  /** The latest pending state of the lane whose chunks are all durable. */
+  private saveable(sessionId: number, lane: Lane): { to: number; state: string } | undefined {
+    let found: { to: number; state: string } | undefined;
+    let next = lane.saved;
+    for (const entry of lane.pending) {
+      for (; next < entry.to; next += 1) if (!this.durable(sessionId, next)) return found;
+      found = entry;
+    }
+    return found;
+  }
+
   /** Takes the state to save with a chunk's record; `landed` says what became of it. */
   takeSave(sessionId: number): HashSave | undefined {
     const lane = this.lanes.get(sessionId);
-    if (!lane?.valid || !lane.pending) return undefined;
-    return this.take(lane);
+    if (!lane?.valid) return undefined;
+    return this.take(sessionId, lane);
   }
 
   /**
@@ -215,7 +284,18 @@ export class RunningHashes {
     const mine = this.running.get(session.id);
     if (mine) await Promise.all([...mine].map((entry) => entry.finished));
     await this.laneAt(session, session.chunks);
+    await this.syncAll(session);
     await this.flush(session.id);
+  }
+
+  /** One last sync: every chunk of the complete upload is on disk (whoever wrote it). */
+  private async syncAll(session: SessionRow): Promise<void> {
+    if (!this.deps.storage.syncStaging) return;
+    const sync = this.syncs.get(session.id) ?? new StagingSync();
+    this.syncs.set(session.id, sync);
+    await sync.running;
+    await this.deps.storage.syncStaging(stagingOf(session));
+    sync.all = true;
   }
 
   /**
@@ -246,6 +326,7 @@ export class RunningHashes {
   forget(sessionId: number): void {
     const lane = this.lanes.get(sessionId);
     if (lane) this.invalidate(sessionId, lane);
+    this.syncs.delete(sessionId);
     this.wake(sessionId);
   }
 
@@ -357,6 +438,8 @@ export class RunningHashes {
     // (A lane is opened, replacing this process's, only once the bytes are in hand.)
     const lane = bytes && this.openLane(session);
     if (!bytes || !lane) return false;
+    // Written by an instance that is gone: on disk once this process has synced the file.
+    this.written(session, chunk.idx);
     const folding = this.foldInto(lane, session, chunk.idx, [bytes], Promise.resolve(true), {});
     await folding.folded;
     return lane.valid;
@@ -397,14 +480,11 @@ export class RunningHashes {
         const after = await state;
         if (!lane.valid) return;
         if (!(await stored)) throw new LaneLost('the chunk was not stored');
-        lane.pending = { from: lane.pending?.from ?? lane.saved, to: index + 1, state: after };
+        lane.pending.push({ to: index + 1, state: after });
         this.wake(session.id);
-        // The next chunk's record carries it (a chunk on its way here, or one that comes soon);
-        // otherwise it is saved on its own a moment later.
-        if (!lane.timer) {
-          lane.timer = setTimeout(() => void this.flush(session.id), rideWaitMs);
-          lane.timer.unref();
-        }
+        // The next chunk's record carries it (a chunk on its way here, or one that comes soon),
+        // once its bytes are on disk; otherwise it is saved on its own a moment later.
+        if (this.saveable(session.id, lane)) this.scheduleSave(session.id, lane);
       } catch (error) {
         this.invalidate(session.id, lane);
         if (!(error instanceof LaneLost))
@@ -415,14 +495,25 @@ export class RunningHashes {
     return { state, folded };
   }
 
-  /** Takes the lane's pending state for a save (which either lands or drops the lane). */
-  private take(lane: Lane): HashSave {
-    const save = lane.pending;
-    if (!save) throw new Error('no pending hash state to take');
-    lane.pending = undefined;
+  private scheduleSave(sessionId: number, lane: Lane): void {
+    if (lane.timer) return;
+    lane.timer = setTimeout(() => void this.flush(sessionId), rideWaitMs);
+    lane.timer.unref();
+  }
+
+  /**
+   * Takes the lane's latest state whose chunks are on disk for a save (which either lands or
+   * drops the lane); undefined when there is none.
+   */
+  private take(sessionId: number, lane: Lane): HashSave | undefined {
+    const latest = this.saveable(sessionId, lane);
+    if (!latest) return undefined;
+    const save = { from: lane.saved, to: latest.to, state: latest.state };
+    lane.pending = lane.pending.filter((entry) => entry.to > latest.to);
     clearTimeout(lane.timer);
     lane.timer = undefined;
     lane.saved = save.to;
+    // States still waiting for the disk are saved once the sync behind them is done.
     return save;
   }
 
@@ -430,7 +521,8 @@ export class RunningHashes {
   private async flush(sessionId: number): Promise<void> {
     const lane = this.lanes.get(sessionId);
     if (!lane) return;
-    if (lane.valid && lane.pending) this.write(sessionId, lane, this.take(lane));
+    const save = lane.valid ? this.take(sessionId, lane) : undefined;
+    if (save) this.write(sessionId, lane, save);
     await lane.writes;
   }
 
@@ -451,7 +543,7 @@ export class RunningHashes {
 
   private invalidate(sessionId: number, lane: Lane): void {
     lane.valid = false;
-    lane.pending = undefined;
+    lane.pending = [];
     clearTimeout(lane.timer);
     if (this.lanes.get(sessionId) === lane) this.lanes.delete(sessionId);
     void this.hasher.drop(lane.key).catch(() => undefined);

@@ -64,7 +64,7 @@ export class ChunkSink implements FileSink {
 
   async close(kept: boolean): Promise<void> {
     try {
-      // Kept bytes are about to be recorded: durable first.
+      // Kept bytes are about to be recorded (on disk with the sync behind the chunks).
       await this.writer.close(kept);
     } catch (error) {
       await this.release();

