@@ -15,6 +15,7 @@ import { createTestApp, type TestApp } from '../../testing/test-app';
 import { Instances } from '../../instances/instances';
 import { filesDb, type Owner } from '../../db/files.tables';
 import type { MigrationDb } from '../../db/columns';
+import type { Storage } from '../../storage/index';
 import { down, up } from '../../db/migrations/2026_11_28_1000_upload_one_pass';
 import {
   FileClient,
@@ -24,6 +25,15 @@ import {
   useUploadConfig,
 } from '../files/files.testing';
 import { UploadService } from './upload.service';
+
+/** A promise the test lets go of (Node 20 has no Promise.withResolvers). */
+function gateOf(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -68,7 +78,10 @@ describe.each(testDbKinds)('upload in one pass over the bytes (%s)', (kind) => {
   });
 
   /** An upload engine of its own over the app's database and storage, counting its statements. */
-  async function countedEngine(portable = kind === 'postgres') {
+  async function countedEngine(
+    portable = kind === 'postgres',
+    storage: Storage = t.app.features.files.storage,
+  ) {
     const counter = new Counter();
     const db = filesDb(t.db).withPlugin(counter);
     const transaction = db.transaction.bind(db);
@@ -91,7 +104,7 @@ describe.each(testDbKinds)('upload in one pass over the bytes (%s)', (kind) => {
     await instances.start();
     const uploads = new UploadService({
       db,
-      storage: t.app.features.files.storage,
+      storage,
       instances,
       settings: t.app.services.settings,
       portableHashes: portable,
@@ -269,6 +282,67 @@ describe.each(testDbKinds)('upload in one pass over the bytes (%s)', (kind) => {
       readBack.mockRestore();
       await a.close();
       await b.close();
+    }
+  });
+
+  it('the saved MD5 never covers a chunk before a sync has put it on disk', async () => {
+    // The app's local storage, with its syncs held until the test lets them go.
+    const real = t.app.features.files.storage;
+    let gate = gateOf();
+    let syncs = 0;
+    const storage: Storage = Object.create(real, {
+      syncStaging: {
+        value: async (staging: Parameters<NonNullable<Storage['syncStaging']>>[0]) => {
+          await gate.promise;
+          syncs += 1;
+          await real.syncStaging?.(staging);
+        },
+      },
+    }) as Storage;
+    const engine = await countedEngine(true, storage);
+    try {
+      const name = 'synced.txt';
+      const data = textFile(testChunkSize * 4 + 5, name);
+      const chunks = 5;
+      await engine.uploads.init(
+        owner,
+        'file',
+        { action: 'init', name, size: data.length, md5: md5Of(data), type: 'text/plain' },
+        '',
+      );
+      const send = (index: number) =>
+        engine.uploads.chunk(
+          owner,
+          'file',
+          fieldsOf(name, data, chunks, index),
+          Buffer.from(data.subarray(index * testChunkSize, (index + 1) * testChunkSize)),
+          '',
+        );
+      // Answered while the disk has not caught up: the chunks are held, the MD5 is not saved.
+      for (let index = 0; index < chunks - 1; index += 1)
+        expect(await send(index)).toEqual({ chunkUploaded: index + 1, chunks });
+      await sleep(300);
+      expect(await sessionRow(name)).toMatchObject({ heldChunks: 4, hashedChunks: 0 });
+      expect(syncs).toBe(0);
+      // Once the sync behind them is done, the state of the chunks on disk is saved.
+      gate.resolve();
+      for (let waited = 0; (await sessionRow(name))?.hashedChunks !== chunks - 1; waited += 20) {
+        expect(waited).toBeLessThan(3_000);
+        await sleep(20);
+      }
+      expect(syncs).toBeGreaterThanOrEqual(1);
+      gate = gateOf();
+      gate.resolve();
+      const before = syncs;
+      const last = await send(chunks - 1);
+      expect(last).toMatchObject({ chunkUploaded: chunks });
+      // The complete file was synced once more before it was verified and filed.
+      expect(syncs).toBeGreaterThan(before);
+      const served = await t.app.inject({ method: 'GET', url: last.path ?? '' });
+      expect(served.rawPayload.equals(data)).toBe(true);
+    } finally {
+      gate.resolve();
+      await engine.close();
     }
   });
 
