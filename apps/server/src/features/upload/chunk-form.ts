@@ -66,7 +66,9 @@ class BodyPool {
       const [buffer] = this.free.splice(index, 1);
       if (buffer) return buffer;
     }
-    return Buffer.allocUnsafeSlow(size);
+    // Rounded up: bodies of one upload differ by a few bytes (the chunk number, the name), and
+    // a buffer sized to the first would fit none of the slightly longer ones after it.
+    return Buffer.allocUnsafeSlow(Math.ceil(size / poolGrain) * poolGrain);
   }
 
   give(buffer: Buffer): void {
@@ -74,6 +76,8 @@ class BodyPool {
   }
 }
 
+/** Pooled body buffers are sized in steps of this many bytes. */
+const poolGrain = 64 * 1024;
 const pool = new BodyPool(4);
 
 /** A malformed or oversized form; its message names what is wrong. */
