@@ -41,6 +41,19 @@ describe('readChunkForm', () => {
     }
   });
 
+  it('reuses a released body buffer for the next chunk, though its body is a few bytes longer', async () => {
+    const body = (chunk: string) =>
+      `${part('chunk', chunk)}${part('file', 'x'.repeat(90), 'blob')}--XyZ--\r\n`;
+    const first = await read(body('9'));
+    const buffer = first.file?.buffer;
+    first.release();
+    // Chunk 10's body is one byte longer than chunk 9's.
+    const second = await read(body('10'));
+    expect(second.fields).toEqual({ chunk: '10' });
+    expect(second.file?.buffer).toBe(buffer);
+    second.release();
+  });
+
   it('takes a quoted boundary and an empty file', async () => {
     const form = await readChunkForm(
       Readable.from([Buffer.from(`${part('file', '', 'blob')}--XyZ--`)]),
