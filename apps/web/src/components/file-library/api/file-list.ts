@@ -1,5 +1,5 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ListResponse } from '@atrium/shared/contract/files';
+import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import type { FileRecord, ListResponse } from '@atrium/shared/contract/files';
 import { fileKeys, fileManagerData } from './file-manager-client';
 
 /** One page of the list: a category (0 for all) and, when searching, the words a name holds. */
@@ -28,4 +28,27 @@ function fileListQueryOptions(url: string, category: string, at: FileListPage) {
 
 export function useFileList(url: string, category: string, at: FileListPage, enabled: boolean) {
   return useQuery({ ...fileListQueryOptions(url, category, at), enabled });
+}
+
+/**
+ * Shows a file just saved into `categoryId` at the top of that category's first page at once,
+ * before the reload that follows confirms the list (a search is left to the reload: the file may
+ * not match it). The page keeps its size; `total` counts the file.
+ */
+export function showSavedFile(
+  client: QueryClient,
+  url: string,
+  category: string,
+  categoryId: number,
+  record: FileRecord,
+): void {
+  client.setQueryData<ListResponse>(fileKeys.list(url, category, categoryId, 1, ''), (page) =>
+    page && !page.records.some((r) => r.id === record.id)
+      ? {
+          ...page,
+          records: [record, ...page.records].slice(0, page.pageSize),
+          total: page.total + 1,
+        }
+      : page,
+  );
 }

@@ -18,7 +18,7 @@ import { useEditCategory } from '@/components/file-library/api/category-edit';
 import { useFileCategories } from '@/components/file-library/api/file-categories';
 import { useDeleteFiles } from '@/components/file-library/api/file-delete';
 import { useEditFiles } from '@/components/file-library/api/file-edit';
-import { useFileList } from '@/components/file-library/api/file-list';
+import { showSavedFile, useFileList } from '@/components/file-library/api/file-list';
 import { fileKeys } from '@/components/file-library/api/file-manager-client';
 import {
   UploadButton,
@@ -336,8 +336,10 @@ export function PickerBody(props: PickerBodyProps) {
               config={props.uploadConfig}
               autoSave
               saveCategoryId={categoryId}
-              onUploaded={() => {
+              onUploaded={(result) => {
                 setPage(1);
+                if (result.saved && !keywords)
+                  showSavedFile(client, url, category, categoryId, result.saved);
                 void reloadList();
               }}
             />

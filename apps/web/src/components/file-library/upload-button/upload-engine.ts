@@ -5,6 +5,7 @@ import type {
   SaveBody,
   UploadTransport,
 } from '@/components/file-library/api/upload-calls';
+import type { FileRecord } from '@atrium/shared/contract/files';
 import { Limits, shouldRetryUpload } from '@atrium/shared/limits';
 import { chunkCount, chunksToSend, type ChunkRange } from './upload-rules';
 
@@ -38,7 +39,8 @@ export interface UploadResult {
   size: number;
   path: string;
   fullPath: string;
-  saved?: unknown;
+  /** The library file the upload was saved as (with `saveInto`). */
+  saved?: FileRecord;
 }
 
 export interface UploadOptions {
