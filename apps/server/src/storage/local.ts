@@ -87,18 +87,22 @@ export class LocalStorage implements Storage {
     return { index, size: data.length, etag: '' };
   }
 
+  /** The staging file, open for writing in place. */
+  private async openStaging(staging: StagingRef): Promise<FileHandle> {
+    try {
+      return await open(this.path(staging.key), 'r+');
+    } catch (error) {
+      if (isMissing(error)) throw new StorageNotFoundError(staging.key);
+      throw error;
+    }
+  }
+
   async openChunkWriter(
     staging: StagingRef,
     index: number,
     chunkSize: number,
   ): Promise<ChunkWriter> {
-    let handle: FileHandle;
-    try {
-      handle = await open(this.path(staging.key), 'r+');
-    } catch (error) {
-      if (isMissing(error)) throw new StorageNotFoundError(staging.key);
-      throw error;
-    }
+    const handle = await this.openStaging(staging);
     const start = chunkOffset(index, chunkSize);
     return {
       async write(data, at) {
@@ -119,13 +123,7 @@ export class LocalStorage implements Storage {
   }
 
   async syncStaging(staging: StagingRef): Promise<void> {
-    let handle: FileHandle;
-    try {
-      handle = await open(this.path(staging.key), 'r+');
-    } catch (error) {
-      if (isMissing(error)) throw new StorageNotFoundError(staging.key);
-      throw error;
-    }
+    const handle = await this.openStaging(staging);
     try {
       await handle.datasync();
     } finally {

@@ -135,32 +135,43 @@ describe.each(testDbKinds)('upload in one pass over the bytes (%s)', (kind) => {
       .where('name', '=', name)
       .executeTakeFirst();
 
+  type Engine = Awaited<ReturnType<typeof countedEngine>>;
+
+  /**
+   * Opens an upload of a text file of `chunks` chunks (the last `lastBytes` long) through
+   * `engine`; `send` sends a chunk of it through any engine.
+   */
+  async function upload(engine: Engine, name: string, chunks: number, lastBytes: number) {
+    const data = textFile(testChunkSize * (chunks - 1) + lastBytes, name);
+    const init = await engine.uploads.init(
+      owner,
+      'file',
+      { action: 'init', name, size: data.length, md5: md5Of(data), type: 'text/plain' },
+      '',
+    );
+    const send = (index: number, via: Engine = engine) =>
+      via.uploads.chunk(
+        owner,
+        'file',
+        fieldsOf(name, data, chunks, index),
+        Buffer.from(data.subarray(index * testChunkSize, (index + 1) * testChunkSize)),
+        '',
+      );
+    return { data, init, send };
+  }
+
   it('a chunk costs one read of its session and one transaction; the running MD5 rides on the next record', async () => {
     const engine = await countedEngine();
     try {
       const name = 'counted.txt';
-      const data = textFile(testChunkSize * 7 + 99, name);
       const chunks = 8;
-      const init = await engine.uploads.init(
-        owner,
-        'file',
-        { action: 'init', name, size: data.length, md5: md5Of(data), type: 'text/plain' },
-        '',
-      );
+      const { data, init, send } = await upload(engine, name, chunks, 99);
       expect(init).toMatchObject({ chunkUploaded: 0, chunks });
       const perChunk: { reads: number; writes: number; transactions: number }[] = [];
       const hashed: number[] = [];
       for (let index = 0; index < chunks - 1; index += 1) {
         engine.counter.reset();
-        const bytes = data.subarray(index * testChunkSize, (index + 1) * testChunkSize);
-        const answer = await engine.uploads.chunk(
-          owner,
-          'file',
-          fieldsOf(name, data, chunks, index),
-          Buffer.from(bytes),
-          '',
-        );
-        expect(answer).toEqual({ chunkUploaded: index + 1, chunks });
+        expect(await send(index)).toEqual({ chunkUploaded: index + 1, chunks });
         const { reads, writes, transactions } = engine.counter;
         perChunk.push({ reads, writes, transactions });
         hashed.push((await sessionRow(name))?.hashedChunks ?? -1);
@@ -179,13 +190,7 @@ describe.each(testDbKinds)('upload in one pass over the bytes (%s)', (kind) => {
         expect(waited).toBeLessThan(3_000);
         await sleep(20);
       }
-      const last = await engine.uploads.chunk(
-        owner,
-        'file',
-        fieldsOf(name, data, chunks, chunks - 1),
-        Buffer.from(data.subarray((chunks - 1) * testChunkSize)),
-        '',
-      );
+      const last = await send(chunks - 1);
       expect(last).toMatchObject({ chunkUploaded: chunks, data: { size: data.length } });
       const served = await t.app.inject({ method: 'GET', url: last.path ?? '' });
       expect(served.rawPayload.equals(data)).toBe(true);
@@ -204,22 +209,8 @@ describe.each(testDbKinds)('upload in one pass over the bytes (%s)', (kind) => {
     const engine = await countedEngine();
     try {
       const name = 'shuffled.txt';
-      const data = textFile(testChunkSize * 5 + 7, name);
       const chunks = 6;
-      await engine.uploads.init(
-        owner,
-        'file',
-        { action: 'init', name, size: data.length, md5: md5Of(data), type: 'text/plain' },
-        '',
-      );
-      const send = (index: number) =>
-        engine.uploads.chunk(
-          owner,
-          'file',
-          fieldsOf(name, data, chunks, index),
-          Buffer.from(data.subarray(index * testChunkSize, (index + 1) * testChunkSize)),
-          '',
-        );
+      const { data, send } = await upload(engine, name, chunks, 7);
       // One after another, out of order, one sent twice: each answer counts the gap-free run.
       const answers = [];
       for (const index of [3, 1, 0, 3]) answers.push((await send(index)).chunkUploaded);
@@ -243,23 +234,10 @@ describe.each(testDbKinds)('upload in one pass over the bytes (%s)', (kind) => {
     const readBack = vi.spyOn(t.app.features.files.storage, 'readChunk');
     try {
       const name = 'alternating.txt';
-      const data = textFile(testChunkSize * 5 + 11, name);
       const chunks = 6;
-      await a.uploads.init(
-        owner,
-        'file',
-        { action: 'init', name, size: data.length, md5: md5Of(data), type: 'text/plain' },
-        '',
-      );
+      const { data, send } = await upload(a, name, chunks, 11);
       for (let index = 0; index < chunks - 1; index += 1) {
-        const engine = index % 2 === 0 ? a : b;
-        const answer = await engine.uploads.chunk(
-          owner,
-          'file',
-          fieldsOf(name, data, chunks, index),
-          Buffer.from(data.subarray(index * testChunkSize, (index + 1) * testChunkSize)),
-          '',
-        );
+        const answer = await send(index, index % 2 === 0 ? a : b);
         expect(answer).toEqual({ chunkUploaded: index + 1, chunks });
       }
       // Each fold went on from the state the other instance saved: all but the last are hashed.
@@ -268,13 +246,7 @@ describe.each(testDbKinds)('upload in one pass over the bytes (%s)', (kind) => {
         await sleep(20);
       }
       expect(readBack).not.toHaveBeenCalled();
-      const last = await a.uploads.chunk(
-        owner,
-        'file',
-        fieldsOf(name, data, chunks, chunks - 1),
-        Buffer.from(data.subarray((chunks - 1) * testChunkSize)),
-        '',
-      );
+      const last = await send(chunks - 1);
       expect(last).toMatchObject({ chunkUploaded: chunks });
       const served = await t.app.inject({ method: 'GET', url: last.path ?? '' });
       expect(served.rawPayload.equals(data)).toBe(true);
@@ -302,22 +274,8 @@ describe.each(testDbKinds)('upload in one pass over the bytes (%s)', (kind) => {
     const engine = await countedEngine(true, storage);
     try {
       const name = 'synced.txt';
-      const data = textFile(testChunkSize * 4 + 5, name);
       const chunks = 5;
-      await engine.uploads.init(
-        owner,
-        'file',
-        { action: 'init', name, size: data.length, md5: md5Of(data), type: 'text/plain' },
-        '',
-      );
-      const send = (index: number) =>
-        engine.uploads.chunk(
-          owner,
-          'file',
-          fieldsOf(name, data, chunks, index),
-          Buffer.from(data.subarray(index * testChunkSize, (index + 1) * testChunkSize)),
-          '',
-        );
+      const { data, send } = await upload(engine, name, chunks, 5);
       // Answered while the disk has not caught up: the chunks are held, the MD5 is not saved.
       for (let index = 0; index < chunks - 1; index += 1)
         expect(await send(index)).toEqual({ chunkUploaded: index + 1, chunks });
