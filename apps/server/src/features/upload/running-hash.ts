@@ -182,8 +182,10 @@ export class RunningHashes {
         if (lane?.valid && this.saveable(session.id, lane)) this.scheduleSave(session.id, lane);
       }
     } catch (error) {
-      // Gone with its session, or the disk failed: the states wait for the sync at the end.
-      this.deps.log?.warn({ err: error, sessionId: session.id }, 'upload staging sync failed');
+      // Gone with its session (finished or dropped), or the disk failed: the states wait for the
+      // sync at the end, which reports a failing disk to the upload.
+      if (!(error instanceof StorageNotFoundError))
+        this.deps.log?.warn({ err: error, sessionId: session.id }, 'upload staging sync failed');
     } finally {
       sync.running = undefined;
     }
