@@ -55,7 +55,7 @@ export interface FileTap {
  * Body buffers for reuse: a fresh 5 MiB buffer per chunk makes V8 collect garbage far more
  * often than the chunk is worth, so a few are kept and handed out again.
  */
-class BodyPool {
+export class BodyPool {
   private readonly free: Buffer[] = [];
 
   constructor(private readonly keep: number) {}
