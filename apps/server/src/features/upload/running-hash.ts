@@ -138,7 +138,8 @@ export interface RunningHashesDeps {
  *
  * A folded state is not saved on its own: the next chunk's record carries it (`takeSave`), so a
  * chunk costs one durable write. It is saved on its own only when no record comes within
- * `rideWaitMs`, and before anyone else needs it.
+ * `rideWaitMs`, and before anyone else needs it. On a store whose chunks reach the disk with a
+ * sync (`written`), a state is saved only once the chunks it covers are on disk.
  */
 export class RunningHashes {
   private readonly hasher: Hasher;
