@@ -29,8 +29,8 @@ export interface SessionKey {
  */
 const blobCandidates = 4;
 
-/** The columns that identify a session, as equality filters. */
-function keyOf(key: SessionKey) {
+/** The columns that identify a session (its unique key), by value. */
+export function sessionKeyColumns(key: SessionKey) {
   return {
     ownerType: key.owner.type,
     ownerId: key.owner.id,
@@ -49,7 +49,7 @@ export class UploadRepository {
     return this.db
       .selectFrom('uploadSessions')
       .select(sessionColumns)
-      .where((eb) => eb.and(keyOf(key)))
+      .where((eb) => eb.and(sessionKeyColumns(key)))
       .executeTakeFirst();
   }
 
@@ -81,7 +81,7 @@ export class UploadRepository {
           .end()
           .as('holdsChunk'),
       )
-      .where((eb) => eb.and(keyOf(key)))
+      .where((eb) => eb.and(sessionKeyColumns(key)))
       .executeTakeFirst();
   }
 

@@ -36,7 +36,7 @@ import {
   type SettingsReader,
 } from './upload-rules';
 import { UploadSweeper, type SweepResult } from './upload-sweeper';
-import { UploadRepository, type SessionKey } from './upload.repository';
+import { sessionKeyColumns, UploadRepository, type SessionKey } from './upload.repository';
 
 export { thumbWidth } from './blob-store';
 export { orphanGraceMs, uploadTtlMs, type SweepResult } from './upload-sweeper';
@@ -255,12 +255,7 @@ export class UploadService {
     const staging = await this.storage.beginUpload();
     const now = this.clock();
     const id = await this.repo.insertSession({
-      ownerType: key.owner.type,
-      ownerId: key.owner.id,
-      library: key.library,
-      md5: key.md5,
-      size: key.size,
-      name: key.name,
+      ...sessionKeyColumns(key),
       ext,
       chunkSize,
       chunks,
