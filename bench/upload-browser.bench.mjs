@@ -36,9 +36,12 @@ import {
   MiB,
   adminHeaders,
   atriumLogin,
+  procStat,
+  processCpuSeconds,
   request,
   saveUploadResults,
   startBenchServer,
+  ticksToSeconds,
   xsrf,
 } from './upload-lib.mjs';
 
@@ -57,8 +60,6 @@ const goalVsBest = 1.0;
 const goalVsChunked = 1.2;
 const goalCpuVsBare = 1.3;
 const timeoutMs = 15 * 60_000;
-const ticksPerSecond =
-  Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
 // The file: an MP4 header first, so Atrium's content check sees the video it claims to be, and
 // random bytes after it. Each upload renames it and changes 8 bytes, so Atrium never answers a
@@ -102,19 +103,7 @@ function uploadEnd(page) {
   ]).finally(() => clearTimeout(timer));
 }
 
-// CPU time from /proc: utime + stime of a process, and of a whole process tree (Chromium's).
-function procStat(pid) {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
-  } catch {
-    return undefined;
-  }
-}
-function processSeconds(pid) {
-  return (procStat(pid)?.ticks ?? 0) / ticksPerSecond;
-}
+// CPU time from /proc (upload-lib.mjs), of a process and of a whole process tree (Chromium's).
 /** Ticks of every process below `rootPid` (and itself), by pid. */
 function treeTicks(rootPid) {
   const all = new Map();
@@ -138,7 +127,7 @@ function treeTicks(rootPid) {
 function treeSecondsSince(rootPid, before) {
   let ticks = 0;
   for (const [pid, now] of treeTicks(rootPid)) ticks += now - (before.get(pid) ?? 0);
-  return ticks / ticksPerSecond;
+  return ticksToSeconds(ticks);
 }
 
 const atriumServer = await startAtrium();
@@ -231,11 +220,11 @@ async function measure(label, serverPid, page, taskSeconds, act) {
   const chosen = nextFile(label);
   const tasksBefore = await taskSeconds();
   const browserBefore = treeTicks(chromiumPid);
-  const serverBefore = processSeconds(serverPid);
+  const serverBefore = processCpuSeconds(serverPid);
   const started = performance.now();
   const extra = await act(chosen);
   const seconds = (performance.now() - started) / 1000;
-  const serverSeconds = processSeconds(serverPid) - serverBefore;
+  const serverSeconds = processCpuSeconds(serverPid) - serverBefore;
   const browserSeconds = treeSecondsSince(chromiumPid, browserBefore);
   const mainThreadSeconds = (await taskSeconds()) - tasksBefore;
   await page.close();

@@ -1,5 +1,5 @@
 // Helpers shared by the upload and list benches.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
@@ -7,14 +7,28 @@ import { root } from './lib.mjs';
 
 export const MiB = 1024 * 1024;
 
-/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ: 100 on Linux). */
-const ticksPerSecond = 100;
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ). */
+const ticksPerSecond =
+  Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
-/** CPU seconds (user + system, all threads) a process has used so far, from /proc. */
+/** A process's parent and the CPU ticks (user + system, all threads) it has used, from /proc. */
+export function procStat(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds (user + system, all threads) a process has used so far. */
 export function processCpuSeconds(pid) {
-  const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+  return ticksToSeconds(procStat(pid)?.ticks ?? 0);
+}
+
+export function ticksToSeconds(ticks) {
+  return ticks / ticksPerSecond;
 }
 export const xsrf = 'bench-xsrf-token';
 

@@ -47,10 +47,6 @@ export class ChunkSink implements FileSink {
     readonly claim: Claim,
   ) {}
 
-  get sessionId(): number {
-    return this.session.id;
-  }
-
   /** Gives up the claim on the chunk (idempotent). */
   release(): Promise<void> {
     return this.claim.release();
