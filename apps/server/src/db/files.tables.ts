@@ -20,8 +20,17 @@ interface FileBlobsTable {
    * before migration 2026_11_28_1000, random after (blobs are told apart by MD5, size and bytes).
    */
   name: string;
+  /** MD5 of the bytes the client sent (verified at upload), which may differ from those stored. */
   md5: string;
+  /** Size of the stored bytes, which `path` serves. */
   size: number;
+  /** Size of the bytes the client sent: with `md5`, what uploads find the blob by. */
+  sentSize: number;
+  /**
+   * 1 when the stored bytes are the client's without their privacy metadata (an image uploaded
+   * to a library that does not keep originals), 0 when they are the client's bytes as sent.
+   */
+  stripped: number;
   storageKey: string;
   refCount: number;
   createdAt: number;
@@ -152,6 +161,8 @@ export const blobColumns = [
   'name',
   'md5',
   'size',
+  'sentSize',
+  'stripped',
   'storageKey',
   'refCount',
   'createdAt',

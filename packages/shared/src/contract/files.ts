@@ -35,6 +35,12 @@ export const uploadLibraryConfigSchema = z.object({
     .array(textField().regex(/^[a-z0-9]{1,10}$/, 'extensions are lower-case letters and digits'))
     .min(1),
   maxSize: bigIntField(1),
+  /**
+   * Keep the original metadata of JPEG, PNG, WebP and HEIC uploads (issue 17). Off or absent:
+   * they are stored without GPS, device and time metadata (orientation, colour profile and
+   * copyright kept).
+   */
+  keepMetadata: z.boolean().optional(),
 });
 export type UploadLibraryConfig = z.infer<typeof uploadLibraryConfigSchema>;
 

@@ -76,6 +76,35 @@ describe('upload settings on local storage', () => {
     expect((await call('save', { config: fileConfig })).code).toBe(0);
   });
 
+  it('keeps original metadata per library only when told (absent: stripped), and refuses a non-boolean', async () => {
+    const config = structuredClone(defaultUploadConfig);
+    config.category.image = {
+      ...config.category.image,
+      extensions: [...config.category.image.extensions, 'heic'],
+      keepMetadata: true,
+    };
+    const saved = await call<UploadSettingsView>('save', { config });
+    expect(saved.code, saved.msg).toBe(0);
+    expect(saved.data.config.category.image.keepMetadata).toBe(true);
+    expect(saved.data.config.category.file.keepMetadata).toBeUndefined();
+    const member = await t.loginMember();
+    const images = new FileClient(t, { area: 'member', token: member.token }, 'image');
+    const answer = await images.call<UploadConfig>({ action: 'config' });
+    expect(answer.data.category.image).toEqual(config.category.image);
+
+    const wrong = structuredClone(defaultUploadConfig) as unknown as Record<string, never>;
+    const bad = {
+      ...wrong,
+      category: {
+        ...defaultUploadConfig.category,
+        video: { extensions: ['mp4'], maxSize: 10, keepMetadata: 'yes' },
+      },
+    };
+    expect((await call('save', { config: bad })).msg).toMatch(
+      /^config\.category\.video\.keepMetadata: /,
+    );
+  });
+
   it('refuses malformed extensions and sizes with the field named', async () => {
     const config = structuredClone(defaultUploadConfig);
     config.category.video.extensions = ['.MP4'];

@@ -1,7 +1,13 @@
 import type { Library } from '@atrium/shared/contract/files';
 import type { BlobRow, Owner, SessionRow } from '../../db/files.tables';
-import type { Readable } from 'node:stream';
-import { blobKey, newBlobName, thumbKey, type Storage } from '../../storage/index';
+import { Readable } from 'node:stream';
+import {
+  blobKey,
+  newBlobName,
+  StorageNotFoundError,
+  thumbKey,
+  type Storage,
+} from '../../storage/index';
 import { stagingOf } from './running-hash';
 import { LeaseLost, type Log, type UploadLeases } from './upload-leases';
 import { newAddress } from './upload-rules';
@@ -16,6 +22,20 @@ interface UploadOf {
   library: Library;
   name: string;
   ext: string;
+}
+
+/**
+ * How a finished upload's bytes are stored: as the client sent them, or without their privacy
+ * metadata (see `stripMetadata`).
+ */
+export interface StoredForm {
+  /** Whether the stored bytes are the client's without their privacy metadata. */
+  stripped: boolean;
+  /**
+   * The bytes to store when they are not the staging bytes as they are (undefined: the staging
+   * bytes are stored). Asked only while the staging bytes are there.
+   */
+  bytes: () => Promise<Buffer | undefined>;
 }
 
 /** Whether two streams carry the same bytes (read side by side, stopped at the first difference). */
@@ -59,8 +79,10 @@ export async function sameBytes(a: Readable, b: Readable): Promise<boolean> {
 
 /**
  * Reference-counted blobs (DESIGN 6, README "Uploads"): each upload points at one; an upload whose
- * bytes equal a stored blob's (same MD5 and size, then compared byte for byte, so a crafted MD5
- * collision is stored apart) shares it; a blob nothing points at any more is deleted.
+ * bytes equal a stored blob's (same MD5 and size as sent, then the bytes to store compared byte
+ * for byte, so a crafted MD5 collision is stored apart) shares it; a blob nothing points at any
+ * more is deleted. A blob's `md5` and `sentSize` are those of the bytes the client sent, `size`
+ * that of the bytes stored (README "What the MD5 covers").
  */
 export class BlobStore {
   constructor(
@@ -86,10 +108,15 @@ export class BlobStore {
 
   /**
    * Gives the owner a new unsaved upload of content it already holds (instant upload); its path,
-   * or undefined.
+   * or undefined. `stripped`: the blob must be stored in that form (see `findOwnedBlob`).
    */
-  async shareOwned(of: UploadOf, md5: string, size: number): Promise<string | undefined> {
-    const blob = await this.repo.findOwnedBlob(of.owner, of.library, of.ext, md5, size);
+  async shareOwned(
+    of: UploadOf,
+    md5: string,
+    size: number,
+    stripped: boolean | undefined,
+  ): Promise<string | undefined> {
+    const blob = await this.repo.findOwnedBlob(of.owner, of.library, of.ext, md5, size, stripped);
     if (!blob) return undefined;
     const path = newAddress(of.library, of.name, of.ext);
     const taken = await this.repo.db.transaction().execute(async (trx) => {
@@ -102,13 +129,17 @@ export class BlobStore {
   }
 
   /**
-   * The name of a stored blob whose bytes equal the verified staging bytes of `session`, or a new
-   * name for them. Only blobs with the same MD5 and size are read, and only when there are some.
+   * The name of a stored blob whose bytes equal the bytes `session` will store (`bytes`, or its
+   * verified staging bytes), or a new name for them. Only blobs stored from bytes with the same
+   * MD5 and size as sent are read, and only when there are some.
    */
-  async nameFor(session: SessionRow): Promise<string> {
+  async nameFor(session: SessionRow, bytes: Buffer | undefined): Promise<string> {
     const staging = stagingOf(session);
+    const read = bytes
+      ? () => Promise.resolve(Readable.from([bytes]))
+      : () => this.storage.readStaging(staging);
     for (const blob of await this.repo.blobsLike(session.md5, session.size)) {
-      if (await this.equalTo(blob, () => this.storage.readStaging(staging))) return blob.name;
+      if (await this.equalTo(blob, read)) return blob.name;
     }
     return newBlobName();
   }
@@ -122,10 +153,10 @@ export class BlobStore {
   /**
    * Records the unsaved upload of a finished session at a new address of its own, pointing at the
    * blob `name` (verified: see `nameFor`): an existing blob gains a reference and the staging
-   * bytes go; otherwise they move to the blob's key. With the session's deletion, only while this
-   * instance holds the finish lease.
+   * bytes go; otherwise they move to the blob's key, or the bytes of `form` are written there.
+   * With the session's deletion, only while this instance holds the finish lease.
    */
-  async store(session: SessionRow, name: string): Promise<string> {
+  async store(session: SessionRow, name: string, form: StoredForm): Promise<string> {
     const me = this.instanceId;
     const staging = stagingOf(session);
     const owner: Owner = { type: session.ownerType, id: session.ownerId };
@@ -152,23 +183,41 @@ export class BlobStore {
         return path;
       }
     }
-    if (await this.storage.stat(staging.key)) {
+    const staged = (await this.storage.stat(staging.key)) !== undefined;
+    let bytes: Buffer | undefined;
+    if (staged) {
+      bytes = await form.bytes();
       // Not moved yet: to a key no other blob has had (the blob `name` named may be an equal one
       // that lost its last reference meanwhile, its key being deleted). Recorded first, so a
-      // finish cut short after the move finds the bytes there.
+      // finish cut short after the move finds the bytes there (and the sweep leaves them).
       name = newBlobName();
       await this.leases.fence();
       if (!(await this.repo.saveVerified(session.id, me, name))) throw new LeaseLost();
     }
     const key = blobKey(name);
-    await this.storage.promote(staging, key);
+    if (bytes) {
+      // Stored apart from the staging bytes, which go once they are in place.
+      await this.storage.put(key, bytes, 'application/octet-stream');
+      await this.storage.abort(staging);
+    } else {
+      // Also completes a finish cut short after the stored bytes were put (staging gone).
+      await this.storage.promote(staging, key);
+    }
+    let size = bytes ? bytes.length : session.size;
+    if (!staged) {
+      const stored = await this.storage.stat(key);
+      if (!stored) throw new StorageNotFoundError(key);
+      size = stored.size;
+    }
     await this.leases.fence();
     await this.repo.db.transaction().execute(async (trx) => {
       const repo = new UploadRepository(trx);
       const blobId = await repo.insertBlob({
         name,
         md5: session.md5,
-        size: session.size,
+        size,
+        sentSize: session.size,
+        stripped: form.stripped ? 1 : 0,
         storageKey: key,
         createdAt: this.clock(),
       });

@@ -13,6 +13,9 @@ const magic: Record<string, readonly string[]> = {
   webp: ['webp'],
   bmp: ['bmp'],
   avif: ['avif'],
+  // HEIF stills, whichever brand leads (heic, heix, mif1): `file-type` calls them all heic.
+  heic: ['heic'],
+  heif: ['heic'],
   mp4: ['mp4', 'm4v', 'mov', '3gp', '3g2', 'f4v'],
   m4v: ['mp4', 'm4v', 'mov'],
   mov: ['mov', 'mp4', 'm4v', '3gp'],

@@ -452,13 +452,16 @@ export class UploadRepository {
       .executeTakeFirst();
   }
 
-  /** Blobs in use with this MD5 and size: the candidates an upload's bytes are compared with. */
-  blobsLike(md5: string, size: number): Promise<BlobRow[]> {
+  /**
+   * Blobs in use stored from bytes with this MD5 and size as the client sent them: the candidates
+   * an upload's bytes are compared with.
+   */
+  blobsLike(md5: string, sentSize: number): Promise<BlobRow[]> {
     return this.db
       .selectFrom('fileBlobs')
       .select(blobColumns)
       .where('md5', '=', md5)
-      .where('size', '=', size)
+      .where('sentSize', '=', sentSize)
       .where('refCount', '>', 0)
       .orderBy('id')
       .limit(blobCandidates)
@@ -466,21 +469,24 @@ export class UploadRepository {
   }
 
   /**
-   * A blob with this MD5 and size that the owner already holds in this library under the same
-   * extension, through a library file or an unsaved upload ("instant upload").
+   * A blob stored from bytes with this MD5 and size as sent that the owner already holds in this
+   * library under the same extension, through a library file or an unsaved upload ("instant
+   * upload"). `stripped`: only a blob stored without (true) or with (false) its privacy metadata.
    */
   findOwnedBlob(
     owner: Owner,
     library: Library,
     ext: string,
     md5: string,
-    size: number,
+    sentSize: number,
+    stripped?: boolean,
   ): Promise<BlobRow | undefined> {
     return this.db
       .selectFrom('fileBlobs')
       .select(blobColumns)
       .where('md5', '=', md5)
-      .where('size', '=', size)
+      .where('sentSize', '=', sentSize)
+      .$if(stripped !== undefined, (q) => q.where('stripped', '=', stripped ? 1 : 0))
       .where('refCount', '>', 0)
       .where((eb) =>
         eb.or([

@@ -5,6 +5,8 @@ import { startS3rver, type RunningS3 } from '../../storage/s3rver.testing';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { FileClient, useUploadConfig } from '../files/files.testing';
 import { orphanGraceMs } from './upload.service';
+import { jpegWithMetadata, readMetadata } from './strip-metadata/fixtures.testing';
+import { stripMetadata } from './strip-metadata/index';
 
 const MiB = 1024 * 1024;
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -124,6 +126,35 @@ describe('chunked upload on S3 storage', () => {
     const swept = await uploads.sweep(Date.now() + orphanGraceMs + 60_000);
     expect(swept.orphans).toBeGreaterThanOrEqual(1);
     expect(await unfinished()).not.toContain(staging.uploadId);
+  });
+
+  it('stores an image without its GPS, device and time metadata on S3 too; the same bytes again are instant', async () => {
+    const images = new FileClient(t, c.as, 'image');
+    const jpeg = await jpegWithMetadata();
+    const done = await images.upload({ name: 'trip.jpg', data: jpeg }, 5 * MiB);
+    expect(done.code, done.msg).toBe(0);
+    const stripped = stripMetadata(jpeg, 'jpg');
+    expect(stripped.length).toBeLessThan(jpeg.length);
+    const served = await t.app.inject({ method: 'GET', url: done.data.path ?? '' });
+    expect(served.rawPayload.equals(stripped)).toBe(true);
+    expect((await readMetadata(served.rawPayload)).gps).toBeUndefined();
+    const again = await images.init({ name: 'trip again.jpg', data: jpeg });
+    expect(again.data.chunkUploaded).toBe(again.data.chunks);
+    // Another owner: a full upload, de-duplicated into the same blob.
+    const other = new FileClient(
+      t,
+      { area: 'member', token: (await t.loginMember()).token },
+      'image',
+    );
+    const second = await other.upload({ name: 'shared.jpg', data: jpeg }, 5 * MiB);
+    expect(second.code, second.msg).toBe(0);
+    const twice = await t.app.inject({ method: 'GET', url: second.data.path ?? '' });
+    expect(twice.rawPayload.equals(stripped)).toBe(true);
+    // Nothing left in staging for either.
+    const staged: string[] = [];
+    for await (const page of t.app.features.files.storage.list('staging'))
+      staged.push(...page.map((o) => o.key));
+    expect(staged).toEqual([]);
   });
 
   it('a wrong md5 is caught on S3 too', async () => {

@@ -19,7 +19,7 @@ import {
   type Storage,
 } from '../../storage/index';
 import type { FilesDb, Owner, SessionRow } from '../../db/files.tables';
-import { BlobStore } from './blob-store';
+import { BlobStore, type StoredForm } from './blob-store';
 import type { FileSink } from './chunk-form';
 import { checkBinaryContent, checkTextContent, isTextExtension } from './content-check';
 import { receiptOf, RunningHashes, stagingOf, type Release } from './running-hash';
@@ -37,12 +37,34 @@ import {
 } from './upload-rules';
 import { UploadSweeper, type SweepResult } from './upload-sweeper';
 import { sessionKeyColumns, UploadRepository, type SessionKey } from './upload.repository';
+import { MalformedImage, stripMetadata, stripsMetadata } from './strip-metadata/index';
 
 export { thumbWidth } from './blob-store';
 export { orphanGraceMs, uploadTtlMs, type SweepResult } from './upload-sweeper';
 
 /** How long a fold waits for the chunks before it to be folded elsewhere (see RunningHashes). */
 const hashWaitMs = 2_000;
+
+/**
+ * Largest image whose metadata is removed (it is read whole into memory to be rewritten): a
+ * bigger one is refused at init by a library that does not keep originals.
+ */
+export const maxStrippedSize = 256 * 1024 * 1024;
+
+/**
+ * Whether an upload of this extension to this library is stored without its privacy metadata
+ * (issue 17): true or false for the image formats that can be, undefined for the others.
+ */
+function stripsIn(config: UploadConfig, library: Library, ext: string): boolean | undefined {
+  if (!stripsMetadata(ext)) return undefined;
+  return config.category[library].keepMetadata !== true;
+}
+
+async function readWhole(stream: Readable, size: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const part of stream) parts.push(part as Buffer);
+  return Buffer.concat(parts, size);
+}
 
 export interface UploadServiceDeps {
   db: FilesDb;
@@ -57,6 +79,11 @@ export interface UploadServiceDeps {
   settings?: SettingsReader | undefined;
   clock?: () => number;
   log?: Log;
+}
+
+/** The answer to an image whose metadata could not be read to be removed. */
+function unreadableImage(error: MalformedImage): ApiError {
+  return retryUpload(`The file does not match its extension: the image is damaged (${error.message})`);
 }
 
 /** Chunks held from index 0 without a gap. */
@@ -194,8 +221,14 @@ export class UploadService {
       throw new ApiError(`size: too large for chunks of ${chunkSize} bytes`);
     }
     const key: SessionKey = { owner, library, md5, size, name };
+    const stripped = stripsIn(config, library, ext);
+    if (stripped && size > maxStrippedSize) {
+      throw new ApiError(
+        `size: images above ${maxStrippedSize / 1024 / 1024} MiB cannot have their location and device metadata removed; this library removes it`,
+      );
+    }
 
-    const instant = await this.blobs.shareOwned({ owner, library, name, ext }, md5, size);
+    const instant = await this.blobs.shareOwned({ owner, library, name, ext }, md5, size, stripped);
     if (instant) {
       const leftover = await this.repo.findSession(key);
       if (leftover) await this.resetSession(leftover);
@@ -311,12 +344,20 @@ export class UploadService {
     received: number,
     origin: string,
   ): Promise<ChunkResponse> {
-    const { chunkSize } = await this.config();
+    const config = await this.config();
+    const { chunkSize } = config;
     const chunks = Math.ceil(chunk.size / chunkSize);
     const expected = chunk.index < chunks - 1 ? chunkSize : chunk.size - chunkSize * (chunks - 1);
     const blob =
       chunk.chunks === chunks && chunk.index < chunks && received === expected
-        ? await this.repo.findOwnedBlob(owner, library, chunk.ext, chunk.md5, chunk.size)
+        ? await this.repo.findOwnedBlob(
+            owner,
+            library,
+            chunk.ext,
+            chunk.md5,
+            chunk.size,
+            stripsIn(config, library, chunk.ext),
+          )
         : undefined;
     const path = blob && (await this.repo.ownedPathOf(owner, library, blob.id, chunk.ext));
     if (!path) throw new NoUploadInProgress(chunk);
@@ -533,8 +574,10 @@ export class UploadService {
       throw new ApiError('This upload is being finished: try again in a moment');
     const session = (await this.repo.getSession(held.id)) ?? held;
     try {
-      const blob = session.verifiedBlob ?? (await this.verify(session));
-      const path = await this.blobs.store(session, blob);
+      const verified = session.verifiedBlob
+        ? { blob: session.verifiedBlob, form: await this.storedForm(session) }
+        : await this.verify(session);
+      const path = await this.blobs.store(session, verified.blob, verified.form);
       this.hashes.forget(session.id);
       return {
         chunkUploaded: session.chunks,
@@ -548,6 +591,10 @@ export class UploadService {
         await this.resetSession(session);
         throw retryUpload('The stored part of this upload is gone');
       }
+      if (error instanceof MalformedImage) {
+        await this.resetSession(session);
+        throw unreadableImage(error);
+      }
       // Nothing when the session was dropped or the lease taken over.
       await this.leases.releaseFinish(session.id);
       throw error;
@@ -555,11 +602,30 @@ export class UploadService {
   }
 
   /**
-   * Assembles the chunks and checks the whole file: MD5 against the declared one (the running
-   * hash continued over whatever was not folded yet), its content against its extension. Records
-   * and answers the blob its bytes go to: a stored blob with the same bytes, or a new one.
+   * How the verified bytes of `session` are stored: without their privacy metadata when its
+   * library strips its type (issue 17), read from staging and rewritten once, when first asked.
    */
-  private async verify(session: SessionRow): Promise<string> {
+  private async storedForm(session: SessionRow): Promise<StoredForm> {
+    const stripped = stripsIn(await this.config(), session.library, session.ext) === true;
+    if (!stripped) return { stripped, bytes: () => Promise.resolve(undefined) };
+    let rewritten: Promise<Buffer | undefined> | undefined;
+    const bytes = () =>
+      (rewritten ??= (async () => {
+        const staging = stagingOf(session);
+        const sent = await readWhole(await this.storage.readStaging(staging), session.size);
+        const out = stripMetadata(sent, session.ext);
+        return out === sent ? undefined : out;
+      })());
+    return { stripped, bytes };
+  }
+
+  /**
+   * Assembles the chunks and checks the whole file: MD5 against the declared one (the running
+   * hash continued over whatever was not folded yet), its content against its extension. The
+   * bytes to store follow (an image without its privacy metadata, see `storedForm`). Records and
+   * answers the blob they go to, a stored blob with the same bytes or a new one, and their form.
+   */
+  private async verify(session: SessionRow): Promise<{ blob: string; form: StoredForm }> {
     const staging = stagingOf(session);
     const receipts = (await this.repo.listChunks(session.id)).map(receiptOf);
     await this.storage.assemble(staging, receipts);
@@ -577,10 +643,19 @@ export class UploadService {
       await this.resetSession(session);
       throw retryUpload(`The file does not match its extension: ${problem}`);
     }
-    const blob = await this.blobs.nameFor(session);
+    const form = await this.storedForm(session);
+    let bytes: Buffer | undefined;
+    try {
+      bytes = await form.bytes();
+    } catch (error) {
+      if (!(error instanceof MalformedImage)) throw error;
+      await this.resetSession(session);
+      throw unreadableImage(error);
+    }
+    const blob = await this.blobs.nameFor(session, bytes);
     await this.leases.fence();
     if (!(await this.repo.saveVerified(session.id, this.instances.id, blob))) throw new LeaseLost();
-    return blob;
+    return { blob, form };
   }
 
   private async checkContent(
