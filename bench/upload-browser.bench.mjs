@@ -435,6 +435,7 @@ try {
           ` server ${result.serverSeconds.toFixed(2)} s CPU)` +
           (result.steps
             ? ` steps ${Object.entries(result.steps)
+                .filter(([, v]) => v !== undefined)
                 .map(([k, v]) => `${k} ${v.toFixed(2)}`)
                 .join(', ')}`
             : ''),

@@ -1,6 +1,7 @@
 import type { AreaName } from '@atrium/shared/areas';
 import type { Generated, Kysely, Selectable } from 'kysely';
 import type { Library } from '@atrium/shared/contract/files';
+import type { FileRefKind } from '@atrium/shared/file-refs';
 import type { Database, Db } from './index';
 
 /** Table shapes of the file library and upload engine (migration 2026_11_21_1000_files). */
@@ -128,6 +129,8 @@ export interface FilesTable {
   size: number;
   path: string;
   createdAt: number;
+  /** References to its path (`file_refs`), kept with every change (migration 2026_11_29_2000). */
+  useCount: Generated<number>;
 }
 
 interface FileLibraryStatsTable {
@@ -135,6 +138,22 @@ interface FileLibraryStatsTable {
   ownerId: number;
   library: Library;
   fileCount: number;
+  /** Files of the library with no reference. */
+  unusedCount: Generated<number>;
+}
+
+/** A place holding a stored file's path (see `FileRefs`). */
+export interface FileRefsTable {
+  id: Generated<number>;
+  path: string;
+  kind: FileRefKind;
+  /** The room, member, admin or chat message; 0 for the site settings. */
+  holderId: number;
+  /** The member whose place it is (avatar, chat), or null for the admin side's places. */
+  memberId: number | null;
+  /** The blob this reference keeps (a chat image's), or null when it keeps none. */
+  blobId: number | null;
+  createdAt: number;
 }
 
 type FilesTables = {
@@ -146,6 +165,7 @@ type FilesTables = {
   fileCategories: FileCategoriesTable;
   files: FilesTable;
   fileLibraryStats: FileLibraryStatsTable;
+  fileRefs: FileRefsTable;
 };
 
 export type FilesDb = Kysely<Database & FilesTables>;
@@ -227,6 +247,7 @@ export const fileColumns = [
   'size',
   'path',
   'createdAt',
+  'useCount',
 ] as const;
 
 export type BlobRow = Selectable<FileBlobsTable>;

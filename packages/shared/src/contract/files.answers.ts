@@ -1,4 +1,5 @@
 import { z, type ZodType } from 'zod';
+import { fileRefKinds } from '../file-refs';
 import { epochMs, id } from './paging.answers';
 
 /** What the file manager answers (SPEC 3.2, 3.3, 7.2, 7.3). */
@@ -22,6 +23,8 @@ export const fileRecord = z.strictObject({
   createdAt: epochMs,
   /** Address of a small preview, for images. */
   thumbnail: z.string().optional(),
+  /** How many places use the file (issue 17: room covers, settings, avatars, chat images...). */
+  useCount: count.optional(),
 });
 
 interface CategoryNode {
@@ -100,3 +103,26 @@ export const chunkResponse = z.strictObject({
 });
 
 export const categoryEditResponse = z.strictObject({ id });
+
+/** One place that uses a file, as its owner may see it. */
+export const fileUse = z.strictObject({
+  kind: z.enum(fileRefKinds),
+  /** The room, member, admin or chat message (0 for the site settings). */
+  holderId: count,
+  /** The room's title, the member's or admin's name, the conversation's title ('' for the site). */
+  label: z.string(),
+  /** For a chat image: the conversation and its room. */
+  conversationId: count.optional(),
+  roomId: count.optional(),
+});
+
+/** Answer of `action=usage`: per file asked about, every place using it that the caller may see. */
+export const usageResponse = z.array(
+  z.strictObject({
+    id,
+    useCount: count,
+    usedBy: z.array(fileUse),
+    /** Places using it that the caller may not see (another member's, or the admin side's). */
+    hidden: count,
+  }),
+);

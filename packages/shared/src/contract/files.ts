@@ -9,6 +9,7 @@ import {
   fileRecord,
   initResponse,
   listResponse,
+  usageResponse,
 } from './files.answers';
 
 /**
@@ -153,6 +154,8 @@ export const listRequest = z.object({
   categoryId: idField.default(0),
   /** Only files whose name holds these words (any case), within the category and below it. */
   keywords: textField().trim().max(100, 'at most 100 characters').optional(),
+  /** Only files nothing uses (issue 17). */
+  unused: z.boolean().optional(),
 });
 export type ListRequest = z.infer<typeof listRequest>;
 
@@ -163,7 +166,16 @@ export const fileEditRequest = z.object({
 });
 export type FileEditRequest = z.infer<typeof fileEditRequest>;
 
-export const fileDeleteRequest = z.object({ action: z.literal('fileDelete'), id: idListField });
+export const fileDeleteRequest = z.object({
+  action: z.literal('fileDelete'),
+  id: idListField,
+  /** Deletes files in use too (the admin library refuses them without it, naming the places). */
+  confirm: z.boolean().optional(),
+});
+
+/** Where each of these files is used (issue 17). */
+export const usageRequest = z.object({ action: z.literal('usage'), id: idListField });
+export type UsageRequest = z.infer<typeof usageRequest>;
 export type FileDeleteRequest = z.infer<typeof fileDeleteRequest>;
 
 export const categoryEditRequest = z.object({
@@ -192,6 +204,7 @@ export const fileManagerRequest = z.discriminatedUnion('action', [
   listRequest,
   fileEditRequest,
   fileDeleteRequest,
+  usageRequest,
   categoryEditRequest,
   categoryDeleteRequest,
 ]);
@@ -219,6 +232,8 @@ export type CategoryResponse = z.infer<typeof categoryResponse>;
 export type ListResponse = z.infer<typeof listResponse>;
 export type InitResponse = z.infer<typeof initResponse>;
 export type ChunkResponse = z.infer<typeof chunkResponse>;
+export type UsageResponse = z.infer<typeof usageResponse>;
+export type FileUse = UsageResponse[number]['usedBy'][number];
 /** Answer of `action=save`: the new library file. */
 export type SaveResponse = FileRecord;
 
@@ -247,6 +262,7 @@ export const fileManagerCalls = {
   list: { permission: 'view', request: listRequest, answer: listResponse },
   fileEdit: { permission: 'edit', request: fileEditRequest, answer: z.null() },
   fileDelete: { permission: 'delete', request: fileDeleteRequest, answer: z.null() },
+  usage: { permission: 'view', request: usageRequest, answer: usageResponse },
   categoryEdit: { permission: 'edit', request: categoryEditRequest, answer: categoryEditResponse },
   categoryDelete: { permission: 'delete', request: categoryDeleteRequest, answer: z.null() },
 } as const satisfies Record<

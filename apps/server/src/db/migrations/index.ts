@@ -14,6 +14,7 @@ import * as fileAddresses from './2026_11_27_1000_file_addresses';
 import * as roomDownloads from './2026_11_27_2000_room_downloads';
 import * as chatBranches from './2026_11_27_3000_chat_branches';
 import * as uploadOnePass from './2026_11_28_1000_upload_one_pass';
+import * as fileRefs from './2026_11_29_2000_file_refs';
 import * as uploadPrivacy from './2026_11_29_3000_upload_privacy';
 
 /**
@@ -36,5 +37,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_2000_room_downloads': roomDownloads,
   '2026_11_27_3000_chat_branches': chatBranches,
   '2026_11_28_1000_upload_one_pass': uploadOnePass,
+  '2026_11_29_2000_file_refs': fileRefs,
   '2026_11_29_3000_upload_privacy': uploadPrivacy,
 };

@@ -1,3 +1,5 @@
+import { dataPathsOf } from '@atrium/shared/file-refs';
+import { holdFiles } from '../files/index';
 import type { Profile } from '@atrium/shared/contract/accounts';
 import type { Db } from '../../db/index';
 
@@ -37,11 +39,19 @@ export class AccountRepository {
     profile: { nickname: string; avatar: string },
     now: number,
   ): Promise<void> {
-    await this.db
-      .updateTable('members')
-      .set({ nickname: profile.nickname, avatar: profile.avatar, updatedAt: now })
-      .where('id', '=', memberId)
-      .execute();
+    // The avatar is a use of a library file (issue 17's usage graph), recorded with it.
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('members')
+        .set({ nickname: profile.nickname, avatar: profile.avatar, updatedAt: now })
+        .where('id', '=', memberId)
+        .execute();
+      const held = dataPathsOf([profile.avatar]).map((path) => ({
+        kind: 'memberAvatar' as const,
+        path,
+      }));
+      await holdFiles(trx, { kinds: ['memberAvatar'], holderId: memberId, memberId }, held);
+    });
   }
 
   async setPasswordHash(memberId: number, passwordHash: string, now: number): Promise<void> {

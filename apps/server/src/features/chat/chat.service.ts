@@ -1,3 +1,5 @@
+import { dataPathsOf } from '@atrium/shared/file-refs';
+import { holdFiles, releaseConversationFiles } from '../files/index';
 import type {
   chatEditRequest,
   chatSendRequest,
@@ -180,7 +182,10 @@ export class ChatService {
     for (const { id: messageId } of await this.repo.streamingIn(id)) {
       await this.deps.generations.stop(messageId);
     }
-    await this.repo.deleteConversation(id);
+    await this.deps.db.transaction().execute(async (trx) => {
+      await releaseConversationFiles(trx, [id]);
+      await new ChatRepository(trx).deleteConversation(id);
+    });
   }
 
   async listMessages(
@@ -312,6 +317,13 @@ export class ChatService {
         createdAt: now,
         updatedAt: now,
       });
+      // The message keeps its own reference to each image (issue 17): it keeps showing them
+      // after the member deletes the files from the library.
+      await holdFiles(
+        trx,
+        { kinds: ['chatImage'], holderId: userId, memberId: member.id },
+        dataPathsOf(images).map((path) => ({ kind: 'chatImage' as const, path })),
+      );
       const assistantId = await repo.insertMessage({
         conversationId: conversation.id,
         parentId: userId,

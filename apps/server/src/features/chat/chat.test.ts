@@ -201,10 +201,23 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
     });
 
     it('keeps a room’s downloads in order for members, and refuses addresses that are not files', async () => {
-      const downloads = [
-        '/data/file/0123456789abcdef01234567/intro.pdf',
-        'https://example.com/guide.zip',
-      ];
+      const library = new FileClient(t, admin(), 'file');
+      const intro = await library.uploadAndSave({
+        name: 'intro.pdf',
+        data: Buffer.from('%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n'),
+      });
+      const downloads = [intro.path, 'https://example.com/guide.zip'];
+      // An address of the library that holds no file is refused (issue 17: no dangling use).
+      const missing = await t.post(
+        '/admin/api/aigc/chat_room/save',
+        {
+          id: 0,
+          title: 'Downloads room',
+          downloads: ['/data/file/0123456789abcdef01234567/intro.pdf'],
+        },
+        admin(),
+      );
+      expect(missing.json.msg).toMatch(/^downloads: the file .* no longer exists$/);
       const saved = await expectOk<AdminRoomRecord>(
         t,
         '/admin/api/aigc/chat_room/save',

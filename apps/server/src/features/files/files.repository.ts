@@ -50,7 +50,7 @@ const listing = {
   libraryCount: prepare((db: FilesDb, type: OwnerType, owner: number, library: Library) =>
     db
       .selectFrom('fileLibraryStats')
-      .select('fileCount')
+      .select(['fileCount', 'unusedCount'])
       .where('ownerType', '=', type)
       .where('ownerId', '=', owner)
       .where('library', '=', library),
@@ -76,6 +76,23 @@ const listing = {
     ) =>
       ownedFiles(db, type, owner, library)
         .select(fileColumns)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset),
+  ),
+  /** Newest first among the library's files nothing uses (the unused filter at the root). */
+  pageUnused: prepare(
+    (
+      db: FilesDb,
+      type: OwnerType,
+      owner: number,
+      library: Library,
+      offset: number,
+      limit: number,
+    ) =>
+      ownedFiles(db, type, owner, library)
+        .select(fileColumns)
+        .where('useCount', '=', 0)
         .orderBy('id', 'desc')
         .limit(limit)
         .offset(offset),
@@ -243,7 +260,8 @@ export class FilesRepository {
       .execute();
   }
 
-  async addToLibraryCount(scope: LibraryScope, by: number): Promise<void> {
+  /** Counts `by` more files in the library, `unused` more of them used by nothing. */
+  async addToLibraryCount(scope: LibraryScope, by: number, unused = 0): Promise<void> {
     await this.db
       .insertInto('fileLibraryStats')
       .values({
@@ -251,23 +269,42 @@ export class FilesRepository {
         ownerId: scope.owner.id,
         library: scope.library,
         fileCount: by,
+        unusedCount: unused,
       })
       .onConflict((oc) =>
-        oc
-          .columns(['ownerType', 'ownerId', 'library'])
-          .doUpdateSet((eb) => ({ fileCount: eb('fileLibraryStats.fileCount', '+', by) })),
+        oc.columns(['ownerType', 'ownerId', 'library']).doUpdateSet((eb) => ({
+          fileCount: eb('fileLibraryStats.fileCount', '+', by),
+          unusedCount: eb('fileLibraryStats.unusedCount', '+', unused),
+        })),
       )
       .execute();
   }
 
   async libraryCount(scope: LibraryScope): Promise<number> {
+    return (await this.libraryCounts(scope)).files;
+  }
+
+  /** Files in the library, and how many of them nothing uses. */
+  async libraryCounts(scope: LibraryScope): Promise<{ files: number; unused: number }> {
     const row = await listing.libraryCount.executeTakeFirst(
       this.db,
       scope.owner.type,
       scope.owner.id,
       scope.library,
     );
-    return row?.fileCount ?? 0;
+    return { files: row?.fileCount ?? 0, unused: row?.unusedCount ?? 0 };
+  }
+
+  /** Newest first among the library's unused files. */
+  pageUnused(scope: LibraryScope, offset: number, limit: number): Promise<FileRow[]> {
+    return listing.pageUnused.execute(
+      this.db,
+      scope.owner.type,
+      scope.owner.id,
+      scope.library,
+      offset,
+      limit,
+    );
   }
 
   async insertFile(row: Insertable<FilesTable>): Promise<FileRow> {
@@ -329,19 +366,19 @@ export class FilesRepository {
   }
 
   /**
-   * Files whose name holds `keywords` (any case, `%` and `_` literal), newest first, in the whole
-   * library or under a category path; with how many match.
+   * Files whose name holds `keywords` (any case, `%` and `_` literal) and, with `unused`, that
+   * nothing uses; newest first, in the whole library or under a category path; with how many match.
    */
   async search(
     scope: LibraryScope,
-    keywords: string,
+    filter: { keywords?: string | undefined; unused?: boolean | undefined },
     pathPrefix: string | undefined,
     offset: number,
     limit: number,
   ): Promise<{ rows: FileRow[]; total: number }> {
-    let query = ownedFiles(this.db, scope.owner.type, scope.owner.id, scope.library).where(
-      containsText('name', keywords),
-    );
+    let query = ownedFiles(this.db, scope.owner.type, scope.owner.id, scope.library);
+    if (filter.keywords) query = query.where(containsText('name', filter.keywords));
+    if (filter.unused) query = query.where('useCount', '=', 0);
     if (pathPrefix !== undefined) {
       const { type, id } = scope.owner;
       query = query.where(

@@ -110,7 +110,9 @@ export async function registerFileManagerRoutes(
       case 'fileEdit':
         return files.fileEdit(scope, body.id, body.categoryId);
       case 'fileDelete':
-        return files.fileDelete(scope, body.id);
+        return files.fileDelete(scope, body.id, body.confirm);
+      case 'usage':
+        return files.usage(scope, body.id);
       case 'categoryEdit':
         return files.categoryEdit(scope, body);
       case 'categoryDelete':

@@ -9,6 +9,7 @@ import {
   type ListRequest,
   type ListResponse,
   type SaveRequest,
+  type UsageResponse,
 } from '@atrium/shared/contract/files';
 import { Limits } from '@atrium/shared';
 import { ApiError } from '../../http/envelope';
@@ -16,6 +17,8 @@ import { parseDataPath, thumbnailOf } from '@atrium/shared/data-paths';
 import { checkFileName } from '../upload/index';
 import { UploadRepository } from '../upload/index';
 import type { UploadService } from '../upload/index';
+import { FileRefs, type UsageRow } from './file-refs';
+import { describeUsage, labelUsage } from './file-usage';
 import { FilesRepository, type LibraryScope } from './files.repository';
 import type { CategoryRow, FileRow, FilesDb } from '../../db/files.tables';
 
@@ -40,6 +43,7 @@ function toRecord(row: FileRow, origin: string): FileRecord {
     size: row.size,
     categoryId: row.categoryId,
     createdAt: row.createdAt,
+    useCount: row.useCount,
   };
   if (imageExtensions.includes(row.ext)) record.thumbnail = origin + thumbnailOf(row.path);
   return record;
@@ -141,14 +145,17 @@ export class FilesService {
     const category = await this.ownCategory(this.repo, scope, request.categoryId, 'categoryId');
     let rows: FileRow[];
     let total: number;
-    if (request.keywords) {
+    if (request.keywords || (request.unused && category)) {
       ({ rows, total } = await this.repo.search(
         scope,
-        request.keywords,
+        { keywords: request.keywords, unused: request.unused },
         category?.path,
         offset,
         pageSize,
       ));
+    } else if (request.unused) {
+      total = (await this.repo.libraryCounts(scope)).unused;
+      rows = offset < total ? await this.repo.pageUnused(scope, offset, pageSize) : [];
     } else if (!category) {
       total = await this.repo.libraryCount(scope);
       rows = offset < total ? await this.repo.pageAll(scope, offset, pageSize) : [];
@@ -197,6 +204,8 @@ export class FilesService {
         .executeTakeFirst();
       if (!blob || !(await uploadRepo.addBlobRefs(blob.id, 1)))
         throw new ApiError('path: this upload has expired');
+      // Places may hold the path already (an upload is usable before it is filed).
+      const useCount = await new FileRefs(trx).countAt(request.path);
       const file = await repo.insertFile({
         ownerType: scope.owner.type,
         ownerId: scope.owner.id,
@@ -208,13 +217,14 @@ export class FilesService {
         size: blob.size,
         path: request.path,
         createdAt: this.clock(),
+        useCount,
       });
       if (pending.length > 0) {
         await uploadRepo.deleteUploads(pending.map((u) => u.id));
         await uploadRepo.dropBlobRefs(blob.id, pending.length);
       }
       await repo.addToCategoryCount(request.categoryId, 1);
-      await repo.addToLibraryCount(scope, 1);
+      await repo.addToLibraryCount(scope, 1, useCount === 0 ? 1 : 0);
       return file;
     });
     return toRecord(row, origin);
@@ -257,21 +267,55 @@ export class FilesService {
     });
   }
 
-  async fileDelete(scope: LibraryScope, ids: readonly number[]): Promise<void> {
+  /**
+   * Deletes the caller's files. A file in use is deleted in the admin library only with `confirm`
+   * (the refusal names the places); a member's own places (avatar, chat images) don't stop it,
+   * and a chat image keeps showing (its reference keeps the bytes).
+   */
+  async fileDelete(scope: LibraryScope, ids: readonly number[], confirm = false): Promise<void> {
     const blobIds = await this.db.transaction().execute(async (trx) => {
       const repo = new FilesRepository(trx);
       const uploadRepo = new UploadRepository(trx);
+      const refs = new FileRefs(trx);
+      // Locked first: a place pointing at one of them meanwhile is either seen here or refused.
+      const used = await refs.lockForDelete([...new Set(ids)]);
       const rows = await this.ownFiles(repo, scope, ids);
+      if (used.length > 0 && scope.owner.type === 'admin' && !confirm) {
+        const names = await describeUsage(trx, used);
+        throw new ApiError(
+          `confirm: in use, delete anyway only with confirm: ${names.slice(0, 10).join('; ')}${
+            names.length > 10 ? `; and ${names.length - 10} more` : ''
+          }`,
+        );
+      }
       await repo.deleteFiles(rows.map((r) => r.id));
       for (const [from, count] of FilesService.countByCategory(rows))
         await repo.addToCategoryCount(from, -count);
-      await repo.addToLibraryCount(scope, -rows.length);
+      await repo.addToLibraryCount(
+        scope,
+        -rows.length,
+        -rows.filter((row) => row.useCount === 0).length,
+      );
       const perBlob = new Map<number, number>();
       for (const row of rows) perBlob.set(row.blobId, (perBlob.get(row.blobId) ?? 0) + 1);
       for (const [blobId, count] of perBlob) await uploadRepo.dropBlobRefs(blobId, count);
       return [...perBlob.keys()];
     });
     for (const blobId of blobIds) await this.uploads.collectBlob(blobId);
+  }
+
+  /** Where each of these files of the caller is used, as far as the caller may see (issue 17). */
+  async usage(scope: LibraryScope, ids: readonly number[]): Promise<UsageResponse> {
+    const rows = await this.ownFiles(this.repo, scope, ids);
+    const refs = await new FileRefs(this.db).usageOf([...new Set(rows.map((row) => row.path))]);
+    const visible = (ref: UsageRow) =>
+      scope.owner.type === 'admin' || ref.memberId === scope.owner.id;
+    const uses = await labelUsage(this.db, refs.filter(visible));
+    return rows.map((row) => {
+      const all = refs.filter((ref) => ref.path === row.path);
+      const usedBy = all.flatMap((ref) => uses.get(ref) ?? []);
+      return { id: row.id, useCount: all.length, usedBy, hidden: all.length - usedBy.length };
+    });
   }
 
   async categoryEdit(scope: LibraryScope, request: CategoryEditRequest): Promise<{ id: number }> {

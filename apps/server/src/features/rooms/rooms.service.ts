@@ -12,6 +12,8 @@ import {
 import { z } from 'zod';
 import type { Db } from '../../db/index';
 import { ApiError } from '../../http/envelope';
+import { roomHeldPaths, roomRefKinds } from '@atrium/shared/file-refs';
+import { holdFiles, releaseConversationFiles } from '../files/index';
 import { RoomsRepository } from './rooms.repository';
 import { roomsDb, type RoomRow } from './rooms.tables';
 import { sanitizeRichText } from '../../security/sanitize-html';
@@ -50,7 +52,7 @@ export class RoomsService {
   private readonly repo: RoomsRepository;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly models: ModelCatalog,
     private readonly now: () => number,
     /** Called after every change, so caches of rooms can drop them. */
@@ -153,9 +155,16 @@ export class RoomsService {
       sort: request.sort,
       updatedAt: now,
     };
-    let id = request.id;
-    if (id === 0) id = await this.repo.insert({ ...values, createdAt: now });
-    else if ((await this.repo.update(id, values)) === 0) throw new ApiError(Messages.roomNotFound);
+    // The room and the files it uses are written together (issue 17's usage graph).
+    const id = await this.db.transaction().execute(async (trx) => {
+      const repo = new RoomsRepository(roomsDb(trx));
+      let id = request.id;
+      if (id === 0) id = await repo.insert({ ...values, createdAt: now });
+      else if ((await repo.update(id, values)) === 0) throw new ApiError(Messages.roomNotFound);
+      const held = roomHeldPaths({ ...values, downloads: request.downloads });
+      await holdFiles(trx, { kinds: roomRefKinds, holderId: id, memberId: null }, held);
+      return id;
+    });
     this.onChange();
     const row = await this.repo.find(id);
     if (!row) throw new ApiError(Messages.roomNotFound);
@@ -175,7 +184,21 @@ export class RoomsService {
 
   /** Deletes the room with its conversations and messages; usage records stay. */
   async delete(id: number): Promise<void> {
-    if ((await this.repo.delete(id)) === 0) throw new ApiError(Messages.roomNotFound);
+    await this.db.transaction().execute(async (trx) => {
+      const conversations = await trx
+        .withTables<{ chatConversations: { id: number; roomId: number } }>()
+        .selectFrom('chatConversations')
+        .select('id')
+        .where('roomId', '=', id)
+        .execute();
+      await releaseConversationFiles(
+        trx,
+        conversations.map((row) => row.id),
+      );
+      await holdFiles(trx, { kinds: roomRefKinds, holderId: id, memberId: null }, []);
+      if ((await new RoomsRepository(roomsDb(trx)).delete(id)) === 0)
+        throw new ApiError(Messages.roomNotFound);
+    });
     this.onChange();
   }
 }

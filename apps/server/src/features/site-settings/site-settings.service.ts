@@ -4,7 +4,9 @@ import {
   type SiteSettings,
 } from '@atrium/shared/contract/site-settings';
 import type { Db } from '../../db/index';
+import { siteHeldPaths, siteRefKinds } from '@atrium/shared/file-refs';
 import { sanitizeRichText } from '../../security/sanitize-html';
+import { holdFiles } from '../files/index';
 import { SettingsRepository } from '../../db/settings.repository';
 
 /** The site name keeps its own key: the app config and the mail templates already read it. */
@@ -78,6 +80,11 @@ export class SiteSettingsService {
       const settings = new SettingsRepository(trx);
       await settings.set(siteNameKey, siteName, now);
       await settings.set(siteKey, site, now);
+      await holdFiles(
+        trx,
+        { kinds: siteRefKinds, holderId: 0, memberId: null },
+        siteHeldPaths(site),
+      );
     });
     return this.get();
   }

@@ -627,7 +627,15 @@ export class UploadRepository {
         .executeTakeFirst();
       if (row) return row;
     }
-    return undefined;
+    // A chat image whose file was deleted: its message's reference keeps the blob (issue 17).
+    return this.db
+      .selectFrom('fileRefs')
+      .innerJoin('fileBlobs', 'fileBlobs.id', 'fileRefs.blobId')
+      .select(blobColumns.map((c) => `fileBlobs.${c}` as const))
+      .where('fileRefs.path', 'in', paths)
+      .where('fileBlobs.refCount', '>', 0)
+      .limit(1)
+      .executeTakeFirst();
   }
 
   /** The newest address where the owner keeps this blob under this extension (upload or file). */

@@ -7,18 +7,25 @@ export interface FileListPage {
   categoryId: number;
   page: number;
   keywords: string;
+  /** Only files nothing uses (issue 17). */
+  unused?: boolean;
 }
 
 function fileListQueryOptions(url: string, category: string, at: FileListPage) {
-  const { categoryId, page, keywords } = at;
+  const { categoryId, page, keywords, unused = false } = at;
   return queryOptions({
-    queryKey: fileKeys.list(url, category, categoryId, page, keywords),
+    queryKey: fileKeys.list(url, category, categoryId, page, keywords, unused),
     queryFn: ({ signal }): Promise<ListResponse> =>
       fileManagerData(
         url,
         category,
         'list',
-        keywords ? { page, categoryId, keywords } : { page, categoryId },
+        {
+          page,
+          categoryId,
+          ...(keywords ? { keywords } : {}),
+          ...(unused ? { unused } : {}),
+        },
         { signal },
       ),
     staleTime: 0,

@@ -148,8 +148,14 @@ export async function fileManagerData<A extends JsonAction>(
 export const fileKeys = {
   categories: (url: string, category: string) => ['files', url, category, 'categories'] as const,
   lists: (url: string, category: string) => ['files', url, category, 'list'] as const,
-  list: (url: string, category: string, categoryId: number, page: number, keywords: string) =>
-    ['files', url, category, 'list', categoryId, page, keywords] as const,
+  list: (
+    url: string,
+    category: string,
+    categoryId: number,
+    page: number,
+    keywords: string,
+    unused = false,
+  ) => ['files', url, category, 'list', categoryId, page, keywords, unused] as const,
   uploadConfig: (url: string) => ['files', url, 'upload-config'] as const,
 };
 

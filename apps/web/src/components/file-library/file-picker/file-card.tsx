@@ -49,6 +49,9 @@ export function FileCard({ record, checked, order, onToggle }: FileCardProps) {
             </span>
           </span>
         )}
+        {record.useCount ? (
+          <span className="atrium-fp-used">{t('files.usedBy', { n: record.useCount })}</span>
+        ) : null}
         {checked && order !== undefined ? (
           <span className="atrium-fp-order" title={t('files.order', { n: order })}>
             {order}

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFilesT } from '@/components/file-library/i18n';
+import { useFileUsage } from '@/components/file-library/api/file-usage';
 import { formatSize, isImageRecord, typeLabel, type FileRecord } from './file-record';
+import { describeUse } from './file-usage-text';
 
 interface Size {
   src: string;
@@ -29,11 +31,21 @@ function useImageSize(src: string | undefined): Size | undefined {
 }
 
 /** What the picker knows of the file last chosen: name, size, type, image size, upload date. */
-export function FileDetails({ record }: { record: FileRecord | undefined }) {
+export function FileDetails({
+  record,
+  url,
+  category,
+}: {
+  record: FileRecord | undefined;
+  url: string;
+  category: string;
+}) {
   const t = useFilesT();
   const { i18n } = useTranslation();
   const image = record && isImageRecord(record) ? record.fullPath : undefined;
   const size = useImageSize(image);
+  const used = (record?.useCount ?? 0) > 0;
+  const usage = useFileUsage(url, category, record?.id ?? 0, used);
   if (!record) {
     return (
       <div className="atrium-fp-details is-empty" aria-live="polite">
@@ -55,6 +67,17 @@ export function FileDetails({ record }: { record: FileRecord | undefined }) {
       timeStyle: 'short',
     }),
   ]);
+  if (record.useCount !== undefined) {
+    const places = usage.data?.[0];
+    let text = t('files.notUsed');
+    if (used && places) {
+      text = [
+        ...places.usedBy.map((use) => describeUse(t, use)),
+        ...(places.hidden > 0 ? [t('files.usedElsewhere', { n: places.hidden })] : []),
+      ].join(' · ');
+    } else if (used) text = t('files.usedBy', { n: record.useCount });
+    rows.push([t('files.detailUsedBy'), text]);
+  }
   return (
     <dl className="atrium-fp-details" aria-label={t('files.details')} aria-live="polite">
       {rows.map(([label, value]) => (

@@ -17,6 +17,8 @@ import { useDeleteCategory } from '@/components/file-library/api/category-delete
 import { useEditCategory } from '@/components/file-library/api/category-edit';
 import { useFileCategories } from '@/components/file-library/api/file-categories';
 import { useDeleteFiles } from '@/components/file-library/api/file-delete';
+import { fetchUsage } from '@/components/file-library/api/file-usage';
+import { describeUse } from './file-usage-text';
 import { useEditFiles } from '@/components/file-library/api/file-edit';
 import { showSavedFile, useFileList } from '@/components/file-library/api/file-list';
 import { fileKeys } from '@/components/file-library/api/file-manager-client';
@@ -110,7 +112,8 @@ export function PickerBody(props: PickerBodyProps) {
   const [moving, setMoving] = useState(false);
 
   const categories = useFileCategories(url, category, true);
-  const list = useFileList(url, category, { categoryId, page, keywords }, true);
+  const [unused, setUnused] = useState(false);
+  const list = useFileList(url, category, { categoryId, page, keywords, unused }, true);
   const removeFiles = useDeleteFiles(url, category);
   const moveFiles = useEditFiles(url, category);
   const saveCategory = useEditCategory(url, category);
@@ -211,10 +214,27 @@ export function PickerBody(props: PickerBodyProps) {
   };
 
   const deleteChecked = async () => {
-    if (selected.length === 0 || !(await confirmDialog(t('files.confirmDelete'), { danger: true })))
-      return;
+    if (selected.length === 0) return;
+    const ids = selected.map((r) => r.id);
+    // Files in use name their places before they go (issue 17).
+    let places: string[] = [];
+    if (selected.some((r) => (r.useCount ?? 0) > 0)) {
+      try {
+        const usage = await fetchUsage(url, category, ids);
+        places = usage.flatMap((file) => [
+          ...file.usedBy.map((use) => describeUse(t, use)),
+          ...(file.hidden > 0 ? [t('files.usedElsewhere', { n: file.hidden })] : []),
+        ]);
+      } catch {
+        return;
+      }
+    }
+    const question = places.length
+      ? t('files.confirmDeleteUsed', { places: places.join(' · ') })
+      : t('files.confirmDelete');
+    if (!(await confirmDialog(question, { danger: true }))) return;
     try {
-      await removeFiles.mutateAsync(selected.map((r) => r.id));
+      await removeFiles.mutateAsync({ ids, confirm: places.length > 0 });
     } catch {
       return;
     }
@@ -386,6 +406,16 @@ export function PickerBody(props: PickerBodyProps) {
           }}
           onSearch={searchFor}
         />
+        <Checkbox
+          className="atrium-fp-unused"
+          checked={unused}
+          onChange={(event) => {
+            setUnused(event.target.checked);
+            setPage(1);
+          }}
+        >
+          {t('files.unusedOnly')}
+        </Checkbox>
         <FileGrid
           records={records}
           checkedIds={checkedIds}
@@ -397,7 +427,7 @@ export function PickerBody(props: PickerBodyProps) {
           total={list.data?.total ?? 0}
           onPage={setPage}
         />
-        <FileDetails record={active} />
+        <FileDetails record={active} url={url} category={category} />
       </section>
     </div>
   );
