@@ -1,5 +1,17 @@
 import { useEffect } from 'react';
-import { Alert, Button, Card, Col, Flex, Form, InputNumber, Row, Select, Space } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Flex,
+  Form,
+  InputNumber,
+  Row,
+  Select,
+  Space,
+  Switch,
+} from 'antd';
 import { SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { libraries, type Library, type UploadConfig } from '@atrium/shared/contract/files';
 import {
@@ -17,7 +29,7 @@ const extensionPattern = /^[a-z0-9]{1,10}$/;
 interface FormValues {
   chunkSizeMiB: number;
   parallelChunks: number;
-  category: Record<Library, { extensions: string[]; maxSizeMiB: number }>;
+  category: Record<Library, { extensions: string[]; maxSizeMiB: number; keepMetadata: boolean }>;
 }
 
 const toMiB = (bytes: number) => Math.round((bytes / MiB) * 100) / 100;
@@ -27,7 +39,11 @@ function toForm(config: UploadConfig): FormValues {
   const category = {} as FormValues['category'];
   for (const library of libraries) {
     const rules = config.category[library];
-    category[library] = { extensions: rules.extensions, maxSizeMiB: toMiB(rules.maxSize) };
+    category[library] = {
+      extensions: rules.extensions,
+      maxSizeMiB: toMiB(rules.maxSize),
+      keepMetadata: rules.keepMetadata === true,
+    };
   }
   return { chunkSizeMiB: toMiB(config.chunkSize), parallelChunks: config.parallelChunks, category };
 }
@@ -39,6 +55,7 @@ function toConfig(values: FormValues): UploadConfig {
     category[library] = {
       extensions: rules.extensions,
       maxSize: Math.round(rules.maxSizeMiB * MiB),
+      keepMetadata: rules.keepMetadata,
     };
   }
   return {
@@ -170,7 +187,6 @@ export function UploadSettingsForm({ view }: UploadSettingsFormProps) {
                   name={['category', library, 'maxSizeMiB']}
                   label={t('uploadSettings.maxSize')}
                   rules={[{ required: true, type: 'number', min: 0.01 }]}
-                  style={{ marginBottom: 0 }}
                 >
                   <InputNumber
                     min={0.01}
@@ -178,6 +194,17 @@ export function UploadSettingsForm({ view }: UploadSettingsFormProps) {
                     precision={2}
                     suffix={t('uploadSettings.mib')}
                     style={{ width: 200 }}
+                  />
+                </Form.Item>
+                <Form.Item
+                  name={['category', library, 'keepMetadata']}
+                  label={t('uploadSettings.keepMetadata')}
+                  extra={t('uploadSettings.keepMetadataHelp')}
+                  valuePropName="checked"
+                  style={{ marginBottom: 0 }}
+                >
+                  <Switch
+                    aria-label={`${t(`uploadSettings.library.${library}`)} ${t('uploadSettings.keepMetadata')}`}
                   />
                 </Form.Item>
               </Card>

@@ -25,6 +25,9 @@ export const uploadSettingsEn: UploadSettingsMessages = {
   'uploadSettings.runnable':
     '{{list}} can run scripts in a browser and is not allowed in the image library; put such files in the file library (served as downloads).',
   'uploadSettings.maxSize': 'Largest file',
+  'uploadSettings.keepMetadata': 'Keep original metadata',
+  'uploadSettings.keepMetadataHelp':
+    'Off (the default): JPEG, PNG, WebP and HEIC images lose their location, device and time metadata on upload, keeping orientation, colour profile and copyright. On: they are stored as sent.',
   'uploadSettings.mib': 'MiB',
   'uploadSettings.save': 'Save',
   'uploadSettings.reset': 'Restore defaults',

@@ -22,6 +22,9 @@ export const uploadSettingsZhCN = {
   'uploadSettings.runnable':
     '{{list}} 可以在浏览器中运行脚本，图片库不允许；这类文件请放到文件库（以下载方式提供）。',
   'uploadSettings.maxSize': '单个文件上限',
+  'uploadSettings.keepMetadata': '保留原始元数据',
+  'uploadSettings.keepMetadataHelp':
+    '关闭（默认）时，JPEG、PNG、WebP、HEIC 图片上传后去除拍摄地点、设备型号和拍摄时间等信息，保留方向、色彩配置文件和版权；开启后按原样保存。',
   'uploadSettings.mib': 'MiB',
   'uploadSettings.save': '保存',
   'uploadSettings.reset': '恢复默认值',
