@@ -50,9 +50,9 @@ function bulkLoad(file) {
   const load = db.transaction(() => {
     const blob = db
       .prepare(
-        'insert into file_blobs (sha256, md5, size, storage_key, ref_count, created_at) values (?, ?, ?, ?, ?, ?)',
+        'insert into file_blobs (name, md5, size, sent_size, storage_key, ref_count, created_at) values (?, ?, ?, ?, ?, ?, ?)',
       )
-      .run(sha, 'cd'.repeat(16), 1234, `blobs/ab/${sha}`, fileCount, now).lastInsertRowid;
+      .run(sha, 'cd'.repeat(16), 1234, 1234, `blobs/ab/${sha}`, fileCount, now).lastInsertRowid;
     const addCategory = db.prepare(
       `insert into file_categories (owner_type, owner_id, library, pid, name, sort, path, file_count, created_at, updated_at)
        values ('admin', 0, 'file', ?, ?, 0, '/', 0, ?, ?)`,
