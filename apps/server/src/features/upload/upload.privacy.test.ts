@@ -21,6 +21,7 @@ import {
   webpWithMetadata,
 } from './strip-metadata/fixtures.testing';
 import { stripMetadata } from './strip-metadata/index';
+import { maxStrippedSize } from './upload.service';
 
 /** The test libraries; the image library also takes HEIC (an admin's addition) and keeps or strips. */
 function config(keepMetadata: boolean | undefined): UploadConfig {
@@ -186,6 +187,29 @@ describe.each(testDbKinds)('uploads are private by default (%s)', (kind) => {
     const back = await c.init({ name: 'back.jpg', data: jpeg });
     expect(back.data.chunkUploaded).toBe(back.data.chunks);
     expect((await serve(back.data.path)).equals(stripMetadata(jpeg, 'jpg'))).toBe(true);
+  });
+
+  it('refuses at init an image too big to be read whole, unless its library keeps originals', async () => {
+    const big = (keepMetadata: boolean): UploadConfig => {
+      const c = config(keepMetadata);
+      c.category.image.maxSize = 2 * maxStrippedSize;
+      return c;
+    };
+    const c = await member();
+    const init = (name: string) =>
+      c.call({ action: 'init', name, size: maxStrippedSize + 1, md5: 'a'.repeat(32) });
+    await useUploadConfig(t, big(false));
+    try {
+      expect((await init('huge.jpg')).msg).toMatch(
+        /^size: images above 256 MiB cannot have their location and device metadata removed/,
+      );
+      // GIF is not rewritten: no limit but the library's.
+      expect((await init('huge.gif')).code).toBe(0);
+      await useUploadConfig(t, big(true));
+      expect((await init('huge.jpg')).code).toBe(0);
+    } finally {
+      await useUploadConfig(t, config(undefined));
+    }
   });
 
   it('refuses an image it cannot read with ShouldRetryUpload, storing nothing', async () => {

@@ -60,10 +60,10 @@ function stripsIn(config: UploadConfig, library: Library, ext: string): boolean 
   return config.category[library].keepMetadata !== true;
 }
 
-async function readWhole(stream: Readable, size: number): Promise<Buffer> {
+async function readWhole(stream: Readable): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const part of stream) parts.push(part as Buffer);
-  return Buffer.concat(parts, size);
+  return Buffer.concat(parts);
 }
 
 export interface UploadServiceDeps {
@@ -83,7 +83,9 @@ export interface UploadServiceDeps {
 
 /** The answer to an image whose metadata could not be read to be removed. */
 function unreadableImage(error: MalformedImage): ApiError {
-  return retryUpload(`The file does not match its extension: the image is damaged (${error.message})`);
+  return retryUpload(
+    `The file does not match its extension: the image is damaged (${error.message})`,
+  );
 }
 
 /** Chunks held from index 0 without a gap. */
@@ -612,7 +614,7 @@ export class UploadService {
     const bytes = () =>
       (rewritten ??= (async () => {
         const staging = stagingOf(session);
-        const sent = await readWhole(await this.storage.readStaging(staging), session.size);
+        const sent = await readWhole(await this.storage.readStaging(staging));
         const out = stripMetadata(sent, session.ext);
         return out === sent ? undefined : out;
       })());
