@@ -15,6 +15,8 @@ export const Limits = {
   uploadChunkRetries: 5,
   /** Chunks our upload button sends at once unless the upload setting says otherwise. */
   uploadParallelChunks: 3,
+  /** Days a deleted library file stays in the trash (issue 17; the upload settings' trashDays). */
+  trashDays: 30,
   uploadConfigPollMs: 100,
   uploaderDefaultMaxSize: 2 * 1024 * 1024,
   uploaderDefaultExtensions: ['gif', 'jpg', 'png', 'jpeg'],

@@ -142,6 +142,22 @@ interface FileLibraryStatsTable {
   unusedCount: Generated<number>;
 }
 
+/** A deleted file in the trash (migration 2026_11_29_6000): the file's row as it was, and when. */
+export interface TrashedFilesTable {
+  id: number;
+  ownerType: OwnerType;
+  ownerId: number;
+  library: Library;
+  categoryId: number;
+  blobId: number;
+  name: string;
+  ext: string;
+  size: number;
+  path: string;
+  createdAt: number;
+  deletedAt: number;
+}
+
 /** A place holding a stored file's path (see `FileRefs`). */
 export interface FileRefsTable {
   id: Generated<number>;
@@ -166,6 +182,7 @@ type FilesTables = {
   files: FilesTable;
   fileLibraryStats: FileLibraryStatsTable;
   fileRefs: FileRefsTable;
+  trashedFiles: TrashedFilesTable;
 };
 
 export type FilesDb = Kysely<Database & FilesTables>;
@@ -251,6 +268,7 @@ export const fileColumns = [
 ] as const;
 
 export type BlobRow = Selectable<FileBlobsTable>;
+export type TrashedRow = Selectable<TrashedFilesTable>;
 export type SessionRow = Selectable<UploadSessionsTable>;
 export type ChunkRow = Selectable<UploadChunksTable>;
 export type UploadRow = Selectable<UploadsTable>;

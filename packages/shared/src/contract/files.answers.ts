@@ -126,3 +126,17 @@ export const usageResponse = z.array(
     hidden: count,
   }),
 );
+
+/** Answer of `action=trash`: files deleted, with when, and when they go for good. */
+export const trashResponse = z.strictObject({
+  records: z.array(
+    z.strictObject({
+      ...fileRecord.shape,
+      deletedAt: epochMs,
+      expiresAt: epochMs,
+    }),
+  ),
+  total: count,
+  pageSize: z.number().int().positive(),
+  page: z.number().int().positive(),
+});

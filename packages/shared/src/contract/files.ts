@@ -9,6 +9,7 @@ import {
   fileRecord,
   initResponse,
   listResponse,
+  trashResponse,
   usageResponse,
 } from './files.answers';
 
@@ -53,6 +54,11 @@ export const uploadConfigSchema = z.object({
    * (WebUploader) ignore it. Settings saved before it existed read as 3.
    */
   parallelChunks: intField(1, 8).default(Limits.uploadParallelChunks),
+  /**
+   * Days a deleted file stays in the trash before it goes for good (issue 17); absent (settings
+   * saved before it existed): `Limits.trashDays`.
+   */
+  trashDays: intField(1, 3650).optional(),
   category: z.object({
     image: uploadLibraryConfigSchema,
     file: uploadLibraryConfigSchema,
@@ -66,6 +72,7 @@ export type UploadConfig = z.infer<typeof uploadConfigSchema>;
 export const defaultUploadConfig: UploadConfig = {
   chunkSize: 5 * MiB,
   parallelChunks: Limits.uploadParallelChunks,
+  trashDays: Limits.trashDays,
   category: {
     image: { extensions: ['jpg', 'jpeg', 'png', 'gif', 'webp'], maxSize: 20 * MiB },
     video: { extensions: ['mp4', 'webm', 'mov'], maxSize: 2048 * MiB },
@@ -173,6 +180,30 @@ export const fileDeleteRequest = z.object({
   confirm: z.boolean().optional(),
 });
 
+/** The trash, newest deleted first (issue 17). */
+export const trashRequest = z.object({
+  action: z.literal('trash'),
+  page: z
+    .union([
+      intField(1, int32Max),
+      textField()
+        .regex(/^\d{1,9}$/)
+        .transform(Number),
+    ])
+    .default(1),
+});
+
+/** Puts files of the trash back where they were. */
+export const restoreRequest = z.object({ action: z.literal('restore'), id: idListField });
+
+/** Deletes files of the trash for good: these, or with `all` every one. */
+export const purgeRequest = z
+  .object({ action: z.literal('purge'), id: idListField.optional(), all: z.boolean().optional() })
+  .refine((body) => body.all === true || body.id !== undefined, {
+    message: 'id: choose files, or all: true to empty the trash',
+    path: ['id'],
+  });
+
 /** Where each of these files is used (issue 17). */
 export const usageRequest = z.object({ action: z.literal('usage'), id: idListField });
 export type UsageRequest = z.infer<typeof usageRequest>;
@@ -205,6 +236,9 @@ export const fileManagerRequest = z.discriminatedUnion('action', [
   fileEditRequest,
   fileDeleteRequest,
   usageRequest,
+  trashRequest,
+  restoreRequest,
+  purgeRequest,
   categoryEditRequest,
   categoryDeleteRequest,
 ]);
@@ -233,6 +267,8 @@ export type ListResponse = z.infer<typeof listResponse>;
 export type InitResponse = z.infer<typeof initResponse>;
 export type ChunkResponse = z.infer<typeof chunkResponse>;
 export type UsageResponse = z.infer<typeof usageResponse>;
+export type TrashResponse = z.infer<typeof trashResponse>;
+export type TrashedFileRecord = TrashResponse['records'][number];
 export type FileUse = UsageResponse[number]['usedBy'][number];
 /** Answer of `action=save`: the new library file. */
 export type SaveResponse = FileRecord;
@@ -263,6 +299,9 @@ export const fileManagerCalls = {
   fileEdit: { permission: 'edit', request: fileEditRequest, answer: z.null() },
   fileDelete: { permission: 'delete', request: fileDeleteRequest, answer: z.null() },
   usage: { permission: 'view', request: usageRequest, answer: usageResponse },
+  trash: { permission: 'view', request: trashRequest, answer: trashResponse },
+  restore: { permission: 'delete', request: restoreRequest, answer: z.null() },
+  purge: { permission: 'delete', request: purgeRequest, answer: z.null() },
   categoryEdit: { permission: 'edit', request: categoryEditRequest, answer: categoryEditResponse },
   categoryDelete: { permission: 'delete', request: categoryDeleteRequest, answer: z.null() },
 } as const satisfies Record<

@@ -71,8 +71,25 @@ export async function registerFilesFeature(
     (deps.sweepIntervalMs ?? 3_600_000) > 0
       ? uploads.startSweeper(deps.sweepIntervalMs ?? 3_600_000)
       : undefined;
+  // The trash lets go of what it has kept longer than the upload settings' trashDays.
+  let purging = false;
+  const purgeTimer =
+    (deps.sweepIntervalMs ?? 3_600_000) > 0
+      ? setInterval(() => {
+          if (purging) return;
+          purging = true;
+          files
+            .purgeExpired()
+            .catch((error: unknown) => log.warn({ err: error }, 'trash purge failed'))
+            .finally(() => {
+              purging = false;
+            });
+        }, deps.sweepIntervalMs ?? 3_600_000)
+      : undefined;
+  purgeTimer?.unref();
   app.addHook('onClose', async () => {
     stopSweeper?.();
+    if (purgeTimer) clearInterval(purgeTimer);
     await uploads.close();
   });
 

@@ -12,6 +12,7 @@ import {
   type FilesTable,
   type Owner,
   type OwnerType,
+  type TrashedRow,
 } from '../../db/files.tables';
 
 export interface LibraryScope {
@@ -423,6 +424,115 @@ export class FilesRepository {
       offset,
       limit,
     );
+  }
+
+  /** Moves files to the trash as they are, noting when. */
+  async trashFiles(rows: readonly FileRow[], deletedAt: number): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db
+      .insertInto('trashedFiles')
+      .values(
+        rows.map((row) => ({
+          id: row.id,
+          ownerType: row.ownerType,
+          ownerId: row.ownerId,
+          library: row.library,
+          categoryId: row.categoryId,
+          blobId: row.blobId,
+          name: row.name,
+          ext: row.ext,
+          size: row.size,
+          path: row.path,
+          createdAt: row.createdAt,
+          deletedAt,
+        })),
+      )
+      .execute();
+    await this.deleteFiles(rows.map((row) => row.id));
+  }
+
+  private trashed(scope: LibraryScope) {
+    return this.db
+      .selectFrom('trashedFiles')
+      .where('ownerType', '=', scope.owner.type)
+      .where('ownerId', '=', scope.owner.id)
+      .where('library', '=', scope.library);
+  }
+
+  /** A page of the trash, the latest deleted first, with how many it holds. */
+  async trashPage(
+    scope: LibraryScope,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: TrashedRow[]; total: number }> {
+    const counted = await this.trashed(scope)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirst();
+    const total = Number(counted?.n ?? 0);
+    const rows =
+      offset < total
+        ? await this.trashed(scope)
+            .selectAll()
+            .orderBy('deletedAt', 'desc')
+            .orderBy('id', 'desc')
+            .limit(limit)
+            .offset(offset)
+            .execute()
+        : [];
+    return { rows, total };
+  }
+
+  /**
+   * Takes files out of the trash: these ids of the owner's (all of them without `ids`). Deleting
+   * first claims them, so two requests racing for a file never both act on it. Answers the rows.
+   */
+  async takeTrashed(scope: LibraryScope, ids: readonly number[] | 'all'): Promise<TrashedRow[]> {
+    let query = this.db
+      .deleteFrom('trashedFiles')
+      .where('ownerType', '=', scope.owner.type)
+      .where('ownerId', '=', scope.owner.id)
+      .where('library', '=', scope.library);
+    if (ids !== 'all') query = query.where('id', 'in', ids);
+    return query.returningAll().execute();
+  }
+
+  /** Takes out of the trash what an upload just saved again at the same address (restored). */
+  takeTrashedAt(scope: LibraryScope, path: string): Promise<TrashedRow[]> {
+    return this.db
+      .deleteFrom('trashedFiles')
+      .where('ownerType', '=', scope.owner.type)
+      .where('ownerId', '=', scope.owner.id)
+      .where('library', '=', scope.library)
+      .where('path', '=', path)
+      .returningAll()
+      .execute();
+  }
+
+  /** Takes up to `limit` files deleted before `before` out of every trash. */
+  takeExpired(before: number, limit: number): Promise<TrashedRow[]> {
+    return this.db
+      .deleteFrom('trashedFiles')
+      .where(
+        'id',
+        'in',
+        this.db
+          .selectFrom('trashedFiles')
+          .select('id')
+          .where('deletedAt', '<', before)
+          .orderBy('deletedAt')
+          .limit(limit),
+      )
+      .returningAll()
+      .execute();
+  }
+
+  /** Puts trashed rows back as files, with their use counts as they are now. */
+  async restoreFiles(rows: readonly (TrashedRow & { useCount: number })[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db
+      .insertInto('files')
+      .values(rows.map(({ deletedAt: _deleted, ...row }) => row))
+      .execute();
   }
 
   /** Whether the owner has a library file with this path (it may save it again). */

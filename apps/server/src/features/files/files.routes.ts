@@ -37,6 +37,8 @@ import type { Thumbnails } from './thumbnails';
 const successMessages: Partial<Record<FileManagerAction, string>> = {
   fileEdit: 'Edit Success',
   fileDelete: 'Delete Success',
+  restore: 'Restore Success',
+  purge: 'Delete Success',
   categoryEdit: 'Add Success',
   categoryDelete: 'Delete Success',
 };
@@ -113,6 +115,12 @@ export async function registerFileManagerRoutes(
         return files.fileDelete(scope, body.id, body.confirm);
       case 'usage':
         return files.usage(scope, body.id);
+      case 'trash':
+        return files.trash(scope, body.page, origin);
+      case 'restore':
+        return files.restore(scope, body.id);
+      case 'purge':
+        return files.purge(scope, body.all ? 'all' : (body.id ?? []));
       case 'categoryEdit':
         return files.categoryEdit(scope, body);
       case 'categoryDelete':

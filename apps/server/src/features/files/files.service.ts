@@ -9,6 +9,7 @@ import {
   type ListRequest,
   type ListResponse,
   type SaveRequest,
+  type TrashResponse,
   type UsageResponse,
 } from '@atrium/shared/contract/files';
 import { Limits } from '@atrium/shared';
@@ -26,6 +27,8 @@ import type { CategoryRow, FileRow, FilesDb } from '../../db/files.tables';
 const maxCategoryDepth = 6;
 
 const imageExtensions: readonly string[] = Limits.imageExtensions;
+
+const dayMs = 24 * 3_600_000;
 
 function depthOf(path: string): number {
   return path.split('/').filter(Boolean).length;
@@ -222,6 +225,8 @@ export class FilesService {
       if (pending.length > 0) {
         await uploadRepo.deleteUploads(pending.map((u) => u.id));
         await uploadRepo.dropBlobRefs(blob.id, pending.length);
+        // Uploaded again while it sat in the trash (init gave it its old address back): restored.
+        await FilesService.dropBlobs(uploadRepo, await repo.takeTrashedAt(scope, request.path));
       }
       await repo.addToCategoryCount(request.categoryId, 1);
       await repo.addToLibraryCount(scope, 1, useCount === 0 ? 1 : 0);
@@ -288,20 +293,120 @@ export class FilesService {
           }`,
         );
       }
-      await repo.deleteFiles(rows.map((r) => r.id));
-      for (const [from, count] of FilesService.countByCategory(rows))
-        await repo.addToCategoryCount(from, -count);
+      // To the trash: the row keeps its blob reference until the trash lets it go.
+      await repo.trashFiles(rows, this.clock());
+      await this.uncount(repo, scope, rows);
+    });
+  }
+
+  /** Takes files that left the library (to the trash) out of its counters. */
+  private async uncount(
+    repo: FilesRepository,
+    scope: LibraryScope,
+    rows: readonly FileRow[],
+  ): Promise<void> {
+    for (const [from, count] of FilesService.countByCategory(rows))
+      await repo.addToCategoryCount(from, -count);
+    await repo.addToLibraryCount(
+      scope,
+      -rows.length,
+      -rows.filter((row) => row.useCount === 0).length,
+    );
+  }
+
+  /** The trash, the latest deleted first, with when each file goes for good. */
+  async trash(scope: LibraryScope, page: number, origin: string): Promise<TrashResponse> {
+    const pageSize = fileListPageSize;
+    const keepMs = (await this.trashDays()) * dayMs;
+    const { rows, total } = await this.repo.trashPage(scope, (page - 1) * pageSize, pageSize);
+    return {
+      records: rows.map((row) => ({
+        ...toRecord({ ...row, useCount: 0 }, origin),
+        deletedAt: row.deletedAt,
+        expiresAt: row.deletedAt + keepMs,
+      })),
+      total,
+      pageSize,
+      page,
+    };
+  }
+
+  private async trashDays(): Promise<number> {
+    return (await this.uploads.config()).trashDays ?? Limits.trashDays;
+  }
+
+  /**
+   * Puts files of the trash back where they were (the library's root when their category is
+   * gone), at the same address: places using them show them again.
+   */
+  async restore(scope: LibraryScope, ids: readonly number[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const repo = new FilesRepository(trx);
+      const refs = new FileRefs(trx);
+      const taken = await repo.takeTrashed(scope, [...new Set(ids)]);
+      if (taken.length !== new Set(ids).size) {
+        const found = new Set(taken.map((row) => row.id));
+        throw new ApiError(`id: file ${ids.find((id) => !found.has(id))} is not in the trash`);
+      }
+      const categories = new Set(
+        (await repo.listCategories(scope)).map((category) => category.id),
+      );
+      const rows = [];
+      for (const row of taken) {
+        const categoryId = categories.has(row.categoryId) ? row.categoryId : 0;
+        rows.push({ ...row, categoryId, useCount: await refs.countAt(row.path) });
+      }
+      await repo.restoreFiles(rows);
+      for (const [to, count] of FilesService.countByCategory(rows))
+        await repo.addToCategoryCount(to, count);
       await repo.addToLibraryCount(
         scope,
-        -rows.length,
-        -rows.filter((row) => row.useCount === 0).length,
+        rows.length,
+        rows.filter((row) => row.useCount === 0).length,
       );
-      const perBlob = new Map<number, number>();
-      for (const row of rows) perBlob.set(row.blobId, (perBlob.get(row.blobId) ?? 0) + 1);
-      for (const [blobId, count] of perBlob) await uploadRepo.dropBlobRefs(blobId, count);
-      return [...perBlob.keys()];
+    });
+  }
+
+  /** Deletes files of the trash for good (every one with 'all'); their blobs go when unused. */
+  async purge(scope: LibraryScope, ids: readonly number[] | 'all'): Promise<void> {
+    const blobIds = await this.db.transaction().execute(async (trx) => {
+      const taken = await new FilesRepository(trx).takeTrashed(
+        scope,
+        ids === 'all' ? 'all' : [...new Set(ids)],
+      );
+      if (ids !== 'all' && taken.length !== new Set(ids).size) {
+        const found = new Set(taken.map((row) => row.id));
+        throw new ApiError(`id: file ${ids.find((id) => !found.has(id))} is not in the trash`);
+      }
+      return FilesService.dropBlobs(new UploadRepository(trx), taken);
     });
     for (const blobId of blobIds) await this.uploads.collectBlob(blobId);
+  }
+
+  /** Deletes for good what has been in any trash longer than the setting allows; how many. */
+  async purgeExpired(now: number = this.clock()): Promise<number> {
+    const before = now - (await this.trashDays()) * dayMs;
+    let purged = 0;
+    for (;;) {
+      const blobIds = await this.db.transaction().execute(async (trx) => {
+        const taken = await new FilesRepository(trx).takeExpired(before, 100);
+        purged += taken.length;
+        return taken.length ? FilesService.dropBlobs(new UploadRepository(trx), taken) : undefined;
+      });
+      if (!blobIds) return purged;
+      for (const blobId of blobIds) await this.uploads.collectBlob(blobId);
+    }
+  }
+
+  /** Drops the blob reference each row held; the blobs to collect once committed. */
+  private static async dropBlobs(
+    uploads: UploadRepository,
+    rows: readonly { blobId: number }[],
+  ): Promise<number[]> {
+    const perBlob = new Map<number, number>();
+    for (const row of rows) perBlob.set(row.blobId, (perBlob.get(row.blobId) ?? 0) + 1);
+    for (const [blobId, count] of perBlob) await uploads.dropBlobRefs(blobId, count);
+    return [...perBlob.keys()];
   }
 
   /** Where each of these files of the caller is used, as far as the caller may see (issue 17). */

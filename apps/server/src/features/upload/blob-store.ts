@@ -118,7 +118,9 @@ export class BlobStore {
   ): Promise<string | undefined> {
     const blob = await this.repo.findOwnedBlob(of.owner, of.library, of.ext, md5, size, stripped);
     if (!blob) return undefined;
-    const path = newAddress(of.library, of.name, of.ext);
+    const path =
+      (await this.repo.trashedPathOf(of.owner, of.library, blob.id, of.ext)) ??
+      newAddress(of.library, of.name, of.ext);
     const taken = await this.repo.db.transaction().execute(async (trx) => {
       const repo = new UploadRepository(trx);
       if (!(await repo.addBlobRefs(blob.id, 1))) return false;

@@ -510,6 +510,17 @@ export class UploadRepository {
               .where('uploads.library', '=', library)
               .where('uploads.ext', '=', ext),
           ),
+          // In the owner's trash: uploading it again restores it (see `trashedPathOf`).
+          eb.exists(
+            eb
+              .selectFrom('trashedFiles')
+              .select('trashedFiles.id')
+              .whereRef('trashedFiles.blobId', '=', 'fileBlobs.id')
+              .where('trashedFiles.ownerType', '=', owner.type)
+              .where('trashedFiles.ownerId', '=', owner.id)
+              .where('trashedFiles.library', '=', library)
+              .where('trashedFiles.ext', '=', ext),
+          ),
         ]),
       )
       .limit(1)
@@ -636,6 +647,32 @@ export class UploadRepository {
       .where('fileBlobs.refCount', '>', 0)
       .limit(1)
       .executeTakeFirst();
+  }
+
+  /**
+   * The address of the owner's trashed file with this blob, when the owner keeps it nowhere else:
+   * an upload of the same content gets it back (and `save` takes it out of the trash), so the
+   * places that used it show it again instead of a duplicate appearing.
+   */
+  async trashedPathOf(
+    owner: Owner,
+    library: Library,
+    blobId: number,
+    ext: string,
+  ): Promise<string | undefined> {
+    if (await this.ownedPathOf(owner, library, blobId, ext)) return undefined;
+    const row = await this.db
+      .selectFrom('trashedFiles')
+      .select('path')
+      .where('ownerType', '=', owner.type)
+      .where('ownerId', '=', owner.id)
+      .where('library', '=', library)
+      .where('blobId', '=', blobId)
+      .where('ext', '=', ext)
+      .orderBy('deletedAt', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.path;
   }
 
   /** The newest address where the owner keeps this blob under this extension (upload or file). */
