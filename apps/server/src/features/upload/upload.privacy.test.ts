@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Code } from '@atrium/shared';
 import {
   defaultUploadConfig,
@@ -6,7 +7,9 @@ import {
   type UploadConfig,
 } from '@atrium/shared/contract/files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { filesDb } from '../../db/files.tables';
+import { filesDb, type Owner } from '../../db/files.tables';
+import { Instances } from '../../instances/instances';
+import type { Storage } from '../../storage/index';
 import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { FileClient, md5Of, testChunkSize, useUploadConfig } from '../files/files.testing';
@@ -15,13 +18,14 @@ import {
   heicWithMetadata,
   jpegWithMetadata,
   orientation,
+  pngChunk,
   pngWithMetadata,
   readMetadata,
   secrets,
   webpWithMetadata,
 } from './strip-metadata/fixtures.testing';
 import { stripMetadata } from './strip-metadata/index';
-import { maxStrippedSize } from './upload.service';
+import { maxStrippedSize, UploadService } from './upload.service';
 
 /** The test libraries; the image library also takes HEIC (an admin's addition) and keeps or strips. */
 function config(keepMetadata: boolean | undefined): UploadConfig {
@@ -209,6 +213,70 @@ describe.each(testDbKinds)('uploads are private by default (%s)', (kind) => {
       expect((await init('huge.jpg')).code).toBe(0);
     } finally {
       await useUploadConfig(t, config(undefined));
+    }
+  });
+
+  it('a finish cut short after the stripped bytes were stored completes on the next try', async () => {
+    const real = t.app.features.files.storage;
+    let crash = true;
+    // The process "dies" right after the staging bytes were freed, before the blob is recorded.
+    const storage: Storage = Object.create(real) as Storage;
+    storage.abort = async (staging) => {
+      await real.abort(staging);
+      if (crash) {
+        crash = false;
+        throw new Error('crashed after freeing staging');
+      }
+    };
+    const instances = new Instances(t.db, t.clock.now);
+    await instances.start();
+    const uploads = new UploadService({
+      db: filesDb(t.db),
+      storage,
+      instances,
+      settings: t.app.services.settings,
+      clock: t.clock.now,
+    });
+    try {
+      const owner: Owner = { type: 'admin', id: 0 };
+      // Bytes of its own (a copyright no other upload has), so no stored blob equals them.
+      const png = await pngWithMetadata();
+      const mine = pngChunk('tEXt', Buffer.from(`Copyright\0${randomUUID()}`, 'latin1'));
+      const data = Buffer.concat([png.subarray(0, 33), mine, png.subarray(33)]);
+      const name = 'resumed.png';
+      const init = await uploads.init(
+        owner,
+        'image',
+        { action: 'init', name, size: data.length, md5: md5Of(data), type: 'image/png' },
+        '',
+      );
+      const chunks = init.chunks;
+      const send = (index: number) =>
+        uploads.chunk(
+          owner,
+          'image',
+          {
+            name,
+            md5: md5Of(data),
+            size: String(data.length),
+            chunks: String(chunks),
+            chunk: String(index),
+          },
+          Buffer.from(data.subarray(index * testChunkSize, (index + 1) * testChunkSize)),
+          '',
+        );
+      for (let i = 0; i < chunks - 1; i += 1) await send(i);
+      await expect(send(chunks - 1)).rejects.toThrow(/crashed after freeing staging/);
+      expect(await blobsOf(data)).toHaveLength(0);
+      const done = await send(chunks - 1);
+      const stripped = stripMetadata(data, 'png');
+      expect((await serve(done.path)).equals(stripped)).toBe(true);
+      expect(await blobsOf(data)).toMatchObject([
+        { size: stripped.length, sentSize: data.length, stripped: 1, refCount: 1 },
+      ]);
+    } finally {
+      await uploads.close();
+      await instances.stop();
     }
   });
 
