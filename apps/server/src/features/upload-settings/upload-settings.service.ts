@@ -60,5 +60,10 @@ function normalise(config: UploadConfig): UploadConfig {
     const rules = config.category[library];
     category[library] = { ...rules, extensions: [...new Set(rules.extensions)] };
   }
-  return { chunkSize: config.chunkSize, parallelChunks: config.parallelChunks, category };
+  return {
+    chunkSize: config.chunkSize,
+    parallelChunks: config.parallelChunks,
+    ...(config.trashDays !== undefined ? { trashDays: config.trashDays } : {}),
+    category,
+  };
 }

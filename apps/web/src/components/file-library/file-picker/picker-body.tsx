@@ -1,11 +1,13 @@
 import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import {
+  ArrowLeftOutlined,
   CloudUploadOutlined,
   CopyOutlined,
   DeleteOutlined,
   DownOutlined,
   EditOutlined,
   FolderOutlined,
+  RestOutlined,
   UpOutlined,
 } from '@ant-design/icons';
 import { Button, Checkbox, Form, Input, Tabs } from 'antd';
@@ -19,6 +21,7 @@ import { useFileCategories } from '@/components/file-library/api/file-categories
 import { useDeleteFiles } from '@/components/file-library/api/file-delete';
 import { fetchUsage } from '@/components/file-library/api/file-usage';
 import { describeUse } from './file-usage-text';
+import { TrashPanel } from './trash-panel';
 import { useEditFiles } from '@/components/file-library/api/file-edit';
 import { showSavedFile, useFileList } from '@/components/file-library/api/file-list';
 import { fileKeys } from '@/components/file-library/api/file-manager-client';
@@ -113,6 +116,7 @@ export function PickerBody(props: PickerBodyProps) {
 
   const categories = useFileCategories(url, category, true);
   const [unused, setUnused] = useState(false);
+  const [trashOpen, setTrashOpen] = useState(false);
   const list = useFileList(url, category, { categoryId, page, keywords, unused }, true);
   const removeFiles = useDeleteFiles(url, category);
   const moveFiles = useEditFiles(url, category);
@@ -347,87 +351,108 @@ export function PickerBody(props: PickerBodyProps) {
             <span>{t('files.dropHere', { category: currentName || t('files.categories') })}</span>
           </div>
         ) : null}
-        <div className="atrium-fp-toolbar">
-          {permission.upload ? (
-            <UploadButton
-              handle={uploader}
+        {trashOpen ? (
+          <>
+            <div className="atrium-fp-toolbar">
+              <Button icon={<ArrowLeftOutlined />} onClick={() => setTrashOpen(false)}>
+                {t('files.backToLibrary')}
+              </Button>
+            </div>
+            <TrashPanel
               url={url}
               category={category}
-              config={props.uploadConfig}
-              autoSave
-              saveCategoryId={categoryId}
-              onUploaded={(result) => {
-                setPage(1);
-                if (result.saved && !keywords)
-                  showSavedFile(client, url, category, categoryId, result.saved);
-                void reloadList();
-              }}
+              canDelete={permission.delete}
+              onRestored={() => void reloadList()}
             />
-          ) : null}
-          <div className="atrium-fp-actions">
-            {permission.delete ? (
-              <Button
-                danger
-                icon={<DeleteOutlined />}
-                disabled={none}
-                loading={removeFiles.isPending}
-                onClick={() => void deleteChecked()}
-              >
-                {t('files.delete')}
-              </Button>
-            ) : null}
-            {permission.addEdit ? (
-              <Button
-                icon={<EditOutlined />}
-                disabled={none}
-                onClick={() => !none && setMoving(true)}
-              >
-                {t('files.edit')}
-              </Button>
-            ) : null}
-            <Button
-              icon={<CopyOutlined />}
-              disabled={none}
-              onClick={() => !none && void copyText(selected.map((r) => r.fullPath).join('\n'))}
+          </>
+        ) : (
+          <>
+            <div className="atrium-fp-toolbar">
+              {permission.upload ? (
+                <UploadButton
+                  handle={uploader}
+                  url={url}
+                  category={category}
+                  config={props.uploadConfig}
+                  autoSave
+                  saveCategoryId={categoryId}
+                  onUploaded={(result) => {
+                    setPage(1);
+                    if (result.saved && !keywords)
+                      showSavedFile(client, url, category, categoryId, result.saved);
+                    void reloadList();
+                  }}
+                />
+              ) : null}
+              <div className="atrium-fp-actions">
+                {permission.delete ? (
+                  <Button
+                    danger
+                    icon={<DeleteOutlined />}
+                    disabled={none}
+                    loading={removeFiles.isPending}
+                    onClick={() => void deleteChecked()}
+                  >
+                    {t('files.delete')}
+                  </Button>
+                ) : null}
+                {permission.addEdit ? (
+                  <Button
+                    icon={<EditOutlined />}
+                    disabled={none}
+                    onClick={() => !none && setMoving(true)}
+                  >
+                    {t('files.edit')}
+                  </Button>
+                ) : null}
+                <Button
+                  icon={<CopyOutlined />}
+                  disabled={none}
+                  onClick={() => !none && void copyText(selected.map((r) => r.fullPath).join('\n'))}
+                >
+                  {t('files.copyLink')}
+                </Button>
+                <Button icon={<RestOutlined />} onClick={() => setTrashOpen(true)}>
+                  {t('files.trash')}
+                </Button>
+              </div>
+            </div>
+            <Input.Search
+              className="atrium-fp-search"
+              allowClear
+              value={search}
+              placeholder={t('files.search')}
+              aria-label={t('files.search')}
+              onChange={(event) => {
+                setSearch(event.target.value);
+                if (event.target.value === '') searchFor('');
+              }}
+              onSearch={searchFor}
+            />
+            <Checkbox
+              className="atrium-fp-unused"
+              checked={unused}
+              onChange={(event) => {
+                setUnused(event.target.checked);
+                setPage(1);
+              }}
             >
-              {t('files.copyLink')}
-            </Button>
-          </div>
-        </div>
-        <Input.Search
-          className="atrium-fp-search"
-          allowClear
-          value={search}
-          placeholder={t('files.search')}
-          aria-label={t('files.search')}
-          onChange={(event) => {
-            setSearch(event.target.value);
-            if (event.target.value === '') searchFor('');
-          }}
-          onSearch={searchFor}
-        />
-        <Checkbox
-          className="atrium-fp-unused"
-          checked={unused}
-          onChange={(event) => {
-            setUnused(event.target.checked);
-            setPage(1);
-          }}
-        >
-          {t('files.unusedOnly')}
-        </Checkbox>
-        <FileGrid
-          records={records}
-          checkedIds={checkedIds}
-          order={order}
-          onToggle={toggle}
-          loading={list.isFetching}
-          page={list.data?.page ?? page}
-          pageSize={list.data?.pageSize ?? 10}
-          total={list.data?.total ?? 0}
-          onPage={setPage}
-        />
-        <FileDetails record={active} url={url} category={category} />
+              {t('files.unusedOnly')}
+            </Checkbox>
+            <FileGrid
+              records={records}
+              checkedIds={checkedIds}
+              order={order}
+              onToggle={toggle}
+              loading={list.isFetching}
+              page={list.data?.page ?? page}
+              pageSize={list.data?.pageSize ?? 10}
+              total={list.data?.total ?? 0}
+              onPage={setPage}
+            />
+            <FileDetails record={active} url={url} category={category} />
+          </>
+        )}
       </section>
     </div>
   );

@@ -14,6 +14,7 @@ import {
 } from 'antd';
 import { SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { libraries, type Library, type UploadConfig } from '@atrium/shared/contract/files';
+import { Limits } from '@atrium/shared/limits';
 import {
   browserRunnableExtensions,
   type UploadSettingsView,
@@ -29,6 +30,7 @@ const extensionPattern = /^[a-z0-9]{1,10}$/;
 interface FormValues {
   chunkSizeMiB: number;
   parallelChunks: number;
+  trashDays: number;
   category: Record<Library, { extensions: string[]; maxSizeMiB: number; keepMetadata: boolean }>;
 }
 
@@ -45,7 +47,12 @@ function toForm(config: UploadConfig): FormValues {
       keepMetadata: rules.keepMetadata === true,
     };
   }
-  return { chunkSizeMiB: toMiB(config.chunkSize), parallelChunks: config.parallelChunks, category };
+  return {
+    chunkSizeMiB: toMiB(config.chunkSize),
+    parallelChunks: config.parallelChunks,
+    trashDays: config.trashDays ?? Limits.trashDays,
+    category,
+  };
 }
 
 function toConfig(values: FormValues): UploadConfig {
@@ -61,6 +68,7 @@ function toConfig(values: FormValues): UploadConfig {
   return {
     chunkSize: Math.round(values.chunkSizeMiB * MiB),
     parallelChunks: values.parallelChunks,
+    trashDays: values.trashDays,
     category,
   };
 }
@@ -161,6 +169,22 @@ export function UploadSettingsForm({ view }: UploadSettingsFormProps) {
             style={{ marginTop: 16, marginBottom: 0 }}
           >
             <InputNumber min={1} max={8} step={1} precision={0} style={{ width: 200 }} />
+          </Form.Item>
+          <Form.Item
+            name="trashDays"
+            label={t('uploadSettings.trashDays')}
+            extra={t('uploadSettings.trashDaysHelp')}
+            rules={[{ required: true, type: 'integer', min: 1, max: 3650 }]}
+            style={{ marginTop: 16, marginBottom: 0 }}
+          >
+            <InputNumber
+              min={1}
+              max={3650}
+              step={1}
+              precision={0}
+              suffix={t('uploadSettings.days')}
+              style={{ width: 200 }}
+            />
           </Form.Item>
         </Card>
 

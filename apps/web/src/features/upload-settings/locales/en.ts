@@ -11,6 +11,10 @@ export const uploadSettingsEn: UploadSettingsMessages = {
   'uploadSettings.chunkS3':
     'S3 storage is on: chunks must be at least {{min}} (the smallest S3 part).',
   'uploadSettings.chunkMin': 'Chunks are at least {{min}}',
+  'uploadSettings.trashDays': 'Days in the trash',
+  'uploadSettings.trashDaysHelp':
+    'A deleted file can be restored from the library’s trash for this many days, then it goes for good.',
+  'uploadSettings.days': 'days',
   'uploadSettings.parallel': 'Chunks sent at once',
   'uploadSettings.parallelHelp':
     "How many chunks this site's upload button sends at the same time (1–8); on a link with latency, several in flight are faster. One-at-a-time clients such as WebUploader are not affected.",
