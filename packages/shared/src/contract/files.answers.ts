@@ -73,6 +73,11 @@ export const listResponse = z.strictObject({
   total: count,
   pageSize: z.number().int().positive(),
   page: z.number().int().positive(),
+  /**
+   * Present (true) when a search or filter has more matches than it counted: `total` is then
+   * the matches up to some pages past this one, and more follow (issue 17).
+   */
+  totalCapped: z.literal(true).optional(),
 });
 
 const finished = {

@@ -101,6 +101,15 @@ export const defaultUploadConfig: UploadConfig = {
 export const maxFileNameBytes = 200;
 export const maxCategoryNameLength = 100;
 export const fileListPageSize = 10;
+/** Orders `list` can sort by (issue 17). */
+export const listSortKeys = ['date', 'name', 'size'] as const;
+/** Most extensions one `list` filters by. */
+export const maxListTypes = 20;
+/**
+ * A filtered or searched `list` counts its matches only this many pages past the page asked
+ * for: `total` is then a lower bound and `totalCapped` says so (issue 17; see README).
+ */
+export const listCountPagesAhead = 10;
 
 /** A category id, 0 for the root, sent as a JSON number or a string of digits. */
 const idField = intOrDigitsField(0, int32Max);
@@ -147,24 +156,53 @@ export type SaveRequest = z.infer<typeof saveRequest>;
 
 export const categoryRequest = z.object({ action: z.literal('category') });
 
-export const listRequest = z.object({
-  action: z.literal('list'),
-  page: z
-    .union([
-      intField(1, int32Max),
-      textField()
-        .regex(/^\d{1,9}$/)
-        .transform(Number),
-    ])
-    .default(1)
-    .transform((page) => Math.max(1, page)),
-  categoryId: idField.default(0),
-  /** Only files whose name holds these words (any case), within the category and below it. */
-  keywords: textField().trim().max(100, 'at most 100 characters').optional(),
-  /** Only files nothing uses (issue 17). */
-  unused: z.boolean().optional(),
-});
+export const listRequest = z
+  .object({
+    action: z.literal('list'),
+    page: z
+      .union([
+        intField(1, int32Max),
+        textField()
+          .regex(/^\d{1,9}$/)
+          .transform(Number),
+      ])
+      .default(1)
+      .transform((page) => Math.max(1, page)),
+    categoryId: idField.default(0),
+    /** Only files whose name holds these words (any case), within the category and below it. */
+    keywords: textField().trim().max(100, 'at most 100 characters').optional(),
+    /** Only files nothing uses (issue 17). */
+    unused: z.boolean().optional(),
+    /**
+     * Order of the list (issue 17): `date` (the order files were filed in), `name` or `size`, in
+     * `order` (default: descending for date and size, ascending for name). Absent: newest first.
+     */
+    sort: z
+      .enum(listSortKeys, { message: `expected one of ${listSortKeys.join(', ')}` })
+      .optional(),
+    order: z.enum(['asc', 'desc'], { message: 'expected asc or desc' }).optional(),
+    /** Only files with these extensions (any case, e.g. `['pdf', 'png']`). */
+    types: z
+      .array(
+        textField()
+          .trim()
+          .toLowerCase()
+          .regex(/^[a-z0-9]{1,10}$/, 'expected extensions such as pdf or png'),
+      )
+      .min(1, 'choose at least one type, or leave types out')
+      .max(maxListTypes, `at most ${maxListTypes} types`)
+      .optional(),
+    /** Only files filed at or after this time (epoch milliseconds). */
+    from: bigIntField(0).optional(),
+    /** Only files filed at or before this time (epoch milliseconds). */
+    to: bigIntField(0).optional(),
+  })
+  .refine((body) => body.from === undefined || body.to === undefined || body.from <= body.to, {
+    message: 'must not be before from',
+    path: ['to'],
+  });
 export type ListRequest = z.infer<typeof listRequest>;
+export type ListSortKey = (typeof listSortKeys)[number];
 
 export const fileEditRequest = z.object({
   action: z.literal('fileEdit'),

@@ -17,6 +17,7 @@ import * as uploadOnePass from './2026_11_28_1000_upload_one_pass';
 import * as fileRefs from './2026_11_29_2000_file_refs';
 import * as uploadPrivacy from './2026_11_29_3000_upload_privacy';
 import * as trash from './2026_11_29_6000_trash';
+import * as fileSearch from './2026_11_29_7000_file_search';
 
 /**
  * Every migration, imported statically so the esbuild bundle carries them (no file scanning).
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_2000_file_refs': fileRefs,
   '2026_11_29_3000_upload_privacy': uploadPrivacy,
   '2026_11_29_6000_trash': trash,
+  '2026_11_29_7000_file_search': fileSearch,
 };

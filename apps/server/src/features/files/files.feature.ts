@@ -63,6 +63,10 @@ export async function registerFilesFeature(
     log,
   });
   const files = new FilesService(db, uploads, now);
+  if (!(await files.nameSearchIndexed()))
+    log.warn(
+      'pg_trgm is not available (migration 2026_11_29_7000 could not create it): file library name search runs without an index',
+    );
   const thumbnails = new Thumbnails(storage);
   const grants = new UploadGrants(deps.db, now);
   const callers = fileLibraryCallers(app, grants);

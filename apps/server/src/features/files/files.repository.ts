@@ -1,7 +1,7 @@
 import type { Library } from '@atrium/shared/contract/files';
-import { sql, type Insertable } from 'kysely';
+import { PostgresAdapter, sql, type Insertable, type SqlBool } from 'kysely';
 import { prepare } from '../../db/prepared';
-import { containsText } from '../../db/search';
+import { containsText, containsTextIlike, trigramIndex } from '../../db/search';
 import {
   categoryColumns,
   fileColumns,
@@ -24,6 +24,42 @@ export interface SubtreeStats {
   /** Categories in the subtree, the category itself included. */
   categories: number;
   fileCount: number;
+}
+
+export type FileSortKey = 'date' | 'name' | 'size';
+
+/** An order of the list; `date` is the id order (ids are handed out as files are filed). */
+export interface FileSort {
+  key: FileSortKey;
+  desc: boolean;
+}
+
+/** What a filtered `list` keeps (issue 17); absent fields keep everything. */
+export interface FileFilter {
+  keywords?: string | undefined;
+  unused?: boolean | undefined;
+  types?: readonly string[] | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+}
+
+/** A category with what is below it; `dense`: it holds a large share of the library. */
+export interface SubtreeScope {
+  path: string;
+  dense: boolean;
+}
+
+/** The FTS5 table over `files.name` (SQLite, migration 2026_11_29_7000). */
+type FtsTables = {
+  filesFts: { rowid: number; name: string };
+};
+
+/** The trigram tokenizer indexes runs of 3 characters: shorter words cannot be looked up. */
+const trigramMinLength = 3;
+
+/** `text` as one FTS5 phrase: with the trigram tokenizer, a case-folded substring match. */
+function ftsPhrase(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
 }
 
 /** One owner's library of a table: the where-clause every query here starts from. */
@@ -367,43 +403,86 @@ export class FilesRepository {
   }
 
   /**
-   * Files whose name holds `keywords` (any case, `%` and `_` literal) and, with `unused`, that
-   * nothing uses; newest first, in the whole library or under a category path; with how many match.
+   * One page of the files matching `filter` in `sort` order, in the whole library or in a
+   * subtree, and how many match up to `countUpTo` (the matches are counted only that far: a
+   * count never walks the whole library). Name search uses the trigram index (FTS5 on SQLite,
+   * pg_trgm on PostgreSQL): newest first, it walks the index's matches newest first and stops
+   * after the page (and the count); another order sorts the matches. Two-character words and a
+   * small subtree are matched with LIKE (no trigram to look up; the subtree is small).
    */
-  async search(
+  async find(
     scope: LibraryScope,
-    filter: { keywords?: string | undefined; unused?: boolean | undefined },
-    pathPrefix: string | undefined,
-    offset: number,
-    limit: number,
-  ): Promise<{ rows: FileRow[]; total: number }> {
-    let query = ownedFiles(this.db, scope.owner.type, scope.owner.id, scope.library);
-    if (filter.keywords) query = query.where(containsText('name', filter.keywords));
-    if (filter.unused) query = query.where('useCount', '=', 0);
-    if (pathPrefix !== undefined) {
-      const { type, id } = scope.owner;
-      query = query.where(
-        'categoryId',
-        'in',
-        ownedCategories(this.db, type, id, scope.library)
-          .select('id')
-          .where('path', 'like', `${pathPrefix}%`),
-      );
+    filter: FileFilter,
+    sort: FileSort,
+    subtree: SubtreeScope | undefined,
+    page: { offset: number; limit: number; countUpTo?: number | undefined },
+  ): Promise<{ rows: FileRow[]; matched: number | undefined }> {
+    const postgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
+    const keywords = filter.keywords ? filter.keywords : undefined;
+    const viaFts =
+      !postgres &&
+      keywords !== undefined &&
+      [...keywords].length >= trigramMinLength &&
+      (subtree?.dense ?? true);
+    // The FTS index hands out its matches in rowid (id) order: newest first needs no sort.
+    const streams = viaFts && sort.key === 'date';
+    const db = this.db.withTables<FtsTables>();
+    const joined = db.selectFrom('files').innerJoin('filesFts', 'filesFts.rowid', 'files.id');
+    // Only the streaming query reads the FTS table; the others never name it.
+    let query = streams ? joined : (db.selectFrom('files') as unknown as typeof joined);
+    query = query
+      .where('files.ownerType', '=', scope.owner.type)
+      .where('files.ownerId', '=', scope.owner.id)
+      .where('files.library', '=', scope.library);
+    if (keywords !== undefined) {
+      if (streams) query = query.where(sql<SqlBool>`files_fts match ${ftsPhrase(keywords)}`);
+      else if (viaFts)
+        query = query.where(
+          'files.id',
+          'in',
+          db
+            .selectFrom('filesFts')
+            .select('filesFts.rowid')
+            .where(sql<SqlBool>`files_fts match ${ftsPhrase(keywords)}`),
+        );
+      else if (postgres) query = query.where(containsTextIlike('files.name', keywords));
+      else query = query.where(containsText('files.name', keywords));
     }
-    const counted = await query
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .executeTakeFirst();
-    const total = Number(counted?.n ?? 0);
-    const rows =
-      offset < total
-        ? await query
-            .select(fileColumns)
-            .orderBy('id', 'desc')
-            .limit(limit)
-            .offset(offset)
-            .execute()
-        : [];
-    return { rows, total };
+    if (filter.unused) query = query.where('files.useCount', '=', 0);
+    if (filter.types) query = query.where('files.ext', 'in', filter.types);
+    if (filter.from !== undefined) query = query.where('files.createdAt', '>=', filter.from);
+    if (filter.to !== undefined) query = query.where('files.createdAt', '<=', filter.to);
+    if (subtree) {
+      const inSubtree = this.categories(scope)
+        .select('fileCategories.id')
+        .where('fileCategories.path', 'like', `${subtree.path}%`);
+      // As in pageCategoriesQueries: unary plus keeps a dense subtree off the category index.
+      query = subtree.dense
+        ? query.where(sql<number>`+${sql.ref('files.categoryId')}`, 'in', inSubtree)
+        : query.where('files.categoryId', 'in', inSubtree);
+    }
+    const direction = sort.desc ? 'desc' : 'asc';
+    if (streams) query = query.orderBy('filesFts.rowid', direction);
+    else if (sort.key === 'date') query = query.orderBy('files.id', direction);
+    else
+      query = query
+        .orderBy(sort.key === 'name' ? 'files.name' : 'files.size', direction)
+        .orderBy('files.id', direction);
+
+    const ids = query.select('files.id');
+    const found =
+      page.countUpTo === undefined
+        ? await ids.limit(page.limit).offset(page.offset).execute()
+        : await ids.limit(page.countUpTo).execute();
+    const pageIds = (page.countUpTo === undefined ? found : found.slice(page.offset))
+      .slice(0, page.limit)
+      .map((row) => row.id);
+    const rows = pageIds.length > 0 ? await this.filesByIds(scope, pageIds) : [];
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return {
+      rows: pageIds.flatMap((id) => byId.get(id) ?? []),
+      matched: page.countUpTo === undefined ? undefined : found.length,
+    };
   }
 
   /** Newest first in a set of categories; `dense`: see pageCategoriesQueries. */
@@ -533,6 +612,14 @@ export class FilesRepository {
       .insertInto('files')
       .values(rows.map(({ deletedAt: _deleted, ...row }) => row))
       .execute();
+  }
+
+  /** Whether the name search index exists: always on SQLite (FTS5 is built in). */
+  async nameSearchIndexed(): Promise<boolean> {
+    if (!(this.db.getExecutor().adapter instanceof PostgresAdapter)) return true;
+    const found = await sql<{ one: number }>`select 1 as one from pg_indexes
+      where schemaname = current_schema() and indexname = ${trigramIndex}`.execute(this.db);
+    return found.rows.length > 0;
   }
 
   /** Whether the owner has a library file with this path (it may save it again). */

@@ -1,5 +1,6 @@
 import {
   fileListPageSize,
+  listCountPagesAhead,
   libraryRootNames,
   type CategoryEditRequest,
   type CategoryListItem,
@@ -20,7 +21,13 @@ import { UploadRepository } from '../upload/index';
 import type { UploadService } from '../upload/index';
 import { FileRefs, type UsageRow } from './file-refs';
 import { describeUsage, labelUsage } from './file-usage';
-import { FilesRepository, type LibraryScope } from './files.repository';
+import {
+  FilesRepository,
+  type FileFilter,
+  type FileSort,
+  type LibraryScope,
+  type SubtreeScope,
+} from './files.repository';
 import type { CategoryRow, FileRow, FilesDb } from '../../db/files.tables';
 
 /** How deep categories nest below the root; "Parent" lists hold the ones that can take a child. */
@@ -52,6 +59,12 @@ function toRecord(row: FileRow, origin: string): FileRecord {
   return record;
 }
 
+/** The order a `list` asks for: newest first unless it names another (name: A to Z first). */
+function listSort(request: ListRequest): FileSort {
+  const key = request.sort ?? 'date';
+  return { key, desc: request.order ? request.order === 'desc' : key !== 'name' };
+}
+
 /** The library of one owner: categories, listing, filing uploads, moves and deletes (SPEC 7.3, DESIGN 6). */
 export class FilesService {
   private readonly repo: FilesRepository;
@@ -62,6 +75,11 @@ export class FilesService {
     private readonly clock: () => number = Date.now,
   ) {
     this.repo = new FilesRepository(db);
+  }
+
+  /** Whether name search has its trigram index (PostgreSQL without pg_trgm has none). */
+  nameSearchIndexed(): Promise<boolean> {
+    return this.repo.nameSearchIndexed();
   }
 
   /** Whether the owner's library holds a file at this path (an avatar must be one's own image). */
@@ -146,22 +164,64 @@ export class FilesService {
     const pageSize = fileListPageSize;
     const offset = (request.page - 1) * pageSize;
     const category = await this.ownCategory(this.repo, scope, request.categoryId, 'categoryId');
+    const filter: FileFilter = {
+      keywords: request.keywords ? request.keywords : undefined,
+      types: request.types,
+      from: request.from,
+      to: request.to,
+    };
+    const narrowed =
+      filter.keywords !== undefined ||
+      filter.types !== undefined ||
+      filter.from !== undefined ||
+      filter.to !== undefined;
+    const sort = listSort(request);
+    const newestFirst = sort.key === 'date' && sort.desc;
     let rows: FileRow[];
     let total: number;
-    if (request.keywords || (request.unused && category)) {
-      ({ rows, total } = await this.repo.search(
+    let capped = false;
+    if (narrowed || (request.unused && category)) {
+      // Matches are counted only some pages ahead: a search never counts a million rows.
+      const countUpTo = offset + pageSize * listCountPagesAhead + 1;
+      const subtree = category
+        ? await this.subtreeScope(scope, category.path, countUpTo)
+        : undefined;
+      const found = await this.repo.find(
         scope,
-        { keywords: request.keywords, unused: request.unused },
-        category?.path,
-        offset,
-        pageSize,
-      ));
+        { ...filter, unused: request.unused },
+        sort,
+        subtree,
+        { offset, limit: pageSize, countUpTo },
+      );
+      rows = found.rows;
+      const matched = found.matched ?? 0;
+      capped = matched >= countUpTo;
+      total = capped ? countUpTo - 1 : matched;
+    } else if (!category && !newestFirst) {
+      const counts = await this.repo.libraryCounts(scope);
+      total = request.unused ? counts.unused : counts.files;
+      rows =
+        offset < total
+          ? (
+              await this.repo.find(scope, { unused: request.unused }, sort, undefined, {
+                offset,
+                limit: pageSize,
+              })
+            ).rows
+          : [];
     } else if (request.unused) {
       total = (await this.repo.libraryCounts(scope)).unused;
       rows = offset < total ? await this.repo.pageUnused(scope, offset, pageSize) : [];
     } else if (!category) {
       total = await this.repo.libraryCount(scope);
       rows = offset < total ? await this.repo.pageAll(scope, offset, pageSize) : [];
+    } else if (!newestFirst) {
+      const subtree = await this.subtreeScope(scope, category.path, offset + pageSize);
+      total = subtree.fileCount;
+      rows =
+        offset < total
+          ? (await this.repo.find(scope, {}, sort, subtree, { offset, limit: pageSize })).rows
+          : [];
     } else {
       const subtree = await this.repo.subtree(scope, category.path);
       total = subtree.fileCount;
@@ -181,7 +241,23 @@ export class FilesService {
       total,
       pageSize,
       page: request.page,
+      ...(capped ? { totalCapped: true as const } : {}),
     };
+  }
+
+  /**
+   * A subtree to list in, dense when walking the library in order finds `wanted` of its files
+   * sooner (about wanted x library / subtree rows) than gathering the whole subtree would.
+   */
+  private async subtreeScope(
+    scope: LibraryScope,
+    path: string,
+    wanted: number,
+  ): Promise<SubtreeScope & { fileCount: number }> {
+    const subtree = await this.repo.subtree(scope, path);
+    const library = await this.repo.libraryCount(scope);
+    const size = Math.max(1, subtree.fileCount);
+    return { path, dense: (wanted * library) / size < size, fileCount: subtree.fileCount };
   }
 
   /** Files an upload of the caller into its library (SPEC 7.3 `save`). */
@@ -348,9 +424,7 @@ export class FilesService {
         const found = new Set(taken.map((row) => row.id));
         throw new ApiError(`id: file ${ids.find((id) => !found.has(id))} is not in the trash`);
       }
-      const categories = new Set(
-        (await repo.listCategories(scope)).map((category) => category.id),
-      );
+      const categories = new Set((await repo.listCategories(scope)).map((category) => category.id));
       const rows = [];
       for (const row of taken) {
         const categoryId = categories.has(row.categoryId) ? row.categoryId : 0;
