@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import type { FileRecord, ListResponse } from '@atrium/shared/contract/files';
+import type { FileRecord, ListResponse, ListSortKey } from '@atrium/shared/contract/files';
 import { fileKeys, fileManagerData } from './file-manager-client';
 
 /** One page of the list: a category (0 for all) and, when searching, the words a name holds. */
@@ -9,12 +9,47 @@ export interface FileListPage {
   keywords: string;
   /** Only files nothing uses (issue 17). */
   unused?: boolean;
+  /** Order and filters (issue 17); empty: newest first, everything. */
+  view?: FileListView;
+}
+
+/** How the list is ordered and narrowed beyond category, words and use (issue 17). */
+export interface FileListView {
+  /** Absent: newest first. */
+  sort?: ListSortKey;
+  order?: 'asc' | 'desc';
+  /** Extensions, lower case. */
+  types?: string[];
+  /** Filed from / until (epoch milliseconds, both included). */
+  from?: number;
+  to?: number;
+}
+
+/** Whether `view` narrows or orders the list at all. */
+export function isDefaultView(view: FileListView): boolean {
+  return (
+    view.sort === undefined &&
+    !view.types?.length &&
+    view.from === undefined &&
+    view.to === undefined
+  );
+}
+
+/** The request fields of `view`, only those it sets. */
+function viewFields(view: FileListView) {
+  return {
+    ...(view.sort ? { sort: view.sort, ...(view.order ? { order: view.order } : {}) } : {}),
+    ...(view.types?.length ? { types: view.types } : {}),
+    ...(view.from !== undefined ? { from: view.from } : {}),
+    ...(view.to !== undefined ? { to: view.to } : {}),
+  };
 }
 
 function fileListQueryOptions(url: string, category: string, at: FileListPage) {
-  const { categoryId, page, keywords, unused = false } = at;
+  const { categoryId, page, keywords, unused = false, view = {} } = at;
+  const fields = viewFields(view);
   return queryOptions({
-    queryKey: fileKeys.list(url, category, categoryId, page, keywords, unused),
+    queryKey: fileKeys.list(url, category, categoryId, page, keywords, unused, fields),
     queryFn: ({ signal }): Promise<ListResponse> =>
       fileManagerData(
         url,
@@ -25,6 +60,7 @@ function fileListQueryOptions(url: string, category: string, at: FileListPage) {
           categoryId,
           ...(keywords ? { keywords } : {}),
           ...(unused ? { unused } : {}),
+          ...fields,
         },
         { signal },
       ),

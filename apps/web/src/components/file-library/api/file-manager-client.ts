@@ -155,7 +155,9 @@ export const fileKeys = {
     page: number,
     keywords: string,
     unused = false,
-  ) => ['files', url, category, 'list', categoryId, page, keywords, unused] as const,
+    /** Sort and filter fields as sent (issue 17); none: newest first, everything. */
+    view: object = {},
+  ) => ['files', url, category, 'list', categoryId, page, keywords, unused, view] as const,
   uploadConfig: (url: string) => ['files', url, 'upload-config'] as const,
 };
 

@@ -13,6 +13,8 @@ export interface FileGridProps {
   page: number;
   pageSize: number;
   total: number;
+  /** The total is a lower bound: more matches follow (a search counts only some pages ahead). */
+  totalCapped?: boolean;
   onPage: (page: number) => void;
 }
 
@@ -54,7 +56,9 @@ export function FileGrid(props: FileGridProps) {
           pageSize={props.pageSize}
           total={props.total}
           showSizeChanger={false}
-          showTotal={(total) => t('files.total', { total })}
+          showTotal={(total) =>
+            props.totalCapped ? t('files.totalAtLeast', { total }) : t('files.total', { total })
+          }
           onChange={props.onPage}
         />
       ) : null}

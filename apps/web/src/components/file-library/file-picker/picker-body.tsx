@@ -23,7 +23,13 @@ import { fetchUsage } from '@/components/file-library/api/file-usage';
 import { describeUse } from './file-usage-text';
 import { TrashPanel } from './trash-panel';
 import { useEditFiles } from '@/components/file-library/api/file-edit';
-import { showSavedFile, useFileList } from '@/components/file-library/api/file-list';
+import {
+  isDefaultView,
+  showSavedFile,
+  useFileList,
+  type FileListView,
+} from '@/components/file-library/api/file-list';
+import { useUploadConfig } from '@/components/file-library/api/upload-config';
 import { fileKeys } from '@/components/file-library/api/file-manager-client';
 import {
   UploadButton,
@@ -40,13 +46,17 @@ import { FileGrid } from './file-grid';
 import type { FileRecord } from './file-record';
 import {
   confirmProblem,
+  pageCheckState,
   pickedFromPath,
   pickedFromRecords,
+  selectAllOf,
   showReverseOrder,
   toggleSelection,
+  unselectAllOf,
   type PickedFile,
   type PickerTab,
 } from './selection';
+import { ListFilters } from './list-filters';
 import { useSmallWindow } from '@/lib/use-media-query';
 
 export interface PickerBodyProps {
@@ -117,7 +127,11 @@ export function PickerBody(props: PickerBodyProps) {
   const categories = useFileCategories(url, category, true);
   const [unused, setUnused] = useState(false);
   const [trashOpen, setTrashOpen] = useState(false);
-  const list = useFileList(url, category, { categoryId, page, keywords, unused }, true);
+  const [view, setView] = useState<FileListView>({});
+  const list = useFileList(url, category, { categoryId, page, keywords, unused, view }, true);
+  const fetchedConfig = useUploadConfig(url, category, !props.uploadConfig);
+  const extensions =
+    (props.uploadConfig ?? fetchedConfig.data)?.category[category]?.extensions ?? [];
   const removeFiles = useDeleteFiles(url, category);
   const moveFiles = useEditFiles(url, category);
   const saveCategory = useEditCategory(url, category);
@@ -157,6 +171,25 @@ export function PickerBody(props: PickerBodyProps) {
     }
     setSelection({ generation, records: result.selected });
     setActive(record);
+  };
+
+  const pageState = pageCheckState(selected, records, sameRecord);
+  const checkPage = (checked: boolean) => {
+    if (!checked) {
+      setSelection({ generation, records: unselectAllOf(selected, records, sameRecord) });
+      return;
+    }
+    const result = selectAllOf(selected, records, max, sameRecord);
+    if (!result.ok) {
+      toast.warning(t('files.selectAtMost', { n: max }));
+      return;
+    }
+    setSelection({ generation, records: result.selected });
+  };
+
+  const changeView = (next: FileListView) => {
+    setView(next);
+    setPage(1);
   };
 
   const searchFor = (value: string) => {
@@ -378,7 +411,7 @@ export function PickerBody(props: PickerBodyProps) {
                   saveCategoryId={categoryId}
                   onUploaded={(result) => {
                     setPage(1);
-                    if (result.saved && !keywords)
+                    if (result.saved && !keywords && isDefaultView(view))
                       showSavedFile(client, url, category, categoryId, result.saved);
                     void reloadList();
                   }}
@@ -439,6 +472,17 @@ export function PickerBody(props: PickerBodyProps) {
             >
               {t('files.unusedOnly')}
             </Checkbox>
+            <ListFilters view={view} extensions={extensions} onChange={changeView} />
+            {max > 1 && records.length > 0 ? (
+              <Checkbox
+                className="atrium-fp-select-page"
+                checked={pageState === 'all'}
+                indeterminate={pageState === 'some'}
+                onChange={(event) => checkPage(event.target.checked)}
+              >
+                {t('files.selectPage')}
+              </Checkbox>
+            ) : null}
             <FileGrid
               records={records}
               checkedIds={checkedIds}
@@ -448,6 +492,7 @@ export function PickerBody(props: PickerBodyProps) {
               page={list.data?.page ?? page}
               pageSize={list.data?.pageSize ?? 10}
               total={list.data?.total ?? 0}
+              totalCapped={list.data?.totalCapped ?? false}
               onPage={setPage}
             />
             <FileDetails record={active} url={url} category={category} />

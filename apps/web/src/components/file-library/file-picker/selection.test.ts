@@ -1,13 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import {
   confirmProblem,
+  pageCheckState,
   pickedFromPath,
   pickedFromRecords,
+  selectAllOf,
   showReverseOrder,
   toggleSelection,
+  unselectAllOf,
 } from './selection';
 
 const same = (a: number, b: number) => a === b;
+
+describe('select all on a page', () => {
+  it('adds the page after what other pages hold, once each, in page order', () => {
+    expect(selectAllOf([9, 2], [1, 2, 3], 10, same)).toEqual({ ok: true, selected: [9, 2, 1, 3] });
+  });
+
+  it('refuses when the page does not fit under max, changing nothing', () => {
+    expect(selectAllOf([9], [1, 2, 3], 3, same)).toEqual({ ok: false, reason: 'max' });
+    expect(selectAllOf([1, 2], [1, 2, 3], 3, same)).toEqual({ ok: true, selected: [1, 2, 3] });
+  });
+
+  it('unselects only the page, and tells all, some or none', () => {
+    expect(unselectAllOf([9, 1, 2], [1, 2, 3], same)).toEqual([9]);
+    expect(pageCheckState([9, 1, 2, 3], [1, 2, 3], same)).toBe('all');
+    expect(pageCheckState([9, 2], [1, 2, 3], same)).toBe('some');
+    expect(pageCheckState([9], [1, 2, 3], same)).toBe('none');
+    expect(pageCheckState([9], [], same)).toBe('none');
+  });
+});
 
 describe('toggleSelection', () => {
   it('adds an item while fewer than max are selected, keeping click order', () => {

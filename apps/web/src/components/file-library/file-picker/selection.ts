@@ -20,6 +20,41 @@ export function toggleSelection<T>(
   return { ok: false, reason: 'max' };
 }
 
+/**
+ * "Select all on this page" (issue 17): adds the page's unselected items after the selection, in
+ * page order, when all of them fit under `max`; otherwise refuses and changes nothing.
+ */
+export function selectAllOf<T>(
+  selected: readonly T[],
+  items: readonly T[],
+  max: number,
+  same: (a: T, b: T) => boolean,
+): ToggleResult<T> {
+  const added = items.filter((item) => !selected.some((s) => same(s, item)));
+  if (selected.length + added.length > max) return { ok: false, reason: 'max' };
+  return { ok: true, selected: [...selected, ...added] };
+}
+
+/** Unselects the page's items, keeping what was selected on other pages. */
+export function unselectAllOf<T>(
+  selected: readonly T[],
+  items: readonly T[],
+  same: (a: T, b: T) => boolean,
+): T[] {
+  return selected.filter((s) => !items.some((item) => same(s, item)));
+}
+
+/** The page's "select all" box: every item checked, some of them, or none. */
+export function pageCheckState<T>(
+  selected: readonly T[],
+  items: readonly T[],
+  same: (a: T, b: T) => boolean,
+): 'all' | 'some' | 'none' {
+  const checked = items.filter((item) => selected.some((s) => same(s, item))).length;
+  if (checked === 0) return 'none';
+  return checked === items.length ? 'all' : 'some';
+}
+
 export type PickerTab = 'list' | 'input';
 
 /** A refused confirm: the message key and the number it names. */

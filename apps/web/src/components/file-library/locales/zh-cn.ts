@@ -90,6 +90,19 @@ export const filesZhCN = {
   'files.dropHere': '松开即可上传到「{{category}}」',
   'files.order': '第 {{n}} 个',
   'files.noPermission': '没有查看文件库的权限',
+  'files.sortBy': '排序',
+  'files.sortNewest': '最新上传在前',
+  'files.sortOldest': '最早上传在前',
+  'files.sortNameAsc': '名称升序',
+  'files.sortNameDesc': '名称降序',
+  'files.sortSizeDesc': '从大到小',
+  'files.sortSizeAsc': '从小到大',
+  'files.types': '文件类型',
+  'files.allTypes': '全部类型',
+  'files.dateFrom': '上传日期起',
+  'files.dateTo': '上传日期止',
+  'files.selectPage': '全选本页',
+  'files.totalAtLeast': '超过 {{total}} 条',
 };
 
 export type FilesMessages = Record<keyof typeof filesZhCN, string>;

@@ -297,12 +297,35 @@ export async function startFileManagerTestServer(
         const inScope = (
           scope === 0 ? [...files] : files.filter((f) => descendants(scope).has(f.categoryId))
         ).filter((f) => f.name.toLowerCase().includes(keywords));
-        const newest = inScope.sort((a, b) => b.id - a.id);
+        // Sort and type filter as the server applies them (issue 17); createdAt is the id here.
+        const rawTypes: unknown = body.types;
+        const types = Array.isArray(rawTypes) ? (rawTypes as unknown[]).map(String) : undefined;
+        const from = body.from === undefined ? -Infinity : Number(body.from);
+        const to = body.to === undefined ? Infinity : Number(body.to);
+        const kept = inScope.filter(
+          (f) => (!types || types.includes(f.type)) && f.id >= from && f.id <= to,
+        );
+        const sortKey = String(body.sort ?? 'date');
+        const desc = body.order ? body.order === 'desc' : sortKey !== 'name';
+        const sign = desc ? -1 : 1;
+        const ordered = kept.sort((a, b) => {
+          const by =
+            sortKey === 'name'
+              ? a.name < b.name
+                ? -1
+                : a.name > b.name
+                  ? 1
+                  : 0
+              : sortKey === 'size'
+                ? a.size - b.size
+                : 0;
+          return sign * (by || a.id - b.id);
+        });
         const pageSize = 10;
-        const records = newest
+        const records = ordered
           .slice((page - 1) * pageSize, page * pageSize)
           .map((f) => listed(f, category));
-        return ok({ records, total: newest.length, pageSize, page });
+        return ok({ records, total: ordered.length, pageSize, page });
       }
       case 'fileEdit': {
         const ids = String(body.id).split(',').map(Number);
