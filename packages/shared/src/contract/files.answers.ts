@@ -144,4 +144,6 @@ export const trashResponse = z.strictObject({
   total: count,
   pageSize: z.number().int().positive(),
   page: z.number().int().positive(),
+  /** How many days a file stays in the trash (the upload settings' trashDays). */
+  days: z.number().int().positive(),
 });

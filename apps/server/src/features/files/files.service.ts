@@ -393,7 +393,8 @@ export class FilesService {
   /** The trash, the latest deleted first, with when each file goes for good. */
   async trash(scope: LibraryScope, page: number, origin: string): Promise<TrashResponse> {
     const pageSize = fileListPageSize;
-    const keepMs = (await this.trashDays()) * dayMs;
+    const days = await this.trashDays();
+    const keepMs = days * dayMs;
     const { rows, total } = await this.repo.trashPage(scope, (page - 1) * pageSize, pageSize);
     return {
       records: rows.map((row) => ({
@@ -404,6 +405,7 @@ export class FilesService {
       total,
       pageSize,
       page,
+      days,
     };
   }
 

@@ -8,8 +8,6 @@ import { confirmDialog, toast } from '@/lib/feedback';
 import { FileGrid } from './file-grid';
 import type { FileRecord } from './file-record';
 
-const dayMs = 24 * 3_600_000;
-
 export interface TrashPanelProps {
   url: string;
   category: string;
@@ -33,8 +31,7 @@ export function TrashPanel({ url, category, canDelete, onRestored }: TrashPanelP
   const purge = usePurgeFiles(url, category);
   const records = trash.data?.records ?? [];
   const ids = [...checked];
-  const first = records[0];
-  const days = first ? Math.round((first.expiresAt - first.deletedAt) / dayMs) : undefined;
+  const days = trash.data?.days;
   const active = records.find((record) => checked.has(record.id));
 
   const toggle = (record: FileRecord) =>

@@ -1,0 +1,112 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+import { adminCall, buttonName, signInAdmin, solidPng } from './files-support';
+
+const SCREENS = '/work/screens';
+// The worker's server is shared with other spec files: names unique to this run.
+const runTag = Date.now().toString(36);
+const coverName = `cover-${runTag}.png`;
+const spareName = `spare-${runTag}.png`;
+const roomTitle = `Usage room ${runTag}`;
+
+const card = (page: Page, name: string) => page.getByRole('checkbox', { name, exact: true });
+const actions = (page: Page) => page.locator('.atrium-fp-actions');
+
+interface Listed {
+  records: { id: number; filename: string; path: string; useCount?: number }[];
+}
+
+test('shows where a file is used, filters unused files, names the places before deleting, and restores from the trash', async ({
+  page,
+  atrium,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  mkdirSync(SCREENS, { recursive: true });
+  await signInAdmin(page, atrium, '/data/file_manager?library=image');
+  const cover = testInfo.outputPath(coverName);
+  const spare = testInfo.outputPath(spareName);
+  writeFileSync(cover, solidPng(64, 48, [200, 80, 40]));
+  writeFileSync(spare, solidPng(48, 64, [40, 120, 200]));
+  await page.locator('.atrium-upload input[type="file"]').setInputFiles([cover, spare]);
+  await expect(card(page, coverName)).toBeVisible();
+  await expect(card(page, spareName)).toBeVisible();
+
+  // A room takes the first image as its cover, through the admin API as the room editor saves it.
+  const listed = await adminCall<Listed>(page, 'data/file_manager/image', { action: 'list' });
+  const coverFile = listed.data.records.find((r) => r.filename === coverName);
+  expect(coverFile).toBeDefined();
+  const room = await adminCall<{ id: number }>(page, 'api/aigc/chat_room/save', {
+    id: 0,
+    title: roomTitle,
+    cover: coverFile?.path,
+  });
+  expect(room.code, room.msg).toBe(0);
+
+  await page.reload();
+  const used = card(page, coverName);
+  await expect(used.locator('.atrium-fp-used')).toHaveText('1 处使用');
+  await expect(card(page, spareName).locator('.atrium-fp-used')).toHaveCount(0);
+  await used.click();
+  const details = page.getByRole('definition').filter({ hasText: `聊天室「${roomTitle}」的封面` });
+  await expect(details).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/files-used-by-1280-zh.png` });
+
+  // Unused only: the cover drops out, the spare stays.
+  await page.getByRole('checkbox', { name: '仅看未使用' }).check();
+  await expect(card(page, spareName)).toBeVisible();
+  await expect(card(page, coverName)).toHaveCount(0);
+  await page.getByRole('checkbox', { name: '仅看未使用' }).uncheck();
+  await expect(card(page, coverName)).toBeVisible();
+
+  // Deleting the used file names the room first; confirmed, it goes to the trash. (The selection
+  // outlives the filter: the cover is still checked.)
+  await expect(card(page, coverName)).toHaveAttribute('aria-checked', 'true');
+  await actions(page).getByRole('button', { name: buttonName('删除') }).click();
+  const dialog = page.locator('.ant-modal').filter({ hasText: '所选文件正在使用' });
+  await expect(dialog).toContainText(`聊天室「${roomTitle}」的封面`);
+  await page.screenshot({ path: `${SCREENS}/files-delete-used-1280-zh.png` });
+  await dialog.getByRole('button', { name: buttonName('确定') }).click();
+  await expect(card(page, coverName)).toHaveCount(0);
+
+  await page.getByRole('button', { name: buttonName('回收站') }).click();
+  await expect(page.getByText(/文件删除后在回收站保留 30 天/)).toBeVisible();
+  await card(page, coverName).click();
+  await expect(page.getByText(new RegExp(`${coverName}：删除于`))).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/files-trash-1280-zh.png` });
+  await page.setViewportSize({ width: 375, height: 780 });
+  await page.screenshot({ path: `${SCREENS}/files-trash-375-zh.png` });
+  await page.getByRole('button', { name: buttonName('恢复') }).click();
+  await expect(card(page, coverName)).toHaveCount(0);
+  await page.getByRole('button', { name: buttonName('返回文件库') }).click();
+  await expect(card(page, coverName).locator('.atrium-fp-used')).toHaveText('1 处使用');
+  await card(page, coverName).click();
+  await expect(details).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/files-used-by-375-zh.png` });
+
+  // The same in English.
+  await page.evaluate(() => localStorage.setItem('atrium.lang', 'en'));
+  await page.reload();
+  await expect(card(page, coverName).locator('.atrium-fp-used')).toHaveText('Used by 1');
+  await card(page, coverName).click();
+  await expect(
+    page.getByRole('definition').filter({ hasText: `Room “${roomTitle}”: cover` }),
+  ).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/files-used-by-375-en.png` });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: `${SCREENS}/files-used-by-1280-en.png` });
+  await actions(page).getByRole('button', { name: /Delete/ }).click();
+  await expect(page.locator('.ant-modal').filter({ hasText: 'In use:' })).toContainText(
+    `Room “${roomTitle}”: cover`,
+  );
+  await page.screenshot({ path: `${SCREENS}/files-delete-used-1280-en.png` });
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await actions(page).getByRole('button', { name: /Trash/ }).click();
+  await expect(page.getByText(/Files stay in the trash for 30 days/)).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/files-trash-1280-en.png` });
+  await page.setViewportSize({ width: 375, height: 780 });
+  await page.screenshot({ path: `${SCREENS}/files-trash-375-en.png` });
+  await page.evaluate(() => localStorage.removeItem('atrium.lang'));
+
+  await adminCall(page, 'api/aigc/chat_room/delete', { id: room.data.id });
+});
