@@ -109,7 +109,7 @@ export const maxListTypes = 20;
  * A filtered or searched `list` counts its matches only this many pages past the page asked
  * for: `total` is then a lower bound and `totalCapped` says so (issue 17; see README).
  */
-export const listCountPagesAhead = 10;
+export const listCountPagesAhead = 3;
 
 /** A category id, 0 for the root, sent as a JSON number or a string of digits. */
 const idField = intOrDigitsField(0, int32Max);
@@ -242,6 +242,13 @@ export const purgeRequest = z
     path: ['id'],
   });
 
+/** Replace in place (issue 17): file `id` takes the bytes of the caller's upload at `path`. */
+export const replaceRequest = z.object({
+  action: z.literal('replace'),
+  id: intOrDigitsField(1, int32Max, { min: 'id: choose a file' }),
+  path: textField().min(1).max(500),
+});
+
 /** Where each of these files is used (issue 17). */
 export const usageRequest = z.object({ action: z.literal('usage'), id: idListField });
 export type UsageRequest = z.infer<typeof usageRequest>;
@@ -274,6 +281,7 @@ export const fileManagerRequest = z.discriminatedUnion('action', [
   fileEditRequest,
   fileDeleteRequest,
   usageRequest,
+  replaceRequest,
   trashRequest,
   restoreRequest,
   purgeRequest,
@@ -337,6 +345,7 @@ export const fileManagerCalls = {
   fileEdit: { permission: 'edit', request: fileEditRequest, answer: z.null() },
   fileDelete: { permission: 'delete', request: fileDeleteRequest, answer: z.null() },
   usage: { permission: 'view', request: usageRequest, answer: usageResponse },
+  replace: { permission: 'edit', request: replaceRequest, answer: fileRecord },
   trash: { permission: 'view', request: trashRequest, answer: trashResponse },
   restore: { permission: 'delete', request: restoreRequest, answer: z.null() },
   purge: { permission: 'delete', request: purgeRequest, answer: z.null() },

@@ -241,6 +241,93 @@ describe.each(testDbKinds)('where files are used (%s)', (kind) => {
     await expectConsistent();
   });
 
+  it('replaces a file in place: same address, new bytes everywhere it is used, old bytes freed', async () => {
+    const { token } = await t.loginMember();
+    const member = new FileClient(t, { area: 'member', token }, 'image');
+    const original = await image(member);
+    const originalBytes = await png(seed);
+    const conversation = await newConversation(t, token, seeded.room.id);
+    expect((await send(t, token, conversation.id, 'look', [original.path])).json.code).toBe(0);
+    const before = await t.app.inject({ method: 'GET', url: original.path });
+    const thumbBefore = await t.app.inject({ method: 'GET', url: original.thumbnail ?? '' });
+    expect(before.headers['cache-control']).toBe('public, no-cache');
+    const db = filesDb(t.db);
+    const oldBlob = (
+      await db
+        .selectFrom('files')
+        .select('blobId')
+        .where('id', '=', original.id)
+        .executeTakeFirstOrThrow()
+    ).blobId;
+
+    seed += 1;
+    const newBytes = await png(seed);
+    const upload = await member.upload({ name: 'new.png', data: newBytes });
+    expect(upload.code, upload.msg).toBe(0);
+    const path = upload.data.path ?? '';
+    const gif = await sharp({
+      create: { width: 3, height: 3, channels: 3, background: { r: 1, g: 2, b: 3 } },
+    })
+      .gif()
+      .toBuffer();
+    const wrongType = await member.upload({ name: 'new.gif', data: gif });
+    expect(wrongType.code, wrongType.msg).toBe(0);
+    const refused = await member.call({
+      action: 'replace',
+      id: original.id,
+      path: wrongType.data.path,
+    });
+    expect(refused.msg).toBe('path: the new version must be a .png file, like the one it replaces');
+    // Someone else's upload can't become your file's content.
+    const other = await admin.upload({ name: 'other.png', data: await png(seed + 1000) });
+    const stolen = await member.call({ action: 'replace', id: original.id, path: other.data.path });
+    expect(stolen.msg).toBe('path: you have no upload with this path');
+
+    const replaced = await member.call<FileRecord>({ action: 'replace', id: original.id, path });
+    expect(replaced.code, replaced.msg).toBe(0);
+    expect(replaced.data).toMatchObject({
+      id: original.id,
+      path: original.path,
+      size: newBytes.length,
+    });
+    expect(replaced.data.thumbnail).not.toBe(original.thumbnail);
+
+    // The address serves the new bytes, even to a cache holding the old ones.
+    const after = await t.app.inject({
+      method: 'GET',
+      url: original.path,
+      headers: { 'if-none-match': String(before.headers.etag) },
+    });
+    expect(after.statusCode).toBe(200);
+    expect(after.rawPayload.equals(newBytes)).toBe(true);
+    const thumbAfter = await t.app.inject({
+      method: 'GET',
+      url: original.thumbnail ?? '',
+      headers: { 'if-none-match': String(thumbBefore.headers.etag) },
+    });
+    expect(thumbAfter.statusCode).toBe(200);
+    expect(thumbAfter.headers.etag).not.toBe(thumbBefore.headers.etag);
+    const unchanged = await t.app.inject({
+      method: 'GET',
+      url: original.path,
+      headers: { 'if-none-match': String(after.headers.etag) },
+    });
+    expect(unchanged.statusCode).toBe(304);
+    // The upload used for it is gone; the old bytes are freed (nothing holds them any more).
+    expect((await member.call({ action: 'save', path, name: 'x.png' })).code).not.toBe(0);
+    expect(
+      await db.selectFrom('fileBlobs').select('id').where('id', '=', oldBlob).execute(),
+    ).toEqual([]);
+    // The chat image keeps the new bytes of its own: deleted from the library, it still shows them.
+    expect((await member.call({ action: 'fileDelete', id: [original.id] })).code).toBe(0);
+    expect((await member.call({ action: 'purge', all: true })).code).toBe(0);
+    const kept = await t.app.inject({ method: 'GET', url: original.path });
+    expect(kept.statusCode).toBe(200);
+    expect(kept.rawPayload.equals(newBytes)).toBe(true);
+    expect(kept.rawPayload.equals(originalBytes)).toBe(false);
+    await expectConsistent();
+  });
+
   it('never leaves a place pointing at a file deleted while it was re-pointed to it', async () => {
     for (let round = 0; round < 3; round += 1) {
       const a = await image();

@@ -212,6 +212,27 @@ export class FileRefs {
       .execute();
   }
 
+  /** The references at `path` that keep a blob of their own (chat images). */
+  async keptAt(path: string): Promise<{ id: number; blobId: number }[]> {
+    const rows = await this.db
+      .selectFrom('fileRefs')
+      .select(['id', 'blobId'])
+      .where('path', '=', path)
+      .where('blobId', 'is not', null)
+      .execute();
+    return rows.flatMap((row) => (row.blobId === null ? [] : [{ id: row.id, blobId: row.blobId }]));
+  }
+
+  /** Makes the references at `path` that keep a blob keep this one (a file replaced in place). */
+  async keepBlobAt(path: string, blobId: number): Promise<void> {
+    await this.db
+      .updateTable('fileRefs')
+      .set({ blobId })
+      .where('path', '=', path)
+      .where('blobId', 'is not', null)
+      .execute();
+  }
+
   /** How many references name `path` now (what a new file at it starts counting from). */
   async countAt(path: string): Promise<number> {
     const row = await this.db

@@ -187,7 +187,11 @@ function pageCategoriesQueries() {
 
 /** Categories, files and their counters of one owner's library (Kysely only, dialect-neutral). */
 export class FilesRepository {
-  constructor(readonly db: FilesDb) {}
+  private readonly postgres: boolean;
+
+  constructor(readonly db: FilesDb) {
+    this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  }
 
   private categories(scope: LibraryScope) {
     return ownedCategories(this.db, scope.owner.type, scope.owner.id, scope.library);
@@ -503,6 +507,24 @@ export class FilesRepository {
       offset,
       limit,
     );
+  }
+
+  /** The owner's files with these ids, locked for update on PostgreSQL (a replace or delete). */
+  lockFiles(scope: LibraryScope, ids: readonly number[]): Promise<FileRow[]> {
+    const query = this.files(scope).select(fileColumns).where('id', 'in', ids);
+    return (this.postgres ? query.forUpdate() : query).execute();
+  }
+
+  /** The owner's files at one address, locked for update on PostgreSQL. */
+  lockFilesAt(scope: LibraryScope, path: string): Promise<FileRow[]> {
+    const query = this.files(scope).select(fileColumns).where('path', '=', path);
+    return (this.postgres ? query.forUpdate() : query).execute();
+  }
+
+  /** Points files at another blob (a new version of their content). */
+  async setBlob(ids: readonly number[], blobId: number, size: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.updateTable('files').set({ blobId, size }).where('id', 'in', ids).execute();
   }
 
   /** Moves files to the trash as they are, noting when. */

@@ -115,6 +115,8 @@ export async function registerFileManagerRoutes(
         return files.fileDelete(scope, body.id, body.confirm);
       case 'usage':
         return files.usage(scope, body.id);
+      case 'replace':
+        return files.replace(scope, body.id, body.path, origin);
       case 'trash':
         return files.trash(scope, body.page, origin);
       case 'restore':

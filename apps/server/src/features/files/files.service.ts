@@ -55,7 +55,10 @@ function toRecord(row: FileRow, origin: string): FileRecord {
     createdAt: row.createdAt,
     useCount: row.useCount,
   };
-  if (imageExtensions.includes(row.ext)) record.thumbnail = origin + thumbnailOf(row.path);
+  // The blob in the thumbnail's query: a file replaced in place (same address) shows its new
+  // preview at once instead of the one the page already holds.
+  if (imageExtensions.includes(row.ext))
+    record.thumbnail = `${origin}${thumbnailOf(row.path)}?v=${row.blobId}`;
   return record;
 }
 
@@ -483,6 +486,69 @@ export class FilesService {
     for (const row of rows) perBlob.set(row.blobId, (perBlob.get(row.blobId) ?? 0) + 1);
     for (const [blobId, count] of perBlob) await uploads.dropBlobRefs(blobId, count);
     return [...perBlob.keys()];
+  }
+
+  /**
+   * Replace in place (issue 17): the caller's file `id` takes the bytes of the caller's upload at
+   * `path` and keeps its own address, so every place using it shows the new content. Every file
+   * of the caller at that address changes with it (one address, one content), chat images that
+   * keep their own reference keep the new bytes, and the old blob goes when nothing holds it.
+   */
+  async replace(
+    scope: LibraryScope,
+    id: number,
+    path: string,
+    origin: string,
+  ): Promise<FileRecord> {
+    const parsed = parseDataPath(path);
+    if (!parsed || parsed.library !== scope.library)
+      throw new ApiError('path: not the path of an upload in this library');
+    const { row, dropped } = await this.db.transaction().execute(async (trx) => {
+      const repo = new FilesRepository(trx);
+      const uploadRepo = new UploadRepository(trx);
+      const [file] = await repo.lockFiles(scope, [id]);
+      if (!file) throw new ApiError(`id: file ${id} does not exist in this library`);
+      if (parsed.ext !== file.ext) {
+        throw new ApiError(
+          `path: the new version must be a .${file.ext} file, like the one it replaces`,
+        );
+      }
+      const pending = await uploadRepo.ownedUploads(scope.owner, scope.library, path);
+      const blobId = pending[0]?.blobId;
+      if (blobId === undefined) throw new ApiError('path: you have no upload with this path');
+      const blob = await trx
+        .selectFrom('fileBlobs')
+        .select(['id', 'size'])
+        .where('id', '=', blobId)
+        .executeTakeFirstOrThrow();
+      const atAddress = await repo.lockFilesAt(scope, file.path);
+      const kept = await new FileRefs(trx).keptAt(file.path);
+      const holders = atAddress.length + kept.length;
+      // The new blob's references: the files and keeping places at the address take it, the
+      // pending uploads let go of it.
+      await uploadRepo.addBlobRefs(blob.id, holders);
+      await repo.setBlob(
+        atAddress.map((f) => f.id),
+        blob.id,
+        blob.size,
+      );
+      await new FileRefs(trx).keepBlobAt(file.path, blob.id);
+      await uploadRepo.deleteUploads(pending.map((u) => u.id));
+      await uploadRepo.dropBlobRefs(blob.id, pending.length);
+      const old = [...atAddress.map((f) => f.blobId), ...kept.map((r) => r.blobId)];
+      const dropped = await FilesService.dropBlobs(
+        uploadRepo,
+        old.filter((b) => b !== blob.id).map((b) => ({ blobId: b })),
+      );
+      // Back to one reference each for those that were already on the new blob.
+      const already = old.filter((b) => b === blob.id).length;
+      if (already > 0) await uploadRepo.dropBlobRefs(blob.id, already);
+      const [row] = await repo.filesByIds(scope, [id]);
+      if (!row) throw new ApiError(`id: file ${id} does not exist in this library`);
+      return { row, dropped };
+    });
+    for (const blobId of dropped) await this.uploads.collectBlob(blobId);
+    return toRecord(row, origin);
   }
 
   /** Where each of these files of the caller is used, as far as the caller may see (issue 17). */

@@ -6,8 +6,11 @@ import type { UploadRepository } from '../upload/index';
 import { presentationOf, uploadCsp } from './content-types';
 import type { Thumbnails } from './thumbnails';
 
-/** An address's bytes never change (a new upload gets a new address): caches may keep them for good. */
-const immutable = 'public, max-age=31536000, immutable';
+/**
+ * A file may be replaced in place (issue 17: same address, new bytes), so caches keep a copy but
+ * ask first (the ETag names the blob: an unchanged file answers 304 with no body).
+ */
+const revalidate = 'public, no-cache';
 /** Thumbnails are rendered from the whole image in memory; bigger sources get none. */
 const maxThumbnailSource = 64 * 1024 * 1024;
 
@@ -88,6 +91,11 @@ export function registerServeRoutes(
       const { library, prefix, file } = req.params;
       const blob = await deps.uploads.blobAt(thumbnailSources(library, prefix, file));
       if (!blob || blob.size > maxThumbnailSource) return notFound(reply);
+      const etag = `"${blob.name}-thumb"`;
+      if (req.headers['if-none-match'] === etag) {
+        securityHeaders(reply);
+        return reply.code(304).header('Cache-Control', revalidate).header('ETag', etag).send();
+      }
       let thumb: Buffer;
       try {
         thumb = await deps.thumbnails.get(blob.name, blob.storageKey);
@@ -97,8 +105,8 @@ export function registerServeRoutes(
       }
       securityHeaders(reply);
       return reply
-        .header('Cache-Control', immutable)
-        .header('ETag', `"${blob.name}-thumb"`)
+        .header('Cache-Control', revalidate)
+        .header('ETag', etag)
         .type('image/webp')
         .send(thumb);
     },
@@ -118,7 +126,7 @@ export function registerServeRoutes(
       const shown = presentationOf(parsed.ext);
       securityHeaders(reply);
       reply
-        .header('Cache-Control', immutable)
+        .header('Cache-Control', revalidate)
         .header('ETag', etag)
         .header('Accept-Ranges', 'bytes')
         .header(
