@@ -83,6 +83,23 @@ test('shows where a file is used, filters unused files, names the places before 
   await card(page, coverName).click();
   await expect(details).toBeVisible();
   await page.screenshot({ path: `${SCREENS}/files-used-by-375-zh.png` });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Replace in place: a new version at the same address, its preview follows at once.
+  const thumb = card(page, coverName).locator('img');
+  const before = await thumb.getAttribute('src');
+  const newer = testInfo.outputPath(`newer-${coverName}`);
+  writeFileSync(newer, solidPng(64, 48, [20, 160, 60]));
+  await expect(card(page, coverName)).toHaveAttribute('aria-checked', 'true');
+  await page.locator('.atrium-fp-actions input[type="file"]').setInputFiles(newer);
+  await expect(page.getByText('已替换：所有使用该文件的地方都会显示新版本')).toBeVisible();
+  await expect(thumb).not.toHaveAttribute('src', before ?? '');
+  const served = await page.evaluate(async (path) => {
+    const res = await fetch(path, { cache: 'no-store' });
+    return Array.from(new Uint8Array(await res.arrayBuffer()));
+  }, coverFile?.path ?? '');
+  expect(Buffer.from(served).equals(solidPng(64, 48, [20, 160, 60]))).toBe(true);
+  await page.screenshot({ path: `${SCREENS}/files-replaced-1280-zh.png` });
 
   // The same in English.
   await page.evaluate(() => localStorage.setItem('atrium.lang', 'en'));

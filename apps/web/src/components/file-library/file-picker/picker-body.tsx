@@ -21,6 +21,7 @@ import { useFileCategories } from '@/components/file-library/api/file-categories
 import { useDeleteFiles } from '@/components/file-library/api/file-delete';
 import { fetchUsage } from '@/components/file-library/api/file-usage';
 import { describeUse } from './file-usage-text';
+import { ReplaceButton } from './replace-button';
 import { TrashPanel } from './trash-panel';
 import { useEditFiles } from '@/components/file-library/api/file-edit';
 import {
@@ -445,6 +446,14 @@ export function PickerBody(props: PickerBodyProps) {
                 >
                   {t('files.copyLink')}
                 </Button>
+                {permission.upload && permission.addEdit ? (
+                  <ReplaceButton
+                    url={url}
+                    category={category}
+                    record={selected.length === 1 ? selected[0] : undefined}
+                    onReplaced={() => void reloadList()}
+                  />
+                ) : null}
                 <Button icon={<RestOutlined />} onClick={() => setTrashOpen(true)}>
                   {t('files.trash')}
                 </Button>
