@@ -143,20 +143,10 @@ interface FileLibraryStatsTable {
 }
 
 /** A deleted file in the trash (migration 2026_11_29_6000): the file's row as it was, and when. */
-export interface TrashedFilesTable {
+export type TrashedFilesTable = Omit<FilesTable, 'id' | 'useCount'> & {
   id: number;
-  ownerType: OwnerType;
-  ownerId: number;
-  library: Library;
-  categoryId: number;
-  blobId: number;
-  name: string;
-  ext: string;
-  size: number;
-  path: string;
-  createdAt: number;
   deletedAt: number;
-}
+};
 
 /** A place holding a stored file's path (see `FileRefs`). */
 export interface FileRefsTable {

@@ -29,24 +29,20 @@ export async function labelUsage(
   const memberIds = ids(refs, (kind) => kind === 'memberAvatar');
   const adminIds = ids(refs, (kind) => kind === 'adminAvatar');
   const messageIds = ids(refs, (kind) => kind === 'chatImage');
+  const people = (table: 'members' | 'admins', list: number[]) =>
+    list.length
+      ? read
+          .selectFrom(table)
+          .select(['id', 'username', 'nickname'])
+          .where('id', 'in', list)
+          .execute()
+      : [];
   const [rooms, members, admins, messages] = await Promise.all([
     roomIds.length
       ? read.selectFrom('chatRooms').select(['id', 'title']).where('id', 'in', roomIds).execute()
       : [],
-    memberIds.length
-      ? read
-          .selectFrom('members')
-          .select(['id', 'username', 'nickname'])
-          .where('id', 'in', memberIds)
-          .execute()
-      : [],
-    adminIds.length
-      ? read
-          .selectFrom('admins')
-          .select(['id', 'username', 'nickname'])
-          .where('id', 'in', adminIds)
-          .execute()
-      : [],
+    people('members', memberIds),
+    people('admins', adminIds),
     messageIds.length
       ? read
           .selectFrom('chatMessages')

@@ -489,39 +489,22 @@ export class UploadRepository {
       .$if(stripped !== undefined, (q) => q.where('stripped', '=', stripped ? 1 : 0))
       .where('refCount', '>', 0)
       .where((eb) =>
-        eb.or([
-          eb.exists(
-            eb
-              .selectFrom('files')
-              .select('files.id')
-              .whereRef('files.blobId', '=', 'fileBlobs.id')
-              .where('files.ownerType', '=', owner.type)
-              .where('files.ownerId', '=', owner.id)
-              .where('files.library', '=', library)
-              .where('files.ext', '=', ext),
+        eb.or(
+          // Filed, not filed yet, or in the owner's trash (uploading it again restores it: see
+          // `trashedPathOf`).
+          (['files', 'uploads', 'trashedFiles'] as const).map((table) =>
+            eb.exists(
+              eb
+                .selectFrom(table)
+                .select(`${table}.id`)
+                .whereRef(`${table}.blobId`, '=', 'fileBlobs.id')
+                .where(`${table}.ownerType`, '=', owner.type)
+                .where(`${table}.ownerId`, '=', owner.id)
+                .where(`${table}.library`, '=', library)
+                .where(`${table}.ext`, '=', ext),
+            ),
           ),
-          eb.exists(
-            eb
-              .selectFrom('uploads')
-              .select('uploads.id')
-              .whereRef('uploads.blobId', '=', 'fileBlobs.id')
-              .where('uploads.ownerType', '=', owner.type)
-              .where('uploads.ownerId', '=', owner.id)
-              .where('uploads.library', '=', library)
-              .where('uploads.ext', '=', ext),
-          ),
-          // In the owner's trash: uploading it again restores it (see `trashedPathOf`).
-          eb.exists(
-            eb
-              .selectFrom('trashedFiles')
-              .select('trashedFiles.id')
-              .whereRef('trashedFiles.blobId', '=', 'fileBlobs.id')
-              .where('trashedFiles.ownerType', '=', owner.type)
-              .where('trashedFiles.ownerId', '=', owner.id)
-              .where('trashedFiles.library', '=', library)
-              .where('trashedFiles.ext', '=', ext),
-          ),
-        ]),
+        ),
       )
       .limit(1)
       .executeTakeFirst();
