@@ -1,6 +1,6 @@
 import type { AdminRoomRecord } from '@atrium/shared/contract/chat';
 import type { FileRecord, ListResponse, UsageResponse } from '@atrium/shared/contract/files';
-import { dataPathOf } from '@atrium/shared/file-refs';
+import { dataPathOf, roomRefKinds } from '@atrium/shared/file-refs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filesDb } from '../../db/files.tables';
@@ -15,6 +15,8 @@ import {
   TEST_API_KEY,
   type Seeded,
 } from '../chat/chat.testing';
+import { FileRefs, holdFiles } from './file-refs';
+import { FilesRepository } from './files.repository';
 import { FileClient, useUploadConfig } from './files.testing';
 
 /** A small PNG, different for each seed (so each upload is a blob of its own). */
@@ -327,6 +329,50 @@ describe.each(testDbKinds)('where files are used (%s)', (kind) => {
     expect(kept.rawPayload.equals(originalBytes)).toBe(false);
     await expectConsistent();
   });
+
+  // SQLite runs one write transaction at a time; PostgreSQL needs the row locks this checks.
+  it.runIf(kind === 'postgres')(
+    'orders a delete and a re-point that overlap: each waits for the other and sees what it did',
+    async () => {
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const settled = async (promise: Promise<unknown>) =>
+        Promise.race([promise.then(() => true), sleep(400).then(() => false)]);
+      const room = (await saveRoom({ id: 0, title: 'Lock room' })).json.data;
+      const holder = { kinds: roomRefKinds, holderId: room.id, memberId: null };
+
+      // A place starts using the file; a delete arriving meanwhile waits, then sees the use.
+      const a = await image();
+      let deleting: Promise<{ code: number; msg: string }> | undefined;
+      let deleteWaited = false;
+      await t.db.transaction().execute(async (trx) => {
+        await holdFiles(trx, holder, [{ kind: 'roomCover', path: a.path }]);
+        deleting = admin.call({ action: 'fileDelete', id: [a.id] });
+        deleteWaited = !(await settled(deleting));
+      });
+      expect(deleteWaited).toBe(true);
+      expect((await deleting)?.msg).toMatch(/^confirm: in use/);
+
+      // A delete is under way; a place starting to use the file meanwhile waits, then is refused.
+      const b = await image();
+      let pointing: Promise<{ json: { code: number; msg: string } }> | undefined;
+      let pointWaited = false;
+      await t.db.transaction().execute(async (trx) => {
+        await new FileRefs(filesDb(trx)).lockForDelete([b.id]);
+        await new FilesRepository(filesDb(trx)).trashFiles(
+          await new FilesRepository(filesDb(trx)).filesByIds(
+            { owner: { type: 'admin', id: 0 }, library: 'image' },
+            [b.id],
+          ),
+          Date.now(),
+        );
+        pointing = saveRoom({ ...room, cover: b.path });
+        pointWaited = !(await settled(pointing));
+      });
+      expect(pointWaited).toBe(true);
+      expect((await pointing)?.json.msg).toMatch(/^cover: the file .* no longer exists$/);
+      await expectOk(t, '/admin/api/aigc/chat_room/delete', { id: room.id }, adminAs());
+    },
+  );
 
   it('never leaves a place pointing at a file deleted while it was re-pointed to it', async () => {
     for (let round = 0; round < 3; round += 1) {
