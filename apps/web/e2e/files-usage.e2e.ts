@@ -62,7 +62,9 @@ test('shows where a file is used, filters unused files, names the places before 
   // Deleting the used file names the room first; confirmed, it goes to the trash. (The selection
   // outlives the filter: the cover is still checked.)
   await expect(card(page, coverName)).toHaveAttribute('aria-checked', 'true');
-  await actions(page).getByRole('button', { name: buttonName('删除') }).click();
+  await actions(page)
+    .getByRole('button', { name: buttonName('删除') })
+    .click();
   const dialog = page.locator('.ant-modal').filter({ hasText: '所选文件正在使用' });
   await expect(dialog).toContainText(`聊天室「${roomTitle}」的封面`);
   await page.screenshot({ path: `${SCREENS}/files-delete-used-1280-zh.png` });
@@ -112,7 +114,9 @@ test('shows where a file is used, filters unused files, names the places before 
   await page.screenshot({ path: `${SCREENS}/files-used-by-375-en.png` });
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.screenshot({ path: `${SCREENS}/files-used-by-1280-en.png` });
-  await actions(page).getByRole('button', { name: /Delete/ }).click();
+  await actions(page)
+    .getByRole('button', { name: /Delete/ })
+    .click();
   await expect(page.locator('.ant-modal').filter({ hasText: 'In use:' })).toContainText(
     `Room “${roomTitle}”: cover`,
   );

@@ -1,10 +1,5 @@
 import { sql } from 'kysely';
-import {
-  dataPathsOf,
-  roomHeldPaths,
-  siteHeldPaths,
-  type HeldPath,
-} from '@atrium/shared/file-refs';
+import { dataPathsOf, roomHeldPaths, siteHeldPaths, type HeldPath } from '@atrium/shared/file-refs';
 import { notNull, timestamp, withId, type MigrationDb } from '../columns';
 
 /**

@@ -37,7 +37,11 @@ export async function up(db: MigrationDb): Promise<void> {
     .on('trashed_files')
     .columns(['blob_id', 'owner_type', 'owner_id'])
     .execute();
-  await db.schema.createIndex('trashed_files_path_idx').on('trashed_files').column('path').execute();
+  await db.schema
+    .createIndex('trashed_files_path_idx')
+    .on('trashed_files')
+    .column('path')
+    .execute();
 }
 
 export async function down(db: MigrationDb): Promise<void> {

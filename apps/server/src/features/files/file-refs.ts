@@ -290,11 +290,7 @@ export interface UsageRow {
  * Records what a place holds, in the caller's transaction (`db` is the transaction): for the
  * features whose rows hold files' paths (rooms, settings, accounts, chat).
  */
-export function holdFiles(
-  db: AnyDb,
-  holder: RefHolder,
-  refs: readonly HeldPath[],
-): Promise<void> {
+export function holdFiles(db: AnyDb, holder: RefHolder, refs: readonly HeldPath[]): Promise<void> {
   return new FileRefs(filesDbOf(db)).hold(holder, refs);
 }
 

@@ -357,9 +357,8 @@ export class FilesService {
    * and a chat image keeps showing (its reference keeps the bytes).
    */
   async fileDelete(scope: LibraryScope, ids: readonly number[], confirm = false): Promise<void> {
-    const blobIds = await this.db.transaction().execute(async (trx) => {
+    await this.db.transaction().execute(async (trx) => {
       const repo = new FilesRepository(trx);
-      const uploadRepo = new UploadRepository(trx);
       const refs = new FileRefs(trx);
       // Locked first: a place pointing at one of them meanwhile is either seen here or refused.
       const used = await refs.lockForDelete([...new Set(ids)]);
