@@ -357,14 +357,13 @@ describe.each(testDbKinds)('where files are used (%s)', (kind) => {
       let pointing: Promise<{ json: { code: number; msg: string } }> | undefined;
       let pointWaited = false;
       await t.db.transaction().execute(async (trx) => {
+        // What `fileDelete` does, held open: lock, move to the trash, count it out.
+        const scope = { owner: { type: 'admin' as const, id: 0 }, library: 'image' as const };
+        const repo = new FilesRepository(filesDb(trx));
         await new FileRefs(filesDb(trx)).lockForDelete([b.id]);
-        await new FilesRepository(filesDb(trx)).trashFiles(
-          await new FilesRepository(filesDb(trx)).filesByIds(
-            { owner: { type: 'admin', id: 0 }, library: 'image' },
-            [b.id],
-          ),
-          Date.now(),
-        );
+        await repo.trashFiles(await repo.filesByIds(scope, [b.id]), Date.now());
+        await repo.addToCategoryCount(0, -1);
+        await repo.addToLibraryCount(scope, -1, -1);
         pointing = saveRoom({ ...room, cover: b.path });
         pointWaited = !(await settled(pointing));
       });
