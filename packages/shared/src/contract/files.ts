@@ -109,7 +109,7 @@ export const maxListTypes = 20;
  * A filtered or searched `list` counts its matches only this many pages past the page asked
  * for: `total` is then a lower bound and `totalCapped` says so (issue 17; see README).
  */
-export const listCountPagesAhead = 3;
+export const listCountPagesAhead = 1;
 
 /** A category id, 0 for the root, sent as a JSON number or a string of digits. */
 const idField = intOrDigitsField(0, int32Max);

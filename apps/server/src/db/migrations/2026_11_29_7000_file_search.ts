@@ -26,6 +26,19 @@ const sortIndexes = [
   ['files_owner_created_idx', 'created_at'],
 ] as const;
 
+const owned = ['owner_type', 'owner_id', 'library'];
+/** Indexes of earlier migrations that take one more column, and what they were. */
+const usedIndexes: Record<'up' | 'down', [name: string, columns: string[]][]> = {
+  up: [
+    ['files_owner_unused_idx', [...owned, 'use_count', 'id', 'category_id']],
+    ['files_owner_category_idx', [...owned, 'category_id', 'id', 'use_count']],
+  ],
+  down: [
+    ['files_owner_unused_idx', [...owned, 'use_count', 'id']],
+    ['files_owner_category_idx', [...owned, 'category_id', 'id']],
+  ],
+};
+
 /** The schema pg_trgm lives in, creating it when missing; undefined when it cannot be had. */
 async function trigramSchema(db: MigrationDb): Promise<string | undefined> {
   const find = async () =>
@@ -55,6 +68,13 @@ async function trigramSchema(db: MigrationDb): Promise<string | undefined> {
 }
 
 export async function up(db: MigrationDb): Promise<void> {
+  // The unused filter checks entries of these two indexes without reading rows: in a large
+  // subtree it walks the unused files newest first (the category now in the index), in a small
+  // one it gathers the subtree's files (their use count now in the index).
+  for (const [name, columns] of usedIndexes.up) {
+    await db.schema.dropIndex(name).execute();
+    await db.schema.createIndex(name).on('files').columns(columns).execute();
+  }
   for (const [name, column] of sortIndexes) {
     await db.schema
       .createIndex(name)
@@ -97,4 +117,8 @@ export async function down(db: MigrationDb): Promise<void> {
     await sql`drop table if exists files_fts`.execute(db);
   }
   for (const [name] of sortIndexes) await db.schema.dropIndex(name).execute();
+  for (const [name, columns] of usedIndexes.down) {
+    await db.schema.dropIndex(name).execute();
+    await db.schema.createIndex(name).on('files').columns(columns).execute();
+  }
 }

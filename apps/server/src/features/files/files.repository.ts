@@ -452,10 +452,16 @@ export class FilesRepository {
       else if (postgres) query = query.where(containsTextIlike('files.name', keywords));
       else query = query.where(containsText('files.name', keywords));
     }
-    if (filter.unused) query = query.where('files.useCount', '=', 0);
+    // A small subtree is gathered through the category index and sorted: a unary plus (or
+    // `|| ''`) keeps the planner off the other indexes, which would walk the library instead.
+    const sparse = subtree !== undefined && !subtree.dense;
+    const column = (name: 'files.useCount' | 'files.createdAt' | 'files.id' | 'files.size') =>
+      sparse ? sql<number>`+${sql.ref(name)}` : sql<number>`${sql.ref(name)}`;
+    if (filter.unused) query = query.where(column('files.useCount'), '=', 0);
     if (filter.types) query = query.where('files.ext', 'in', filter.types);
-    if (filter.from !== undefined) query = query.where('files.createdAt', '>=', filter.from);
-    if (filter.to !== undefined) query = query.where('files.createdAt', '<=', filter.to);
+    if (filter.from !== undefined)
+      query = query.where(column('files.createdAt'), '>=', filter.from);
+    if (filter.to !== undefined) query = query.where(column('files.createdAt'), '<=', filter.to);
     if (subtree) {
       const inSubtree = this.categories(scope)
         .select('fileCategories.id')
@@ -467,26 +473,23 @@ export class FilesRepository {
     }
     const direction = sort.desc ? 'desc' : 'asc';
     if (streams) query = query.orderBy('filesFts.rowid', direction);
-    else if (sort.key === 'date') query = query.orderBy('files.id', direction);
-    else
-      query = query
-        .orderBy(sort.key === 'name' ? 'files.name' : 'files.size', direction)
-        .orderBy('files.id', direction);
+    else if (sort.key === 'name')
+      query = query.orderBy(
+        sparse ? sql`${sql.ref('files.name')} || ''` : sql.ref('files.name'),
+        direction,
+      );
+    else if (sort.key === 'size') query = query.orderBy(column('files.size'), direction);
+    if (!streams) query = query.orderBy(column('files.id'), direction);
 
-    const ids = query.select('files.id');
-    const found =
-      page.countUpTo === undefined
-        ? await ids.limit(page.limit).offset(page.offset).execute()
-        : await ids.limit(page.countUpTo).execute();
-    const pageIds = (page.countUpTo === undefined ? found : found.slice(page.offset))
-      .slice(0, page.limit)
-      .map((row) => row.id);
-    const rows = pageIds.length > 0 ? await this.filesByIds(scope, pageIds) : [];
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return {
-      rows: pageIds.flatMap((id) => byId.get(id) ?? []),
-      matched: page.countUpTo === undefined ? undefined : found.length,
-    };
+    // The rows counted come whole: a page is a slice of them, with no second query.
+    const rows = query.select(fileColumns.map((name) => `files.${name}` as const));
+    if (page.countUpTo === undefined)
+      return {
+        rows: await rows.limit(page.limit).offset(page.offset).execute(),
+        matched: undefined,
+      };
+    const found = await rows.limit(page.countUpTo).execute();
+    return { rows: found.slice(page.offset, page.offset + page.limit), matched: found.length };
   }
 
   /** Newest first in a set of categories; `dense`: see pageCategoriesQueries. */
