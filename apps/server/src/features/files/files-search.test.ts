@@ -233,6 +233,11 @@ describe.each(testDbKinds)('list: sort, filters and name search (%s)', (kind) =>
     expect(names(found.data.records)).toEqual(['public plan.txt']);
     const short = await b.call<ListResponse>({ action: 'list', keywords: 'se' });
     expect(names(short.data.records)).toEqual([]);
+    // A long word looks up some of its trigrams: a name holding them out of order is not a match.
+    await b.uploadAndSave({ name: 'ghi-def-abc.txt', data: textFile(300, 'c') });
+    await b.uploadAndSave({ name: 'XABCDEFGHIX.txt', data: textFile(300, 'd') });
+    const long = await b.call<ListResponse>({ action: 'list', keywords: 'abcDEFghi' });
+    expect(names(long.data.records)).toEqual(['XABCDEFGHIX.txt']);
   });
 
   it('the index follows moves, deletes and renames', async () => {

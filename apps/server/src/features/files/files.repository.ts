@@ -62,6 +62,27 @@ function ftsPhrase(text: string): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
+/** Longer ASCII words than this look up only some of their trigrams (see ftsQuery). */
+const allTrigramsUpTo = 6;
+
+/**
+ * The FTS5 query for a substring search, and the lower-cased text each row it finds must hold
+ * when the query alone does not prove it. A phrase opens one cursor per trigram and checks their
+ * positions: a long one costs most of a search. Longer ASCII words look up every third trigram
+ * and the last (so every character is covered) and the row is checked with `instr(lower())`,
+ * which folds ASCII case exactly as the index does. Other text stays a phrase.
+ */
+function ftsQuery(text: string): { match: string; check?: string } {
+  if (text.length <= allTrigramsUpTo || !/^[\x20-\x7e]+$/.test(text))
+    return { match: ftsPhrase(text) };
+  const lower = text.toLowerCase();
+  const starts = new Set<number>();
+  for (let at = 0; at + trigramMinLength <= lower.length; at += trigramMinLength) starts.add(at);
+  starts.add(lower.length - trigramMinLength);
+  const trigrams = [...starts].map((at) => ftsPhrase(lower.slice(at, at + trigramMinLength)));
+  return { match: trigrams.join(' AND '), check: lower };
+}
+
 /** One owner's library of a table: the where-clause every query here starts from. */
 function ownedFiles(db: FilesDb, type: OwnerType, owner: number, library: Library) {
   return db
@@ -438,19 +459,22 @@ export class FilesRepository {
       .where('files.ownerType', '=', scope.owner.type)
       .where('files.ownerId', '=', scope.owner.id)
       .where('files.library', '=', scope.library);
-    if (keywords !== undefined) {
-      if (streams) query = query.where(sql<SqlBool>`files_fts match ${ftsPhrase(keywords)}`);
-      else if (viaFts)
-        query = query.where(
-          'files.id',
-          'in',
-          db
-            .selectFrom('filesFts')
-            .select('filesFts.rowid')
-            .where(sql<SqlBool>`files_fts match ${ftsPhrase(keywords)}`),
-        );
-      else if (postgres) query = query.where(containsTextIlike('files.name', keywords));
-      else query = query.where(containsText('files.name', keywords));
+    if (keywords !== undefined && viaFts) {
+      const fts = ftsQuery(keywords);
+      const match = sql<SqlBool>`files_fts match ${fts.match}`;
+      query = streams
+        ? query.where(match)
+        : query.where(
+            'files.id',
+            'in',
+            db.selectFrom('filesFts').select('filesFts.rowid').where(match),
+          );
+      if (fts.check !== undefined)
+        query = query.where(sql<SqlBool>`instr(lower(${sql.ref('files.name')}), ${fts.check}) > 0`);
+    } else if (keywords !== undefined) {
+      query = query.where(
+        postgres ? containsTextIlike('files.name', keywords) : containsText('files.name', keywords),
+      );
     }
     // A small subtree is gathered through the category index and sorted: a unary plus (or
     // `|| ''`) keeps the planner off the other indexes, which would walk the library instead.
