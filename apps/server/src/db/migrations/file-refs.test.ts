@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '../../testing/test-app';
 import type { MigrationDb } from '../columns';
 import { filesDb } from '../files.tables';
 import { down, up } from './2026_11_29_2000_file_refs';
+import * as fileSearch from './2026_11_29_7000_file_search';
 
 const png = (red: number) =>
   sharp({ create: { width: 2, height: 2, channels: 3, background: { r: red, g: 1, b: 2 } } })
@@ -45,6 +46,8 @@ describe.each(testDbKinds)('the file references migration on %s', (kind) => {
     );
 
     const db = t.db as unknown as MigrationDb;
+    // The later migration that indexes use_count goes first, and comes back after.
+    await fileSearch.down(db);
     await down(db);
     // Places as they were written before references existed.
     await sql`update chat_rooms set cover = ${cover.fullPath},
@@ -66,6 +69,7 @@ describe.each(testDbKinds)('the file references migration on %s', (kind) => {
         .executeTakeFirstOrThrow();
     const pastedBefore = await blobOf(pasted.path);
     await up(db);
+    await fileSearch.up(db);
 
     const files = filesDb(t.db);
     const refs = await files
