@@ -198,8 +198,8 @@ export const listRequest = z
     to: bigIntField(0).optional(),
   })
   .refine((body) => body.from === undefined || body.to === undefined || body.from <= body.to, {
-    message: 'must not be before from',
-    path: ['to'],
+    message: 'must not be after to',
+    path: ['from'],
   });
 export type ListRequest = z.infer<typeof listRequest>;
 export type ListSortKey = (typeof listSortKeys)[number];

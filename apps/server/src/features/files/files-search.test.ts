@@ -220,7 +220,7 @@ describe.each(testDbKinds)('list: sort, filters and name search (%s)', (kind) =>
       await refuse({ from: 'yesterday' }, /^from: /);
       await refuse({ from: 1.5 }, /^from: expected int/);
       await refuse({ to: -1 }, /^to: /);
-      await refuse({ from: 2000, to: 1000 }, /^to: must not be before from/);
+      await refuse({ from: 2000, to: 1000 }, /^from: must not be after to/);
     });
   });
 
