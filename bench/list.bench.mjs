@@ -7,8 +7,8 @@
 // clients list the root, top-level categories (their whole branch) and leaf categories, pages
 // 1-5, as fast as they get answers. The same clients then load a bare node:http server answering
 // a canned page: the floor this machine and client allow (printed beside it).
-// Issue 17 in the same run, same clients: "used by" on a page (a page of the list, then `usage`
-// for its ids), the unused filter (root, branches, leaves) and name search across the library
+// Issue 17 in the same run, same clients: "used by" on a page (a page of the list with each
+// file's use count and the places using it, `withUsage`, as the picker asks for it), the unused filter (root, branches, leaves) and name search across the library
 // (substrings of 3 or more characters, pages 1-3): each p99 within 1.5x the plain list p99. The
 // four take turns in 4 rounds, so a busier spell of the machine weighs on each alike.
 // BENCH_LIST_FILES, BENCH_LIST_REFS, BENCH_LIST_REQUESTS override the sizes; BENCH_LIST_KEEP=1
@@ -271,7 +271,10 @@ const phases = {
       full: true,
     };
   },
-  /** "Used by" on a page: the page (which counts uses), then where its files are used. */
+  /**
+   * "Used by" on a page as the picker asks for it: the page with each file's use count and the
+   * places using it (`withUsage`), in one request.
+   */
   usedBy: (random, i, index) => {
     const kind = kindNames[(index + i) % kindNames.length];
     return {
@@ -281,10 +284,9 @@ const phases = {
           action: 'list',
           page: 1 + Math.floor(random() * 5),
           categoryId: kinds[kind](random),
+          withUsage: true,
         }),
-        (page) => ({ action: 'usage', id: page.records.map((record) => record.id) }),
       ],
-      names: ['used by: the page', 'used by: usage of its 10 files'],
       full: true,
     };
   },
@@ -438,9 +440,7 @@ printTable(rows);
 
 /** Issue 17: each against the plain list's p99 of this run. */
 const issue17 = [
-  ['used by on a page (page, then usage)', latencies['used by']],
-  ['used by: usage of a page alone', latencies['used by: usage of its 10 files']],
-  ['used by: the page alone', latencies['used by: the page']],
+  ['used by on a page (the page with its places)', latencies['used by']],
   [
     'unused filter (root, branches, leaves)',
     kindNames.flatMap((kind) => latencies[`unused: ${kind}`]),
@@ -457,7 +457,7 @@ const issue17 = [
 printTable(issue17);
 const headline = issue17.filter((r) =>
   [
-    'used by on a page (page, then usage)',
+    'used by on a page (the page with its places)',
     'unused filter (root, branches, leaves)',
     'name search, whole library',
   ].includes(r.query),

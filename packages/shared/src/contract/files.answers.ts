@@ -7,6 +7,18 @@ import { epochMs, id } from './paging.answers';
 const count = z.number().int().nonnegative();
 const library = z.enum(['image', 'file', 'video', 'audio']);
 
+/** One place that uses a file, as its owner may see it. */
+export const fileUse = z.strictObject({
+  kind: z.enum(fileRefKinds),
+  /** The room, member, admin or chat message (0 for the site settings). */
+  holderId: count,
+  /** The room's title, the member's or admin's name, the conversation's title ('' for the site). */
+  label: z.string(),
+  /** For a chat image: the conversation and its room. */
+  conversationId: count.optional(),
+  roomId: count.optional(),
+});
+
 /** A file of the library as the picker lists it (SPEC 3.2). */
 export const fileRecord = z.strictObject({
   id,
@@ -25,6 +37,9 @@ export const fileRecord = z.strictObject({
   thumbnail: z.string().optional(),
   /** How many places use the file (issue 17: room covers, settings, avatars, chat images...). */
   useCount: count.optional(),
+  /** With `list`'s `withUsage`: the places the caller may see (issue 17), and how many others. */
+  usedBy: z.array(fileUse).optional(),
+  usedByHidden: count.optional(),
 });
 
 interface CategoryNode {
@@ -108,18 +123,6 @@ export const chunkResponse = z.strictObject({
 });
 
 export const categoryEditResponse = z.strictObject({ id });
-
-/** One place that uses a file, as its owner may see it. */
-export const fileUse = z.strictObject({
-  kind: z.enum(fileRefKinds),
-  /** The room, member, admin or chat message (0 for the site settings). */
-  holderId: count,
-  /** The room's title, the member's or admin's name, the conversation's title ('' for the site). */
-  label: z.string(),
-  /** For a chat image: the conversation and its room. */
-  conversationId: count.optional(),
-  roomId: count.optional(),
-});
 
 /** Answer of `action=usage`: per file asked about, every place using it that the caller may see. */
 export const usageResponse = z.array(

@@ -173,6 +173,8 @@ export const listRequest = z
     keywords: textField().trim().max(100, 'at most 100 characters').optional(),
     /** Only files nothing uses (issue 17). */
     unused: z.boolean().optional(),
+    /** Each record with the places using it (`usedBy`), in the same answer (issue 17). */
+    withUsage: z.boolean().optional(),
     /**
      * Order of the list (issue 17): `date` (the order files were filed in), `name` or `size`, in
      * `order` (default: descending for date and size, ascending for name). Absent: newest first.

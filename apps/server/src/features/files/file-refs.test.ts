@@ -134,6 +134,14 @@ describe.each(testDbKinds)('where files are used (%s)', (kind) => {
       ['roomDescription', room.id, 'Welcome room'],
     ]);
 
+    // The same places in the page itself, for every record on it.
+    const withPlaces = await listed(admin, { withUsage: true });
+    expect(withPlaces.records.find((r) => r.id === cover.id)?.usedBy).toEqual(used?.usedBy);
+    expect(withPlaces.records.find((r) => r.id === spare.id)).toMatchObject({
+      usedBy: [],
+      usedByHidden: 0,
+    });
+
     const unused = await listed(admin, { unused: true });
     expect(unused.records.map((r) => r.id)).toContain(spare.id);
     expect(unused.records.map((r) => r.id)).not.toContain(cover.id);

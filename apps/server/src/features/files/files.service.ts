@@ -11,6 +11,7 @@ import {
   type ListResponse,
   type SaveRequest,
   type TrashResponse,
+  type FileUse,
   type UsageResponse,
 } from '@atrium/shared/contract/files';
 import { Limits } from '@atrium/shared';
@@ -239,8 +240,13 @@ export class FilesService {
         rows = await this.repo.pageCategories(scope, category.path, offset, pageSize, dense);
       }
     }
+    const places = request.withUsage ? await this.placesOf(scope, rows) : undefined;
     return {
-      records: rows.map((row) => toRecord(row, origin)),
+      records: rows.map((row) => {
+        const record = toRecord(row, origin);
+        const used = places?.get(row.id);
+        return used ? { ...record, usedBy: used.usedBy, usedByHidden: used.hidden } : record;
+      }),
       total,
       pageSize,
       page: request.page,
@@ -553,15 +559,37 @@ export class FilesService {
   /** Where each of these files of the caller is used, as far as the caller may see (issue 17). */
   async usage(scope: LibraryScope, ids: readonly number[]): Promise<UsageResponse> {
     const rows = await this.ownFiles(this.repo, scope, ids);
-    const refs = await new FileRefs(this.db).usageOf([...new Set(rows.map((row) => row.path))]);
+    const places = await this.placesOf(scope, rows);
+    return rows.map((row) => {
+      const { useCount, usedBy, hidden } = places.get(row.id) ?? {
+        useCount: 0,
+        usedBy: [],
+        hidden: 0,
+      };
+      return { id: row.id, useCount, usedBy, hidden };
+    });
+  }
+
+  /**
+   * The places using each of these files, named, as far as the caller may see (the others are
+   * counted as hidden); files nothing uses are not asked about.
+   */
+  private async placesOf(
+    scope: LibraryScope,
+    rows: readonly FileRow[],
+  ): Promise<Map<number, { useCount: number; usedBy: FileUse[]; hidden: number }>> {
+    const used = rows.filter((row) => row.useCount > 0);
+    const refs = await new FileRefs(this.db).usageOf([...new Set(used.map((row) => row.path))]);
     const visible = (ref: UsageRow) =>
       scope.owner.type === 'admin' || ref.memberId === scope.owner.id;
-    const uses = await labelUsage(this.db, refs.filter(visible));
-    return rows.map((row) => {
+    const uses = refs.length ? await labelUsage(this.db, refs.filter(visible)) : new Map();
+    const places = new Map<number, { useCount: number; usedBy: FileUse[]; hidden: number }>();
+    for (const row of rows) {
       const all = refs.filter((ref) => ref.path === row.path);
       const usedBy = all.flatMap((ref) => uses.get(ref) ?? []);
-      return { id: row.id, useCount: all.length, usedBy, hidden: all.length - usedBy.length };
-    });
+      places.set(row.id, { useCount: all.length, usedBy, hidden: all.length - usedBy.length });
+    }
+    return places;
   }
 
   async categoryEdit(scope: LibraryScope, request: CategoryEditRequest): Promise<{ id: number }> {

@@ -61,6 +61,8 @@ function fileListQueryOptions(url: string, category: string, at: FileListPage) {
           ...(keywords ? { keywords } : {}),
           ...(unused ? { unused } : {}),
           ...fields,
+          // Each card's places come with the page (issue 17): the details need no second call.
+          withUsage: true,
         },
         { signal },
       ),

@@ -45,7 +45,8 @@ export function FileDetails({
   const image = record && isImageRecord(record) ? record.fullPath : undefined;
   const size = useImageSize(image);
   const used = (record?.useCount ?? 0) > 0;
-  const usage = useFileUsage(url, category, record?.id ?? 0, used);
+  // A record listed with its places carries them; one saved just now is asked about.
+  const usage = useFileUsage(url, category, record?.id ?? 0, used && !record?.usedBy);
   if (!record) {
     return (
       <div className="atrium-fp-details is-empty" aria-live="polite">
@@ -68,7 +69,9 @@ export function FileDetails({
     }),
   ]);
   if (record.useCount !== undefined) {
-    const places = usage.data?.[0];
+    const places = record.usedBy
+      ? { usedBy: record.usedBy, hidden: record.usedByHidden ?? 0 }
+      : usage.data?.[0];
     let text = t('files.notUsed');
     if (used && places) {
       text = [

@@ -45,6 +45,7 @@ import { FileEditDialog } from './file-edit-dialog';
 import type { FilePickerPermission } from './file-picker';
 import { FileGrid } from './file-grid';
 import type { FileRecord } from './file-record';
+import type { FileUse } from '@atrium/shared/contract/files';
 import {
   confirmProblem,
   pageCheckState,
@@ -255,14 +256,18 @@ export function PickerBody(props: PickerBodyProps) {
     if (selected.length === 0) return;
     const ids = selected.map((r) => r.id);
     // Files in use name their places before they go (issue 17).
-    let places: string[] = [];
-    if (selected.some((r) => (r.useCount ?? 0) > 0)) {
+    let places: string[];
+    const used = selected.filter((r) => (r.useCount ?? 0) > 0);
+    const named = (file: { usedBy: FileUse[]; hidden: number }) => [
+      ...file.usedBy.map((use) => describeUse(t, use)),
+      ...(file.hidden > 0 ? [t('files.usedElsewhere', { n: file.hidden })] : []),
+    ];
+    if (used.every((r) => r.usedBy)) {
+      // Listed with their places: nothing to ask the server.
+      places = used.flatMap((r) => named({ usedBy: r.usedBy ?? [], hidden: r.usedByHidden ?? 0 }));
+    } else {
       try {
-        const usage = await fetchUsage(url, category, ids);
-        places = usage.flatMap((file) => [
-          ...file.usedBy.map((use) => describeUse(t, use)),
-          ...(file.hidden > 0 ? [t('files.usedElsewhere', { n: file.hidden })] : []),
-        ]);
+        places = (await fetchUsage(url, category, ids)).flatMap(named);
       } catch {
         return;
       }
