@@ -644,18 +644,7 @@ export class UploadRepository {
     ext: string,
   ): Promise<string | undefined> {
     if (await this.ownedPathOf(owner, library, blobId, ext)) return undefined;
-    const row = await this.db
-      .selectFrom('trashedFiles')
-      .select('path')
-      .where('ownerType', '=', owner.type)
-      .where('ownerId', '=', owner.id)
-      .where('library', '=', library)
-      .where('blobId', '=', blobId)
-      .where('ext', '=', ext)
-      .orderBy('deletedAt', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row?.path;
+    return this.newestPathIn('trashedFiles', owner, library, blobId, ext);
   }
 
   /** The newest address where the owner keeps this blob under this extension (upload or file). */
@@ -666,19 +655,31 @@ export class UploadRepository {
     ext: string,
   ): Promise<string | undefined> {
     for (const table of ['uploads', 'files'] as const) {
-      const row = await this.db
-        .selectFrom(table)
-        .select('path')
-        .where('ownerType', '=', owner.type)
-        .where('ownerId', '=', owner.id)
-        .where('library', '=', library)
-        .where('blobId', '=', blobId)
-        .where('ext', '=', ext)
-        .orderBy('id', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      if (row) return row.path;
+      const path = await this.newestPathIn(table, owner, library, blobId, ext);
+      if (path) return path;
     }
     return undefined;
+  }
+
+  /** The newest address in one table where the owner has this blob under this extension. */
+  private async newestPathIn(
+    table: 'uploads' | 'files' | 'trashedFiles',
+    owner: Owner,
+    library: Library,
+    blobId: number,
+    ext: string,
+  ): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom(table)
+      .select('path')
+      .where('ownerType', '=', owner.type)
+      .where('ownerId', '=', owner.id)
+      .where('library', '=', library)
+      .where('blobId', '=', blobId)
+      .where('ext', '=', ext)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.path;
   }
 }
