@@ -131,3 +131,25 @@ test('shows where a file is used, filters unused files, names the places before 
 
   await adminCall(page, 'api/aigc/chat_room/delete', { id: room.data.id });
 });
+
+test('the upload settings set how many days the trash keeps files', async ({ page, atrium }) => {
+  mkdirSync(SCREENS, { recursive: true });
+  await signInAdmin(page, atrium, '/system/upload');
+  const days = page.getByRole('spinbutton', { name: '回收站保留天数' });
+  await expect(days).toHaveValue('30');
+  await expect(page.getByText('删除的文件在回收站中保留这么多天')).toBeVisible();
+  await days.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENS}/upload-settings-trash-1280-zh.png` });
+  await page.setViewportSize({ width: 375, height: 780 });
+  await days.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENS}/upload-settings-trash-375-zh.png` });
+  await page.evaluate(() => localStorage.setItem('atrium.lang', 'en'));
+  await page.reload();
+  const en = page.getByRole('spinbutton', { name: 'Days in the trash' });
+  await en.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENS}/upload-settings-trash-375-en.png` });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await en.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENS}/upload-settings-trash-1280-en.png` });
+  await page.evaluate(() => localStorage.removeItem('atrium.lang'));
+});

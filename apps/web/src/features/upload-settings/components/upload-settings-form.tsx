@@ -170,12 +170,15 @@ export function UploadSettingsForm({ view }: UploadSettingsFormProps) {
           >
             <InputNumber min={1} max={8} step={1} precision={0} style={{ width: 200 }} />
           </Form.Item>
+        </Card>
+
+        <Card title={t('uploadSettings.trash')}>
           <Form.Item
             name="trashDays"
             label={t('uploadSettings.trashDays')}
             extra={t('uploadSettings.trashDaysHelp')}
             rules={[{ required: true, type: 'integer', min: 1, max: 3650 }]}
-            style={{ marginTop: 16, marginBottom: 0 }}
+            style={{ marginBottom: 0 }}
           >
             <InputNumber
               min={1}

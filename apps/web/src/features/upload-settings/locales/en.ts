@@ -11,6 +11,7 @@ export const uploadSettingsEn: UploadSettingsMessages = {
   'uploadSettings.chunkS3':
     'S3 storage is on: chunks must be at least {{min}} (the smallest S3 part).',
   'uploadSettings.chunkMin': 'Chunks are at least {{min}}',
+  'uploadSettings.trash': 'Trash',
   'uploadSettings.trashDays': 'Days in the trash',
   'uploadSettings.trashDaysHelp':
     'A deleted file can be restored from the library’s trash for this many days, then it goes for good.',

@@ -8,6 +8,7 @@ export const uploadSettingsZhCN = {
   'uploadSettings.chunkHelp': '每个上传请求携带的字节数。',
   'uploadSettings.chunkS3': '当前使用 S3 存储：分片至少 {{min}}（S3 分段的最小值）。',
   'uploadSettings.chunkMin': '分片至少 {{min}}',
+  'uploadSettings.trash': '回收站',
   'uploadSettings.trashDays': '回收站保留天数',
   'uploadSettings.trashDaysHelp': '删除的文件在回收站中保留这么多天，期间可以恢复，之后永久删除。',
   'uploadSettings.days': '天',
