@@ -3,6 +3,7 @@ import { PostgresAdapter, type Kysely } from 'kysely';
 import { filesDb, type FilesDb } from '../../db/files.tables';
 import type { Database, Db } from '../../db/index';
 import { ApiError } from '../../http/envelope';
+import { UploadRepository } from '../upload/index';
 
 /** One place that holds paths: a room, the site settings (0), a member, an admin, a message. */
 export interface RefHolder {
@@ -47,9 +48,11 @@ const key = (kind: string, path: string) => `${kind}\n${path}`;
  */
 export class FileRefs {
   private readonly postgres: boolean;
+  private readonly blobs: UploadRepository;
 
   constructor(private readonly db: FilesDb) {
     this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+    this.blobs = new UploadRepository(db);
   }
 
   /** Makes `holder`'s references exactly `refs` (of its kinds). Throws, naming the field, when a new one names no file. */
@@ -72,20 +75,7 @@ export class FileRefs {
     const have = new Set(current.map((row) => key(row.kind, row.path)));
     const added = [...wanted.values()].filter((ref) => !have.has(key(ref.kind, ref.path)));
 
-    if (gone.length > 0) {
-      await this.db
-        .deleteFrom('fileRefs')
-        .where(
-          'id',
-          'in',
-          gone.map((row) => row.id),
-        )
-        .execute();
-      for (const row of gone) {
-        await this.countUse(row.path, -1);
-        if (row.blobId !== null) await this.dropBlobRef(row.blobId);
-      }
-    }
+    await this.release(gone);
     const now = Date.now();
     for (const ref of added) {
       const blobId = await this.liveBlobOf(ref.path);
@@ -93,7 +83,9 @@ export class FileRefs {
         throw new ApiError(`${fieldOf[ref.kind]}: the file ${ref.path} no longer exists`);
       }
       const keep = keepsBlob.has(ref.kind);
-      if (keep) await this.addBlobRef(blobId);
+      if (keep && !(await this.blobs.addBlobRefs(blobId, 1))) {
+        throw new ApiError(`${fieldOf[ref.kind]}: the file ${ref.path} no longer exists`);
+      }
       await this.db
         .insertInto('fileRefs')
         .values({
@@ -126,6 +118,16 @@ export class FileRefs {
           .where('chatMessages.conversationId', 'in', conversationIds),
       )
       .execute();
+    await this.release(rows);
+  }
+
+  /**
+   * Deletes these references: their files count one use fewer, and a kept blob one reference
+   * fewer (the sweeper frees a blob nothing references any more).
+   */
+  private async release(
+    rows: readonly { id: number; path: string; blobId: number | null }[],
+  ): Promise<void> {
     if (rows.length === 0) return;
     await this.db
       .deleteFrom('fileRefs')
@@ -137,7 +139,7 @@ export class FileRefs {
       .execute();
     for (const row of rows) {
       await this.countUse(row.path, -1);
-      if (row.blobId !== null) await this.dropBlobRef(row.blobId);
+      if (row.blobId !== null) await this.blobs.dropBlobRefs(row.blobId, 1);
     }
   }
 
@@ -193,23 +195,6 @@ export class FileRefs {
         .where('library', '=', row.library)
         .execute();
     }
-  }
-
-  private async addBlobRef(blobId: number): Promise<void> {
-    await this.db
-      .updateTable('fileBlobs')
-      .set((eb) => ({ refCount: eb('refCount', '+', 1) }))
-      .where('id', '=', blobId)
-      .execute();
-  }
-
-  /** The sweeper frees a blob nothing references any more. */
-  private async dropBlobRef(blobId: number): Promise<void> {
-    await this.db
-      .updateTable('fileBlobs')
-      .set((eb) => ({ refCount: eb('refCount', '-', 1) }))
-      .where('id', '=', blobId)
-      .execute();
   }
 
   /** The references at `path` that keep a blob of their own (chat images). */

@@ -1,3 +1,4 @@
+import { every } from '../../every';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { Db } from '../../db/index';
@@ -79,27 +80,20 @@ export async function registerFilesFeature(
       ? uploads.startSweeper(deps.sweepIntervalMs ?? 3_600_000)
       : undefined;
   // The trash lets go of what it has kept longer than the upload settings' trashDays.
-  let purging = false;
-  const purgeTimer =
+  const stopPurge =
     (deps.sweepIntervalMs ?? 3_600_000) > 0
-      ? setInterval(() => {
-          if (purging) return;
-          purging = true;
-          files
-            .purgeExpired()
-            .catch((error: unknown) => log.warn({ err: error }, 'trash purge failed'))
-            .finally(() => {
-              purging = false;
-            });
-        }, deps.sweepIntervalMs ?? 3_600_000)
+      ? every(
+          deps.sweepIntervalMs ?? 3_600_000,
+          () => files.purgeExpired(),
+          (error) => log.warn({ err: error }, 'trash purge failed'),
+        )
       : undefined;
-  purgeTimer?.unref();
   const mergeMs = deps.nameIndexMergeMs ?? 1000;
   const stopMerger = mergeMs > 0 ? startNameIndexMerger(db, log, mergeMs) : undefined;
   app.addHook('onClose', async () => {
     stopMerger?.();
     stopSweeper?.();
-    if (purgeTimer) clearInterval(purgeTimer);
+    stopPurge?.();
     await uploads.close();
   });
 

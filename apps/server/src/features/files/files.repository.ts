@@ -100,6 +100,26 @@ function ownedCategories(db: FilesDb, type: OwnerType, owner: number, library: L
     .where('library', '=', library);
 }
 
+/** Newest first over the whole library, or only among the files nothing uses. */
+function newestFirst(unused: boolean) {
+  return prepare(
+    (
+      db: FilesDb,
+      type: OwnerType,
+      owner: number,
+      library: Library,
+      offset: number,
+      limit: number,
+    ) => {
+      const query = ownedFiles(db, type, owner, library).select(fileColumns);
+      return (unused ? query.where('useCount', '=', 0) : query)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset);
+    },
+  );
+}
+
 /** The listing queries, built once (see PreparedQuery): `list` runs them on every page. */
 const listing = {
   category: prepare((db: FilesDb, type: OwnerType, owner: number, library: Library, id: number) =>
@@ -123,38 +143,10 @@ const listing = {
         ])
         .where('path', 'like', pathPrefix),
   ),
-  pageAll: prepare(
-    (
-      db: FilesDb,
-      type: OwnerType,
-      owner: number,
-      library: Library,
-      offset: number,
-      limit: number,
-    ) =>
-      ownedFiles(db, type, owner, library)
-        .select(fileColumns)
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .offset(offset),
-  ),
+  /** Newest first over the whole library. */
+  pageAll: newestFirst(false),
   /** Newest first among the library's files nothing uses (the unused filter at the root). */
-  pageUnused: prepare(
-    (
-      db: FilesDb,
-      type: OwnerType,
-      owner: number,
-      library: Library,
-      offset: number,
-      limit: number,
-    ) =>
-      ownedFiles(db, type, owner, library)
-        .select(fileColumns)
-        .where('useCount', '=', 0)
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .offset(offset),
-  ),
+  pageUnused: newestFirst(true),
   pageCategory: prepare(
     (
       db: FilesDb,
@@ -611,29 +603,22 @@ export class FilesRepository {
   }
 
   /**
-   * Takes files out of the trash: these ids of the owner's (all of them without `ids`). Deleting
-   * first claims them, so two requests racing for a file never both act on it. Answers the rows.
+   * Takes files out of the owner's trash: these ids, all of them, or those at one address (an
+   * upload saved again there: restored). Deleting first claims them, so two requests racing for
+   * a file never both act on it. Answers the rows.
    */
-  async takeTrashed(scope: LibraryScope, ids: readonly number[] | 'all'): Promise<TrashedRow[]> {
+  takeTrashed(
+    scope: LibraryScope,
+    which: readonly number[] | 'all' | { path: string },
+  ): Promise<TrashedRow[]> {
     let query = this.db
       .deleteFrom('trashedFiles')
       .where('ownerType', '=', scope.owner.type)
       .where('ownerId', '=', scope.owner.id)
       .where('library', '=', scope.library);
-    if (ids !== 'all') query = query.where('id', 'in', ids);
+    if (typeof which === 'object' && 'path' in which) query = query.where('path', '=', which.path);
+    else if (which !== 'all') query = query.where('id', 'in', which);
     return query.returningAll().execute();
-  }
-
-  /** Takes out of the trash what an upload just saved again at the same address (restored). */
-  takeTrashedAt(scope: LibraryScope, path: string): Promise<TrashedRow[]> {
-    return this.db
-      .deleteFrom('trashedFiles')
-      .where('ownerType', '=', scope.owner.type)
-      .where('ownerId', '=', scope.owner.id)
-      .where('library', '=', scope.library)
-      .where('path', '=', path)
-      .returningAll()
-      .execute();
   }
 
   /** Takes up to `limit` files deleted before `before` out of every trash. */

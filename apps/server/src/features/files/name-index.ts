@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql } from 'kysely';
+import { every } from '../../every';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FilesDb } from '../../db/files.tables';
 
@@ -22,18 +23,11 @@ export function startNameIndexMerger(
   intervalMs: number,
 ): () => void {
   if (db.getExecutor().adapter instanceof PostgresAdapter) return () => undefined;
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
+  return every(
+    intervalMs,
     // A negative page count merges every segment, not only levels that are full.
-    sql`insert into files_fts (files_fts, rank) values ('merge', ${-pagesPerStep})`
-      .execute(db)
-      .catch((error: unknown) => log.warn({ err: error }, 'merging the file name index failed'))
-      .finally(() => {
-        running = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+    () =>
+      sql`insert into files_fts (files_fts, rank) values ('merge', ${-pagesPerStep})`.execute(db),
+    (error) => log.warn({ err: error }, 'merging the file name index failed'),
+  );
 }

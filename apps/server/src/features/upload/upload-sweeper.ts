@@ -1,3 +1,4 @@
+import { every } from '../../every';
 import type { SessionRow } from '../../db/files.tables';
 import { blobNameOfKey, type ListedObject, type Storage } from '../../storage/index';
 import type { BlobStore } from './blob-store';
@@ -109,17 +110,10 @@ export class UploadSweeper {
 
   /** Sweeps every `intervalMs` (one sweep at a time) until the returned function is called. */
   start(intervalMs: number, clock: () => number): () => void {
-    let running = false;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      this.sweep(clock())
-        .catch((error: unknown) => this.log?.warn({ err: error }, 'upload sweep failed'))
-        .finally(() => {
-          running = false;
-        });
-    }, intervalMs);
-    timer.unref();
-    return () => clearInterval(timer);
+    return every(
+      intervalMs,
+      () => this.sweep(clock()),
+      (error) => this.log?.warn({ err: error }, 'upload sweep failed'),
+    );
   }
 }
