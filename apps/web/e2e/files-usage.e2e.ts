@@ -153,3 +153,63 @@ test('the upload settings set how many days the trash keeps files', async ({ pag
   await page.screenshot({ path: `${SCREENS}/upload-settings-trash-1280-en.png` });
   await page.evaluate(() => localStorage.removeItem('atrium.lang'));
 });
+
+test("a member's Files page shows their own places: the avatar, by the member's name", async ({
+  page,
+  atrium,
+}, testInfo) => {
+  mkdirSync(SCREENS, { recursive: true });
+  const xsrf = 'e2e-usage-xsrf';
+  const post = async <T>(path: string, body: unknown, auth?: Record<string, string>) => {
+    const res = await fetch(atrium.url + path, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'is-ajax': 'true',
+        ...(auth ? { ...auth, cookie: `XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': xsrf } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as { code: number; msg: string; data: T };
+    if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
+    return json.data;
+  };
+  const member = { username: `usage${runTag}`, password: 'usage-Member-pass-42' };
+  const admin = await post<{ token: string }>('admin/api/auth/login', {
+    username: 'admin',
+    password: atrium.adminPassword,
+  });
+  await post('admin/api/members/create', member, { 'admin-api-token': admin.token });
+  const { token } = await post<{ token: string }>('api/auth/login', member);
+  await page.context().addCookies([{ name: 'api-token', value: token, url: atrium.url }]);
+
+  await page.goto(`${atrium.url}#/files`);
+  const avatarName = `me-${runTag}.png`;
+  const avatar = testInfo.outputPath(avatarName);
+  writeFileSync(avatar, solidPng(40, 40, [120, 60, 200]));
+  await page.locator('.atrium-upload input[type="file"]').setInputFiles(avatar);
+  await expect(card(page, avatarName)).toBeVisible();
+  const listed = await post<Listed>(
+    'member_data/file_manager/image',
+    { action: 'list' },
+    { 'api-token': token },
+  );
+  const path = listed.records.find((r) => r.filename === avatarName)?.path;
+  await post('api/account/profile/save', { nickname: 'Ann', avatar: path }, { 'api-token': token });
+
+  await page.reload();
+  await expect(card(page, avatarName).locator('.atrium-fp-used')).toHaveText('1 处使用');
+  await card(page, avatarName).click();
+  await expect(page.getByRole('definition').filter({ hasText: 'Ann 的头像' })).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/member-files-used-by-1280-zh.png` });
+  await page.setViewportSize({ width: 375, height: 780 });
+  await page.screenshot({ path: `${SCREENS}/member-files-used-by-375-zh.png` });
+  await page.evaluate(() => localStorage.setItem('atrium.lang', 'en'));
+  await page.reload();
+  await card(page, avatarName).click();
+  await expect(page.getByRole('definition').filter({ hasText: 'Avatar of Ann' })).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/member-files-used-by-375-en.png` });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: `${SCREENS}/member-files-used-by-1280-en.png` });
+  await page.evaluate(() => localStorage.removeItem('atrium.lang'));
+});

@@ -311,7 +311,10 @@ export class FilesService {
         await uploadRepo.deleteUploads(pending.map((u) => u.id));
         await uploadRepo.dropBlobRefs(blob.id, pending.length);
         // Uploaded again while it sat in the trash (init gave it its old address back): restored.
-        await FilesService.dropBlobs(uploadRepo, await repo.takeTrashed(scope, { path: request.path }));
+        await FilesService.dropBlobs(
+          uploadRepo,
+          await repo.takeTrashed(scope, { path: request.path }),
+        );
       }
       await repo.addToCategoryCount(request.categoryId, 1);
       await repo.addToLibraryCount(scope, 1, useCount === 0 ? 1 : 0);
