@@ -95,6 +95,8 @@ export interface RouteOptions<PS extends ZodType | undefined> {
   params?: PS;
   /** Defaults to the call's `/admin/api/...` or `/api/...` URL (DESIGN 5). */
   url?: string;
+  /** A signed-in caller's largest body, when a call takes more than `Limits.jsonBodyLimitBytes`. */
+  bodyLimit?: number;
 }
 
 /** Fails a test whose handler answered what its declaration does not allow. */
@@ -137,7 +139,7 @@ export function route<C extends Call, PS extends ZodType | undefined = undefined
     schema: { body: call.request, ...(options.params ? { params: options.params } : {}) },
     // Only a signed-in caller may send a large body: the caller is known before it is read, and
     // a public route keeps the server's small default (ServerLimits.anonymousBodyLimitBytes).
-    ...(isPublic ? {} : { bodyLimit: Limits.jsonBodyLimitBytes }),
+    ...(isPublic ? {} : { bodyLimit: options.bodyLimit ?? Limits.jsonBodyLimitBytes }),
     onRequest: async (req, reply) => {
       if (call.area === 'admin') {
         req.admin = (await app.authenticator.admin(req, reply)) ?? null;

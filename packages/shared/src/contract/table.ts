@@ -2,6 +2,7 @@ import { accountCalls, captchaCalls, messagingCalls } from './accounts';
 import { adminsCalls, rolesCalls } from './admins';
 import { auditCalls } from './audit';
 import { authCalls } from './auth';
+import { chatExportCalls, chatShareAdminCalls } from './chat-export';
 import { aiCalls, chatCalls, roomsAdminCalls, roomsMemberCalls, usageCalls } from './chat';
 import { dashboardCalls } from './dashboard';
 import { membersAdminCalls } from './members-admin';
@@ -27,6 +28,7 @@ export const adminTable = {
   ...aiCalls,
   ...roomsAdminCalls,
   ...usageCalls,
+  ...chatShareAdminCalls,
 };
 
 export const memberTable = {
@@ -35,6 +37,7 @@ export const memberTable = {
   ...accountCalls,
   ...roomsMemberCalls,
   ...chatCalls,
+  ...chatExportCalls,
 };
 
 export type AdminTable = typeof adminTable;

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ProvidersService } from '../ai/index';
 import type { ImageAccess } from '../files/index';
 import type { RoomsService } from '../rooms/index';
+import { registerArchiveRoutes } from './archive.routes';
+import { ArchiveService } from './archive.service';
 import { ChatRepository } from './chat.repository';
 import { registerChatRoutes } from './chat.routes';
 import { ChatService } from './chat.service';
@@ -91,6 +93,10 @@ export async function registerChatFeature(
   });
 
   registerChatRoutes(app, chat, streams);
+  registerArchiveRoutes(
+    app,
+    new ArchiveService({ db, rooms: deps.rooms, images: deps.images, now }),
+  );
   registerUsageRoutes(app, new UsageService(usage, deps.rooms), quotas);
   return { chat, quotas, generations, streams };
 }

@@ -1,0 +1,77 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ok } from '@atrium/shared';
+import {
+  chatExportCalls as calls,
+  chatImportMaxChars,
+  chatShareAdminCalls as adminCalls,
+} from '@atrium/shared/contract/chat-export';
+import type { FastifyInstance } from 'fastify';
+import { route } from '../../http/route';
+import { attachmentHeader } from './archive-format';
+import type { ArchiveService } from './archive.service';
+
+/**
+ * A body carrying the file as a JSON string: escaping may double it (quotes, line ends), and
+ * the file's own cap is checked with a clear message once the body is read.
+ */
+const importBodyLimit = chatImportMaxChars * 2 + 64 * 1024;
+
+/** Export and import of conversations, share links and their admin setting (issue 18). */
+export function registerArchiveRoutes(app: FastifyInstance, archive: ArchiveService): void {
+  route(app, calls['aigc/conversation/export'], async ({ body, member, req, reply }) => {
+    // Refusals (a conversation that is not the member's) answer the envelope; only then does
+    // the reply become the file, written a page of conversations at a time.
+    const file = await archive.export(member, body, `${req.protocol}://${req.host}`);
+    reply.hijack();
+    const headers: OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) headers[name] = value;
+    }
+    reply.raw.writeHead(200, {
+      ...headers,
+      'content-type': file.contentType,
+      'content-disposition': attachmentHeader(file.fileName),
+      'cache-control': 'no-store',
+    });
+    try {
+      await pipeline(Readable.from(file.chunks), reply.raw);
+    } catch (error) {
+      // Headers are gone: the cut connection is how the browser learns the file is incomplete.
+      req.log.error({ err: error }, 'chat export failed');
+      reply.raw.destroy();
+    }
+    // Ignored by Fastify: the reply was hijacked and written above.
+    return ok(null);
+  });
+
+  route(
+    app,
+    calls['aigc/conversation/import'],
+    async ({ body, member }) => {
+      const result = await archive.import(member, body.file, body.roomId);
+      return ok(result, `Imported ${result.conversations.length} conversation(s)`);
+    },
+    { bodyLimit: importBodyLimit },
+  );
+
+  route(app, calls['aigc/share/create'], async ({ body, member }) =>
+    ok(await archive.createShare(member, body.conversationId, body.public)),
+  );
+  route(app, calls['aigc/share/list'], async ({ member }) => ok(await archive.listShares(member)));
+  route(app, calls['aigc/share/revoke'], async ({ body, member }) => {
+    await archive.revokeShare(member, body.id);
+    return ok(null);
+  });
+  route(app, calls['aigc/share/view'], async ({ body, member, reply }) => {
+    // A shared page is for the people it was sent to, never for search engines.
+    reply.header('X-Robots-Tag', 'noindex, nofollow');
+    return ok(await archive.viewShare(member, body.token));
+  });
+
+  route(app, adminCalls['aigc/share/setting'], async () => ok(await archive.shareSettings()));
+  route(app, adminCalls['aigc/share/setting_save'], async ({ body }) =>
+    ok(await archive.saveShareSettings(body), 'Save Success'),
+  );
+}
