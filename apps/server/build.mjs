@@ -36,4 +36,19 @@ await build({
   logLevel: 'warning',
 });
 
-console.log('Built apps/server/dist/main.js and dist/hash.worker.mjs');
+// The document reader's thread (chat-docs extractor.ts finds it next to the bundle too).
+await build({
+  entryPoints: [here('./src/features/chat-docs/extract.worker.mjs')],
+  outfile: here('./dist/extract.worker.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external,
+  logLevel: 'warning',
+  banner: {
+    js: "import { createRequire as __atriumCreateRequire } from 'node:module'; const require = __atriumCreateRequire(import.meta.url);",
+  },
+});
+
+console.log('Built apps/server/dist/main.js, dist/hash.worker.mjs and dist/extract.worker.mjs');

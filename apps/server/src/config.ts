@@ -62,6 +62,11 @@ export interface Config {
    * Browser tests shorten it rather than wait a real minute.
    */
   verifyResendSeconds: number;
+  /**
+   * The model name of an AI model (Admin › AI models) whose provider's `/v1/embeddings` gives
+   * documents attached to conversations vectors; unset: documents are searched by words only.
+   */
+  embeddingModel?: string | undefined;
 }
 
 /** Thrown by `loadConfig`; its message lists every bad variable, one per line. */
@@ -176,6 +181,7 @@ const envSchema = z.object({
       .max(3600, 'expected 1 to 3600 seconds')
       .default(60),
   ),
+  ATRIUM_EMBEDDING_MODEL: z.preprocess(blankToUndefined, z.string().trim().max(200).optional()),
 });
 
 type Env = Record<string, string | undefined>;
@@ -255,6 +261,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logCaptchaAnswers: e.ATRIUM_LOG_CAPTCHA_ANSWERS === 'true',
     checkAnswers: e.ATRIUM_CHECK_ANSWERS === 'true',
     verifyResendSeconds: e.ATRIUM_VERIFY_RESEND_SECONDS,
+    embeddingModel: e.ATRIUM_EMBEDDING_MODEL,
   };
 }
 

@@ -17,6 +17,8 @@ export const fileRefKinds = [
   'memberAvatar',
   'adminAvatar',
   'chatImage',
+  /** A document attached to a conversation as context (issue 18); the holder is the conversation. */
+  'chatDocument',
 ] as const;
 export type FileRefKind = (typeof fileRefKinds)[number];
 

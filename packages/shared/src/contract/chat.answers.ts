@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { citationRecord } from './chat-docs.answers';
 import { epochMs, id } from './paging.answers';
 
 /** What the AIGC calls answer (DESIGN 8): providers, models, rooms, conversations, usage. */
@@ -143,6 +144,8 @@ export const messageListResponse = z.strictObject({
   hasMore: z.boolean(),
 });
 
+  /** An answer given passages of the conversation's documents: the ones it cites (chat-docs). */
+  citations: z.array(citationRecord).optional(),
 export const chatSendResponse = z.strictObject({
   userMessage: messageRecord,
   /** Status 'streaming': read it with `aigc/chat/stream`. */

@@ -18,6 +18,7 @@ import * as fileRefs from './2026_11_29_2000_file_refs';
 import * as uploadPrivacy from './2026_11_29_3000_upload_privacy';
 import * as trash from './2026_11_29_6000_trash';
 import * as fileSearch from './2026_11_29_7000_file_search';
+import * as chatDocuments from './2026_11_30_1000_chat_documents';
 import * as chatShares from './2026_11_30_3000_chat_shares';
 
 /**
@@ -46,3 +47,4 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_7000_file_search': fileSearch,
   '2026_11_30_3000_chat_shares': chatShares,
 };
+  '2026_11_30_1000_chat_documents': chatDocuments,

@@ -28,10 +28,11 @@ const fieldOf: Record<FileRefKind, string> = {
   memberAvatar: 'avatar',
   adminAvatar: 'avatar',
   chatImage: 'images',
+  chatDocument: 'paths',
 };
 
 /** Kinds whose reference keeps the blob (and so the address) alive on its own. */
-const keepsBlob: ReadonlySet<FileRefKind> = new Set(['chatImage']);
+const keepsBlob: ReadonlySet<FileRefKind> = new Set(['chatImage', 'chatDocument']);
 
 const key = (kind: string, path: string) => `${kind}\n${path}`;
 
@@ -101,9 +102,19 @@ export class FileRefs {
     }
   }
 
-  /** Drops every reference of chat messages in these conversations (deleted with them). */
+  /**
+   * Drops every reference of chat messages in these conversations, and of the documents attached
+   * to them (deleted with them).
+   */
   async dropConversations(conversationIds: readonly number[]): Promise<void> {
     if (conversationIds.length === 0) return;
+    const documents = await this.db
+      .selectFrom('fileRefs')
+      .select(['id', 'path', 'blobId'])
+      .where('kind', '=', 'chatDocument')
+      .where('holderId', 'in', conversationIds)
+      .execute();
+    await this.release(documents);
     const rows = await this.db
       .selectFrom('fileRefs')
       .select(['id', 'path', 'blobId'])

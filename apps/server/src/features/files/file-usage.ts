@@ -29,6 +29,7 @@ export async function labelUsage(
   const memberIds = ids(refs, (kind) => kind === 'memberAvatar');
   const adminIds = ids(refs, (kind) => kind === 'adminAvatar');
   const messageIds = ids(refs, (kind) => kind === 'chatImage');
+  const conversationIds = ids(refs, (kind) => kind === 'chatDocument');
   const people = (table: 'members' | 'admins', list: number[]) =>
     list.length
       ? read
@@ -37,7 +38,7 @@ export async function labelUsage(
           .where('id', 'in', list)
           .execute()
       : [];
-  const [rooms, members, admins, messages] = await Promise.all([
+  const [rooms, members, admins, messages, conversations] = await Promise.all([
     roomIds.length
       ? read.selectFrom('chatRooms').select(['id', 'title']).where('id', 'in', roomIds).execute()
       : [],
@@ -56,6 +57,13 @@ export async function labelUsage(
           .where('chatMessages.id', 'in', messageIds)
           .execute()
       : [],
+    conversationIds.length
+      ? read
+          .selectFrom('chatConversations')
+          .select(['id', 'roomId', 'title'])
+          .where('id', 'in', conversationIds)
+          .execute()
+      : [],
   ]);
   const roomTitle = new Map(rooms.map((row) => [row.id, row.title]));
   const person = (row: { id: number; username: string; nickname: string }) =>
@@ -63,6 +71,7 @@ export async function labelUsage(
   const memberName = new Map(members.map(person));
   const adminName = new Map(admins.map(person));
   const message = new Map(messages.map((row) => [row.id, row]));
+  const conversation = new Map(conversations.map((row) => [row.id, row]));
 
   const labels = new Map<UsageRow, FileUse>();
   for (const ref of refs) {
@@ -75,6 +84,13 @@ export async function labelUsage(
       if (found) {
         use.label = found.title;
         use.conversationId = found.conversationId;
+        use.roomId = found.roomId;
+      }
+    } else if (ref.kind === 'chatDocument') {
+      const found = conversation.get(ref.holderId);
+      if (found) {
+        use.label = found.title;
+        use.conversationId = found.id;
         use.roomId = found.roomId;
       }
     }
@@ -97,6 +113,7 @@ const fieldNames: Record<FileRefKind, string> = {
   memberAvatar: 'avatar',
   adminAvatar: 'avatar',
   chatImage: 'image',
+  chatDocument: 'document',
 };
 
 /** The places in words, for a refusal: `room "Welcome" (cover)`, `site settings (logo)`. */

@@ -93,6 +93,7 @@ export const filesEn: FilesMessages = {
   'files.use.memberAvatar': 'Avatar of {{label}}',
   'files.use.adminAvatar': 'Avatar of admin {{label}}',
   'files.use.chatImage': 'Chat “{{label}}”: image',
+  'files.use.chatDocument': 'Chat “{{label}}”: document',
   'files.dropHere': 'Drop to upload into “{{category}}”',
   'files.order': 'No. {{n}}',
   'files.noPermission': 'You may not view the file library',

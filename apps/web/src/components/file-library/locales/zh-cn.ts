@@ -90,6 +90,7 @@ export const filesZhCN = {
   'files.use.memberAvatar': '{{label}} 的头像',
   'files.use.adminAvatar': '管理员 {{label}} 的头像',
   'files.use.chatImage': '会话「{{label}}」中的图片',
+  'files.use.chatDocument': '会话「{{label}}」的参考文档',
   'files.dropHere': '松开即可上传到「{{category}}」',
   'files.order': '第 {{n}} 个',
   'files.noPermission': '没有查看文件库的权限',

@@ -1,0 +1,477 @@
+import type { MessageListResponse } from '@atrium/shared/contract/chat';
+import type { DocumentListResponse, DocumentRecord } from '@atrium/shared/contract/chat-docs';
+import type { FileRecord, UsageResponse } from '@atrium/shared/contract/files';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDbKinds } from '../../testing/db';
+import { makeDocx as docx, makePdf as pdf } from '../../testing/doc-fixtures.mjs';
+import { startFakeOpenAi, type ChatBody, type FakeOpenAi } from '../../testing/fake-openai';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+import {
+  eventually,
+  expectOk,
+  newConversation,
+  seedRoom,
+  send,
+  TEST_API_KEY,
+  type Seeded,
+} from '../chat/chat.testing';
+import { FileClient, useUploadConfig } from '../files/files.testing';
+import { docsDb } from './chat-docs.tables';
+import { Extractor, UnreadableDocument } from './extractor';
+import { RETRIEVAL_MAX_TOKENS } from './retrieval';
+
+describe('reading documents (extract.worker.mjs)', () => {
+  const extractor = new Extractor(20_000);
+  afterAll(() => extractor.close());
+
+  it('reads each format: PDF by page, DOCX, CSV rows under their header, TXT and MD', async () => {
+    const progress: number[] = [];
+    const read = await extractor.extract(
+      'pdf',
+      pdf(['First page about apples', ['Second page', 'about zebras (and more)']]),
+      (done) => progress.push(done),
+    );
+    expect(read.paged).toBe(true);
+    expect(read.pages.map((page) => page.replace(/\s+/g, ' ').trim())).toEqual([
+      'First page about apples',
+      'Second page about zebras (and more)',
+    ]);
+    expect(progress).toEqual([1, 2]);
+
+    const word = await extractor.extract(
+      'docx',
+      docx(['Quarterly report', '季度报告 <draft> & co']),
+    );
+    expect(word).toEqual({ paged: false, pages: [expect.stringContaining('Quarterly report')] });
+    expect(word.pages[0]).toContain('季度报告 <draft> & co');
+
+    const csv = await extractor.extract(
+      'csv',
+      Buffer.from('\uFEFFcity,population\nOslo,709000\n"Bergen, West",291000\n'),
+    );
+    expect(csv.pages).toEqual([
+      'city: Oslo; population: 709000\ncity: Bergen, West; population: 291000',
+    ]);
+
+    const txt = await extractor.extract('txt', Buffer.from('\uFEFFplain 文本'));
+    expect(txt.pages).toEqual(['plain 文本']);
+    const md = await extractor.extract('md', Buffer.from('# Title\n\nBody'));
+    expect(md.pages).toEqual(['# Title\n\nBody']);
+    // Chinese text saved as GB18030 (not UTF-8) is read too.
+    const gb = await extractor.extract('txt', Buffer.from([0xd6, 0xd0, 0xce, 0xc4]));
+    expect(gb.pages).toEqual(['中文']);
+  });
+
+  it('says why a file cannot be read', async () => {
+    const broken = extractor.extract('pdf', Buffer.from('%PDF-1.4\nthis is not really a PDF'));
+    await expect(broken).rejects.toBeInstanceOf(UnreadableDocument);
+    await expect(broken).rejects.toThrow(/not a valid PDF/);
+    await expect(extractor.extract('docx', Buffer.from('PK not a zip'))).rejects.toThrow(
+      /not a valid Word document/,
+    );
+    await expect(extractor.extract('txt', Buffer.from([0x61, 0, 0x62]))).rejects.toThrow(
+      /not a text file/,
+    );
+    // The thread goes on reading after failures.
+    expect((await extractor.extract('txt', Buffer.from('still here'))).pages).toEqual([
+      'still here',
+    ]);
+  });
+});
+
+describe.each(testDbKinds)('documents as chat context on %s', (kind) => {
+  let fake: FakeOpenAi;
+  let t: TestApp;
+  let seeded: Seeded;
+  const as = (token: string) => ({ area: 'member' as const, token });
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAi({ apiKey: TEST_API_KEY });
+    t = await createTestApp({
+      db: kind,
+      deps: { aigc: { documents: { pollMs: 50 } } },
+    });
+    await useUploadConfig(t);
+    seeded = await seedRoom(t, fake);
+  });
+  afterAll(async () => {
+    await t?.cleanup();
+    await fake?.close();
+  });
+
+  const documents = () => t.app.features.chat.documents;
+
+  async function member() {
+    const { token } = await t.loginMember();
+    return { token, files: new FileClient(t, as(token), 'file') };
+  }
+
+  const attach = (token: string, conversationId: number, paths: string[]) =>
+    t.post<DocumentListResponse>('/api/aigc/document/attach', { conversationId, paths }, as(token));
+
+  /** The conversation's documents once none is waiting or being read. */
+  async function settled(token: string, conversationId: number): Promise<DocumentRecord[]> {
+    return eventually(async () => {
+      const { records } = await expectOk<DocumentListResponse>(
+        t,
+        '/api/aigc/document/list',
+        { conversationId },
+        as(token),
+      );
+      return records.every((r) => r.status === 'done' || r.status === 'failed')
+        ? records
+        : undefined;
+    }, 20_000);
+  }
+
+  async function answered(token: string, conversationId: number, content: string) {
+    const sent = await send(t, token, conversationId, content);
+    expect(sent.json.code, sent.json.msg).toBe(0);
+    const id = sent.json.data.assistantMessage.id;
+    return eventually(async () => {
+      const list = await expectOk<MessageListResponse>(
+        t,
+        '/api/aigc/message/list',
+        { conversationId },
+        as(token),
+      );
+      const found = list.records.find((m) => m.id === id);
+      return found && found.status !== 'streaming' ? found : undefined;
+    });
+  }
+
+  const systemTexts = (body: ChatBody) =>
+    (body.messages ?? [])
+      .filter((m) => m.role === 'system')
+      .map((m) => String(m.content))
+      .join('\n');
+
+  it('reads attached PDF, DOCX, CSV, TXT and MD files and answers with cited passages', async () => {
+    const { token, files } = await member();
+    const manual = await files.uploadAndSave({
+      name: 'manual.pdf',
+      data: pdf([
+        'Introduction to the garden. Apples grow here.',
+        'Chapter two. The zebra migration happens every spring across the river.',
+        'Appendix with unrelated numbers.',
+      ]),
+    });
+    const report = await files.uploadAndSave({
+      name: 'report.docx',
+      data: docx(['The budget for lighthouse repairs is 40 thousand.', '灯塔维修的预算是四万。']),
+    });
+    const table = await files.uploadAndSave({
+      name: 'cities.csv',
+      data: Buffer.from('city,river\nVienna,Danube\nCairo,Nile\n'),
+    });
+    const notes = await files.uploadAndSave({
+      name: 'notes.txt',
+      data: Buffer.from('Remember the penguin colony count: 312.'),
+    });
+    const readme = await files.uploadAndSave({
+      name: 'readme.md',
+      data: Buffer.from('# Setup\n\nRun the volcano simulator with care.'),
+    });
+    const conversation = await newConversation(t, token, seeded.room.id);
+    const attached = await attach(
+      token,
+      conversation.id,
+      [manual, report, table, notes, readme].map((f) => f.path),
+    );
+    expect(attached.json.code, attached.json.msg).toBe(0);
+    expect(attached.json.data.records.map((r) => r.name)).toEqual([
+      'manual.pdf',
+      'report.docx',
+      'cities.csv',
+      'notes.txt',
+      'readme.md',
+    ]);
+
+    const ready = await settled(token, conversation.id);
+    expect(ready.map((r) => [r.name, r.status, r.progress, r.pages, r.error])).toEqual([
+      ['manual.pdf', 'done', 100, 3, ''],
+      ['report.docx', 'done', 100, 0, ''],
+      ['cities.csv', 'done', 100, 0, ''],
+      ['notes.txt', 'done', 100, 0, ''],
+      ['readme.md', 'done', 100, 0, ''],
+    ]);
+
+    // The model is given the relevant passage, numbered, and told to cite it; it cites [1].
+    fake.script((body) => {
+      const system = systemTexts(body);
+      expect(system).toContain('cite each passage');
+      expect(system).toMatch(/\[1\] manual\.pdf, page 2\nChapter two\. The zebra migration/);
+      expect(Buffer.byteLength(system.slice(system.indexOf('The member attached')))).toBeLessThan(
+        RETRIEVAL_MAX_TOKENS,
+      );
+      return { text: 'Zebras migrate every spring [1].' };
+    });
+    const answer = await answered(token, conversation.id, 'When does the zebra migration happen?');
+    expect(answer.status).toBe('done');
+    expect(answer.citations).toEqual([
+      {
+        n: 1,
+        name: 'manual.pdf',
+        path: manual.path,
+        page: 2,
+        text: expect.stringContaining('The zebra migration happens every spring') as string,
+      },
+    ]);
+
+    // Other formats: Chinese words of two characters are found too (pairs of characters).
+    fake.script((body) => {
+      expect(systemTexts(body)).toContain('[1] report.docx\n');
+      return { text: '预算是四万 [1]，另见 [7]。' };
+    });
+    const chinese = await answered(token, conversation.id, '灯塔的预算是多少？');
+    // [7] was not given: only what was given can be cited.
+    expect(chinese.citations?.map((c) => [c.n, c.name, c.page])).toEqual([[1, 'report.docx', 0]]);
+
+    fake.script((body) => {
+      expect(systemTexts(body)).toMatch(
+        /cities\.csv\ncity: Vienna; river: Danube\ncity: Cairo; river: Nile/,
+      );
+      return { text: 'The Nile [1].' };
+    });
+    expect(
+      (await answered(token, conversation.id, 'Which river flows through Cairo?')).citations,
+    ).toHaveLength(1);
+
+    // A question no passage matches gets no passages and no citations.
+    fake.script((body) => {
+      expect(systemTexts(body)).not.toContain('cite each passage');
+      return { text: 'No idea [1].' };
+    });
+    expect((await answered(token, conversation.id, 'Qwxyz?')).citations).toBeUndefined();
+  });
+
+  it('says when a file cannot be read, and answers without it', async () => {
+    const { token, files } = await member();
+    const broken = await files.uploadAndSave({
+      name: 'broken.pdf',
+      data: Buffer.from('%PDF-1.4\nthis is not really a PDF at all\n%%EOF\n'),
+    });
+    const conversation = await newConversation(t, token, seeded.room.id);
+    expect((await attach(token, conversation.id, [broken.path])).json.code).toBe(0);
+    const [doc] = await settled(token, conversation.id);
+    expect(doc?.status).toBe('failed');
+    expect(doc?.error).toMatch(/^This file cannot be read: it is not a valid PDF/);
+    const answer = await answered(token, conversation.id, 'What does the broken file say?');
+    expect(answer.status).toBe('done');
+    expect(answer.citations).toBeUndefined();
+  });
+
+  it("refuses others' files, other types, others' conversations and more than 20 documents", async () => {
+    const owner = await member();
+    const other = await member();
+    const theirs = await other.files.uploadAndSave({
+      name: 'secret.txt',
+      data: Buffer.from('secret words'),
+    });
+    const json = await owner.files.uploadAndSave({
+      name: 'data.json',
+      data: Buffer.from('{"a":1}'),
+    });
+    const conversation = await newConversation(t, owner.token, seeded.room.id);
+
+    const refused = await attach(owner.token, conversation.id, [theirs.path]);
+    expect(refused.json.code).not.toBe(0);
+    expect(refused.json.msg).toBe(`paths: ${theirs.path} is not a file of your own library`);
+    const wrongType = await attach(owner.token, conversation.id, [json.path]);
+    expect(wrongType.json.msg).toMatch(/^paths: data\.json cannot be used as a document/);
+
+    const mine = await owner.files.uploadAndSave({ name: 'mine.txt', data: Buffer.from('mine') });
+    const intoTheirs = await attach(other.token, conversation.id, [
+      (await other.files.uploadAndSave({ name: 'x.txt', data: Buffer.from('x') })).path,
+    ]);
+    expect(intoTheirs.json.msg).toBe('Conversation not found');
+    const listTheirs = await t.post(
+      '/api/aigc/document/list',
+      { conversationId: conversation.id },
+      as(other.token),
+    );
+    expect(listTheirs.json.msg).toBe('Conversation not found');
+
+    const many: FileRecord[] = [];
+    for (let i = 0; i < 20; i++)
+      many.push(
+        await owner.files.uploadAndSave({ name: `n${i}.txt`, data: Buffer.from(`note ${i}`) }),
+      );
+    expect(
+      (
+        await attach(
+          owner.token,
+          conversation.id,
+          many.map((f) => f.path),
+        )
+      ).json.code,
+    ).toBe(0);
+    const over = await attach(owner.token, conversation.id, [mine.path]);
+    expect(over.json.msg).toBe('A conversation holds at most 20 documents: remove one first');
+  });
+
+  it('reads a stored file once for every library holding it, names the conversation among its uses, and lets go with the conversation', async () => {
+    const first = await member();
+    const second = await member();
+    const data = Buffer.from('Shared memo about the observatory telescope.');
+    const a = await first.files.uploadAndSave({ name: 'memo.txt', data });
+    const b = await second.files.uploadAndSave({ name: 'memo-copy.txt', data });
+    const one = await newConversation(t, first.token, seeded.room.id);
+    await expectOk(
+      t,
+      '/api/aigc/conversation/rename',
+      { id: one.id, title: 'Stars' },
+      as(first.token),
+    );
+    const two = await newConversation(t, second.token, seeded.room.id);
+    await attach(first.token, one.id, [a.path]);
+    await attach(second.token, two.id, [b.path]);
+    await settled(first.token, one.id);
+    await settled(second.token, two.id);
+
+    const db = docsDb(t.db);
+    const blobs = await db
+      .selectFrom('files')
+      .select('blobId')
+      .where('path', 'in', [a.path, b.path])
+      .execute();
+    expect(new Set(blobs.map((row) => row.blobId)).size).toBe(1);
+    const blobId = blobs[0]?.blobId ?? 0;
+    const jobs = await db
+      .selectFrom('chatDocExtracts')
+      .selectAll()
+      .where('blobId', '=', blobId)
+      .execute();
+    expect(jobs).toHaveLength(1);
+    const passages = await db
+      .selectFrom('chatDocPassages')
+      .select('id')
+      .where('blobId', '=', blobId)
+      .execute();
+    expect(passages).toHaveLength(1);
+
+    const usage = await first.files.call<UsageResponse>({ action: 'usage', id: [a.id] });
+    expect(usage.data[0]?.usedBy.map((u) => [u.kind, u.holderId, u.label])).toEqual([
+      ['chatDocument', one.id, 'Stars'],
+    ]);
+
+    // Detaching lets the file go; attaching again and deleting the conversation does too.
+    const listed = await settled(first.token, one.id);
+    const detached = await t.post<DocumentListResponse>(
+      '/api/aigc/document/detach',
+      { conversationId: one.id, id: listed[0]?.id },
+      as(first.token),
+    );
+    expect(detached.json.data.records).toEqual([]);
+    const useCount = async () =>
+      (await db.selectFrom('files').select('useCount').where('id', '=', a.id).executeTakeFirst())
+        ?.useCount;
+    expect(await useCount()).toBe(0);
+    await attach(first.token, one.id, [a.path]);
+    expect(await useCount()).toBe(1);
+    await expectOk(t, '/api/aigc/conversation/delete', { id: one.id }, as(first.token));
+    expect(await useCount()).toBe(0);
+    expect(
+      await db
+        .selectFrom('chatDocuments')
+        .select('id')
+        .where('conversationId', '=', one.id)
+        .execute(),
+    ).toEqual([]);
+  });
+
+  it('takes over reading a document whose instance died', async () => {
+    const { token, files } = await member();
+    const file = await files.uploadAndSave({
+      name: 'atlas.pdf',
+      data: pdf(['Maps of the northern fjords.', 'Maps of the southern deserts.']),
+    });
+    const db = docsDb(t.db);
+    const row = await db
+      .selectFrom('files')
+      .select('blobId')
+      .where('id', '=', file.id)
+      .executeTakeFirstOrThrow();
+    // An instance that started reading it, wrote part of it and was killed (its heartbeat stopped).
+    const now = t.clock.now();
+    await db
+      .insertInto('instances')
+      .values({ id: 'dead-instance', startedAt: now - 60_000, heartbeatAt: now - 60_000 })
+      .execute();
+    await db
+      .insertInto('chatDocExtracts')
+      .values({
+        blobId: row.blobId,
+        ext: 'pdf',
+        status: 'running',
+        progress: 40,
+        instanceId: 'dead-instance',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
+    await documents().docs.repo.insertPassages(row.blobId, [
+      { seq: 0, page: 1, text: 'half-written leftover', terms: 'half written leftover' },
+    ]);
+
+    const conversation = await newConversation(t, token, seeded.room.id);
+    await attach(token, conversation.id, [file.path]);
+    const [doc] = await settled(token, conversation.id);
+    expect(doc).toMatchObject({ status: 'done', pages: 2, passages: 2 });
+    const texts = await db
+      .selectFrom('chatDocPassages')
+      .select('text')
+      .where('blobId', '=', row.blobId)
+      .orderBy('seq')
+      .execute();
+    expect(texts.map((r) => r.text)).toEqual([
+      'Maps of the northern fjords.',
+      'Maps of the southern deserts.',
+    ]);
+    // The leftover is gone from the index too.
+    expect(await documents().docs.repo.search([row.blobId], ['leftover'], 5)).toEqual([]);
+    expect(await documents().docs.repo.search([row.blobId], ['deserts'], 5)).toHaveLength(1);
+  });
+
+  it('never makes an answer wait for a document still being read', async () => {
+    const { token, files } = await member();
+    const file = await files.uploadAndSave({ name: 'slow.txt', data: Buffer.from('slow words') });
+    const db = docsDb(t.db);
+    const row = await db
+      .selectFrom('files')
+      .select('blobId')
+      .where('id', '=', file.id)
+      .executeTakeFirstOrThrow();
+    // Being read by a live instance (this one's id, as if another job of it were at it).
+    const now = t.clock.now();
+    await db
+      .insertInto('chatDocExtracts')
+      .values({
+        blobId: row.blobId,
+        ext: 'txt',
+        status: 'running',
+        progress: 30,
+        instanceId: t.app.services.instances.id,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
+    const conversation = await newConversation(t, token, seeded.room.id);
+    await attach(token, conversation.id, [file.path]);
+    fake.script((body) => {
+      expect(systemTexts(body)).not.toContain('slow words');
+      return { text: 'Answered at once.' };
+    });
+    const answer = await answered(token, conversation.id, 'What do the slow words say?');
+    expect(answer.content).toBe('Answered at once.');
+    const { records } = await expectOk<DocumentListResponse>(
+      t,
+      '/api/aigc/document/list',
+      { conversationId: conversation.id },
+      as(token),
+    );
+    expect(records[0]).toMatchObject({ status: 'running', progress: 30 });
+    await sql`delete from chat_doc_extracts where blob_id = ${row.blobId}`.execute(t.db);
+  });
+});

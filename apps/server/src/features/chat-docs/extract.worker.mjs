@@ -1,0 +1,163 @@
+// @ts-check
+// The thread that reads documents' text for `Extractor` (extractor.ts). Plain JavaScript, checked
+// by the compiler (checkJs) and lint, so it runs unchanged from the sources (tests, tsx) and next
+// to the bundle (dist). Parsing a large PDF takes seconds of CPU: here it never holds up the
+// event loop that serves requests and streams answers.
+import { parentPort } from 'node:worker_threads';
+
+const port = parentPort;
+if (!port) throw new Error('extract.worker.mjs runs as a worker thread');
+
+/**
+ * @typedef {object} Request
+ * @property {number} id
+ * @property {string} ext
+ * @property {Uint8Array} bytes
+ *
+ * @typedef {(done: number, total: number) => void} Progress
+ */
+
+/** A reason the member can act on; anything else is reported as the parser said it. */
+class Unreadable extends Error {}
+
+/**
+ * Text files: UTF-8 (its byte-order mark dropped), else GB18030, the usual other encoding of
+ * Chinese text; bytes that are neither, or NULs, are not text.
+ * @param {Uint8Array} bytes
+ * @returns {string}
+ */
+function decodeText(bytes) {
+  if (bytes.includes(0)) throw new Unreadable('it is not a text file');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    try {
+      return new TextDecoder('gb18030', { fatal: true }).decode(bytes);
+    } catch {
+      throw new Unreadable('its text is neither UTF-8 nor GB18030');
+    }
+  }
+}
+
+/**
+ * @param {Uint8Array} bytes
+ * @param {Progress} progress
+ * @returns {Promise<string[]>}
+ */
+async function readPdf(bytes, progress) {
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  let doc;
+  try {
+    doc = await getDocument({
+      data: bytes,
+      isEvalSupported: false,
+      disableFontFace: true,
+      useSystemFonts: false,
+      verbosity: 0,
+    }).promise;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'PasswordException')
+      throw new Unreadable('it is protected by a password');
+    throw new Unreadable(
+      `it is not a valid PDF (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+  try {
+    /** @type {string[]} */
+    const pages = [];
+    for (let n = 1; n <= doc.numPages; n++) {
+      const page = await doc.getPage(n);
+      const content = await page.getTextContent();
+      let text = '';
+      for (const item of content.items) {
+        if (!('str' in item)) continue;
+        text += item.str;
+        if (item.hasEOL) text += '\n';
+        else if (item.str !== '' && !/\s$/.test(item.str)) text += ' ';
+      }
+      pages.push(text);
+      page.cleanup();
+      progress(n, doc.numPages);
+    }
+    return pages;
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/**
+ * @param {Uint8Array} bytes
+ * @returns {Promise<string>}
+ */
+async function readDocx(bytes) {
+  const mammoth = (await import('mammoth')).default;
+  try {
+    const result = await mammoth.extractRawText({ buffer: Buffer.from(bytes) });
+    return result.value;
+  } catch (error) {
+    throw new Unreadable(
+      `it is not a valid Word document (${error instanceof Error ? error.message : String(error)})`,
+    );
+  }
+}
+
+/**
+ * Each row as "column: value" pairs under the header row, so a passage of rows still says what
+ * each value is.
+ * @param {Uint8Array} bytes
+ * @returns {Promise<string>}
+ */
+async function readCsv(bytes) {
+  const Papa = (await import('papaparse')).default;
+  const parsed = Papa.parse(decodeText(bytes).replace(/^\uFEFF/, ''), { skipEmptyLines: true });
+  /** @type {string[][]} */
+  const rows = /** @type {string[][]} */ (parsed.data);
+  if (rows.length === 0) return '';
+  const [header = [], ...body] = rows;
+  if (body.length === 0) return header.join(', ');
+  return body
+    .map((row) =>
+      row
+        .map((value, i) => (header[i] ? `${header[i]}: ${value}` : value))
+        .filter((cell) => cell.trim() !== '')
+        .join('; '),
+    )
+    .join('\n');
+}
+
+/**
+ * The document's text, one string a page (formats without pages: one string).
+ * @param {string} ext
+ * @param {Uint8Array} bytes
+ * @param {Progress} progress
+ * @returns {Promise<{ pages: string[]; paged: boolean }>}
+ */
+async function extract(ext, bytes, progress) {
+  switch (ext) {
+    case 'pdf':
+      return { pages: await readPdf(bytes, progress), paged: true };
+    case 'docx':
+      return { pages: [await readDocx(bytes)], paged: false };
+    case 'csv':
+      return { pages: [await readCsv(bytes)], paged: false };
+    case 'txt':
+    case 'md':
+      return { pages: [decodeText(bytes).replace(/^\uFEFF/, '')], paged: false };
+    default:
+      throw new Unreadable(`.${ext} files are not read`);
+  }
+}
+
+// One document at a time, in order: the extractor sends the next when this one is answered.
+port.on('message', (/** @type {Request} */ request) => {
+  const { id, ext, bytes } = request;
+  extract(ext, bytes, (done, total) => port.postMessage({ id, done, total }))
+    .then(({ pages, paged }) => port.postMessage({ id, pages, paged }))
+    .catch((/** @type {unknown} */ error) => {
+      const message =
+        error instanceof Unreadable
+          ? error.message
+          : `its contents could not be parsed (${error instanceof Error ? error.message : String(error)})`;
+      port.postMessage({ id, error: message });
+    });
+});

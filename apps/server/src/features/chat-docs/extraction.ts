@@ -1,0 +1,254 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Readable } from 'node:stream';
+import { every } from '../../every';
+import type { Instances } from '../../instances/instances';
+import type { Storage } from '../../storage/index';
+import type { ChatDocsRepository, NewPassage } from './chat-docs.repository';
+import type { Embedder } from './embeddings';
+import { Extractor, UnreadableDocument } from './extractor';
+import { indexText, splitPassages } from './passages';
+
+/** Larger files are not read: their text would not fit any prompt, and parsing them is costly. */
+export const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
+
+/** What the member reads when a file cannot be read. */
+export const cannotRead = (reason: string) => `This file cannot be read: ${reason}`;
+
+/** Passages indexed between two turns of the event loop (and progress writes). */
+const INDEX_STEP = 200;
+
+export interface ExtractionOptions {
+  /** How often each instance looks for queued jobs and jobs of dead instances. */
+  pollMs: number;
+  /** A document the reader has not finished after this long fails. */
+  timeoutMs: number;
+}
+
+const defaultOptions: ExtractionOptions = { pollMs: 1_000, timeoutMs: 120_000 };
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+async function readAll(stream: Readable, limit: number): Promise<Buffer | undefined> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const part = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    size += part.length;
+    if (size > limit) {
+      stream.destroy();
+      return undefined;
+    }
+    parts.push(part);
+  }
+  return Buffer.concat(parts);
+}
+
+/** This job is no longer this instance's (another took it for dead): stop quietly. */
+class Lost extends Error {}
+
+/**
+ * Reading documents' text off the request path (issue 18). Each stored blob is read once: a job
+ * row per blob, claimed by one instance at a time. The claim names the instance and lasts as
+ * long as its heartbeat: every instance polls for queued jobs and for running ones whose
+ * instance died (kill -9), and takes them over from the start. The parsing runs on a worker
+ * thread (extractor.ts); the passages are indexed in steps, yielding to the event loop, so
+ * reading a large file never holds up a request or an answer.
+ */
+export class Extraction {
+  private readonly extractor: Extractor;
+  private readonly options: ExtractionOptions;
+  private stopPolling: (() => void) | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+
+  constructor(
+    private readonly deps: {
+      repo: ChatDocsRepository;
+      storage: Storage;
+      instances: Instances;
+      log: FastifyBaseLogger;
+      now: () => number;
+      embedder: () => Promise<Embedder | undefined>;
+      options?: Partial<ExtractionOptions>;
+    },
+  ) {
+    this.options = { ...defaultOptions, ...deps.options };
+    this.extractor = new Extractor(this.options.timeoutMs);
+  }
+
+  start(): void {
+    this.stopPolling = every(
+      this.options.pollMs,
+      async () => this.kick(),
+      (error) => this.deps.log.warn({ err: error }, 'document reading failed'),
+    );
+  }
+
+  /** Runs queued jobs now (after an attach), unless this instance is already at it. */
+  kick(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /** Resolves once no job is queued or held by a dead instance (tests). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    do {
+      this.again = false;
+      for (;;) {
+        if (this.closed || !this.deps.instances.holdsOn()) return;
+        const { repo, instances, now } = this.deps;
+        const job = await repo.claim(instances.id, instances.aliveSince(), now());
+        if (!job) break;
+        await this.run(job.blobId, job.ext);
+      }
+    } while (this.again);
+  }
+
+  /** One blob: read, split, index, and (with an embedding model) give passages vectors. */
+  private async run(blobId: number, ext: string): Promise<void> {
+    const { repo, instances, log, now } = this.deps;
+    const me = instances.id;
+    let lastWrite = 0;
+    const report = async (progress: number, pages?: number, force = false) => {
+      if (!force && now() - lastWrite < 250) return;
+      lastWrite = now();
+      const fields = pages === undefined ? { progress } : { progress, pages };
+      if (!instances.holdsOn() || !(await repo.progress(blobId, me, fields, now())))
+        throw new Lost();
+    };
+    let pages = 0;
+    try {
+      // A job taken over from a dead instance starts again from nothing.
+      await repo.clearPassages(blobId);
+      const blob = await repo.blob(blobId);
+      if (!blob) throw new UnreadableDocument('the file is no longer stored');
+      if (blob.size > MAX_DOCUMENT_BYTES)
+        throw new UnreadableDocument(`it is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB`);
+      const bytes = await readAll(
+        await this.deps.storage.read(blob.storageKey),
+        MAX_DOCUMENT_BYTES,
+      );
+      if (!bytes) throw new UnreadableDocument('it is too large');
+      await report(5, undefined, true);
+
+      // Reading is the first 60 %: a PDF reports each page.
+      let progressWrite = Promise.resolve();
+      let lostWhileReading = false;
+      const extracted = await this.extractor.extract(ext, bytes, (done, total) => {
+        pages = done;
+        progressWrite = progressWrite
+          .then(() => report(5 + Math.floor((55 * done) / Math.max(total, 1)), done))
+          .catch((error: unknown) => {
+            if (error instanceof Lost) lostWhileReading = true;
+          });
+      });
+      await progressWrite;
+      if (lostWhileReading) throw new Lost();
+      pages = extracted.paged ? extracted.pages.length : 0;
+
+      const passages: NewPassage[] = [];
+      extracted.pages.forEach((text, i) => {
+        for (const passage of splitPassages(text, extracted.paged ? i + 1 : 0)) {
+          passages.push({ seq: passages.length, ...passage, terms: indexText(passage.text) });
+        }
+      });
+      if (passages.length === 0) {
+        throw new UnreadableDocument(
+          ext === 'pdf'
+            ? 'it has no text to read (a scanned PDF holds only images)'
+            : 'it holds no text',
+        );
+      }
+      await report(60, pages, true);
+
+      for (let i = 0; i < passages.length; i += INDEX_STEP) {
+        await repo.insertPassages(blobId, passages.slice(i, i + INDEX_STEP));
+        await report(60 + Math.floor((30 * (i + INDEX_STEP)) / passages.length), pages);
+        await turn();
+      }
+
+      const embeddingModel = await this.embed(blobId, report);
+      const ended = await repo.finish(
+        blobId,
+        me,
+        { status: 'done', pages, passages: passages.length, error: '', embeddingModel },
+        now(),
+      );
+      if (!ended) throw new Lost();
+    } catch (error) {
+      if (error instanceof Lost) {
+        log.info({ blobId }, 'another instance took over reading a document');
+        return;
+      }
+      // Shutting down: the job stays running on this instance, whose row goes with it, so the
+      // next instance to look takes it over.
+      if (this.closed) return;
+      const reason =
+        error instanceof UnreadableDocument
+          ? error.message
+          : `reading it failed (${error instanceof Error ? error.message : String(error)})`;
+      if (!(error instanceof UnreadableDocument))
+        log.warn({ err: error, blobId }, 'reading a document failed');
+      await repo.clearPassages(blobId).catch(() => undefined);
+      await repo
+        .finish(
+          blobId,
+          me,
+          { status: 'failed', pages, passages: 0, error: cannotRead(reason) },
+          now(),
+        )
+        .catch((thrown: unknown) =>
+          log.warn({ err: thrown, blobId }, 'recording a failure failed'),
+        );
+    }
+  }
+
+  /**
+   * Gives every passage a vector when an embedding model is configured; answers its name, or ''
+   * (no model, or the provider failed: search then goes by words alone, which always works).
+   */
+  private async embed(
+    blobId: number,
+    report: (progress: number, pages?: number, force?: boolean) => Promise<void>,
+  ): Promise<string> {
+    const embedder = await this.deps.embedder();
+    if (!embedder) return '';
+    const { repo, log } = this.deps;
+    const rows = await repo.passagesOf(blobId);
+    try {
+      for (let i = 0; i < rows.length; i += embedder.batch) {
+        const batch = rows.slice(i, i + embedder.batch);
+        const vectors = await embedder.embed(batch.map((row) => row.text));
+        for (const [j, row] of batch.entries()) {
+          const vector = vectors[j];
+          if (vector) await repo.setVector(row.id, vector);
+        }
+        await report(90 + Math.floor((10 * (i + batch.length)) / rows.length));
+      }
+      return embedder.model;
+    } catch (error) {
+      if (error instanceof Lost) throw error;
+      log.warn({ err: error, blobId }, 'document vectors failed: it is searched by words only');
+      return '';
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stopPolling?.();
+    await this.extractor.close();
+    await this.running?.catch(() => undefined);
+  }
+}
