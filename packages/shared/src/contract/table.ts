@@ -4,6 +4,7 @@ import { auditCalls } from './audit';
 import { authCalls } from './auth';
 import { chatExportCalls, chatShareAdminCalls } from './chat-export';
 import { aiCalls, chatCalls, roomsAdminCalls, roomsMemberCalls, usageCalls } from './chat';
+import { chatSearchCalls } from './chat-search';
 import { dashboardCalls } from './dashboard';
 import { membersAdminCalls } from './members-admin';
 import { siteSettingsCalls } from './site-settings';
@@ -37,6 +38,7 @@ export const memberTable = {
   ...accountCalls,
   ...roomsMemberCalls,
   ...chatCalls,
+  ...chatSearchCalls,
   ...chatExportCalls,
 };
 

@@ -4,6 +4,7 @@ import type { ImageAccess } from '../files/index';
 import type { RoomsService } from '../rooms/index';
 import { registerArchiveRoutes } from './archive.routes';
 import { ArchiveService } from './archive.service';
+import { registerChatSearch } from './chat-search.routes';
 import { ChatRepository } from './chat.repository';
 import { registerChatRoutes } from './chat.routes';
 import { ChatService } from './chat.service';
@@ -93,6 +94,7 @@ export async function registerChatFeature(
   });
 
   registerChatRoutes(app, chat, streams);
+  await registerChatSearch(app, { db: cdb, chat });
   registerArchiveRoutes(
     app,
     new ArchiveService({ db, rooms: deps.rooms, images: deps.images, now }),
