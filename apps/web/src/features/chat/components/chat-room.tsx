@@ -25,9 +25,11 @@ import { useRenameConversation } from '../api/rename-conversation';
 import { useSendMessage } from '../api/send-message';
 import { useStopAnswer } from '../api/stop-answer';
 import { useAnswerStreams } from '../hooks/use-answer-streams';
+import { useCitationRefresh, useDocuments } from '../api/documents';
 import { useChatT } from '../i18n';
 import { Composer } from './composer';
 import { ConversationList } from './conversation-list';
+import { DocumentsBar } from './documents-bar';
 import { MessageList } from './message-list';
 import './chat.css';
 
@@ -141,6 +143,8 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
   const { reconnecting } = useAnswerStreams(activeId, messages);
   const streamingMessage = messages.find((m) => m.role === 'assistant' && m.status === 'streaming');
 
+  const documents = useDocuments(signedIn ? activeId : undefined);
+  useCitationRefresh(activeId, messages, (documents.data?.length ?? 0) > 0);
   const create = useCreateConversation(room.id);
   const rename = useRenameConversation(room.id);
   const remove = useDeleteConversation(room.id);
@@ -313,6 +317,22 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
               onSend={onSend}
               onStop={() => streamingMessage && onStop(streamingMessage.id)}
             />
+              above={
+                <DocumentsBar
+                  conversationId={activeId}
+                  documents={documents.data ?? []}
+                  disabled={noModel}
+                  ensureConversation={async () => {
+                    try {
+                      const id = activeId ?? (await create.mutateAsync()).id;
+                      if (activeId === undefined) select(id);
+                      return id;
+                    } catch {
+                      return undefined;
+                    }
+                  }}
+                />
+              }
           </>
         ) : (
           <div className="atrium-chat-scroll">

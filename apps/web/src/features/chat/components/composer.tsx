@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Button, Image, Input, Tooltip, theme } from 'antd';
 import { CloseCircleFilled, PauseOutlined, PictureOutlined, SendOutlined } from '@ant-design/icons';
 import { maxImagesPerMessage, maxMessageLength } from '@atrium/shared/contract/chat-limits';
@@ -17,10 +17,20 @@ export interface ComposerProps {
   vision: boolean;
   onSend: (content: string, images: string[]) => Promise<boolean>;
   onStop: () => void;
+  /** Shown above the message box (the conversation's documents). */
+  above?: ReactNode;
 }
 
 /** The message box: Enter sends (not while an IME is composing), Shift+Enter adds a line. */
-export function Composer({ disabled, streaming, sending, vision, onSend, onStop }: ComposerProps) {
+export function Composer({
+  disabled,
+  streaming,
+  sending,
+  vision,
+  onSend,
+  onStop,
+  above,
+}: ComposerProps) {
   const t = useChatT();
   const { token } = theme.useToken();
   const small = useSmallWindow();
@@ -53,6 +63,7 @@ export function Composer({ disabled, streaming, sending, vision, onSend, onStop 
       className="atrium-composer"
       style={{ borderTop: `1px solid ${token.colorBorderSecondary}` }}
     >
+      {above}
       <div className="atrium-composer-box" style={{ background: token.colorBgContainer }}>
         {images.length > 0 && (
           <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', padding: '4px 0 8px' }}>

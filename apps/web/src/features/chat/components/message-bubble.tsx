@@ -15,6 +15,7 @@ import { copyText } from '@/lib/copy';
 import { serverText } from '@/lib/server-text';
 import { assetUrl } from '@/lib/urls';
 import { useChatT } from '../i18n';
+import { Citations } from './citations';
 import { ChatMarkdown } from './markdown';
 
 export interface MessageBubbleProps {
@@ -254,6 +255,7 @@ export const MessageBubble = memo(function MessageBubble({
           ) : null}
           <AnswerState message={message} />
         </div>
+        {message.citations && !streaming && <Citations citations={message.citations} />}
         <div className="atrium-msg-actions">
           {streaming ? (
             <Button

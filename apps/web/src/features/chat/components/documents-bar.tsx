@@ -1,0 +1,166 @@
+import { useState } from 'react';
+import { Button, Progress, Tooltip } from 'antd';
+import {
+  CheckCircleOutlined,
+  CloseOutlined,
+  ExclamationCircleOutlined,
+  PaperClipOutlined,
+} from '@ant-design/icons';
+import {
+  isDocumentName,
+  maxDocumentsPerConversation,
+  type DocumentRecord,
+} from '@atrium/shared/contract/chat-docs';
+import { FilePicker } from '@/components/file-library/file-picker/file-picker';
+import type { PickedFile } from '@/components/file-library/file-picker/selection';
+import { toast } from '@/lib/feedback';
+import { useSmallWindow } from '@/lib/use-media-query';
+import { useAttachDocuments, useDetachDocument } from '../api/documents';
+import { unreadableReason, useChatDocsT } from '../docs-i18n';
+import './chat-docs.css';
+
+/** One document: its name, how reading it goes (or why it cannot be read), and remove. */
+function DocumentChip({
+  doc,
+  onRemove,
+  removing,
+}: {
+  doc: DocumentRecord;
+  onRemove: () => void;
+  removing: boolean;
+}) {
+  const t = useChatDocsT();
+  const failed = doc.status === 'failed';
+  const state =
+    doc.status === 'done'
+      ? doc.pages > 0
+        ? t('chatDocs.donePages', { pages: doc.pages })
+        : t('chatDocs.done')
+      : doc.status === 'running'
+        ? t('chatDocs.running', { progress: doc.progress })
+        : doc.status === 'queued'
+          ? t('chatDocs.queued')
+          : t('chatDocs.failed');
+  const title = failed
+    ? t('chatDocs.failedTitle', { reason: t(unreadableReason(doc.error)) })
+    : doc.status === 'done'
+      ? `${doc.name} · ${state}`
+      : `${doc.name} · ${state} · ${t('chatDocs.notReadyHint')}`;
+  return (
+    <Tooltip title={title}>
+      <span
+        className={`atrium-doc-chip atrium-doc-${doc.status}`}
+        data-status={doc.status}
+        aria-label={`${doc.name}: ${failed ? title : state}`}
+      >
+        {failed ? (
+          <ExclamationCircleOutlined aria-hidden className="atrium-doc-icon" />
+        ) : doc.status === 'done' ? (
+          <CheckCircleOutlined aria-hidden className="atrium-doc-icon" />
+        ) : (
+          <Progress
+            type="circle"
+            size={14}
+            percent={doc.progress}
+            showInfo={false}
+            aria-hidden
+            className="atrium-doc-icon"
+          />
+        )}
+        <span className="atrium-doc-name">{doc.name}</span>
+        <span className="atrium-doc-state">{state}</span>
+        <Button
+          size="small"
+          type="text"
+          className="atrium-doc-remove"
+          icon={<CloseOutlined />}
+          aria-label={t('chatDocs.remove', { name: doc.name })}
+          disabled={removing}
+          onClick={onRemove}
+        />
+      </span>
+    </Tooltip>
+  );
+}
+
+export interface DocumentsBarProps {
+  conversationId: number | undefined;
+  documents: readonly DocumentRecord[];
+  disabled: boolean;
+  /** The conversation documents go into: the open one, or a new one for a draft. */
+  ensureConversation: () => Promise<number | undefined>;
+}
+
+/**
+ * Above the message box: "Documents" opens the file picker on the member's own files; the
+ * conversation's documents follow as chips with how reading each goes, and remove.
+ */
+export function DocumentsBar({
+  conversationId,
+  documents,
+  disabled,
+  ensureConversation,
+}: DocumentsBarProps) {
+  const t = useChatDocsT();
+  const small = useSmallWindow();
+  const [picking, setPicking] = useState(false);
+  const attach = useAttachDocuments();
+  const detach = useDetachDocument();
+  const left = maxDocumentsPerConversation - documents.length;
+
+  const onPicked = async (picked: PickedFile[]) => {
+    setPicking(false);
+    const usable = picked.filter((p) => isDocumentName(p.path));
+    const skipped = picked.filter((p) => !isDocumentName(p.path));
+    if (skipped.length > 0)
+      toast.warning(
+        t('chatDocs.unsupported', {
+          names: skipped.map((p) => p.filename ?? p.name ?? p.path).join('、'),
+        }),
+      );
+    if (usable.length === 0) return;
+    const id = conversationId ?? (await ensureConversation());
+    if (id === undefined) return;
+    try {
+      await attach.mutateAsync({ conversationId: id, paths: usable.map((p) => p.path) });
+    } catch {
+      // The error toast has said why.
+    }
+  };
+
+  return (
+    <div className="atrium-docs-bar" aria-label={t('chatDocs.attach')}>
+      <Tooltip title={t('chatDocs.attachHint', { max: maxDocumentsPerConversation })}>
+        <Button
+          size="small"
+          icon={<PaperClipOutlined />}
+          disabled={disabled}
+          loading={attach.isPending}
+          onClick={() => {
+            if (left <= 0) toast.warning(t('chatDocs.full', { max: maxDocumentsPerConversation }));
+            else setPicking(true);
+          }}
+        >
+          {small && documents.length > 0 ? null : t('chatDocs.attach')}
+        </Button>
+      </Tooltip>
+      {documents.map((doc) => (
+        <DocumentChip
+          key={doc.id}
+          doc={doc}
+          removing={detach.isPending}
+          onRemove={() =>
+            conversationId !== undefined && detach.mutate({ conversationId, id: doc.id })
+          }
+        />
+      ))}
+      <FilePicker
+        category="file"
+        open={picking}
+        max={Math.max(1, left)}
+        onClose={() => setPicking(false)}
+        onConfirm={(picked) => void onPicked(picked)}
+      />
+    </div>
+  );
+}

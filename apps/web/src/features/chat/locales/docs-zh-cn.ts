@@ -1,0 +1,37 @@
+/** Documents as chat context (issue 18): Chinese, the default language. */
+export const chatDocsZhCN = {
+  'chatDocs.attach': '参考文档',
+  'chatDocs.attachHint':
+    '从我的文件中选择 PDF、TXT、MD、DOCX 或 CSV 文件（每个会话最多 {{max}} 个），回答会引用其中的段落',
+  'chatDocs.pickerTitle': '选择参考文档',
+  'chatDocs.unsupported': '只能使用 PDF、TXT、MD、DOCX 和 CSV 文件：已跳过 {{names}}',
+  'chatDocs.full': '每个会话最多 {{max}} 个参考文档',
+  'chatDocs.attached': '已添加 {{count}} 个参考文档',
+  'chatDocs.remove': '移除参考文档 {{name}}',
+  'chatDocs.queued': '等待读取',
+  'chatDocs.running': '读取中 {{progress}}%',
+  'chatDocs.done': '已就绪',
+  'chatDocs.donePages': '已就绪 · {{pages}} 页',
+  'chatDocs.failed': '无法读取',
+  'chatDocs.failedTitle': '此文件无法读取：{{reason}}',
+  'chatDocs.reason.pdf': '它不是有效的 PDF 文件',
+  'chatDocs.reason.password': '它有密码保护',
+  'chatDocs.reason.word': '它不是有效的 Word 文档',
+  'chatDocs.reason.text': '它不是文本文件，或编码不是 UTF-8 / GB18030',
+  'chatDocs.reason.scanned': 'PDF 中没有可读取的文字（扫描件只含图片）',
+  'chatDocs.reason.empty': '文件中没有文字',
+  'chatDocs.reason.large': '文件超过 50 MB',
+  'chatDocs.reason.slow': '读取时间过长',
+  'chatDocs.reason.gone': '文件已不存在',
+  'chatDocs.reason.other': '读取时出错',
+  'chatDocs.notReadyHint': '正在读取的文档暂不参与回答，读取完成后自动使用',
+  'chatDocs.citations': '引用',
+  'chatDocs.citation': '[{{n}}] {{name}}',
+  'chatDocs.page': '第 {{page}} 页',
+  'chatDocs.passageTitle': '引用 [{{n}}]',
+  'chatDocs.openFile': '打开文件',
+  'chatDocs.close': '关闭',
+};
+
+export type ChatDocsKey = keyof typeof chatDocsZhCN;
+export type ChatDocsMessages = Record<ChatDocsKey, string>;
