@@ -40,6 +40,10 @@ export const memberRoutes: RouteObject[] = [
             lazy: async () => ({ Component: (await import('./routes/profile-page')).ProfilePage }),
           },
           {
+            path: 'share/:token',
+            lazy: async () => ({ Component: (await import('./routes/share-page')).SharePage }),
+          },
+          {
             path: ':id',
             // The chat room fits the window below the header and scrolls inside itself.
             handle: { fullHeight: true },

@@ -1,4 +1,5 @@
 import { Button, Flex, Result, Skeleton } from 'antd';
+import { ShareSettingsCard } from '@/features/chat/components/share-settings-card';
 import { useSiteSettings } from '@/features/settings/api/get-site-settings';
 import { SiteSettingsForm } from '@/features/settings/components/site-settings-form';
 import { useSettingsT } from '@/features/settings/i18n';
@@ -36,6 +37,7 @@ function SiteSettings() {
       ) : (
         <Skeleton active paragraph={{ rows: 10 }} />
       )}
+      <ShareSettingsCard />
     </Flex>
   );
 }

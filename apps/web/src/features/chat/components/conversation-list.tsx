@@ -12,6 +12,7 @@ import type { ConversationRecord } from '@atrium/shared/contract/chat';
 import { confirmDialog } from '@/lib/feedback';
 import { Highlight } from '@/lib/highlight';
 import { useConversationSearch } from '../api/search-conversations';
+import { ArchiveBar, useConversationArchive } from './conversation-archive';
 import { useChatT } from '../i18n';
 import { asyncHandler } from '@/lib/async-handler';
 
@@ -52,6 +53,7 @@ export function ConversationList({
   }, [typed]);
   const searching = keywords !== '';
   const found = useConversationSearch(roomId, keywords);
+  const archive = useConversationArchive();
 
   const remove = async (conversation: ConversationRecord) => {
     if (await confirmDialog(t('chat.confirmDelete', { title: conversation.title }))) {
@@ -156,6 +158,7 @@ export function ConversationList({
                   menu={{
                     items: [
                       { key: 'rename', icon: <EditOutlined />, label: t('chat.rename') },
+                      ...archive.items,
                       {
                         key: 'delete',
                         icon: <DeleteOutlined />,
@@ -165,6 +168,7 @@ export function ConversationList({
                     ],
                     onClick: ({ key, domEvent }) => {
                       domEvent.stopPropagation();
+                      if (archive.run(key, c)) return;
                       if (key === 'rename') {
                         setTitle(c.title);
                         setRenaming(c);
@@ -185,6 +189,8 @@ export function ConversationList({
           })
         )}
       </nav>
+      <ArchiveBar roomId={roomId} />
+      {archive.dialogs}
       <Modal
         open={renaming !== undefined}
         title={t('chat.renameTitle')}

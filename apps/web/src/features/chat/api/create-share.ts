@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ChatShareCreateRequest, ChatShareRecord } from '@atrium/shared/contract/chat-export';
+import { fetchData, type ApiError } from '@/lib/api';
+import { shareKeys } from './list-shares';
+
+function createShare(body: ChatShareCreateRequest): Promise<ChatShareRecord> {
+  return fetchData('member', 'aigc/share/create', body);
+}
+
+export function useCreateShare() {
+  const client = useQueryClient();
+  return useMutation<ChatShareRecord, ApiError, ChatShareCreateRequest>({
+    mutationFn: createShare,
+    onSuccess: () => client.invalidateQueries({ queryKey: shareKeys.list }),
+  });
+}
