@@ -290,7 +290,7 @@ test('a member chats in a room: tokens stream, a reload continues the answer, st
   await expect(answers(page).last()).toContainText('Once upon a time, briefly.');
 
   await searchBox.fill('no such words anywhere');
-  await expect(history.getByText('没有包含“no such words anywhere”的对话')).toBeVisible();
+  await expect(history.getByText('没有对话或消息包含“no such words anywhere”')).toBeVisible();
   await searchBox.fill('');
   await expect(history.getByRole('button', { name: /Short question/ }).first()).toBeVisible();
 

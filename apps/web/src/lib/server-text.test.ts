@@ -28,6 +28,37 @@ describe('server messages', () => {
     ).toBe('模型在 60 秒内没有开始回答，请稍后再试。');
   });
 
+  // The budget refusals exactly as the server words them (apps/server budgets.test.ts checks the
+  // same texts against its `refusal`).
+  const budgetRefusals: [string, string][] = [
+    [
+      "You have reached today's limit of 3 messages. It resets at 00:00 UTC.",
+      '今天的 3 次提问已用完，UTC 0 点重置。',
+    ],
+    [
+      "You have used today's 2000 tokens. The limit resets at 00:00 UTC.",
+      '你今日的 2000 tokens 已用完，UTC 0 点重置。',
+    ],
+    [
+      "This room has used this month's budget of 0.05. The limit resets at the start of next month (00:00 UTC).",
+      '本聊天室本月的预算 0.05 已用完，下月 1 日 UTC 0 点重置。',
+    ],
+    [
+      'Your daily limit of 2000 tokens has 12 tokens left, too little for this message. The limit resets at 00:00 UTC.',
+      '你今日的 2000 tokens 只剩 12 tokens，不够这条消息使用，UTC 0 点重置。',
+    ],
+    [
+      "This room's monthly budget of 1.5 has 0.000002 left, too little for this message. The limit resets at the start of next month (00:00 UTC).",
+      '本聊天室本月的预算 1.5 只剩 0.000002，不够这条消息使用，下月 1 日 UTC 0 点重置。',
+    ],
+  ];
+
+  it('shows budget refusals in Chinese, and in English as sent', () => {
+    for (const [sent, chinese] of budgetRefusals) expect(serverText(sent)).toBe(chinese);
+    setLanguage('en');
+    for (const [sent] of budgetRefusals) expect(serverText(sent)).toBe(sent);
+  });
+
   it('never shows the upload protocol marker', () => {
     expect(
       serverText("The file's MD5 does not match the one declared at init (ShouldRetryUpload)"),

@@ -36,6 +36,28 @@ const exact: Record<string, MessageKey> = {
   'Only your own questions can be edited': 'server.notQuestion',
 };
 
+/**
+ * The parts of a budget refusal (issue 18): the English words as sent (`…Raw`, which the English
+ * text repeats) and the same in the user's language.
+ */
+function budgetVars(m: RegExpExecArray): MessageVars {
+  const room = m[1]?.startsWith('This room') ?? false;
+  const month = m[2] === "this month's" || m[2] === 'monthly';
+  const tokens = m[4];
+  return {
+    whose: t(room ? 'server.budgetRoom' : 'server.budgetYou'),
+    period: t(month ? 'server.budgetMonth' : 'server.budgetToday'),
+    amount: tokens
+      ? t('server.budgetTokens', { n: tokens })
+      : t('server.budgetCost', { n: m[5] ?? '' }),
+    resets: t(month ? 'server.budgetResetsMonth' : 'server.budgetResetsDay'),
+    whoseRaw: m[1] ?? '',
+    periodRaw: m[2] ?? '',
+    amountRaw: m[3] ?? '',
+    resetsRaw: m.at(-1) ?? '',
+  };
+}
+
 const patterns: [RegExp, MessageKey, (match: RegExpExecArray) => MessageVars][] = [
   [
     /^Please wait (\d+) s before requesting another code$/,
@@ -51,6 +73,21 @@ const patterns: [RegExp, MessageKey, (match: RegExpExecArray) => MessageVars][] 
     /^The model did not start answering within (\d+) seconds\. Try again later\.$/,
     'server.modelNoStart',
     (m) => ({ seconds: m[1] ?? '' }),
+  ],
+  [
+    /^You have reached today's limit of (\d+) messages\. It resets at 00:00 UTC\.$/,
+    'server.quotaMessages',
+    (m) => ({ limit: m[1] ?? '' }),
+  ],
+  [
+    /^(You have|This room has) used (today's|this month's) ((\d+) tokens|budget of ([\d.]+))\. The limit resets at (.+)\.$/,
+    'server.budgetUsed',
+    budgetVars,
+  ],
+  [
+    /^(Your|This room's) (daily|monthly) (limit of (\d+) tokens|budget of ([\d.]+)) has (\d+ tokens|[\d.]+) left, too little for this message\. The limit resets at (.+)\.$/,
+    'server.budgetTooLittle',
+    (m) => ({ ...budgetVars(m), left: m[6] ?? '', leftRaw: m[6] ?? '' }),
   ],
 ];
 

@@ -39,6 +39,7 @@ export const chatSearchRequest = z.strictObject({
 export const chatRevealRequest = z.strictObject({ messageId: recordId });
 
 export type ChatSearchResponse = z.infer<typeof chatSearchResponse>;
+export type ChatRevealResponse = z.infer<typeof chatRevealResponse>;
 export type TitleHit = z.infer<typeof titleHit>;
 export type MessageHit = z.infer<typeof messageHit>;
 export type MatchRange = z.infer<typeof matchRange>;

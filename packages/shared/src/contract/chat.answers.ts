@@ -6,6 +6,13 @@ import { epochMs, id } from './paging.answers';
 
 const count = z.number().int().nonnegative();
 
+const budgetAnswer = {
+  tokensPerDay: count,
+  tokensPerMonth: count,
+  costPerDay: z.number().nonnegative(),
+  costPerMonth: z.number().nonnegative(),
+};
+
 export const providerModelsResponse = z.strictObject({ models: z.array(z.string()) });
 
 export const providerTestResponse = z.strictObject({
@@ -22,6 +29,8 @@ export const modelRecord = z.strictObject({
   title: z.string(),
   vision: z.boolean(),
   contextLength: count,
+  promptPrice: z.number().nonnegative(),
+  completionPrice: z.number().nonnegative(),
   enabled: z.boolean(),
   sort: z.number().int(),
 });
@@ -66,6 +75,7 @@ export const adminRoomRecord = z.strictObject({
   introAudio: z.string(),
   /** Files members may download from the room: paths, shown by the part after the last "/". */
   downloads: z.array(z.string()),
+  budget: z.strictObject(budgetAnswer),
   enabled: z.boolean(),
   sort: z.number().int(),
   createdAt: epochMs,
@@ -134,6 +144,8 @@ export const messageRecord = z.strictObject({
    * this one among them. Absent for answers and for questions asked once.
    */
   versions: z.array(id).optional(),
+  /** An answer given passages of the conversation's documents: the ones it cites (chat-docs). */
+  citations: z.array(citationRecord).optional(),
   createdAt: epochMs,
   updatedAt: epochMs,
 });
@@ -144,8 +156,6 @@ export const messageListResponse = z.strictObject({
   hasMore: z.boolean(),
 });
 
-  /** An answer given passages of the conversation's documents: the ones it cites (chat-docs). */
-  citations: z.array(citationRecord).optional(),
 export const chatSendResponse = z.strictObject({
   userMessage: messageRecord,
   /** Status 'streaming': read it with `aigc/chat/stream`. */
@@ -174,8 +184,8 @@ export const streamError = z.strictObject({
 
 export const chatQuotaAnswer = z.strictObject({
   messagesPerDay: count,
-  tokensPerDay: count,
   messagesPerMinute: count,
+  ...budgetAnswer,
 });
 
 const usageTotals = {

@@ -25,6 +25,7 @@ import {
   usageResponse,
   type usageTotalsAnswer,
 } from './chat.answers';
+import { chatBudget, noBudget, tokenPrice } from './chat-budget';
 import { maxImagesPerMessage, maxMessageLength, messagePageSize } from './chat-limits';
 import {
   bigIntField,
@@ -102,6 +103,9 @@ export const modelSaveRequest = z.strictObject({
   title: requiredText(100),
   vision: flag.default(false),
   contextLength: intField(0, 10_000_000).default(0),
+  /** Prices per million tokens, in the site's currency: what cost budgets count. */
+  promptPrice: tokenPrice,
+  completionPrice: tokenPrice,
   enabled: flag.default(true),
   sort: sort.default(0),
 });
@@ -147,6 +151,8 @@ export const roomSaveRequest = z.strictObject({
     .array(roomDownload)
     .max(roomDownloadsMax, `at most ${roomDownloadsMax} files`)
     .default([]),
+  /** The whole room's budget, shared by everyone in it. */
+  budget: chatBudget.default(noBudget),
   enabled: flag.default(true),
   sort: sort.default(0),
 });
@@ -248,17 +254,17 @@ export type StreamError = z.infer<typeof streamError>;
 export const chatQuota = z.strictObject({
   /** Answers a member may ask for per day (UTC); 0: no limit. */
   messagesPerDay: intField(0, 1_000_000),
-  /** Tokens (prompt + answer) a member may use per day (UTC); 0: no limit. */
-  tokensPerDay: intField(0, 1_000_000_000),
   /** Burst limit per member per minute; 0: no limit. */
   messagesPerMinute: intField(0, 10_000).default(20),
+  /** Each member's budget: tokens (prompt + answer) or cost per day or month; 0: no limit. */
+  ...chatBudget.shape,
 });
 export type ChatQuota = z.infer<typeof chatQuota>;
 
 export const defaultChatQuota: ChatQuota = {
   messagesPerDay: 200,
-  tokensPerDay: 0,
   messagesPerMinute: 20,
+  ...noBudget,
 };
 
 const day = textField().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');

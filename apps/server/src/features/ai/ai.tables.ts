@@ -20,6 +20,9 @@ export interface AiModelsTable {
   title: string;
   vision: number;
   contextLength: number;
+  /** Per million tokens, in millionths of the site's currency (migration 2026_11_30_4000). */
+  promptPrice: Generated<number>;
+  completionPrice: Generated<number>;
   enabled: number;
   sort: number;
   createdAt: number;

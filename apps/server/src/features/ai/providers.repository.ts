@@ -18,6 +18,8 @@ const modelColumns = [
   'title',
   'vision',
   'contextLength',
+  'promptPrice',
+  'completionPrice',
   'enabled',
   'sort',
   'createdAt',

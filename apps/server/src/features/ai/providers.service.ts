@@ -7,6 +7,7 @@ import type {
   providerTestRequest,
   ProviderTestResponse,
 } from '@atrium/shared/contract/chat';
+import { fromMicros, toMicros } from '@atrium/shared/contract/chat-budget';
 import { sameUrlAddress } from '@atrium/shared/contract/secret-address';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
@@ -30,6 +31,9 @@ export interface ResolvedModel {
   title: string;
   vision: boolean;
   contextLength: number;
+  /** Per million tokens, in millionths of the site's currency. */
+  promptPrice: number;
+  completionPrice: number;
   connection: ProviderConnection;
 }
 
@@ -51,6 +55,8 @@ const toModel = (row: ModelRow): ModelRecord => ({
   title: row.title,
   vision: row.vision === 1,
   contextLength: row.contextLength,
+  promptPrice: fromMicros(row.promptPrice),
+  completionPrice: fromMicros(row.completionPrice),
   enabled: row.enabled === 1,
   sort: row.sort,
 });
@@ -172,6 +178,8 @@ export class ProvidersService {
       title: request.title,
       vision: request.vision ? 1 : 0,
       contextLength: request.contextLength,
+      promptPrice: toMicros(request.promptPrice),
+      completionPrice: toMicros(request.completionPrice),
       enabled: request.enabled ? 1 : 0,
       sort: request.sort,
       updatedAt: now,
@@ -224,6 +232,8 @@ export class ProvidersService {
       title: model.title,
       vision: model.vision === 1,
       contextLength: model.contextLength,
+      promptPrice: model.promptPrice,
+      completionPrice: model.completionPrice,
       connection: { baseUrl: provider.baseUrl, apiKey: this.openKey(provider) },
     };
   }

@@ -275,6 +275,12 @@ export class ChatRepository {
    * The history a new answer is written from: up to `limit` messages of its branch before
    * `beforeId` (the answer), newest first.
    */
+  /** The shown-branch messages up to and including `messageId`, newest first, at most `limit`. */
+  async branchTo(conversationId: number, messageId: number, limit: number): Promise<MessageRow[]> {
+    const path = branchPath(await this.branchNodes(conversationId), messageId);
+    return (await this.messagesByIds(path.slice(-limit))).reverse();
+  }
+
   async history(conversationId: number, beforeId: number, limit: number): Promise<MessageRow[]> {
     const nodes = await this.branchNodes(conversationId);
     const path = branchPath(nodes, beforeId);

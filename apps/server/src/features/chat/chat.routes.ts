@@ -1,5 +1,6 @@
 import { ok } from '@atrium/shared';
 import { chatCalls as calls } from '@atrium/shared/contract/chat';
+import { budgetCalls } from '@atrium/shared/contract/chat-budget';
 import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route';
 import type { ChatService } from './chat.service';
@@ -12,6 +13,9 @@ export function registerChatRoutes(
   chat: ChatService,
   streams: ChatStreams,
 ): void {
+  route(app, budgetCalls['aigc/chat/budget'], async ({ body, member }) =>
+    ok(await chat.budget(member, body.roomId)),
+  );
   route(app, calls['aigc/conversation/list'], async ({ body, member }) =>
     ok({ records: await chat.listConversations(member, body.roomId) }),
   );

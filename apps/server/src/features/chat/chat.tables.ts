@@ -51,13 +51,36 @@ export interface ChatUsageTable {
   promptTokens: Generated<number>;
   completionTokens: Generated<number>;
   estimated: Generated<number>;
+  /** What the answer reserved of its budgets until it ends (migration 2026_11_30_4000). */
+  reservedTokens: Generated<number>;
+  /** Millionths of the site's currency, like `cost` and the prices. */
+  reservedCost: Generated<number>;
+  cost: Generated<number>;
+  /** The model's prices per million tokens when the answer was asked for. */
+  promptPrice: Generated<number>;
+  completionPrice: Generated<number>;
+  /** 0 while the reservation is held; 1 once the real usage replaced it. */
+  settled: Generated<number>;
   createdAt: number;
+}
+
+/** What members and rooms used and hold reserved, per period (`d:YYYY-MM-DD`, `m:YYYY-MM`). */
+export interface ChatBudgetCountersTable {
+  scope: 'member' | 'room';
+  scopeId: number;
+  period: string;
+  messages: Generated<number>;
+  tokens: Generated<number>;
+  cost: Generated<number>;
+  reservedTokens: Generated<number>;
+  reservedCost: Generated<number>;
 }
 
 type ChatTables = {
   chatConversations: ChatConversationsTable;
   chatMessages: ChatMessagesTable;
   chatUsage: ChatUsageTable;
+  chatBudgetCounters: ChatBudgetCountersTable;
 };
 
 export type ChatDb = Kysely<Database & ChatTables>;

@@ -35,7 +35,14 @@ import {
   type Seeded,
 } from './chat.testing';
 
-const unlimited: ChatQuota = { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 };
+const unlimited: ChatQuota = {
+  messagesPerDay: 0,
+  messagesPerMinute: 0,
+  tokensPerDay: 0,
+  tokensPerMonth: 0,
+  costPerDay: 0,
+  costPerMonth: 0,
+};
 const longAnswer = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
 
 describe.each(testDbKinds)('chat rooms on %s', (kind) => {
@@ -832,17 +839,17 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       await expectOk(
         t,
         '/admin/api/aigc/usage/quota_save',
-        { messagesPerDay: 0, tokensPerDay: 50, messagesPerMinute: 0 },
+        { messagesPerDay: 0, tokensPerDay: 300, messagesPerMinute: 0 },
         admin(),
       );
       const token = await member();
       const conversation = await newConversation(t, token, seeded.room.id);
-      fake.script({ text: 'x', usage: { prompt_tokens: 40, completion_tokens: 20 } });
+      fake.script({ text: 'x', usage: { prompt_tokens: 200, completion_tokens: 100 } });
       const sent = await send(t, token, conversation.id, 'expensive');
       await finalMessage(token, conversation.id, sent.json.data.assistantMessage.id);
       const refused = await send(t, token, conversation.id, 'more');
       expect(refused.json.msg).toBe(
-        "You have used today's 50 tokens. The limit resets at 00:00 UTC.",
+        "You have used today's 300 tokens. The limit resets at 00:00 UTC.",
       );
 
       await expectOk(

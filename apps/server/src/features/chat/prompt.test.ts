@@ -11,6 +11,8 @@ const model = (over: Partial<ResolvedModel> = {}): ResolvedModel => ({
   title: 'M',
   vision: false,
   contextLength: 8192,
+  promptPrice: 0,
+  completionPrice: 0,
   connection: { baseUrl: 'http://127.0.0.1:1', apiKey: 'k' },
   ...over,
 });

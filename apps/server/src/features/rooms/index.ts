@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerRoomRoutes } from './rooms.routes';
 import { ROOMS_LAZY_KEY, RoomsService, type ModelCatalog } from './rooms.service';
 
-export { roomParams, RoomsService, type ModelCatalog } from './rooms.service';
+export { roomBudget, roomParams, RoomsService, type ModelCatalog } from './rooms.service';
 
 /** Chat rooms (SPEC 7.4, DESIGN 8): the admins' editor and the list members and visitors see. */
 export function registerRoomsFeature(

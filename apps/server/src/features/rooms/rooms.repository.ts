@@ -13,6 +13,7 @@ const columns = [
   'introVideo',
   'introAudio',
   'downloads',
+  'budget',
   'enabled',
   'sort',
   'createdAt',

@@ -9,6 +9,7 @@ import {
   type RoomRecord,
   type SuggestedPrompt,
 } from '@atrium/shared/contract/chat';
+import { chatBudget, noBudget, type ChatBudget } from '@atrium/shared/contract/chat-budget';
 import { z } from 'zod';
 import type { Db } from '../../db/index';
 import { ApiError } from '../../http/envelope';
@@ -46,6 +47,8 @@ export const roomParams = (row: RoomRow): GenerationParams =>
   parseJson(row.params, generationParams, {});
 const roomPrompts = (row: RoomRow): SuggestedPrompt[] => parseJson(row.prompts, promptList, []);
 const roomDownloads = (row: RoomRow): string[] => parseJson(row.downloads, pathList, []);
+/** The room's own budget, as admins entered it (costs in the site's currency). */
+export const roomBudget = (row: RoomRow): ChatBudget => parseJson(row.budget, chatBudget, noBudget);
 
 /** Rooms as admins manage them and members see them (DESIGN 8). */
 export class RoomsService {
@@ -79,6 +82,7 @@ export class RoomsService {
       introVideo: row.introVideo,
       introAudio: row.introAudio,
       downloads: roomDownloads(row),
+      budget: roomBudget(row),
       enabled: row.enabled === 1,
       sort: row.sort,
       createdAt: row.createdAt,
@@ -151,6 +155,7 @@ export class RoomsService {
       introVideo: request.introVideo.trim(),
       introAudio: request.introAudio.trim(),
       downloads: JSON.stringify(request.downloads),
+      budget: JSON.stringify(request.budget),
       enabled: request.enabled ? 1 : 0,
       sort: request.sort,
       updatedAt: now,

@@ -17,6 +17,8 @@ export interface ChatRoomsTable {
   introAudio: string;
   /** JSON list of file paths members may download (migration 2026_11_27_2000_room_downloads). */
   downloads: string;
+  /** JSON budget shared by everyone in the room (migration 2026_11_30_4000_chat_budgets). */
+  budget: Generated<string>;
   enabled: number;
   sort: number;
   createdAt: number;

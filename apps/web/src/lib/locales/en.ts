@@ -53,6 +53,20 @@ export const en: Messages = {
   'server.modelNoStart':
     'The model did not start answering within {{seconds}} seconds. Try again later.',
 
+  'server.quotaMessages':
+    "You have reached today's limit of {{limit}} messages. It resets at 00:00 UTC.",
+  'server.budgetUsed':
+    '{{whoseRaw}} used {{periodRaw}} {{amountRaw}}. The limit resets at {{resetsRaw}}.',
+  'server.budgetTooLittle':
+    '{{whoseRaw}} {{periodRaw}} {{amountRaw}} has {{leftRaw}} left, too little for this message. The limit resets at {{resetsRaw}}.',
+  'server.budgetYou': 'you',
+  'server.budgetRoom': 'this room',
+  'server.budgetToday': 'today',
+  'server.budgetMonth': 'this month',
+  'server.budgetTokens': '{{n}} tokens',
+  'server.budgetCost': 'budget of {{n}}',
+  'server.budgetResetsDay': '00:00 UTC',
+  'server.budgetResetsMonth': 'the start of next month (00:00 UTC)',
   'lazy.notRegistered': 'LazyStore.name={{name}} not registered',
 
   'theme.dark': 'Dark mode',

@@ -50,6 +50,18 @@ export const zhCN = {
   'server.modelIdle': '模型 {{seconds}} 秒没有继续回答，回答已截断，请重试。',
   'server.modelNoStart': '模型在 {{seconds}} 秒内没有开始回答，请稍后再试。',
 
+  'server.quotaMessages': '今天的 {{limit}} 次提问已用完，UTC 0 点重置。',
+  'server.budgetUsed': '{{whose}}{{period}}的{{amount}}已用完，{{resets}}重置。',
+  'server.budgetTooLittle':
+    '{{whose}}{{period}}的{{amount}}只剩 {{left}}，不够这条消息使用，{{resets}}重置。',
+  'server.budgetYou': '你',
+  'server.budgetRoom': '本聊天室',
+  'server.budgetToday': '今日',
+  'server.budgetMonth': '本月',
+  'server.budgetTokens': ' {{n}} tokens ',
+  'server.budgetCost': '预算 {{n}} ',
+  'server.budgetResetsDay': 'UTC 0 点',
+  'server.budgetResetsMonth': '下月 1 日 UTC 0 点',
   'lazy.notRegistered': 'LazyStore.name={{name}} 未注册',
 
   'theme.dark': '深色模式',

@@ -54,4 +54,8 @@ export const fieldsEn: FieldsMessages = {
   'fields.rich.cancel': 'Cancel',
   'fields.rich.toolbar': 'Formatting toolbar',
   'fields.noLibraryAccess': 'You may not view the file library, so nothing can be chosen here',
+  'fields.budgetTokensPerDay': 'Tokens per day',
+  'fields.budgetTokensPerMonth': 'Tokens per month',
+  'fields.budgetCostPerDay': 'Cost per day',
+  'fields.budgetCostPerMonth': 'Cost per month',
 };

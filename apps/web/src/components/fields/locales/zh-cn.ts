@@ -52,6 +52,10 @@ export const fieldsZhCN = {
   'fields.rich.cancel': '取消',
   'fields.rich.toolbar': '格式工具栏',
   'fields.noLibraryAccess': '没有查看文件库的权限，无法选择文件',
+  'fields.budgetTokensPerDay': '每日 tokens',
+  'fields.budgetTokensPerMonth': '每月 tokens',
+  'fields.budgetCostPerDay': '每日费用',
+  'fields.budgetCostPerMonth': '每月费用',
 };
 
 export type FieldsKey = keyof typeof fieldsZhCN;

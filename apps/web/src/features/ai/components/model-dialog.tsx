@@ -1,4 +1,4 @@
-import { AutoComplete, Form, Input, InputNumber, Modal, Switch } from 'antd';
+import { AutoComplete, Col, Form, Input, InputNumber, Modal, Row, Switch } from 'antd';
 import type { ModelRecord } from '@atrium/shared/contract/chat';
 import { useProviderModels } from '../api/provider-models';
 import { useSaveModel } from '../api/save-model';
@@ -10,6 +10,8 @@ interface Values {
   title: string;
   vision: boolean;
   contextLength: number;
+  promptPrice: number;
+  completionPrice: number;
   enabled: boolean;
   sort: number;
 }
@@ -81,6 +83,8 @@ function ModelForm({
         title: model?.title ?? '',
         vision: model?.vision ?? false,
         contextLength: model?.contextLength ?? 0,
+        promptPrice: model?.promptPrice ?? 0,
+        completionPrice: model?.completionPrice ?? 0,
         enabled: model?.enabled ?? true,
         sort: model?.sort ?? 0,
       }}
@@ -93,6 +97,8 @@ function ModelForm({
             title: values.title.trim(),
             vision: values.vision,
             contextLength: values.contextLength,
+            promptPrice: values.promptPrice,
+            completionPrice: values.completionPrice,
             enabled: values.enabled,
             sort: values.sort,
           });
@@ -144,6 +150,18 @@ function ModelForm({
       <Form.Item name="contextLength" label={t('ai.contextLength')}>
         <InputNumber min={0} max={10_000_000} step={1024} style={{ width: '100%' }} />
       </Form.Item>
+      <Row gutter={16}>
+        <Col xs={24} sm={12}>
+          <Form.Item name="promptPrice" label={t('ai.promptPrice')}>
+            <InputNumber min={0} max={100_000} step={0.1} precision={6} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col xs={24} sm={12}>
+          <Form.Item name="completionPrice" label={t('ai.completionPrice')}>
+            <InputNumber min={0} max={100_000} step={0.1} precision={6} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+      </Row>
       <Form.Item name="sort" label={t('ai.sort')}>
         <InputNumber min={-1_000_000} max={1_000_000} style={{ width: '100%' }} />
       </Form.Item>

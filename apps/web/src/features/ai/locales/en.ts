@@ -39,6 +39,8 @@ export const aiEn: AiMessages = {
   'ai.modelTitle': 'Display name',
   'ai.vision': 'Sees images',
   'ai.contextLength': 'Context length (tokens, 0 for the default 8192)',
+  'ai.promptPrice': 'Input price (per million tokens)',
+  'ai.completionPrice': 'Output price (per million tokens)',
   'ai.context': 'Context',
   'ai.enabled': 'Enabled',
   'ai.sort': 'Order',

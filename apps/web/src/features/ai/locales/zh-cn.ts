@@ -37,6 +37,8 @@ export const aiZhCN = {
   'ai.modelTitle': '显示名称',
   'ai.vision': '支持识图',
   'ai.contextLength': '上下文长度（tokens，0 为默认 8192）',
+  'ai.promptPrice': '输入价格（每百万 tokens）',
+  'ai.completionPrice': '输出价格（每百万 tokens）',
   'ai.context': '上下文',
   'ai.enabled': '启用',
   'ai.sort': '排序',

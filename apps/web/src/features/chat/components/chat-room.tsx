@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Drawer, Flex, Tag, theme, Typography } from 'antd';
 import {
   ArrowLeftOutlined,
@@ -126,9 +126,15 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
   // is sent, so clicking it again and again leaves nothing behind.
   const drafting = search.get('c') === 'new';
   const requested = Number(search.get('c')) || undefined;
+  // `f` (set by search, which only finds the member's own): the conversation is theirs even
+  // when older than the list; a message id there is scrolled to once loaded, then set to 0.
+  const found = search.get('f');
+  const focusId = Number(found) || undefined;
   const activeId =
     conversations.data && !drafting
-      ? (conversations.data.find((c) => c.id === requested) ?? conversations.data[0])?.id
+      ? found !== null && requested
+        ? requested
+        : (conversations.data.find((c) => c.id === requested) ?? conversations.data[0])?.id
       : undefined;
   const select = useCallback(
     (id: number | undefined) => {
@@ -142,6 +148,25 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
   const messages = useMemo(() => flattenPages(messagesQuery.data), [messagesQuery.data]);
   const { reconnecting } = useAnswerStreams(activeId, messages);
   const streamingMessage = messages.find((m) => m.role === 'assistant' && m.status === 'streaming');
+  const onFocused = useCallback(
+    () =>
+      setSearch(
+        (params) => {
+          params.set('f', '0');
+          return params;
+        },
+        { replace: true },
+      ),
+    [setSearch],
+  );
+  // A message a search opened is on its branch (the server showed it) but maybe in an older
+  // page: pages are loaded until it is there.
+  useEffect(() => {
+    if (focusId === undefined || !messagesQuery.data) return;
+    if (messages.some((m) => m.id === focusId)) return;
+    if (!messagesQuery.hasNextPage) onFocused();
+    else if (!messagesQuery.isFetchingNextPage) void messagesQuery.fetchNextPage();
+  }, [focusId, messages, messagesQuery, onFocused]);
 
   const documents = useDocuments(signedIn ? activeId : undefined);
   useCitationRefresh(activeId, messages, (documents.data?.length ?? 0) > 0);
@@ -203,6 +228,7 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
         await remove.mutateAsync(id);
         if (id === activeId) select(undefined);
       }}
+      onOpened={() => setDrawer(false)}
     />
   );
 
@@ -290,6 +316,8 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
               hasOlder={messagesQuery.hasNextPage}
               loadingOlder={messagesQuery.isFetchingNextPage}
               onLoadOlder={() => void messagesQuery.fetchNextPage()}
+              focusId={focusId}
+              onFocused={onFocused}
               header={
                 <RoomIntro
                   room={room}

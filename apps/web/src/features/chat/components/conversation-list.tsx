@@ -10,11 +10,10 @@ import {
 } from '@ant-design/icons';
 import type { ConversationRecord } from '@atrium/shared/contract/chat';
 import { confirmDialog } from '@/lib/feedback';
-import { Highlight } from '@/lib/highlight';
-import { useConversationSearch } from '../api/search-conversations';
 import { ArchiveBar, useConversationArchive } from './conversation-archive';
 import { useChatT } from '../i18n';
 import { asyncHandler } from '@/lib/async-handler';
+import { ChatSearchResults } from './chat-search-results';
 
 export interface ConversationListProps {
   roomId: number;
@@ -26,6 +25,8 @@ export interface ConversationListProps {
   onCreate: () => void;
   onRename: (id: number, title: string) => Promise<unknown>;
   onDelete: (id: number) => Promise<unknown>;
+  /** A search hit was opened (its room and conversation are in the address). */
+  onOpened?: () => void;
 }
 
 /** The member's conversations in the room: new, pick, rename, delete. */
@@ -39,6 +40,7 @@ export function ConversationList({
   onCreate,
   onRename,
   onDelete,
+  onOpened,
 }: ConversationListProps) {
   const t = useChatT();
   const { token } = theme.useToken();
@@ -52,7 +54,6 @@ export function ConversationList({
     return () => clearTimeout(timer);
   }, [typed]);
   const searching = keywords !== '';
-  const found = useConversationSearch(roomId, keywords);
   const archive = useConversationArchive();
 
   const remove = async (conversation: ConversationRecord) => {
@@ -90,33 +91,12 @@ export function ConversationList({
         style={{ flex: 1, overflowY: 'auto', padding: '0 8px 12px' }}
       >
         {searching ? (
-          found.isPending ? (
-            <Spin style={{ display: 'block', margin: '24px auto' }} />
-          ) : !found.data || found.data.length === 0 ? (
-            <Empty
-              image={Empty.PRESENTED_IMAGE_SIMPLE}
-              description={t('chat.searchNothing', { keywords })}
-            />
-          ) : (
-            found.data.map(({ conversation: c, excerpt }) => (
-              <button
-                key={c.id}
-                type="button"
-                className="atrium-conversation-hit"
-                aria-current={c.id === activeId ? 'true' : undefined}
-                onClick={() => onSelect(c.id)}
-              >
-                <span className="atrium-conversation-hit-title">
-                  <Highlight text={c.title} keyword={keywords} />
-                </span>
-                {excerpt && (
-                  <span className="atrium-conversation-hit-excerpt">
-                    <Highlight text={excerpt} keyword={keywords} />
-                  </span>
-                )}
-              </button>
-            ))
-          )
+          <ChatSearchResults
+            keywords={keywords}
+            roomId={roomId}
+            activeId={activeId}
+            onOpened={onOpened}
+          />
         ) : loading && !conversations ? (
           <Spin style={{ display: 'block', margin: '24px auto' }} />
         ) : !conversations || conversations.length === 0 ? (

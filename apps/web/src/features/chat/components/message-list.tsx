@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { Button, Spin } from 'antd';
 import { ArrowDownOutlined } from '@ant-design/icons';
 import type { MessageRecord } from '@atrium/shared/contract/chat';
@@ -17,6 +17,10 @@ export interface MessageListProps {
   onRegenerate: (id: number) => void;
   onEdit: (id: number, content: string) => Promise<boolean>;
   onShowVersion: (id: number) => void;
+  /** A message to scroll to and mark for a moment (a search opened it), once it is loaded. */
+  focusId?: number | undefined;
+  /** Called once `focusId` was scrolled to. */
+  onFocused?: () => void;
 }
 
 /** How close to an edge counts as "at" it, in pixels. */
@@ -37,6 +41,8 @@ export function MessageList({
   onRegenerate,
   onEdit,
   onShowVersion,
+  focusId,
+  onFocused,
 }: MessageListProps) {
   const t = useChatT();
   const scroller = useRef<HTMLDivElement>(null);
@@ -67,6 +73,20 @@ export function MessageList({
     }
     if (atBottom.current) el.scrollTop = el.scrollHeight;
   });
+
+  // A message a search opened: centred and marked for a moment, no longer following the end.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || focusId === undefined) return;
+    const node = el.querySelector<HTMLElement>(`[data-id="${focusId}"]`);
+    if (!node) return;
+    atBottom.current = false;
+    node.scrollIntoView({ block: 'center' });
+    node.classList.remove('atrium-message-found');
+    void node.offsetWidth;
+    node.classList.add('atrium-message-found');
+    onFocused?.();
+  }, [focusId, messages, onFocused]);
 
   const onScroll = () => {
     const el = scroller.current;

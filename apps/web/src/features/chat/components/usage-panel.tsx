@@ -28,6 +28,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { ChatQuota, UsageResponse, UsageTotals } from '@atrium/shared/contract/chat';
+import { BudgetFields } from '@/components/fields/budget-fields';
 import { useQuota, useSaveQuota, useUsageSummary } from '../api/usage';
 import { useChatT } from '../i18n';
 
@@ -76,16 +77,14 @@ function QuotaCard() {
               </Form.Item>
             </Col>
             <Col xs={24} md={8}>
-              <Form.Item name="tokensPerDay" label={t('usage.tokensPerDay')}>
-                <InputNumber min={0} max={1_000_000_000} step={1000} style={{ width: '100%' }} />
-              </Form.Item>
-            </Col>
-            <Col xs={24} md={8}>
               <Form.Item name="messagesPerMinute" label={t('usage.messagesPerMinute')}>
                 <InputNumber min={0} max={10_000} style={{ width: '100%' }} />
               </Form.Item>
             </Col>
           </Row>
+          <Typography.Text strong>{t('usage.budget')}</Typography.Text>
+          <Typography.Paragraph type="secondary">{t('usage.budgetHint')}</Typography.Paragraph>
+          <BudgetFields />
           <Button type="primary" htmlType="submit" loading={save.isPending}>
             {t('usage.save')}
           </Button>

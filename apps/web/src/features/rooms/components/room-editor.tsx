@@ -18,6 +18,8 @@ import { useSmallWindow } from '@/lib/use-media-query';
 import { useModelOptions } from '../api/admin-rooms';
 import { useSaveRoom } from '../api/save-room';
 import { useRoomsT } from '../i18n';
+import { BudgetFields } from '@/components/fields/budget-fields';
+import { noBudget, type ChatBudget } from '@atrium/shared/contract/chat-budget';
 import { asyncHandler } from '@/lib/async-handler';
 import { confirmDialog } from '@/lib/feedback';
 
@@ -32,6 +34,7 @@ interface Values {
   introVideo: string;
   introAudio: string;
   downloads: string[];
+  budget: ChatBudget;
   enabled: boolean;
   sort: number;
 }
@@ -136,6 +139,7 @@ function RoomForm({
         introVideo: editing?.introVideo ?? '',
         introAudio: editing?.introAudio ?? '',
         downloads: editing?.downloads ?? [],
+        budget: editing?.budget ?? noBudget,
         enabled: editing?.enabled ?? true,
         sort: editing?.sort ?? 0,
       }}
@@ -153,6 +157,7 @@ function RoomForm({
             introVideo: values.introVideo,
             introAudio: values.introAudio,
             downloads: values.downloads ?? [],
+            budget: { ...noBudget, ...values.budget },
             enabled: values.enabled,
             sort: values.sort,
           });
@@ -229,6 +234,9 @@ function RoomForm({
         extra={t('rooms.fieldDownloadsHint', { max: roomDownloadsMax })}
       >
         <FilesField max={roomDownloadsMax} />
+      </Form.Item>
+      <Form.Item label={t('rooms.fieldBudget')} extra={t('rooms.fieldBudgetHint')}>
+        <BudgetFields prefix={['budget']} />
       </Form.Item>
       <Space size={32} wrap>
         <Form.Item name="enabled" label={t('rooms.fieldEnabled')} valuePropName="checked">

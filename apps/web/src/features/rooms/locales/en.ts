@@ -57,6 +57,9 @@ export const roomsEn: RoomsMessages = {
   'rooms.fieldDownloadsHint':
     'Files members can download from the room, in this order; at most {{max}}.',
   'rooms.fieldEnabled': 'Enabled',
+  'rooms.fieldBudget': "Room's budget",
+  'rooms.fieldBudgetHint':
+    "Shared by all members of the room, per UTC day and month; 0 means no limit. Applies together with each member's own budget.",
   'rooms.fieldSort': 'Order (smaller first)',
   'rooms.required': '{{field}} is required',
   'rooms.save': 'Save',

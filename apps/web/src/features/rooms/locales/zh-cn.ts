@@ -51,6 +51,9 @@ export const roomsZhCN = {
   'rooms.fieldDownloads': '资料下载',
   'rooms.fieldDownloadsHint': '成员可在聊天室中下载的文件，按此顺序显示；最多 {{max}} 个。',
   'rooms.fieldEnabled': '启用',
+  'rooms.fieldBudget': '聊天室预算',
+  'rooms.fieldBudgetHint':
+    '整个聊天室所有会员合计的上限，按 UTC 的天和月计算，0 表示不限；与每位会员的预算同时生效。',
   'rooms.fieldSort': '排序（小的在前）',
   'rooms.required': '请填写{{field}}',
   'rooms.save': '保存',

@@ -1,0 +1,383 @@
+import {
+  fromMicros,
+  MICROS,
+  toMicros,
+  type BudgetLine,
+  type ChatBudget,
+} from '@atrium/shared/contract/chat-budget';
+import type { ChatQuota } from '@atrium/shared/contract/chat';
+import { PostgresAdapter, sql } from 'kysely';
+import { ApiError } from '../../http/envelope';
+import type { ChatBudgetCountersTable, ChatDb } from './chat.tables';
+import { utcDay } from './tokens';
+
+/**
+ * Budgets that cannot be overspent (issue 18). Every answer asked for reserves its maximum —
+ * the prompt's upper bound plus the answer's max_tokens — on the counters of its member and room
+ * for the day and the month, in the transaction that records it: the counter rows are locked
+ * (PostgreSQL `FOR UPDATE`; SQLite writes one transaction at a time), what is left is read, and
+ * the reservation is added only when every limit holds. When little is left, the answer's
+ * max_tokens is lowered to fit instead of refusing. When the answer ends, the reservation is
+ * replaced by the real usage (`settle`), once, in the transaction that ends the message, by
+ * whichever instance ends it (its writer, or the sweep after its writer died).
+ */
+
+type Scope = ChatBudgetCountersTable['scope'];
+type Period = 'day' | 'month';
+type Unit = 'messages' | 'tokens' | 'cost';
+
+/** An answer allowed fewer tokens than this is refused rather than cut to nothing. */
+export const MIN_ANSWER_TOKENS = 16;
+
+interface Counter {
+  scope: Scope;
+  scopeId: number;
+  period: Period;
+  key: string;
+  /** 0: no limit. Cost in millionths. */
+  limits: Record<Unit, number>;
+}
+
+interface CounterRow {
+  scope: Scope;
+  scopeId: number;
+  period: string;
+  messages: number;
+  tokens: number;
+  cost: number;
+  reservedTokens: number;
+  reservedCost: number;
+}
+
+/** Prices per million tokens, in millionths of the currency. */
+export interface Prices {
+  promptPrice: number;
+  completionPrice: number;
+}
+
+/** Millionths of the currency that `tokens` cost at `pricePerMillion` (rounded up). */
+export const costOf = (tokens: number, pricePerMillion: number): number =>
+  Math.ceil((tokens * pricePerMillion) / MICROS);
+
+export interface ReserveRequest extends Prices {
+  memberId: number;
+  roomId: number;
+  memberBudget: ChatQuota;
+  roomBudget: ChatBudget;
+  /** An upper bound of the prompt's tokens. */
+  promptTokens: number;
+  /** The answer's max_tokens before any budget. */
+  answerTokens: number;
+  now: number;
+}
+
+export interface Reservation {
+  /** The answer's max_tokens, lowered to what the budgets leave. */
+  answerTokens: number;
+  /** Whether any token or cost limit applies: then `answerTokens` must be sent as max_tokens. */
+  limited: boolean;
+  tokens: number;
+  cost: number;
+  day: string;
+}
+
+const dayKey = (day: string) => `d:${day}`;
+const monthKey = (day: string) => `m:${day.slice(0, 7)}`;
+
+function resetsAt(period: Period, now: number): number {
+  const d = new Date(now);
+  return period === 'day'
+    ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)
+    : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+}
+
+function countersOf(
+  memberId: number,
+  roomId: number,
+  member: ChatQuota,
+  room: ChatBudget,
+  day: string,
+): Counter[] {
+  const c = (
+    scope: Scope,
+    scopeId: number,
+    period: Period,
+    messages: number,
+    tokens: number,
+    cost: number,
+  ): Counter => ({
+    scope,
+    scopeId,
+    period,
+    key: period === 'day' ? dayKey(day) : monthKey(day),
+    limits: { messages, tokens, cost: toMicros(cost) },
+  });
+  // Sorted as the primary key sorts, so every transaction locks them in the same order.
+  return [
+    c('member', memberId, 'day', member.messagesPerDay, member.tokensPerDay, member.costPerDay),
+    c('member', memberId, 'month', 0, member.tokensPerMonth, member.costPerMonth),
+    c('room', roomId, 'day', 0, room.tokensPerDay, room.costPerDay),
+    c('room', roomId, 'month', 0, room.tokensPerMonth, room.costPerMonth),
+  ];
+}
+
+const money = (micros: number) => String(+fromMicros(micros).toFixed(6));
+
+/**
+ * The refusal a member reads (English: the web shows it in the member's language): the limit is
+ * used up, or what is left is too little for this message (its prompt and a useful answer).
+ */
+export function refusal(
+  counter: Pick<Counter, 'scope' | 'period'>,
+  unit: Unit,
+  limit: number,
+  left = 0,
+): string {
+  if (unit === 'messages')
+    return `You have reached today's limit of ${limit} messages. It resets at 00:00 UTC.`;
+  const period = counter.period === 'day' ? "today's" : "this month's";
+  const amount = (n: number) => (unit === 'tokens' ? `${n} tokens` : `budget of ${money(n)}`);
+  const resets = counter.period === 'day' ? '00:00 UTC' : 'the start of next month (00:00 UTC)';
+  if (left > 0) {
+    const whose = counter.scope === 'member' ? 'Your' : "This room's";
+    const what = unit === 'tokens' ? `${left} tokens` : money(left);
+    const every = counter.period === 'day' ? 'daily' : 'monthly';
+    const which = unit === 'tokens' ? `limit of ${limit} tokens` : `budget of ${money(limit)}`;
+    return `${whose} ${every} ${which} has ${what} left, too little for this message. The limit resets at ${resets}.`;
+  }
+  const whose = counter.scope === 'member' ? 'You have' : 'This room has';
+  return `${whose} used ${period} ${amount(limit)}. The limit resets at ${resets}.`;
+}
+
+const keyOf = (scope: Scope, scopeId: number, period: string) => `${scope}:${scopeId}:${period}`;
+
+export class ChatBudgets {
+  constructor(private readonly now: () => number) {}
+
+  private async lockRows(trx: ChatDb, counters: Counter[]): Promise<Map<string, CounterRow>> {
+    const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
+    const query = trx
+      .selectFrom('chatBudgetCounters')
+      .selectAll()
+      .where((eb) =>
+        eb.or(
+          counters.map((c) =>
+            eb.and([
+              eb('scope', '=', c.scope),
+              eb('scopeId', '=', c.scopeId),
+              eb('period', '=', c.key),
+            ]),
+          ),
+        ),
+      )
+      .orderBy('scope')
+      .orderBy('scopeId')
+      .orderBy('period');
+    const rows = await (postgres ? query.forUpdate() : query).execute();
+    return new Map(rows.map((r) => [keyOf(r.scope, r.scopeId, r.period), r]));
+  }
+
+  /**
+   * Reserves an answer's maximum on every counter it counts on, or refuses with the limit it
+   * would break. Runs inside the transaction that records the answer.
+   */
+  async reserve(trx: ChatDb, request: ReserveRequest): Promise<Reservation> {
+    const day = utcDay(request.now);
+    const counters = countersOf(
+      request.memberId,
+      request.roomId,
+      request.memberBudget,
+      request.roomBudget,
+      day,
+    );
+    await trx
+      .insertInto('chatBudgetCounters')
+      .values(counters.map((c) => ({ scope: c.scope, scopeId: c.scopeId, period: c.key })))
+      .onConflict((oc) => oc.columns(['scope', 'scopeId', 'period']).doNothing())
+      .execute();
+    const limited = counters.some((c) => c.limits.tokens > 0 || c.limits.cost > 0);
+    let answerTokens = request.answerTokens;
+    const promptCost = costOf(request.promptTokens, request.promptPrice);
+    if (limited || counters.some((c) => c.limits.messages > 0)) {
+      const rows = await this.lockRows(trx, counters);
+      for (const counter of counters) {
+        const row = rows.get(keyOf(counter.scope, counter.scopeId, counter.key));
+        if (!row) throw new Error(`budget counter ${counter.key} missing after insert`);
+        const { limits } = counter;
+        if (limits.messages > 0 && row.messages + 1 > limits.messages)
+          throw new ApiError(refusal(counter, 'messages', limits.messages));
+        if (limits.tokens > 0) {
+          const left = limits.tokens - row.tokens - row.reservedTokens;
+          answerTokens = Math.min(answerTokens, left - request.promptTokens);
+          if (answerTokens < MIN_ANSWER_TOKENS)
+            throw new ApiError(refusal(counter, 'tokens', limits.tokens, Math.max(0, left)));
+        }
+        if (limits.cost > 0) {
+          const left = limits.cost - row.cost - row.reservedCost;
+          if (request.completionPrice > 0)
+            answerTokens = Math.min(
+              answerTokens,
+              Math.floor(((left - promptCost) * MICROS) / request.completionPrice),
+            );
+          if (left - promptCost < 0 || answerTokens < MIN_ANSWER_TOKENS)
+            throw new ApiError(refusal(counter, 'cost', limits.cost, Math.max(0, left)));
+        }
+      }
+    }
+    const tokens = request.promptTokens + answerTokens;
+    const cost = promptCost + costOf(answerTokens, request.completionPrice);
+    await this.bump(trx, request.memberId, request.roomId, day, {
+      messages: 1,
+      reservedTokens: tokens,
+      reservedCost: cost,
+    });
+    return { answerTokens, limited, tokens, cost, day };
+  }
+
+  /** Adds the same amounts to the four counters of a member and room on a day. */
+  private async bump(
+    trx: ChatDb,
+    memberId: number,
+    roomId: number,
+    day: string,
+    by: Partial<Record<'messages' | 'tokens' | 'cost' | 'reservedTokens' | 'reservedCost', number>>,
+  ): Promise<void> {
+    const periods = [dayKey(day), monthKey(day)];
+    const plus = (column: keyof typeof by) => sql<number>`${sql.ref(column)} + ${by[column] ?? 0}`;
+    await trx
+      .updateTable('chatBudgetCounters')
+      .set({
+        messages: plus('messages'),
+        tokens: plus('tokens'),
+        cost: plus('cost'),
+        reservedTokens: plus('reservedTokens'),
+        reservedCost: plus('reservedCost'),
+      })
+      .where((eb) =>
+        eb.or([
+          eb.and([
+            eb('scope', '=', 'member'),
+            eb('scopeId', '=', memberId),
+            eb('period', 'in', periods),
+          ]),
+          eb.and([
+            eb('scope', '=', 'room'),
+            eb('scopeId', '=', roomId),
+            eb('period', 'in', periods),
+          ]),
+        ]),
+      )
+      .execute();
+  }
+
+  /**
+   * Replaces the reservation of the answer's latest usage row by its real usage, once: a row
+   * already settled is left alone (two instances ending the same answer settle it once).
+   */
+  async settle(
+    trx: ChatDb,
+    messageId: number,
+    /** Undefined when unknown (an answer whose writer died): the estimate made at reservation. */
+    reportedPromptTokens: number | undefined,
+    completionTokens: number,
+    estimated: boolean,
+  ): Promise<void> {
+    const row = await trx
+      .selectFrom('chatUsage')
+      .select([
+        'id',
+        'memberId',
+        'roomId',
+        'day',
+        'reservedTokens',
+        'reservedCost',
+        'promptPrice',
+        'completionPrice',
+        'settled',
+        'promptTokens',
+      ])
+      .where('messageId', '=', messageId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!row) return;
+    const promptTokens = reportedPromptTokens ?? row.promptTokens;
+    const cost =
+      costOf(promptTokens, row.promptPrice) + costOf(completionTokens, row.completionPrice);
+    const { numUpdatedRows } = await trx
+      .updateTable('chatUsage')
+      .set({
+        promptTokens,
+        completionTokens,
+        estimated: estimated ? 1 : 0,
+        cost,
+        settled: 1,
+      })
+      .where('id', '=', row.id)
+      .where('settled', '=', 0)
+      .executeTakeFirst();
+    if (Number(numUpdatedRows) === 0) return;
+    await this.bump(trx, row.memberId, row.roomId, row.day, {
+      tokens: promptTokens + completionTokens,
+      cost,
+      reservedTokens: -row.reservedTokens,
+      reservedCost: -row.reservedCost,
+    });
+  }
+
+  /** Every limit that applies to the member in the room, with what is used, held and left. */
+  async lines(
+    db: ChatDb,
+    memberId: number,
+    roomId: number,
+    member: ChatQuota,
+    room: ChatBudget,
+  ): Promise<BudgetLine[]> {
+    const now = this.now();
+    const counters = countersOf(memberId, roomId, member, room, utcDay(now));
+    const rows = await db
+      .selectFrom('chatBudgetCounters')
+      .selectAll()
+      .where((eb) =>
+        eb.or(
+          counters.map((c) =>
+            eb.and([
+              eb('scope', '=', c.scope),
+              eb('scopeId', '=', c.scopeId),
+              eb('period', '=', c.key),
+            ]),
+          ),
+        ),
+      )
+      .execute();
+    const byKey = new Map(rows.map((r) => [keyOf(r.scope, r.scopeId, r.period), r]));
+    const lines: BudgetLine[] = [];
+    for (const counter of counters) {
+      const row = byKey.get(keyOf(counter.scope, counter.scopeId, counter.key));
+      for (const unit of ['messages', 'tokens', 'cost'] as const) {
+        const limit = counter.limits[unit];
+        if (limit === 0) continue;
+        const used = row ? Number(row[unit]) : 0;
+        const reserved =
+          unit === 'messages'
+            ? 0
+            : row
+              ? Number(unit === 'tokens' ? row.reservedTokens : row.reservedCost)
+              : 0;
+        const left = Math.max(0, limit - used - reserved);
+        const shown = unit === 'cost' ? fromMicros : (n: number) => n;
+        lines.push({
+          scope: counter.scope,
+          period: counter.period,
+          unit,
+          limit: shown(limit),
+          used: shown(used),
+          reserved: shown(reserved),
+          left: shown(left),
+          resetsAt: resetsAt(counter.period, now),
+        });
+      }
+    }
+    return lines;
+  }
+}

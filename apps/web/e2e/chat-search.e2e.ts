@@ -1,0 +1,237 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from '@playwright/test';
+import { startFakeOpenAi, type FakeOpenAi } from '../../server/src/testing/fake-openai';
+import { expect, test, type AtriumServer } from './fixtures';
+
+const XSRF = 'e2e-search-xsrf';
+const SCREENS = '/work/screens';
+const MEMBER = { username: 'seeker', password: 'seek-Member-pass-42' };
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+async function call<T>(
+  base: string,
+  path: string,
+  body: unknown,
+  auth?: { header: string; token: string },
+) {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'is-ajax': 'true' };
+  if (auth) {
+    headers[auth.header] = auth.token;
+    headers.cookie = `XSRF-TOKEN=${XSRF}`;
+    headers['x-xsrf-token'] = XSRF;
+  }
+  const res = await fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body) });
+  const json = (await res.json()) as Envelope<T>;
+  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
+  return json.data;
+}
+
+let fake: FakeOpenAi;
+
+test.beforeAll(async () => {
+  fake = await startFakeOpenAi({ models: ['search-model'] });
+});
+
+test.afterAll(async () => {
+  await fake.close();
+});
+
+interface Sent {
+  userMessage: { id: number };
+  assistantMessage: { id: number };
+}
+
+/**
+ * Two rooms and a member with history in both: a trip plan in "Travel desk", a database
+ * question in "Engineering" (with 40 more questions after it, so it is on an older page), and an
+ * edited question whose first version (about walruses) is on a branch no longer shown.
+ */
+async function seed(atrium: AtriumServer) {
+  const { token: adminToken } = await call<{ token: string }>(atrium.url, 'admin/api/auth/login', {
+    username: 'admin',
+    password: atrium.adminPassword,
+  });
+  const admin = { header: 'admin-api-token', token: adminToken };
+  const provider = await call<{ id: number }>(
+    atrium.url,
+    'admin/api/aigc/provider/save',
+    { id: 0, name: 'Fake', baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' },
+    admin,
+  );
+  const model = await call<{ id: number }>(
+    atrium.url,
+    'admin/api/aigc/model/save',
+    { id: 0, providerId: provider.id, name: 'search-model', title: 'Searcher' },
+    admin,
+  );
+  const room = (title: string, sort: number) =>
+    call<{ id: number }>(
+      atrium.url,
+      'admin/api/aigc/chat_room/save',
+      { id: 0, title, modelId: model.id, sort },
+      admin,
+    );
+  const travel = await room('Travel desk', 0);
+  const engineering = await room('Engineering', 1);
+  await call(
+    atrium.url,
+    'admin/api/aigc/usage/quota_save',
+    { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 },
+    admin,
+  );
+  await call(atrium.url, 'admin/api/members/create', MEMBER, admin);
+  const { token } = await call<{ token: string }>(atrium.url, 'api/auth/login', MEMBER);
+  const member = { header: 'api-token', token };
+
+  const conversation = (roomId: number) =>
+    call<{ id: number }>(atrium.url, 'api/aigc/conversation/create', { roomId }, member);
+  const done = async (conversationId: number, id: number) =>
+    expect
+      .poll(
+        async () =>
+          (
+            await call<{ records: { id: number; status: string }[] }>(
+              atrium.url,
+              'api/aigc/message/list',
+              { conversationId },
+              member,
+            )
+          ).records.find((m) => m.id === id)?.status,
+      )
+      .toBe('done');
+  const ask = async (conversationId: number, content: string, answer: string) => {
+    fake.script({ text: answer });
+    const sent = await call<Sent>(
+      atrium.url,
+      'api/aigc/chat/send',
+      { conversationId, content, images: [] },
+      member,
+    );
+    await done(conversationId, sent.assistantMessage.id);
+    return sent;
+  };
+
+  const db = await conversation(engineering.id);
+  const found = await ask(
+    db.id,
+    '数据库索引应该怎么设计？',
+    '设计数据库索引时，先看查询条件：where 和 order by 用到的列放在前面，选择性高的列优先。',
+  );
+  for (let i = 1; i <= 40; i++) await ask(db.id, `Follow-up question ${i}`, `Answer ${i}`);
+
+  const trip = await conversation(travel.id);
+  await ask(
+    trip.id,
+    'Plan a three day trip to Kyoto',
+    'Day one: Fushimi Inari at dawn, then Gion.',
+  );
+
+  const animals = await conversation(engineering.id);
+  const first = await ask(animals.id, 'Write a haiku about a walrus', 'Tusks in the cold sea');
+  fake.script({ text: 'Gentle drifting seal' });
+  const edited = await call<Sent>(
+    atrium.url,
+    'api/aigc/chat/edit',
+    { messageId: first.userMessage.id, content: 'Write a haiku about a seal' },
+    member,
+  );
+  await done(animals.id, edited.assistantMessage.id);
+  return { travel, engineering, found, walrus: first, member };
+}
+
+async function signedInPage(
+  browser: Browser,
+  atrium: AtriumServer,
+  lang: 'en' | 'zh-CN',
+  width: number,
+): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 820 } });
+  await context.addInitScript((l) => localStorage.setItem('atrium.lang', l), lang);
+  const { token } = await call<{ token: string }>(atrium.url, 'api/auth/login', MEMBER);
+  await context.addCookies([{ name: 'api-token', value: token, url: atrium.url }]);
+  return context.newPage();
+}
+
+test('a member searches all their conversations: titles and messages marked, a hit opens its room, older page and branch', async ({
+  browser,
+  atrium,
+}) => {
+  test.setTimeout(180_000);
+  mkdirSync(SCREENS, { recursive: true });
+  const { travel, engineering, found, walrus } = await seed(atrium);
+
+  // Chinese, 1280: from the travel room, a Chinese word finds the database question in the
+  // Engineering room, on a page older than the one shown first.
+  const page = await signedInPage(browser, atrium, 'zh-CN', 1280);
+  await page.goto(`${atrium.url}#/${travel.id}`);
+  const history = page.getByRole('navigation', { name: '对话', exact: true });
+  await page.getByLabel('搜索对话').fill('数据库索引');
+  const hits = history.locator('[data-message-hit]');
+  await expect(hits).toHaveCount(2);
+  await expect(hits.first()).toContainText('Engineering');
+  await expect(hits.first().locator('mark.atrium-highlight').first()).toHaveText('数据库索引');
+  // The conversation's title (its first question) holds the words too.
+  await expect(history.getByRole('region', { name: '对话标题' })).toContainText('数据库索引');
+  await page.screenshot({ path: `${SCREENS}/chat-search-zh-1280.png` });
+
+  await history.locator(`[data-message-hit="${found.userMessage.id}"]`).click();
+  await expect(page).toHaveURL(new RegExp(`#/${engineering.id}\\?c=\\d+`));
+  const target = page.locator(`[data-id="${found.userMessage.id}"]`);
+  await expect(target).toBeInViewport();
+  await expect(target).toHaveClass(/atrium-message-found/);
+  await page.screenshot({ path: `${SCREENS}/chat-search-opened-zh-1280.png` });
+
+  // A message on a branch no longer shown: opening it shows that branch.
+  await page.getByLabel('搜索对话').fill('walrus');
+  const walrusHit = history.locator(`[data-message-hit="${walrus.userMessage.id}"]`);
+  await expect(walrusHit.locator('mark')).toHaveText('walrus');
+  await walrusHit.click();
+  await expect(page.getByText('已切换到包含这条消息的分支')).toBeVisible();
+  await expect(page.locator(`[data-id="${walrus.userMessage.id}"]`)).toBeInViewport();
+  await expect(page.getByLabel('问题的各个版本')).toContainText('1 / 2');
+
+  // Special characters and words nobody wrote: a clear empty state, never an error.
+  for (const words of ['"AND*', '100%', 'zzqx NOT']) {
+    await page.getByLabel('搜索对话').fill(words);
+    await expect(history.getByText(`没有对话或消息包含“${words}”`)).toBeVisible();
+  }
+  await page.context().close();
+
+  // The screens in both languages and widths.
+  for (const [lang, width] of [
+    ['en', 1280],
+    ['en', 375],
+    ['zh-CN', 375],
+  ] as const) {
+    const p = await signedInPage(browser, atrium, lang, width);
+    await p.goto(`${atrium.url}#/${engineering.id}`);
+    const label = lang === 'en' ? 'Search conversations' : '搜索对话';
+    if (width === 375)
+      await p
+        .getByRole('button', { name: lang === 'en' ? 'Conversations' : '对话', exact: true })
+        .click();
+    await p.getByLabel(label).fill(lang === 'en' ? 'trip' : '索引');
+    const list = p.locator('.atrium-chat-search');
+    await expect(list.locator('mark.atrium-highlight').first()).toBeVisible();
+    if (lang === 'en') {
+      await expect(list.getByText('Conversation titles')).toBeVisible();
+      await expect(list).toContainText('Travel desk');
+      await p.screenshot({ path: `${SCREENS}/chat-search-en-${width}.png` });
+      // This room only: the trip is in another room.
+      await list.getByText('This room').click();
+      await expect(list.getByText('No conversation or message holds “trip”')).toBeVisible();
+      await list.getByText('All rooms').click();
+      await list.locator('[data-message-hit]').first().click();
+      await expect(p).toHaveURL(new RegExp(`#/${travel.id}\\?c=\\d+`));
+      await expect(p.locator('[data-role="user"]').first()).toContainText('Kyoto');
+    } else {
+      await p.screenshot({ path: `${SCREENS}/chat-search-zh-${width}.png` });
+    }
+    await p.context().close();
+  }
+});

@@ -1,0 +1,32 @@
+import { Col, Form, InputNumber, Row } from 'antd';
+import { useFieldsT } from './i18n';
+
+/**
+ * A budget's four limits (issue 18): tokens and cost per UTC day and month, 0 for none. Under
+ * `prefix` in the form (the room's `budget`), or at its top (the members' quota).
+ */
+export function BudgetFields({ prefix = [] }: { prefix?: string[] }) {
+  const t = useFieldsT();
+  const tokens = (name: string, label: string) => (
+    <Col xs={24} sm={12} lg={6}>
+      <Form.Item name={[...prefix, name]} label={label}>
+        <InputNumber min={0} max={2_000_000_000} step={1000} style={{ width: '100%' }} />
+      </Form.Item>
+    </Col>
+  );
+  const cost = (name: string, label: string) => (
+    <Col xs={24} sm={12} lg={6}>
+      <Form.Item name={[...prefix, name]} label={label}>
+        <InputNumber min={0} max={1_000_000} step={0.5} precision={2} style={{ width: '100%' }} />
+      </Form.Item>
+    </Col>
+  );
+  return (
+    <Row gutter={16}>
+      {tokens('tokensPerDay', t('fields.budgetTokensPerDay'))}
+      {tokens('tokensPerMonth', t('fields.budgetTokensPerMonth'))}
+      {cost('costPerDay', t('fields.budgetCostPerDay'))}
+      {cost('costPerMonth', t('fields.budgetCostPerMonth'))}
+    </Row>
+  );
+}
