@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A scripted OpenAI-compatible HTTP server for tests, browser specs and benchmarks: streams SSE
- * chunks of `POST /v1/chat/completions`, lists models at `GET /v1/models`, plays scripted
+ * chunks of `POST /v1/chat/completions`, lists models at `GET /v1/models`, answers
+ * `POST /v1/embeddings` with word-hash vectors (`fakeEmbedding`), plays scripted
  * replies with delays, mid-stream failures and HTTP errors, and records every request,
  * including whether the client aborted it. Plain node:http, no dependencies.
  */
@@ -114,6 +115,23 @@ function lastUserText(body: ChatBody): string {
 }
 
 const echo: ReplySource = (body) => ({ text: `You said: ${lastUserText(body)}` });
+
+/** Dimensions of the fake embeddings. */
+const EMBEDDING_DIMENSIONS = 64;
+
+/**
+ * A deterministic embedding for `POST /v1/embeddings`: each word (case folded) adds one to a
+ * dimension picked by its hash, so texts sharing words point the same way.
+ */
+export function fakeEmbedding(text: string): number[] {
+  const vector = new Array<number>(EMBEDDING_DIMENSIONS).fill(0);
+  for (const [word] of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+    let hash = 0;
+    for (const char of word) hash = (hash * 31 + (char.codePointAt(0) ?? 0)) >>> 0;
+    vector[hash % EMBEDDING_DIMENSIONS] = (vector[hash % EMBEDDING_DIMENSIONS] ?? 0) + 1;
+  }
+  return vector;
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -257,6 +275,20 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       return json(res, 200, {
         object: 'list',
         data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })),
+      });
+    }
+    if (req.method === 'POST' && path.endsWith('/embeddings')) {
+      const { input, model } = (body ?? {}) as { input?: unknown; model?: string };
+      const texts = (Array.isArray(input) ? input : [input]).map((item) => String(item ?? ''));
+      return json(res, 200, {
+        object: 'list',
+        model: model ?? 'fake-embedding',
+        data: texts.map((text, index) => ({
+          object: 'embedding',
+          index,
+          embedding: fakeEmbedding(text),
+        })),
+        usage: { prompt_tokens: texts.length, total_tokens: texts.length },
       });
     }
     if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {

@@ -4,7 +4,7 @@ import type { FileRecord, UsageResponse } from '@atrium/shared/contract/files';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
-import { makeDocx as docx, makePdf as pdf } from '../../testing/doc-fixtures.mjs';
+import { makeDocx as docx, makePdf as pdf, makePdf } from '../../testing/doc-fixtures.mjs';
 import { startFakeOpenAi, type ChatBody, type FakeOpenAi } from '../../testing/fake-openai';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import {
@@ -473,5 +473,99 @@ describe.each(testDbKinds)('documents as chat context on %s', (kind) => {
     );
     expect(records[0]).toMatchObject({ status: 'running', progress: 30 });
     await sql`delete from chat_doc_extracts where blob_id = ${row.blobId}`.execute(t.db);
+  });
+});
+
+describe.each(testDbKinds)('documents with an embedding model on %s', (kind) => {
+  let fake: FakeOpenAi;
+  let t: TestApp;
+  let seeded: Seeded;
+  const as = (token: string) => ({ area: 'member' as const, token });
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAi({ apiKey: TEST_API_KEY });
+    t = await createTestApp({
+      db: kind,
+      env: { ATRIUM_EMBEDDING_MODEL: 'fake-embed' },
+      deps: { aigc: { documents: { pollMs: 50 } } },
+    });
+    await useUploadConfig(t);
+    seeded = await seedRoom(t, fake);
+    await expectOk(
+      t,
+      '/admin/api/aigc/model/save',
+      { id: 0, providerId: seeded.provider.id, name: 'fake-embed', title: 'Embeddings' },
+      { area: 'admin', token: seeded.adminToken },
+    );
+  });
+  afterAll(async () => {
+    await t?.cleanup();
+    await fake?.close();
+  });
+
+  it("gives passages vectors from the provider's /v1/embeddings and embeds each question", async () => {
+    const { token } = await t.loginMember();
+    const files = new FileClient(t, as(token), 'file');
+    const file = await files.uploadAndSave({
+      name: 'fauna.pdf',
+      data: makePdf(['Owls hunt at night in the pine forest.', 'Otters swim in the cold river.']),
+    });
+    const conversation = await newConversation(t, token, seeded.room.id);
+    await expectOk(
+      t,
+      '/api/aigc/document/attach',
+      { conversationId: conversation.id, paths: [file.path] },
+      as(token),
+    );
+    await eventually(async () => {
+      const { records } = await expectOk<DocumentListResponse>(
+        t,
+        '/api/aigc/document/list',
+        { conversationId: conversation.id },
+        as(token),
+      );
+      return records[0]?.status === 'done' ? records : undefined;
+    }, 20_000);
+    const db = docsDb(t.db);
+    const blob = await db
+      .selectFrom('files')
+      .select('blobId')
+      .where('id', '=', file.id)
+      .executeTakeFirstOrThrow();
+    const extract = await db
+      .selectFrom('chatDocExtracts')
+      .select('embeddingModel')
+      .where('blobId', '=', blob.blobId)
+      .executeTakeFirstOrThrow();
+    expect(extract.embeddingModel).toBe('fake-embed');
+    const vectors = await db
+      .selectFrom('chatDocPassages')
+      .select('vector')
+      .where('blobId', '=', blob.blobId)
+      .execute();
+    expect(vectors).toHaveLength(2);
+    for (const { vector } of vectors) expect(Buffer.from(vector ?? '', 'base64')).toHaveLength(256);
+
+    fake.script((body) => {
+      expect(String(body.messages?.[0]?.content)).toMatch(/\[1\] fauna\.pdf, page 2\nOtters/);
+      return { text: 'Otters swim [1].' };
+    });
+    const sent = await send(t, token, conversation.id, 'Where do otters swim?');
+    const id = sent.json.data.assistantMessage.id;
+    const answer = await eventually(async () => {
+      const list = await expectOk<MessageListResponse>(
+        t,
+        '/api/aigc/message/list',
+        { conversationId: conversation.id },
+        as(token),
+      );
+      const found = list.records.find((m) => m.id === id);
+      return found?.status === 'done' ? found : undefined;
+    });
+    expect(answer.citations?.map((c) => [c.n, c.page])).toEqual([[1, 2]]);
+    const embedded = fake.requests
+      .filter((r) => r.path.endsWith('/embeddings'))
+      .map((r) => (r.body as { input: string[] }).input);
+    expect(embedded).toContainEqual(['Where do otters swim?']);
   });
 });

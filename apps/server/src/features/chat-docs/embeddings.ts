@@ -64,7 +64,12 @@ export function embedderFor(
     if (!model) return undefined;
     const call = async (input: readonly string[], timeoutMs: number) => {
       const client = openAiClient(model.connection, timeoutMs);
-      const answer = await client.embeddings.create({ model: model.name, input: [...input] });
+      // Floats, not the SDK's default base64, which not every compatible provider speaks.
+      const answer = await client.embeddings.create({
+        model: model.name,
+        input: [...input],
+        encoding_format: 'float',
+      });
       return [...answer.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
     };
     return {

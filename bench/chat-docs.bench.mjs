@@ -1,0 +1,330 @@
+// Budget (issue 18, documents as chat context): retrieval adds at most 30 ms (p50) to the
+// first-token latency of a conversation holding 20 documents of 100 pages each, against the same
+// kind of conversation without documents, in the same run (the chat bench's harness: the built
+// server, the scripted OpenAI-compatible provider, send + stream until the first content token).
+//
+// The 20 PDFs (100 pages of about 1,800 characters each, written by doc-fixtures.mjs) are
+// uploaded to the member's library and read once; each measured conversation then attaches all
+// 20 (already read: attaching is instant) and asks a question whose words many passages hold.
+import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tsImport } from 'tsx/esm/api';
+import { printTable, saveResult, startAtrium } from './lib.mjs';
+
+const RUNS = Number(process.env.CHAT_DOCS_BENCH_RUNS ?? 100);
+const WARMUP = 10;
+const DOCUMENTS = 20;
+const PAGES = 100;
+const BUDGET_MS = 30;
+const XSRF = 'bench-xsrf';
+
+const { startFakeOpenAi } = await tsImport(
+  '../apps/server/src/testing/fake-openai.ts',
+  import.meta.url,
+);
+const { makePdf } = await import('../apps/server/src/testing/doc-fixtures.mjs');
+
+function quantile(sorted, q) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+function stats(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mean = samples.reduce((s, v) => s + v, 0) / samples.length;
+  return {
+    p50: +quantile(sorted, 0.5).toFixed(2),
+    p95: +quantile(sorted, 0.95).toFixed(2),
+    mean: +mean.toFixed(2),
+  };
+}
+
+function headers(token, area = 'member') {
+  return {
+    'content-type': 'application/json',
+    'is-ajax': 'true',
+    [area === 'admin' ? 'admin-api-token' : 'api-token']: token,
+    cookie: `XSRF-TOKEN=${XSRF}`,
+    'x-xsrf-token': XSRF,
+  };
+}
+
+async function call(base, path, body, token, area = 'member') {
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: token
+      ? headers(token, area)
+      : { 'content-type': 'application/json', 'is-ajax': 'true' },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
+  return json.data;
+}
+
+/** Uploads a file to the member's file library (init, its chunks, save); answers its path. */
+async function upload(base, token, name, data) {
+  const url = `${base}/member_data/file_manager/file`;
+  const md5 = createHash('md5').update(data).digest('hex');
+  const init = await call(
+    base,
+    '/member_data/file_manager/file',
+    { action: 'init', name, type: 'application/pdf', size: data.length, md5 },
+    token,
+  );
+  let path = init.path;
+  for (let i = init.chunkUploaded; !path && i < init.chunks; i++) {
+    const form = new FormData();
+    const fields = {
+      id: 'WU_FILE_0',
+      name,
+      type: 'application/pdf',
+      size: String(data.length),
+      chunks: String(init.chunks),
+      chunk: String(i),
+      md5,
+    };
+    for (const [key, value] of Object.entries(fields)) form.append(key, value);
+    const part = data.subarray(i * init.chunkSize, (i + 1) * init.chunkSize);
+    form.append('file', new Blob([new Uint8Array(part)]), name);
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'api-token': token,
+        cookie: `XSRF-TOKEN=${XSRF}`,
+        'x-xsrf-token': XSRF,
+        'is-ajax': 'true',
+      },
+      body: form,
+    });
+    const json = await res.json();
+    if (json.code !== 0) throw new Error(`upload ${name}: ${json.msg}`);
+    path = json.data.path;
+  }
+  await call(
+    base,
+    '/member_data/file_manager/file',
+    { action: 'save', path, name, size: data.length, categoryId: 0 },
+    token,
+  );
+  return path;
+}
+
+/** Deterministic words: a shared vocabulary, so a question's words occur in many passages. */
+function pageText(doc, page) {
+  const vocabulary = [
+    'harvest',
+    'valley',
+    'river',
+    'budget',
+    'report',
+    'northern',
+    'quarterly',
+    'survey',
+    'station',
+    'turbine',
+    'orchard',
+    'ledger',
+    'migration',
+    'archive',
+    'forecast',
+    'harbor',
+    'lantern',
+    'granite',
+    'meadow',
+    'census',
+    'voltage',
+    'glacier',
+    'compass',
+    'timber',
+  ];
+  let seed = doc * 1_000 + page;
+  const next = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed;
+  };
+  const lines = [];
+  let length = 0;
+  while (length < 1_800) {
+    const words = Array.from({ length: 12 }, () => vocabulary[next() % vocabulary.length]);
+    const line = `${words.join(' ')} ${doc}-${page}-${lines.length}.`;
+    lines.push(line);
+    length += line.length;
+  }
+  return lines;
+}
+
+/** Reads SSE until the first content delta. */
+async function firstDelta(res) {
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    if (buffer.includes('event: delta')) {
+      await reader.cancel();
+      return;
+    }
+  }
+}
+
+const fake = await startFakeOpenAi({ models: ['bench-model'] });
+fake.setDefault({ text: 'A short answer citing [1] and [2], a dozen tokens or so.' });
+const atrium = await startAtrium();
+const base = atrium.url.replace(/\/$/, '');
+try {
+  const admin = (
+    await call(base, '/admin/api/auth/login', { username: 'admin', password: atrium.adminPassword })
+  ).token;
+  const provider = await call(
+    base,
+    '/admin/api/aigc/provider/save',
+    { id: 0, name: 'Bench', baseUrl: fake.url, apiKey: 'sk-bench' },
+    admin,
+    'admin',
+  );
+  const model = await call(
+    base,
+    '/admin/api/aigc/model/save',
+    { id: 0, providerId: provider.id, name: 'bench-model', title: 'Bench', contextLength: 128_000 },
+    admin,
+    'admin',
+  );
+  const room = await call(
+    base,
+    '/admin/api/aigc/chat_room/save',
+    { id: 0, title: 'Bench room', modelId: model.id },
+    admin,
+    'admin',
+  );
+  await call(
+    base,
+    '/admin/api/aigc/usage/quota_save',
+    { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 },
+    admin,
+    'admin',
+  );
+  await call(
+    base,
+    '/admin/api/members/create',
+    { username: 'reader', password: 'bench-Member-pass-42' },
+    admin,
+    'admin',
+  );
+  const member = (
+    await call(base, '/api/auth/login', { username: 'reader', password: 'bench-Member-pass-42' })
+  ).token;
+
+  // ---- the documents: uploaded, attached once and read --------------------------------------
+  const paths = [];
+  let bytes = 0;
+  for (let doc = 0; doc < DOCUMENTS; doc++) {
+    const pdf = makePdf(Array.from({ length: PAGES }, (_, page) => pageText(doc, page)));
+    bytes += pdf.length;
+    paths.push(await upload(base, member, `document-${doc + 1}.pdf`, pdf));
+  }
+  const first = await call(base, '/api/aigc/conversation/create', { roomId: room.id }, member);
+  const readStarted = performance.now();
+  await call(base, '/api/aigc/document/attach', { conversationId: first.id, paths }, member);
+  let ready;
+  for (;;) {
+    const { records } = await call(
+      base,
+      '/api/aigc/document/list',
+      { conversationId: first.id },
+      member,
+    );
+    if (records.some((r) => r.status === 'failed'))
+      throw new Error(`a document failed: ${records.find((r) => r.status === 'failed').error}`);
+    if (records.every((r) => r.status === 'done')) {
+      ready = records;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const readSeconds = +((performance.now() - readStarted) / 1000).toFixed(1);
+  const passages = ready.reduce((n, r) => n + r.passages, 0);
+  console.log(
+    `${DOCUMENTS} documents × ${PAGES} pages (${(bytes / 1024 / 1024).toFixed(1)} MiB) read in ${readSeconds} s: ${passages} passages`,
+  );
+
+  // ---- first-token latency with and without documents, interleaved --------------------------
+  const question = 'What does the quarterly report say about the harvest in the northern valley?';
+  const measure = async (withDocuments) => {
+    const conversation = await call(
+      base,
+      '/api/aigc/conversation/create',
+      { roomId: room.id },
+      member,
+    );
+    if (withDocuments)
+      await call(
+        base,
+        '/api/aigc/document/attach',
+        { conversationId: conversation.id, paths },
+        member,
+      );
+    const started = performance.now();
+    const sent = await call(
+      base,
+      '/api/aigc/chat/send',
+      { conversationId: conversation.id, content: question },
+      member,
+    );
+    const res = await fetch(`${base}/api/aigc/chat/stream`, {
+      method: 'POST',
+      headers: headers(member),
+      body: JSON.stringify({ messageId: sent.assistantMessage.id, offset: 0 }),
+    });
+    await firstDelta(res);
+    return performance.now() - started;
+  };
+  const withMs = [];
+  const withoutMs = [];
+  for (let i = 0; i < RUNS + WARMUP; i++) {
+    const w = await measure(true);
+    const o = await measure(false);
+    if (i >= WARMUP) {
+      withMs.push(w);
+      withoutMs.push(o);
+    }
+  }
+  // The model was given passages (and within the cap) in the runs with documents.
+  const given = fake
+    .completions()
+    .filter((r) => JSON.stringify(r.body).includes('cite each passage')).length;
+
+  const w = stats(withMs);
+  const o = stats(withoutMs);
+  const addedP50 = +(w.p50 - o.p50).toFixed(2);
+  const addedP95 = +(w.p95 - o.p95).toFixed(2);
+  printTable([
+    { conversation: 'without documents', ...o },
+    { conversation: `with ${DOCUMENTS} documents × ${PAGES} pages`, ...w },
+    { conversation: 'added', p50: addedP50, p95: addedP95, mean: +(w.mean - o.mean).toFixed(2) },
+  ]);
+  const pass = addedP50 <= BUDGET_MS && given >= RUNS;
+  console.log(
+    `retrieval: +${addedP50} ms at p50, +${addedP95} ms at p95 (budget ${BUDGET_MS} ms); passages given in ${given} answers: ${pass ? 'OK' : 'OVER BUDGET'}`,
+  );
+  saveResult('chat-docs', {
+    documents: DOCUMENTS,
+    pagesEach: PAGES,
+    megabytes: +(bytes / 1024 / 1024).toFixed(2),
+    passages,
+    readSeconds,
+    runs: RUNS,
+    withoutDocumentsMs: o,
+    withDocumentsMs: w,
+    addedP50Ms: addedP50,
+    addedP95Ms: addedP95,
+    answersGivenPassages: given,
+    budgetMs: BUDGET_MS,
+    pass,
+  });
+  if (!pass) process.exitCode = 1;
+} finally {
+  await atrium.stop();
+  await fake.close();
+  rmSync(atrium.dataDir, { recursive: true, force: true });
+}
