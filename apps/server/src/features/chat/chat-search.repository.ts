@@ -19,6 +19,19 @@ const span = 16777216;
  */
 export const candidateCap = 10_000;
 
+/**
+ * Rows of the whole index one request walks at most, newest first, for a search of 1-2 character
+ * words only (which the index cannot look up) by a member with a long history: rowids alone are
+ * read (the member told by them), and only the member's rows are joined and tested.
+ */
+export const scanCap = 40_000;
+
+/**
+ * Up to this many conversations, a search of 1-2 character words tests all of the member's
+ * messages (gathered through the member and conversation indexes); beyond it, the capped walk.
+ */
+export const smallHistory = 500;
+
 /** The trigram tokenizer indexes runs of 3 characters: shorter words cannot be looked up. */
 export const trigramMinLength = 3;
 
@@ -69,6 +82,8 @@ export interface MessageSearch {
   roomId?: number | undefined;
   before?: number | undefined;
   limit: number;
+  /** 1-2 character words only, SQLite: walk the index (a long history) or test every message. */
+  walk?: boolean | undefined;
 }
 
 /** `lower(column)` holds every word, tested row by row (the words the index cannot look up). */
@@ -108,9 +123,11 @@ export class ChatSearchRepository {
    *
    * SQLite with a word of 3 or more characters: a backwards walk of the FTS index (below the
    * cursor, at most `candidateCap` matches), the member's matches told by their rowid and joined
-   * to their message, conversation and room by primary key, stopping after the page. Only 1-2 character words: the member's
-   * conversations (by the member index), their messages (by the conversation index), tested
-   * row by row. PostgreSQL: `ilike` on content, which the GIN index serves, joined the same way.
+   * to their message, conversation and room by primary key, stopping after the page. Only 1-2
+   * character words (`walk`): the same walk over every row of the index (at most `scanCap`),
+   * the member's rows tested; otherwise (a short history) the member's conversations (by the
+   * member index) and their messages (by the conversation index), tested row by row.
+   * PostgreSQL: `ilike` on content, which the GIN index serves, joined the same way.
    */
   messageQuery(search: MessageSearch): RawBuilder<MessageHitRow> {
     const { memberId, terms, roomId, before, limit } = search;
@@ -127,7 +144,7 @@ export class ChatSearchRepository {
           ${before === undefined ? sql`` : sql`and m.id < ${before}`}
         order by m.id desc limit ${limit}`;
     }
-    if (terms.long.length === 0) {
+    if (terms.long.length === 0 && !search.walk) {
       return sql<MessageHitRow>`select ${messageColumns}
         from chat_conversations c
         cross join chat_messages m on m.conversation_id = c.id
@@ -147,7 +164,8 @@ export class ChatSearchRepository {
 
   /**
    * The newest `candidateCap` matches of every member in an FTS table (below `before`), newest
-   * first, read lazily: the walk stops as soon as the page is full.
+   * first, read lazily: the walk stops as soon as the page is full. No words: the newest
+   * `scanCap` rows.
    */
   private candidates(
     table: string,
@@ -156,25 +174,46 @@ export class ChatSearchRepository {
   ): RawBuilder<unknown> {
     const fts = sql.raw(table);
     const below = before === undefined ? sql`` : sql`and rowid < ${before} * ${span}`;
-    return sql`select rowid as fr from ${fts} where ${fts} match ${ftsMatch(words)} ${below}
-      order by rowid desc limit ${candidateCap}`;
+    const match = words.length > 0 ? sql`${fts} match ${ftsMatch(words)}` : sql`1`;
+    return sql`select rowid as fr from ${fts} where ${match} ${below}
+      order by rowid desc limit ${words.length > 0 ? candidateCap : scanCap}`;
   }
 
   /**
    * When a page came back short (SQLite, through the index): the id of the last message the
    * capped walk examined, to carry on below; undefined when the walk saw every match.
    */
-  async stoppedAt(terms: SearchTerms, before?: number): Promise<number | undefined> {
-    if (this.postgres || terms.long.length === 0) return undefined;
+  async stoppedAt(search: MessageSearch): Promise<number | undefined> {
+    const { terms, before } = search;
+    if (this.postgres || (terms.long.length === 0 && !search.walk)) return undefined;
     const { rows } = await sql<{ n: number; last: number | null }>`select count(*) as n,
         min(fr) >> 24 as last
       from (${this.candidates('chat_message_fts', terms.long, before)})`.execute(this.db);
     const row = rows[0];
-    return row && Number(row.n) >= candidateCap && row.last !== null ? Number(row.last) : undefined;
+    const cap = terms.long.length > 0 ? candidateCap : scanCap;
+    return row && Number(row.n) >= cap && row.last !== null ? Number(row.last) : undefined;
   }
 
-  async messageHits(search: MessageSearch): Promise<MessageHitRow[]> {
-    return (await this.messageQuery(search).execute(this.db)).rows;
+  /**
+   * One page of hits, and where a short page's walk stopped (see `candidateCap`): undefined
+   * when it saw everything.
+   */
+  async messageHits(
+    search: MessageSearch,
+  ): Promise<{ rows: MessageHitRow[]; stoppedAt: number | undefined }> {
+    let walk = false;
+    if (!this.postgres && search.terms.long.length === 0) {
+      const { rows } = await sql<{ n: number }>`select count(*) as n from (
+          select 1 from chat_conversations where member_id = ${search.memberId}
+          limit ${smallHistory + 1})`.execute(this.db);
+      walk = Number(rows[0]?.n) > smallHistory;
+    }
+    const full = { ...search, walk };
+    const { rows } = await this.messageQuery(full).execute(this.db);
+    return {
+      rows,
+      stoppedAt: rows.length < search.limit ? await this.stoppedAt(full) : undefined,
+    };
   }
 
   /**

@@ -112,7 +112,7 @@ export class ChatSearchService {
     const terms = searchTerms(request.keywords);
     const words = [...terms.long, ...terms.short];
     const scope = { memberId: member.id, terms, roomId: request.roomId };
-    const [rows, titles] = await Promise.all([
+    const [{ rows, stoppedAt }, titles] = await Promise.all([
       this.repo.messageHits({ ...scope, before: request.before, limit: request.limit }),
       request.before === undefined
         ? this.repo.titleHits({ ...scope, limit: TITLE_HITS })
@@ -132,10 +132,7 @@ export class ChatSearchService {
         createdAt: row.createdAt,
         ...excerptWithRanges(row.content, words),
       })),
-      next:
-        rows.length === request.limit
-          ? (rows.at(-1)?.id ?? null)
-          : ((await this.repo.stoppedAt(terms, request.before)) ?? null),
+      next: rows.length === request.limit ? (rows.at(-1)?.id ?? null) : (stoppedAt ?? null),
     };
   }
 

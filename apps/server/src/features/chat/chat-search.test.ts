@@ -119,13 +119,13 @@ describe.each(testDbKinds)('conversation search on %s', (kind) => {
       first.assistantMessage.id,
       first.userMessage.id,
     ]);
-    const hit = hits.records[0]!;
-    expect(hit.roomTitle).toBe('Second room');
-    expect(hit.conversation.id).toBe(b.id);
-    expect(hit.ranges.map(([s, e]) => hit.excerpt.slice(s, e))).toEqual(['Zeppelin']);
+    const [hit] = hits.records;
+    expect(hit?.roomTitle).toBe('Second room');
+    expect(hit?.conversation.id).toBe(b.id);
+    expect(hit?.ranges.map(([s, e]) => hit.excerpt.slice(s, e))).toEqual(['Zeppelin']);
     // The title (from the first question) is found too, with its ranges.
     expect(hits.titles.map((h) => h.conversation.id)).toEqual([a.id]);
-    expect(hits.titles[0]!.ranges).toEqual([[14, 22]]);
+    expect(hits.titles[0]?.ranges).toEqual([[14, 22]]);
 
     // Chinese, 1-2 characters (checked row by row), several words, one room.
     expect(await found(token, '飞艇的历史')).toEqual([
@@ -311,6 +311,66 @@ describe.each(testDbKinds)('conversation search on %s', (kind) => {
       expect(json.code, JSON.stringify(body)).not.toBe(0);
       expect(json.msg).toBeTruthy();
     }
+  });
+
+  /** Inserts `count` done messages straight into the database, in one conversation each 20. */
+  async function bulk(memberId: number, count: number, text: (i: number) => string) {
+    const db = t.db;
+    const ids: number[] = [];
+    for (let i = 0; i < count; i += 20) {
+      const { rows } = await sql<{ id: number }>`insert into chat_conversations
+          (room_id, member_id, title, created_at, updated_at)
+        values (${seeded.room.id}, ${memberId}, ${'Bulk ' + i}, 1, 1) returning id`.execute(db);
+      const conversation = Number(rows[0]?.id);
+      const values = Array.from(
+        { length: Math.min(20, count - i) },
+        (_, k) => sql`(${conversation}, 'user', ${text(i + k)}, '[]', 'done', '', 1, 1)`,
+      );
+      const inserted = await sql<{ id: number }>`insert into chat_messages
+          (conversation_id, role, content, images, status, error, created_at, updated_at)
+        values ${sql.join(values)} returning id`.execute(db);
+      ids.push(...inserted.rows.map((r) => Number(r.id)));
+    }
+    return ids;
+  }
+
+  it.runIf(kind === 'sqlite')(
+    'bounds one request’s walk: a short page answers where it stopped and "more" carries on',
+    async () => {
+      const mine = await t.loginMember();
+      const other = await t.loginMember();
+      const [old] = await bulk(mine.user.id, 1, () => 'an old note about quokka habits');
+      // Newer than it: more matches of another member than one request looks through.
+      await bulk(other.user.id, 10_050, (i) => `quokka sighting number ${i}`);
+      const first = await search(mine.token, { keywords: 'quokka' });
+      expect(first.records).toEqual([]);
+      expect(first.next).not.toBeNull();
+      const second = await search(mine.token, { keywords: 'quokka', before: first.next });
+      expect(second.records.map((r) => r.messageId)).toEqual([old]);
+      expect(second.next).toBeNull();
+    },
+  );
+
+  it('finds 1-2 character words in a long history too (a walk of the index, not of the messages)', async () => {
+    const { user, token } = await t.loginMember();
+    // More conversations than a short history: SQLite walks the index's rows.
+    const ids = await bulk(user.id, 20 * 510, (i) =>
+      i % 1000 === 7 ? `第${i}号：猫咪` : `row ${i}`,
+    );
+    const hits: number[] = [];
+    let before: number | undefined;
+    for (let page = 0; page < 20; page += 1) {
+      const answer = await search(
+        token,
+        before === undefined ? { keywords: '猫' } : { keywords: '猫', before },
+      );
+      hits.push(...answer.records.map((r) => r.messageId));
+      if (answer.next === null) break;
+      before = answer.next;
+    }
+    expect(hits).toEqual(ids.filter((_, i) => i % 1000 === 7).reverse());
+    const other = await t.loginMember();
+    expect(await found(other.token, '猫')).toEqual([]);
   });
 
   it('reads through the index, never a scan of the messages', async () => {
