@@ -128,6 +128,17 @@ export class ChatDocsRepository {
     }
   }
 
+  /** Queues reading these blobs again where it failed (a member attaching a file again retries). */
+  async retryFailed(blobIds: readonly number[], now: number): Promise<void> {
+    if (blobIds.length === 0) return;
+    await this.db
+      .updateTable('chatDocExtracts')
+      .set({ status: 'queued', progress: 0, error: '', updatedAt: now })
+      .where('blobId', 'in', blobIds)
+      .where('status', '=', 'failed')
+      .execute();
+  }
+
   /**
    * Takes the oldest job nobody is running: queued, or running on an instance whose heartbeat is
    * older than `aliveSince` (it died). Answers undefined when there is none, or when another

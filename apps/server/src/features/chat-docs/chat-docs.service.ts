@@ -14,6 +14,7 @@ import type { DocsDb } from './chat-docs.tables';
 import type { Embedder } from './embeddings';
 import type { Extraction } from './extraction';
 import { citedNumbers, retrievePassages, type Retrieved } from './retrieval';
+import { lockRow } from '../../db/row-lock';
 
 const Messages = {
   conversationNotFound: 'Conversation not found',
@@ -79,10 +80,15 @@ export class ChatDocsService {
     );
     if (missing.length === 0) return false;
     await this.repo.ensureExtracts(missing, this.deps.now());
-    void this.deps.extraction.kick().catch((error: unknown) => {
+    this.kick();
+    return true;
+  }
+
+  /** Starts reading what is queued, in the background. */
+  private kick(): void {
+    this.deps.extraction.kick().catch((error: unknown) => {
       this.deps.log.warn({ err: error }, 'starting to read documents failed');
     });
-    return true;
   }
 
   async list(member: MemberPrincipal, conversationId: number): Promise<DocumentRecord[]> {
@@ -101,10 +107,14 @@ export class ChatDocsService {
     const wanted = [...new Set(paths)];
     const now = this.deps.now();
     await this.deps.db.transaction().execute(async (trx) => {
+      // Counted and added under the conversation's row lock: parallel attaches cannot pass the
+      // limit.
+      await lockRow(trx, 'chat_conversations', conversationId);
       const repo = new ChatDocsRepository(trx);
       const current = await repo.listDocuments(conversationId);
       const have = new Set(current.map((row) => row.path));
       const added: { path: string; name: string; ext: string }[] = [];
+      const blobs: number[] = [];
       for (const path of wanted) {
         if (have.has(path)) continue;
         const file = await repo.ownFile(member.id, path);
@@ -113,6 +123,7 @@ export class ChatDocsService {
         const name = file.name;
         if (!supported.has(ext)) throw new ApiError(Messages.unsupported(name));
         added.push({ path, name, ext });
+        blobs.push(file.blobId);
       }
       if (added.length === 0) return;
       if (current.length + added.length > maxDocumentsPerConversation)
@@ -125,7 +136,9 @@ export class ChatDocsService {
         { kinds: ['chatDocument'], holderId: conversationId, memberId: member.id },
         [...current, ...added].map(({ path }) => ({ kind: 'chatDocument' as const, path })),
       );
+      await repo.retryFailed(blobs, now);
     });
+    this.kick();
     return this.list(member, conversationId);
   }
 
