@@ -233,6 +233,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     rooms,
     images: libraryImages(db, files.storage),
     cache: aigcCache,
+    storage: files.storage,
+    embeddingModel: config.embeddingModel,
     ...(deps.aigc ? { options: deps.aigc } : {}),
   });
   const site = registerSiteSettingsFeature(app, { defaultSiteName: DEFAULT_SITE_NAME });

@@ -2,6 +2,8 @@ import { accountCalls, captchaCalls, messagingCalls } from './accounts';
 import { adminsCalls, rolesCalls } from './admins';
 import { auditCalls } from './audit';
 import { authCalls } from './auth';
+import { budgetCalls } from './chat-budget';
+import { chatDocsCalls } from './chat-docs';
 import { chatExportCalls, chatShareAdminCalls } from './chat-export';
 import { aiCalls, chatCalls, roomsAdminCalls, roomsMemberCalls, usageCalls } from './chat';
 import { chatSearchCalls } from './chat-search';
@@ -38,8 +40,10 @@ export const memberTable = {
   ...accountCalls,
   ...roomsMemberCalls,
   ...chatCalls,
+  ...budgetCalls,
   ...chatSearchCalls,
   ...chatExportCalls,
+  ...chatDocsCalls,
 };
 
 export type AdminTable = typeof adminTable;

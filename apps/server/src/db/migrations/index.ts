@@ -18,9 +18,10 @@ import * as fileRefs from './2026_11_29_2000_file_refs';
 import * as uploadPrivacy from './2026_11_29_3000_upload_privacy';
 import * as trash from './2026_11_29_6000_trash';
 import * as fileSearch from './2026_11_29_7000_file_search';
-import * as chatSearch from './2026_11_30_2000_chat_search';
 import * as chatDocuments from './2026_11_30_1000_chat_documents';
 import * as chatShares from './2026_11_30_3000_chat_shares';
+import * as chatSearch from './2026_11_30_2000_chat_search';
+import * as chatBudgets from './2026_11_30_4000_chat_budgets';
 
 /**
  * Every migration, imported statically so the esbuild bundle carries them (no file scanning).
@@ -46,7 +47,8 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_3000_upload_privacy': uploadPrivacy,
   '2026_11_29_6000_trash': trash,
   '2026_11_29_7000_file_search': fileSearch,
-  '2026_11_30_2000_chat_search': chatSearch,
-  '2026_11_30_3000_chat_shares': chatShares,
-};
   '2026_11_30_1000_chat_documents': chatDocuments,
+  '2026_11_30_3000_chat_shares': chatShares,
+  '2026_11_30_2000_chat_search': chatSearch,
+  '2026_11_30_4000_chat_budgets': chatBudgets,
+};

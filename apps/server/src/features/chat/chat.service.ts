@@ -1,29 +1,32 @@
 import { dataPathsOf } from '@atrium/shared/file-refs';
 import { holdFiles, releaseConversationFiles } from '../files/index';
+import type { ChatDocsService } from '../chat-docs/index';
 import type {
   chatEditRequest,
   chatSendRequest,
   ChatSendResponse,
   ConversationHit,
   ConversationRecord,
+  GenerationParams,
   MessageListResponse,
   MessageRecord,
 } from '@atrium/shared/contract/chat';
+import type { MemberBudget } from '@atrium/shared/contract/chat-budget';
 import type { z } from 'zod';
 import { ApiError } from '../../http/envelope';
 import type { MemberPrincipal } from '../../http/principal';
 import type { ProvidersService } from '../ai/index';
 import type { RoomsService } from '../rooms/index';
-import { roomParams } from '../rooms/index';
+import { roomBudget, roomParams } from '../rooms/index';
+import type { ChatBudgets, Reservation } from './budgets';
 import { branchPath, newestLeafUnder, versionsOf } from './branches';
 import { ChatRepository } from './chat.repository';
 import type { ChatDb, ConversationRow, MessageRow } from './chat.tables';
 import type { Generations } from './generation';
-import { parseImages } from './prompt';
+import { answerTokens, parseImages, planPrompt, promptTokenBound } from './prompt';
 import type { ImageAccess } from '../files/index';
 import type { ChatQuotas } from './quota';
 import type { ShortCache } from './short-cache';
-import { utcDay } from './tokens';
 import { UsageRepository } from './usage.repository';
 
 const DEFAULT_CONVERSATION_TITLE = 'New chat';
@@ -86,6 +89,12 @@ const toMessage = (row: MessageRow): MessageRecord => ({
   updatedAt: row.updatedAt,
 });
 
+type Prepared = Awaited<ReturnType<ChatService['prepare']>>;
+
+/** A budget that limits the answer sends the tokens it reserved as max_tokens. */
+const withBudget = (params: GenerationParams, reservation: Reservation): GenerationParams =>
+  reservation.limited ? { ...params, max_tokens: reservation.answerTokens } : params;
+
 function titleFrom(content: string): string {
   const line = content.split('\n').find((l) => l.trim() !== '') ?? content;
   const text = line.trim();
@@ -98,9 +107,12 @@ export interface ChatServiceDeps {
   providers: ProvidersService;
   generations: Generations;
   quotas: ChatQuotas;
+  budgets: ChatBudgets;
   images: ImageAccess;
   cache: ShortCache;
   now: () => number;
+  /** The conversation's documents (issue 18): the passages answers cite. */
+  documents?: Pick<ChatDocsService, 'citationsOf'>;
 }
 
 /** A member's conversations in a room and the answers written in them (DESIGN 8). */
@@ -125,6 +137,24 @@ export class ChatService {
     const row = await this.repo.findOwnedMessage(id, member.id);
     if (!row) throw new ApiError(Messages.messageNotFound);
     return row;
+  }
+
+  /** What is left of every limit that applies to the member in the room. */
+  async budget(member: MemberPrincipal, roomId: number): Promise<MemberBudget> {
+    const room = await this.deps.cache.get(`room:${roomId}`, () =>
+      this.deps.rooms.findEnabled(roomId),
+    );
+    if (!room) throw new ApiError(Messages.roomClosed);
+    const quota = await this.deps.quotas.cached();
+    return {
+      lines: await this.deps.budgets.lines(
+        this.deps.db,
+        member.id,
+        room.id,
+        quota,
+        roomBudget(room),
+      ),
+    };
   }
 
   async listConversations(member: MemberPrincipal, roomId: number): Promise<ConversationRecord[]> {
@@ -207,6 +237,13 @@ export class ChatService {
       const versions = node && versionsOf(nodes, node);
       return versions ? { ...toMessage(row), versions } : toMessage(row);
     });
+    const cited = await this.deps.documents?.citationsOf(
+      records.filter((record) => record.role === 'assistant').map((record) => record.id),
+    );
+    for (const record of records) {
+      const citations = cited?.get(record.id);
+      if (citations) record.citations = citations;
+    }
     return { records, hasMore: path.length > limit };
   }
 
@@ -237,8 +274,67 @@ export class ChatService {
       if (await this.deps.generations.isWritten(streaming)) throw new ApiError(Messages.busy);
       await this.deps.generations.endAbandoned(streaming.id, streaming.writerInstance);
     }
-    await this.deps.quotas.check(member.id);
-    return { room, model };
+    await this.deps.quotas.consumeRate(member.id);
+    return { room, model, quota: await this.deps.quotas.cached() };
+  }
+
+  /**
+   * The prompt an answer will be written from (the generation plans the same from what is
+   * stored) and what it may cost at most: `history` newest first, the question included.
+   */
+  private plan(
+    { room, model }: Prepared,
+    history: Parameters<typeof planPrompt>[1],
+  ): { params: GenerationParams; promptBound: number; promptEstimate: number; answer: number } {
+    const params = roomParams(room);
+    const request = { model, systemPrompt: room.systemPrompt, params };
+    const plan = planPrompt(request, history);
+    return {
+      params,
+      promptBound: promptTokenBound(room.systemPrompt, plan),
+      promptEstimate: plan.promptTokens,
+      answer: answerTokens(request),
+    };
+  }
+
+  /**
+   * Reserves the answer's maximum on the member's and the room's budgets and records it in the
+   * usage ledger, inside the transaction that records the answer: refused, nothing is recorded.
+   */
+  private async reserve(
+    trx: ChatDb,
+    member: MemberPrincipal,
+    { room, model, quota }: Prepared,
+    messageId: number,
+    plan: ReturnType<ChatService['plan']>,
+    now: number,
+  ): Promise<Reservation> {
+    const prices = { promptPrice: model.promptPrice, completionPrice: model.completionPrice };
+    const reservation = await this.deps.budgets.reserve(trx, {
+      memberId: member.id,
+      roomId: room.id,
+      memberBudget: quota,
+      roomBudget: roomBudget(room),
+      ...prices,
+      promptTokens: plan.promptBound,
+      answerTokens: plan.answer,
+      now,
+    });
+    await new UsageRepository(trx).insert({
+      memberId: member.id,
+      roomId: room.id,
+      modelId: model.modelId,
+      messageId,
+      day: reservation.day,
+      // Estimated now; the real count replaces it when the answer ends.
+      promptTokens: plan.promptEstimate,
+      reservedTokens: reservation.tokens,
+      reservedCost: reservation.cost,
+      ...prices,
+      settled: 0,
+      createdAt: now,
+    });
+    return reservation;
   }
 
   async send(
@@ -298,67 +394,77 @@ export class ChatService {
   private async ask(
     member: MemberPrincipal,
     conversation: ConversationRow,
-    { room, model }: Awaited<ReturnType<ChatService['prepare']>>,
+    prepared: Prepared,
     question: { content: string; images: string[]; parentId: number | null; title?: string },
   ): Promise<ChatSendResponse> {
+    const { room, model } = prepared;
     const { content, images } = question;
     const now = this.deps.now();
-    const { userId, assistantId } = await this.deps.db.transaction().execute(async (trx) => {
-      const repo = new ChatRepository(trx);
-      const userId = await repo.insertMessage({
-        conversationId: conversation.id,
-        parentId: question.parentId,
-        role: 'user',
-        content,
-        images: JSON.stringify(images),
-        status: 'done',
-        error: '',
-        modelId: null,
-        createdAt: now,
-        updatedAt: now,
+    // The prompt this answer will be written from: the branch up to the question, then the
+    // question itself (the generation plans the same from what is stored).
+    const earlier =
+      question.parentId === null
+        ? []
+        : await this.repo.branchTo(
+            conversation.id,
+            question.parentId,
+            this.deps.generations.historyLimit - 1,
+          );
+    const plan = this.plan(prepared, [
+      { role: 'user', content, images: JSON.stringify(images) },
+      ...earlier,
+    ]);
+    const { userId, assistantId, reservation } = await this.deps.db
+      .transaction()
+      .execute(async (trx) => {
+        const repo = new ChatRepository(trx);
+        const userId = await repo.insertMessage({
+          conversationId: conversation.id,
+          parentId: question.parentId,
+          role: 'user',
+          content,
+          images: JSON.stringify(images),
+          status: 'done',
+          error: '',
+          modelId: null,
+          createdAt: now,
+          updatedAt: now,
+        });
+        // The message keeps its own reference to each image (issue 17): it keeps showing them
+        // after the member deletes the files from the library.
+        await holdFiles(
+          trx,
+          { kinds: ['chatImage'], holderId: userId, memberId: member.id },
+          dataPathsOf(images).map((path) => ({ kind: 'chatImage' as const, path })),
+        );
+        const assistantId = await repo.insertMessage({
+          conversationId: conversation.id,
+          parentId: userId,
+          role: 'assistant',
+          content: '',
+          images: '[]',
+          status: 'streaming',
+          error: '',
+          modelId: model.modelId,
+          writerInstance: this.deps.generations.instanceId,
+          createdAt: now,
+          updatedAt: now,
+        });
+        await repo.updateConversation(conversation.id, {
+          updatedAt: now,
+          leafId: assistantId,
+          ...(question.title ? { title: question.title } : {}),
+        });
+        const reservation = await this.reserve(trx, member, prepared, assistantId, plan, now);
+        return { userId, assistantId, reservation };
       });
-      // The message keeps its own reference to each image (issue 17): it keeps showing them
-      // after the member deletes the files from the library.
-      await holdFiles(
-        trx,
-        { kinds: ['chatImage'], holderId: userId, memberId: member.id },
-        dataPathsOf(images).map((path) => ({ kind: 'chatImage' as const, path })),
-      );
-      const assistantId = await repo.insertMessage({
-        conversationId: conversation.id,
-        parentId: userId,
-        role: 'assistant',
-        content: '',
-        images: '[]',
-        status: 'streaming',
-        error: '',
-        modelId: model.modelId,
-        writerInstance: this.deps.generations.instanceId,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await new UsageRepository(trx).insert({
-        memberId: member.id,
-        roomId: room.id,
-        modelId: model.modelId,
-        messageId: assistantId,
-        day: utcDay(now),
-        createdAt: now,
-      });
-      await repo.updateConversation(conversation.id, {
-        updatedAt: now,
-        leafId: assistantId,
-        ...(question.title ? { title: question.title } : {}),
-      });
-      return { userId, assistantId };
-    });
     this.deps.generations.start({
       messageId: assistantId,
       conversationId: conversation.id,
       memberId: member.id,
       model,
       systemPrompt: room.systemPrompt,
-      params: roomParams(room),
+      params: withBudget(plan.params, reservation),
     });
     // Answered from what was written, without reading it back: this call is on the path to
     // the first token.
@@ -398,9 +504,14 @@ export class ChatService {
     if (row.status === 'streaming') throw new ApiError(Messages.stillStreaming);
     const conversation = await this.conversation(member, row.conversationId);
     if ((await this.tipOf(conversation)) !== row.id) throw new ApiError(Messages.notLast);
-    const { room, model } = await this.prepare(member, conversation, []);
+    const prepared = await this.prepare(member, conversation, []);
+    const { room, model } = prepared;
     const now = this.deps.now();
-    await this.deps.db.transaction().execute(async (trx) => {
+    const plan = this.plan(
+      prepared,
+      await this.repo.history(conversation.id, row.id, this.deps.generations.historyLimit),
+    );
+    const reservation = await this.deps.db.transaction().execute(async (trx) => {
       const restarted = await new ChatRepository(trx).restartMessage(row.id, {
         content: '',
         error: '',
@@ -413,15 +524,8 @@ export class ChatService {
         updatedAt: now,
       });
       if (!restarted) throw new ApiError(Messages.stillStreaming);
-      await new UsageRepository(trx).insert({
-        memberId: member.id,
-        roomId: room.id,
-        modelId: model.modelId,
-        messageId: row.id,
-        day: utcDay(now),
-        createdAt: now,
-      });
       await new ChatRepository(trx).updateConversation(conversation.id, { updatedAt: now });
+      return this.reserve(trx, member, prepared, row.id, plan, now);
     });
     this.deps.generations.start({
       messageId: row.id,
@@ -429,7 +533,7 @@ export class ChatService {
       memberId: member.id,
       model,
       systemPrompt: room.systemPrompt,
-      params: roomParams(room),
+      params: withBudget(plan.params, reservation),
     });
     return toMessage((await this.repo.findMessage(row.id)) ?? row);
   }

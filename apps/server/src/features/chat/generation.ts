@@ -16,7 +16,8 @@ import type { MessageRow } from './chat.tables';
 import type { ImageAccess } from '../files/index';
 import { buildPrompt } from './prompt';
 import { estimateTokens } from './tokens';
-import { UsageRepository } from './usage.repository';
+import type { ChatBudgets } from './budgets';
+import type { ChatDocsService, Retrieved } from '../chat-docs/index';
 
 type EndStatus = Exclude<MessageStatus, 'streaming'>;
 
@@ -55,13 +56,15 @@ const defaultGenerationOptions: GenerationOptions = {
 
 export interface GenerationDeps {
   repo: ChatRepository;
-  usage: UsageRepository;
+  budgets: ChatBudgets;
   bus: Bus;
   images: ImageAccess;
   log: FastifyBaseLogger;
   now: () => number;
   /** This process among the instances: answers name it, and live as long as its heartbeat. */
   instances: Instances;
+  /** The conversation's documents (issue 18): passages before an answer, its citations after. */
+  documents?: Pick<ChatDocsService, 'retrieve' | 'cite'>;
   options?: Partial<GenerationOptions>;
 }
 
@@ -157,6 +160,11 @@ export class Generations {
     this.options = { ...defaultGenerationOptions, ...deps.options };
   }
 
+  /** Most history messages a prompt considers. */
+  get historyLimit(): number {
+    return this.options.historyLimit;
+  }
+
   /** The writer this instance records on the answers it writes. */
   get instanceId(): string {
     return this.deps.instances.id;
@@ -244,14 +252,14 @@ export class Generations {
         tokensEstimated: 1,
         updatedAt: this.deps.now(),
       });
-      if (done) {
-        await new UsageRepository(trx).setTokens(
+      if (done)
+        await this.deps.budgets.settle(
+          trx,
           messageId,
-          row.promptTokens,
+          row.promptTokens || undefined,
           completionTokens,
           true,
         );
-      }
       return done;
     });
     if (!ended) return;
@@ -389,7 +397,8 @@ export class Generations {
             updatedAt: this.deps.now(),
           });
           if (done) {
-            await new UsageRepository(trx).setTokens(
+            await this.deps.budgets.settle(
+              trx,
               job.messageId,
               outcome.usage.promptTokens,
               outcome.usage.completionTokens,
@@ -475,6 +484,32 @@ export class Generations {
     return client;
   }
 
+  /**
+   * The passages of the conversation's documents for the question being answered; none when it
+   * holds no documents, or when finding them fails (the answer goes on without them).
+   */
+  private async retrieve(job: Job, history: readonly MessageRow[]) {
+    const documents = this.deps.documents;
+    if (!documents) return undefined;
+    const question = history.find((row) => row.role === 'user')?.content ?? '';
+    try {
+      return await documents.retrieve(job.request.conversationId, question);
+    } catch (error) {
+      this.deps.log.warn({ err: error, messageId: job.messageId }, 'finding passages failed');
+      return undefined;
+    }
+  }
+
+  /** Stores the passages the answer cites (before its end is written and told). */
+  private async cite(job: Job, retrieved: Retrieved | undefined): Promise<void> {
+    if (!this.deps.documents || job.lost) return;
+    try {
+      await this.deps.documents.cite(job.messageId, retrieved, job.content);
+    } catch (error) {
+      this.deps.log.warn({ err: error, messageId: job.messageId }, 'storing citations failed');
+    }
+  }
+
   private async run(job: Job): Promise<void> {
     const { request } = job;
     const apiKey = request.model.connection.apiKey;
@@ -488,13 +523,19 @@ export class Generations {
     let error = '';
     let promptTokens = 0;
     let usage: { prompt_tokens: number; completion_tokens: number } | undefined;
+    let retrieved: Retrieved | undefined;
     try {
       const history = await this.deps.repo.history(
         request.conversationId,
         request.messageId,
         this.options.historyLimit,
       );
-      const prompt = await buildPrompt(request, history, this.deps.images);
+      retrieved = await this.retrieve(job, history);
+      const prompt = await buildPrompt(
+        retrieved?.text ? { ...request, documents: retrieved.text } : request,
+        history,
+        this.deps.images,
+      );
       promptTokens = prompt.promptTokens;
       if (job.endReason) throw new Error(job.endReason);
       armIdle();
@@ -551,6 +592,7 @@ export class Generations {
           estimated: false,
         }
       : { promptTokens, completionTokens: estimateTokens(job.content), estimated: true };
+    await this.cite(job, retrieved);
     await this.finish(job, { status, error, usage: tokens });
   }
 }

@@ -2,14 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import type { ProvidersService } from '../ai/index';
 import type { ImageAccess } from '../files/index';
 import type { RoomsService } from '../rooms/index';
+import {
+  registerChatDocsFeature,
+  type ChatDocsFeature,
+  type ExtractionOptions,
+} from '../chat-docs/index';
+import type { Storage } from '../../storage/index';
+import { registerChatSearch } from './chat-search.routes';
 import { registerArchiveRoutes } from './archive.routes';
 import { ArchiveService } from './archive.service';
-import { registerChatSearch } from './chat-search.routes';
 import { ChatRepository } from './chat.repository';
 import { registerChatRoutes } from './chat.routes';
 import { ChatService } from './chat.service';
 import { chatDb } from './chat.tables';
 import { Generations, type GenerationOptions } from './generation';
+import { ChatBudgets } from './budgets';
 import { ChatQuotas } from './quota';
 import type { ShortCache } from './short-cache';
 import { ChatStreams, type StreamOptions } from './stream';
@@ -26,6 +33,8 @@ export const SETTINGS_TTL_MS = 2_000;
 export interface ChatOptions {
   generation?: Partial<GenerationOptions>;
   stream?: Partial<StreamOptions>;
+  /** Reading attached documents (chat-docs). */
+  documents?: Partial<ExtractionOptions>;
 }
 
 export interface ChatFeature {
@@ -33,6 +42,8 @@ export interface ChatFeature {
   quotas: ChatQuotas;
   generations: Generations;
   streams: ChatStreams;
+  /** Documents attached to conversations (issue 18). */
+  documents: ChatDocsFeature;
 }
 
 /**
@@ -46,6 +57,10 @@ export async function registerChatFeature(
     rooms: RoomsService;
     images: ImageAccess;
     cache: ShortCache;
+    /** Where attached documents' bytes are read from (the file library's storage). */
+    storage: Storage;
+    /** `ATRIUM_EMBEDDING_MODEL`: the AI model giving documents' passages vectors, if any. */
+    embeddingModel?: string | undefined;
     options?: ChatOptions;
   },
 ): Promise<ChatFeature> {
@@ -54,28 +69,38 @@ export async function registerChatFeature(
   const cdb = chatDb(db);
   const repo = new ChatRepository(cdb);
   const usage = new UsageRepository(cdb);
+  const budgets = new ChatBudgets(now);
+  const documents = registerChatDocsFeature(app, {
+    storage: deps.storage,
+    resolveModel: (modelId) => deps.providers.resolve(modelId),
+    embeddingModel: deps.embeddingModel,
+    ...(options.documents ? { options: options.documents } : {}),
+  });
   const generations = new Generations({
     repo,
-    usage,
+    budgets,
     bus,
     images: deps.images,
     log: app.log,
     now,
     instances,
+    documents: documents.docs,
     ...(options.generation ? { options: options.generation } : {}),
   });
   await generations.init();
 
-  const quotas = new ChatQuotas({ settings, usage, limits, now, cache: deps.cache });
+  const quotas = new ChatQuotas({ settings, limits, now, cache: deps.cache });
   const chat = new ChatService({
     db: cdb,
     rooms: deps.rooms,
     providers: deps.providers,
     generations,
     quotas,
+    budgets,
     images: deps.images,
     cache: deps.cache,
     now,
+    documents: documents.docs,
   });
   const streams = new ChatStreams({
     repo,
@@ -94,11 +119,11 @@ export async function registerChatFeature(
   });
 
   registerChatRoutes(app, chat, streams);
-  await registerChatSearch(app, { db: cdb, chat });
   registerArchiveRoutes(
     app,
     new ArchiveService({ db, rooms: deps.rooms, images: deps.images, now }),
   );
+  await registerChatSearch(app, { db: cdb, chat });
   registerUsageRoutes(app, new UsageService(usage, deps.rooms), quotas);
-  return { chat, quotas, generations, streams };
+  return { chat, quotas, generations, streams, documents };
 }

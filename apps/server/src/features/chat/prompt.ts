@@ -7,6 +7,11 @@ import { estimateTokens, IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS } from './tokens'
 const DEFAULT_CONTEXT_TOKENS = 8192;
 const DEFAULT_ANSWER_TOKENS = 1024;
 const MAX_IMAGES_IN_PROMPT = 4;
+/** Upper bounds of a chat template's tokens: per message, and once per prompt. */
+const MESSAGE_TOKENS_BOUND = 8;
+const TEMPLATE_TOKENS_BOUND = 8;
+/** A high-detail image of the largest size providers take (2048 px: 16 tiles of 170, plus 85). */
+const IMAGE_TOKENS_BOUND = 2_805;
 
 /** The images a user message carries (stored as a JSON array of paths). */
 export function parseImages(text: string): string[] {
@@ -22,6 +27,11 @@ export interface PromptRequest {
   model: ResolvedModel;
   systemPrompt: string;
   params: GenerationParams;
+  /**
+   * Passages of the conversation's documents with how to cite them (chat-docs `Retrieved.text`),
+   * a system message after the room's; at most RETRIEVAL_MAX_TOKENS.
+   */
+  documents?: string;
 }
 
 export interface Prompt {
@@ -30,24 +40,43 @@ export interface Prompt {
   promptTokens: number;
 }
 
-/**
- * The prompt: the room's system prompt, then as much recent history (`history`, newest first) as
- * fits the model's context (always the newest message), with the newest images for vision models.
- */
-export async function buildPrompt(
-  { model, systemPrompt, params }: PromptRequest,
-  history: readonly MessageRow[],
-  images: ImageAccess,
-): Promise<Prompt> {
+/** The history a prompt keeps: rows with the images each carries, oldest first. */
+export interface PromptPlan {
+  chosen: { row: Pick<MessageRow, 'role' | 'content'>; images: string[] }[];
+  /** Estimated, for the usage record when the provider reports none. */
+  promptTokens: number;
+}
+
+/** The answer's max_tokens: the room's, or a share of the model's context. */
+export function answerTokens({ model, params }: PromptRequest): number {
   const context = model.contextLength > 0 ? model.contextLength : DEFAULT_CONTEXT_TOKENS;
-  let budget = context - (params.max_tokens ?? Math.min(DEFAULT_ANSWER_TOKENS, context / 4));
+  return params.max_tokens ?? Math.min(DEFAULT_ANSWER_TOKENS, context / 4);
+}
+
+/**
+ * What the prompt keeps: the room's system prompt, then as much recent history (`history`,
+ * newest first) as fits the model's context (always the newest message), with the newest images
+ * for vision models.
+ */
+export function planPrompt(
+  request: PromptRequest,
+  history: readonly Pick<MessageRow, 'role' | 'content' | 'images'>[],
+): PromptPlan {
+  const { model, systemPrompt } = request;
+  const context = model.contextLength > 0 ? model.contextLength : DEFAULT_CONTEXT_TOKENS;
+  let budget = context - answerTokens(request);
   let promptTokens = 0;
   if (systemPrompt) {
     const cost = estimateTokens(systemPrompt) + MESSAGE_OVERHEAD_TOKENS;
     budget -= cost;
     promptTokens += cost;
   }
-  const chosen: { row: MessageRow; images: string[] }[] = [];
+  if (request.documents) {
+    const cost = estimateTokens(request.documents) + MESSAGE_OVERHEAD_TOKENS;
+    budget -= cost;
+    promptTokens += cost;
+  }
+  const chosen: PromptPlan['chosen'] = [];
   let imagesLeft = model.vision ? MAX_IMAGES_IN_PROMPT : 0;
   for (const row of history) {
     if (row.role === 'assistant' && row.content === '') continue;
@@ -61,9 +90,35 @@ export async function buildPrompt(
     chosen.push({ row, images: paths });
   }
   chosen.reverse();
+  return { chosen, promptTokens };
+}
+
+/**
+ * An upper bound of the tokens the planned prompt can cost, for budgets (issue 18): a token of
+ * a byte-level tokenizer holds at least one byte, so a text costs at most its UTF-8 length;
+ * each message adds the chat template's few tokens, each image at most a high-detail image's.
+ */
+export function promptTokenBound(systemPrompt: string, plan: PromptPlan): number {
+  let bound = TEMPLATE_TOKENS_BOUND;
+  if (systemPrompt) bound += Buffer.byteLength(systemPrompt) + MESSAGE_TOKENS_BOUND;
+  for (const { row, images } of plan.chosen)
+    bound +=
+      Buffer.byteLength(row.content) + MESSAGE_TOKENS_BOUND + images.length * IMAGE_TOKENS_BOUND;
+  return bound;
+}
+
+/** The prompt planned by `planPrompt`, with the images read. */
+export async function buildPrompt(
+  request: PromptRequest,
+  history: readonly MessageRow[],
+  images: ImageAccess,
+): Promise<Prompt> {
+  const { systemPrompt } = request;
+  const { chosen, promptTokens } = planPrompt(request, history);
 
   const messages: ChatCompletionMessageParam[] = [];
   if (systemPrompt) messages.push({ role: 'system', content: systemPrompt });
+  if (request.documents) messages.push({ role: 'system', content: request.documents });
   for (const { row, images: paths } of chosen) {
     if (row.role === 'assistant') {
       messages.push({ role: 'assistant', content: row.content });
