@@ -15,7 +15,7 @@ export function ShareSettingsCard() {
   const publicLinks = edited ?? settings.data?.publicLinks ?? false;
 
   return (
-    <Card title={t('chatShare.settingsTitle')} size="small">
+    <Card title={t('chatShare.settingsTitle')}>
       {settings.data ? (
         <Flex vertical gap={12} align="flex-start">
           <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
