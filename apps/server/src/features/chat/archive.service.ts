@@ -16,6 +16,7 @@ import type { sharedMessage } from '@atrium/shared/contract/chat-export.answers'
 import { dataPathsOf } from '@atrium/shared/file-refs';
 import type { z } from 'zod';
 import type { Db } from '../../db/index';
+import { lockRow } from '../../db/row-lock';
 import { SettingsRepository } from '../../db/settings.repository';
 import { ApiError, notLoggedIn } from '../../http/envelope';
 import type { MemberPrincipal } from '../../http/principal';
@@ -317,8 +318,6 @@ export class ArchiveService {
     if (!conversation) throw new ApiError(Messages.conversationNotFound);
     if (isPublic && !(await this.shareSettings()).publicLinks)
       throw new ApiError(Messages.publicOff);
-    if ((await this.repo.countShares(member.id)) >= chatSharesMax)
-      throw new ApiError(Messages.tooManyShares);
     const messages = await this.repo.messagesOf(conversationId);
     const byId = new Map(messages.map((m) => [m.id, m]));
     const snapshot: SharedMessage[] = [];
@@ -348,7 +347,14 @@ export class ArchiveService {
       snapshot: JSON.stringify(snapshot),
       createdAt: now,
     };
-    const id = await this.repo.insertShare(row);
+    // Counted and added under the member's row lock: parallel requests cannot pass the limit.
+    const id = await this.db.transaction().execute(async (trx) => {
+      await lockRow(trx, 'members', member.id);
+      const repo = new ArchiveRepository(trx);
+      if ((await repo.countShares(member.id)) >= chatSharesMax)
+        throw new ApiError(Messages.tooManyShares);
+      return repo.insertShare(row);
+    });
     return this.toRecord({ ...row, id });
   }
 
