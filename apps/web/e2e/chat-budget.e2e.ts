@@ -190,8 +190,9 @@ test("admins set budgets; a member sees what is left and is refused, in the memb
     await page.evaluate(() => localStorage.setItem('atrium.lang', 'en'));
     await page.reload();
     await expect(left).toHaveText('This room: 150 tokens left today');
-    await box.fill('One too many');
-    await box.press('Enter');
+    const englishBox = page.getByLabel('Type a message');
+    await englishBox.fill('One too many');
+    await englishBox.press('Enter');
     await expect(
       page.getByText(
         "This room's daily limit of 600 tokens has 150 tokens left, too little for this message. The limit resets at 00:00 UTC.",

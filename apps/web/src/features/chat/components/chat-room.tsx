@@ -27,9 +27,10 @@ import { useStopAnswer } from '../api/stop-answer';
 import { useAnswerStreams } from '../hooks/use-answer-streams';
 import { useCitationRefresh, useDocuments } from '../api/documents';
 import { useChatT } from '../i18n';
+import { BudgetLeft } from './budget-left';
 import { Composer } from './composer';
-import { ConversationList } from './conversation-list';
 import { DocumentsBar } from './documents-bar';
+import { ConversationList } from './conversation-list';
 import { MessageList } from './message-list';
 import './chat.css';
 
@@ -167,9 +168,9 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
     if (!messagesQuery.hasNextPage) onFocused();
     else if (!messagesQuery.isFetchingNextPage) void messagesQuery.fetchNextPage();
   }, [focusId, messages, messagesQuery, onFocused]);
-
   const documents = useDocuments(signedIn ? activeId : undefined);
   useCitationRefresh(activeId, messages, (documents.data?.length ?? 0) > 0);
+
   const create = useCreateConversation(room.id);
   const rename = useRenameConversation(room.id);
   const remove = useDeleteConversation(room.id);
@@ -344,7 +345,6 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
               vision={room.model?.vision === true}
               onSend={onSend}
               onStop={() => streamingMessage && onStop(streamingMessage.id)}
-            />
               above={
                 <DocumentsBar
                   conversationId={activeId}
@@ -361,6 +361,8 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
                   }}
                 />
               }
+            />
+            <BudgetLeft roomId={room.id} streamingId={streamingMessage?.id} />
           </>
         ) : (
           <div className="atrium-chat-scroll">

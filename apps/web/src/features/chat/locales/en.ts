@@ -80,11 +80,23 @@ export const chatEn: ChatMessages = {
   'usage.deletedRoom': 'Deleted room #{{id}}',
   'usage.deletedMember': 'Deleted member #{{id}}',
   'usage.empty': 'No usage in this period',
-  'usage.quota': 'Daily quotas',
+  'usage.budget': "Each member's budget",
+  'usage.budgetHint':
+    'Every answer reserves the most tokens and cost it could use before the model is called, and settles on what it really used when it ends: no number of parallel sends goes over. Costs use the prices set on each model.',
+  'usage.quota': 'Member quotas and budgets',
   'usage.quotaHint':
-    'Limits per member per day (UTC); 0 means no limit. Sending past a limit is refused with a message.',
+    'Limits for each member, per UTC day and month; 0 means no limit. Sending past a limit is refused with a message.',
   'usage.messagesPerDay': 'Questions per day',
-  'usage.tokensPerDay': 'Tokens per day',
   'usage.messagesPerMinute': 'Questions per minute (burst limit)',
+  'budget.title': "What's left",
+  'budget.mine': 'You',
+  'budget.room': 'This room',
+  'budget.today': 'today',
+  'budget.thisMonth': 'this month',
+  'budget.leftMessages': '{{whose}}: {{left}} questions left {{period}}',
+  'budget.leftTokens': '{{whose}}: {{left}} tokens left {{period}}',
+  'budget.leftCost': '{{whose}}: {{left}} of the budget left {{period}}',
+  'budget.detail':
+    'Used {{used}}, held by answers being written {{reserved}}, limit {{limit}}; resets {{resets}}',
   'usage.save': 'Save quotas',
 };

@@ -77,11 +77,23 @@ export const chatZhCN = {
   'usage.deletedRoom': '已删除的聊天室 #{{id}}',
   'usage.deletedMember': '已删除的会员 #{{id}}',
   'usage.empty': '这段时间没有用量',
-  'usage.quota': '每日配额',
-  'usage.quotaHint': '每位会员每天（UTC）的上限，0 表示不限。达到上限时，发送会被拒绝并给出提示。',
+  'usage.quota': '会员配额与预算',
+  'usage.quotaHint':
+    '每位会员各自的上限，按 UTC 的天和月计算，0 表示不限。达到上限时，发送会被拒绝并给出提示。',
+  'usage.budget': '每位会员的预算',
+  'usage.budgetHint':
+    '每次回答在调用模型前先预留最多可能用掉的 tokens 和费用，结束后按实际用量结算；同时发送多少条都不会超出。费用按各模型设置的价格计算。',
   'usage.messagesPerDay': '每日提问次数',
-  'usage.tokensPerDay': '每日 tokens',
   'usage.messagesPerMinute': '每分钟提问次数（防刷）',
+  'budget.title': '剩余额度',
+  'budget.mine': '你',
+  'budget.room': '本聊天室',
+  'budget.today': '今日',
+  'budget.thisMonth': '本月',
+  'budget.leftMessages': '{{whose}}{{period}}还可提问 {{left}} 次',
+  'budget.leftTokens': '{{whose}}{{period}}还可用 {{left}} tokens',
+  'budget.leftCost': '{{whose}}{{period}}费用余额 {{left}}',
+  'budget.detail': '已用 {{used}}，回答中预留 {{reserved}}，上限 {{limit}}；{{resets}} 重置',
   'usage.save': '保存配额',
 };
 
