@@ -124,7 +124,10 @@ async function signedInPage(
   width = 1280,
 ): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 860 } });
-  await context.addInitScript((l) => localStorage.setItem('atrium.lang', l), lang);
+  // The language chosen for the context, unless the page has since picked one itself.
+  await context.addInitScript((l) => {
+    if (!sessionStorage.getItem('e2e-lang')) localStorage.setItem('atrium.lang', l);
+  }, lang);
   if (account) {
     const { token } = await call<{ token: string }>(atrium.url, 'api/auth/login', account);
     await context.addCookies([{ name: 'api-token', value: token, url: atrium.url }]);
@@ -258,8 +261,31 @@ test('an admin allows public links; a visitor opens one without signing in until
   await card.getByRole('switch').click();
   await card.getByRole('button', { name: 'Save' }).click();
   await expect(card.getByRole('button', { name: 'Save' })).toBeDisabled();
-  await card.scrollIntoViewIfNeeded();
-  await admin.screenshot({ path: `${SCREENS}/chat-share-admin-setting-en-1280.png` });
+  for (const [lang, width] of [
+    ['en', 1280],
+    ['en', 375],
+    ['zh-CN', 1280],
+    ['zh-CN', 375],
+  ] as const) {
+    await admin.evaluate((l) => {
+      localStorage.setItem('atrium.lang', l);
+      sessionStorage.setItem('e2e-lang', l);
+    }, lang);
+    await admin.setViewportSize({ width, height: 860 });
+    await admin.reload();
+    const shown = admin
+      .locator('.ant-card')
+      .filter({ hasText: /Conversation share links|对话分享链接/ });
+    await expect(shown.getByRole('switch')).toBeChecked();
+    await shown.scrollIntoViewIfNeeded();
+    await admin.screenshot({
+      path: `${SCREENS}/chat-share-admin-setting-${lang === 'en' ? 'en' : 'zh'}-${width}.png`,
+    });
+  }
+  await admin.evaluate(() => localStorage.setItem('atrium.lang', 'en'));
+  await admin.evaluate(() => sessionStorage.setItem('e2e-lang', 'en'));
+  await admin.setViewportSize({ width: 1280, height: 860 });
+  await admin.reload();
 
   const page = await signedInPage(browser, atrium, OWNER);
   await page.goto(`${atrium.url}#/${roomId}`);

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Card, Flex, Skeleton, Switch, Typography } from 'antd';
 import { asyncHandler } from '@/lib/async-handler';
+import { useSmallWindow } from '@/lib/use-media-query';
 import { useShareSettings } from '../api/get-share-settings';
 import { useSaveShareSettings } from '../api/save-share-settings';
 import { useChatShareT } from '../share-i18n';
@@ -9,13 +10,15 @@ import { useChatShareT } from '../share-i18n';
 export function ShareSettingsCard() {
   const t = useChatShareT();
   const settings = useShareSettings();
+  // Sized as the site settings cards above it are.
+  const small = useSmallWindow();
   const save = useSaveShareSettings();
   // The switch as the admin set it, until saved; otherwise the stored value.
   const [edited, setEdited] = useState<boolean>();
   const publicLinks = edited ?? settings.data?.publicLinks ?? false;
 
   return (
-    <Card title={t('chatShare.settingsTitle')}>
+    <Card size={small ? 'small' : 'default'} title={t('chatShare.settingsTitle')}>
       {settings.data ? (
         <Flex vertical gap={12} align="flex-start">
           <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
