@@ -18,6 +18,9 @@ import { createTestDb, testDbKinds, type TestDb } from '../../testing/db';
 import { startFakeOpenAi, type ChatBody, type FakeOpenAi } from '../../testing/fake-openai';
 import { postTo, type TestApp } from '../../testing/test-app';
 import { captchaNotRequired } from '../auth/index';
+import { RETRIEVAL_MAX_TOKENS } from '../chat-docs/index';
+import { FileClient, useUploadConfig } from '../files/files.testing';
+import { createTestApp } from '../../testing/test-app';
 import { refusal } from './budgets';
 import { chatDb } from './chat.tables';
 import {
@@ -425,5 +428,79 @@ describe('budget refusals', () => {
     expect(refusal(roomMonth, 'cost', 1_500_000, 2)).toBe(
       "This room's monthly budget of 1.5 has 0.000002 left, too little for this message. The limit resets at the start of next month (00:00 UTC).",
     );
+  });
+});
+
+describe.each(testDbKinds)('budgets and attached documents (%s)', (kind) => {
+  let fake: FakeOpenAi;
+  let t: TestApp;
+  let seeded: Seeded;
+  const as = (token: string) => ({ area: 'member' as const, token });
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAi({ apiKey: TEST_API_KEY });
+    t = await createTestApp({ db: kind, deps: { aigc: { documents: { pollMs: 50 } } } });
+    await useUploadConfig(t);
+    seeded = await seedRoom(t, fake);
+    await expectOk(
+      t,
+      '/admin/api/aigc/usage/quota_save',
+      { ...noLimits, tokensPerDay: 1_000_000 },
+      { area: 'admin', token: seeded.adminToken },
+    );
+  });
+  afterAll(async () => {
+    await t.cleanup();
+    await fake.close();
+  });
+
+  const reservedFor = async (messageId: number) =>
+    (
+      await chatDb(t.app.services.db)
+        .selectFrom('chatUsage')
+        .select('reservedTokens')
+        .where('messageId', '=', messageId)
+        .executeTakeFirstOrThrow()
+    ).reservedTokens;
+
+  it("reserves the passages' cap when the conversation holds documents, and gives passages only then", async () => {
+    const { token } = await t.loginMember();
+    const files = new FileClient(t, as(token), 'file');
+    const notes = await files.uploadAndSave({
+      name: 'notes.txt',
+      data: Buffer.from('The penguin colony count is 312.'),
+    });
+    const plain = await newConversation(t, token, seeded.room.id);
+    const withDocs = await newConversation(t, token, seeded.room.id);
+    await expectOk(
+      t,
+      '/api/aigc/document/attach',
+      { conversationId: withDocs.id, paths: [notes.path] },
+      as(token),
+    );
+    await until(async () => {
+      const { records } = await expectOk<{ records: { status: string }[] }>(
+        t,
+        '/api/aigc/document/list',
+        { conversationId: withDocs.id },
+        as(token),
+      );
+      return records.every((r) => r.status === 'done');
+    }, 20_000);
+
+    const before = fake.completions().length;
+    const a = await send(t, token, plain.id, 'How many penguins?');
+    const b = await send(t, token, withDocs.id, 'How many penguins?');
+    expect(a.json.code, a.json.msg).toBe(0);
+    expect(b.json.code, b.json.msg).toBe(0);
+    await fake.waitFor(() => fake.completions().length >= before + 2);
+    const plainReserved = await reservedFor(a.json.data.assistantMessage.id);
+    const docsReserved = await reservedFor(b.json.data.assistantMessage.id);
+    expect(docsReserved - plainReserved).toBe(RETRIEVAL_MAX_TOKENS);
+    const prompts = fake
+      .completions()
+      .slice(before)
+      .map((r) => JSON.stringify((r.body as ChatBody).messages));
+    expect(prompts.filter((p) => p.includes('penguin colony count is 312'))).toHaveLength(1);
   });
 });

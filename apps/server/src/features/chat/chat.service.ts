@@ -1,6 +1,6 @@
 import { dataPathsOf } from '@atrium/shared/file-refs';
 import { holdFiles, releaseConversationFiles } from '../files/index';
-import type { ChatDocsService } from '../chat-docs/index';
+import { RETRIEVAL_MAX_TOKENS, type ChatDocsService } from '../chat-docs/index';
 import type {
   chatEditRequest,
   chatSendRequest,
@@ -112,7 +112,7 @@ export interface ChatServiceDeps {
   cache: ShortCache;
   now: () => number;
   /** The conversation's documents (issue 18): the passages answers cite. */
-  documents?: Pick<ChatDocsService, 'citationsOf'>;
+  documents?: Pick<ChatDocsService, 'citationsOf' | 'hasDocuments'>;
 }
 
 /** A member's conversations in a room and the answers written in them (DESIGN 8). */
@@ -282,18 +282,32 @@ export class ChatService {
    * The prompt an answer will be written from (the generation plans the same from what is
    * stored) and what it may cost at most: `history` newest first, the question included.
    */
-  private plan(
+  private async plan(
     { room, model }: Prepared,
-    history: Parameters<typeof planPrompt>[1],
-  ): { params: GenerationParams; promptBound: number; promptEstimate: number; answer: number } {
+    conversationId: number,
+    history: Promise<Parameters<typeof planPrompt>[1]>,
+  ): Promise<{
+    params: GenerationParams;
+    promptBound: number;
+    promptEstimate: number;
+    answer: number;
+    documents: boolean;
+  }> {
     const params = roomParams(room);
     const request = { model, systemPrompt: room.systemPrompt, params };
-    const plan = planPrompt(request, history);
+    const [rows, documents = false] = await Promise.all([
+      history,
+      this.deps.documents?.hasDocuments(conversationId),
+    ]);
+    const plan = planPrompt(request, rows);
     return {
       params,
-      promptBound: promptTokenBound(room.systemPrompt, plan),
+      // Passages of the conversation's documents are given within RETRIEVAL_MAX_TOKENS.
+      promptBound:
+        promptTokenBound(room.systemPrompt, plan) + (documents ? RETRIEVAL_MAX_TOKENS : 0),
       promptEstimate: plan.promptTokens,
       answer: answerTokens(request),
+      documents,
     };
   }
 
@@ -306,7 +320,7 @@ export class ChatService {
     member: MemberPrincipal,
     { room, model, quota }: Prepared,
     messageId: number,
-    plan: ReturnType<ChatService['plan']>,
+    plan: Awaited<ReturnType<ChatService['plan']>>,
     now: number,
   ): Promise<Reservation> {
     const prices = { promptPrice: model.promptPrice, completionPrice: model.completionPrice };
@@ -402,18 +416,16 @@ export class ChatService {
     const now = this.deps.now();
     // The prompt this answer will be written from: the branch up to the question, then the
     // question itself (the generation plans the same from what is stored).
-    const earlier =
+    const asked = { role: 'user' as const, content, images: JSON.stringify(images) };
+    const plan = await this.plan(
+      prepared,
+      conversation.id,
       question.parentId === null
-        ? []
-        : await this.repo.branchTo(
-            conversation.id,
-            question.parentId,
-            this.deps.generations.historyLimit - 1,
-          );
-    const plan = this.plan(prepared, [
-      { role: 'user', content, images: JSON.stringify(images) },
-      ...earlier,
-    ]);
+        ? Promise.resolve([asked])
+        : this.repo
+            .branchTo(conversation.id, question.parentId, this.deps.generations.historyLimit - 1)
+            .then((earlier) => [asked, ...earlier]),
+    );
     const { userId, assistantId, reservation } = await this.deps.db
       .transaction()
       .execute(async (trx) => {
@@ -465,6 +477,7 @@ export class ChatService {
       model,
       systemPrompt: room.systemPrompt,
       params: withBudget(plan.params, reservation),
+      withDocuments: plan.documents,
     });
     // Answered from what was written, without reading it back: this call is on the path to
     // the first token.
@@ -507,9 +520,10 @@ export class ChatService {
     const prepared = await this.prepare(member, conversation, []);
     const { room, model } = prepared;
     const now = this.deps.now();
-    const plan = this.plan(
+    const plan = await this.plan(
       prepared,
-      await this.repo.history(conversation.id, row.id, this.deps.generations.historyLimit),
+      conversation.id,
+      this.repo.history(conversation.id, row.id, this.deps.generations.historyLimit),
     );
     const reservation = await this.deps.db.transaction().execute(async (trx) => {
       const restarted = await new ChatRepository(trx).restartMessage(row.id, {
@@ -534,6 +548,7 @@ export class ChatService {
       model,
       systemPrompt: room.systemPrompt,
       params: withBudget(plan.params, reservation),
+      withDocuments: plan.documents,
     });
     return toMessage((await this.repo.findMessage(row.id)) ?? row);
   }

@@ -76,6 +76,11 @@ export interface GenerationRequest {
   model: ResolvedModel;
   systemPrompt: string;
   params: GenerationParams;
+  /**
+   * Passages of the conversation's documents may be given: the budget reservation covered
+   * RETRIEVAL_MAX_TOKENS for them (a document attached after the send waits for the next one).
+   */
+  withDocuments: boolean;
 }
 
 /** `lost`: another instance ended the answer (it took this one for dead). */
@@ -490,7 +495,7 @@ export class Generations {
    */
   private async retrieve(job: Job, history: readonly MessageRow[]) {
     const documents = this.deps.documents;
-    if (!documents) return undefined;
+    if (!documents || !job.request.withDocuments) return undefined;
     const question = history.find((row) => row.role === 'user')?.content ?? '';
     try {
       return await documents.retrieve(job.request.conversationId, question);
