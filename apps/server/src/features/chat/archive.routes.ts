@@ -38,8 +38,10 @@ export function registerArchiveRoutes(app: FastifyInstance, archive: ArchiveServ
     try {
       await pipeline(Readable.from(file.chunks), reply.raw);
     } catch (error) {
-      // Headers are gone: the cut connection is how the browser learns the file is incomplete.
-      req.log.error({ err: error }, 'chat export failed');
+      // A browser that left mid-way is no failure of ours; anything else is logged. Headers are
+      // gone either way: the cut connection is how the browser learns the file is incomplete.
+      const left = (error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE';
+      req.log[left ? 'info' : 'error']({ err: error }, 'chat export ended early');
       reply.raw.destroy();
     }
     // Ignored by Fastify: the reply was hijacked and written above.
