@@ -163,7 +163,10 @@ test('a member attaches documents from the picker, sees them read, and opens a c
     animations: 'disabled',
     path: `${SCREENS}/chat-docs-passage-zh-1280.png`,
   });
-  await dialog.getByRole('button', { name: buttonName('关闭') }).click();
+  await dialog
+    .locator('.ant-modal-footer')
+    .getByRole('button', { name: buttonName('关闭') })
+    .click();
 
   await page.setViewportSize({ width: 375, height: 780 });
   await expect(chip).toBeVisible();
@@ -201,7 +204,10 @@ test('a member attaches documents from the picker, sees them read, and opens a c
     animations: 'disabled',
     path: `${SCREENS}/chat-docs-passage-en-1280.png`,
   });
-  await page.getByRole('button', { name: buttonName('Close') }).click();
+  await page
+    .locator('.ant-modal-footer')
+    .getByRole('button', { name: buttonName('Close') })
+    .click();
   await page.getByRole('button', { name: `Remove document ${brokenName}` }).click();
   await expect(bar.locator('[data-status="failed"]')).toHaveCount(0);
   await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-docs-en-1280.png` });
