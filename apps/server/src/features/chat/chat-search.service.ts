@@ -32,7 +32,7 @@ function flatten(text: string): string {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Every place in `text` one of `words` occurs (any case), sorted, overlapping ones merged. */
+/** Every place in `text` one of `words` occurs (any case), sorted, neighbouring ones merged. */
 export function matchRanges(text: string, words: readonly string[]): MatchRange[] {
   const found: MatchRange[] = [];
   for (const word of words) {
@@ -44,7 +44,9 @@ export function matchRanges(text: string, words: readonly string[]): MatchRange[
   const merged: MatchRange[] = [];
   for (const range of found) {
     const last = merged.at(-1);
-    if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
+    // Overlapping, touching or only spaces apart ("brand new"): one mark.
+    if (last && (range[0] <= last[1] || /^\s+$/.test(text.slice(last[1], range[0]))))
+      last[1] = Math.max(last[1], range[1]);
     else merged.push([range[0], range[1]]);
   }
   return merged;

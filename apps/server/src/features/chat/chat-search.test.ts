@@ -42,6 +42,9 @@ describe('excerpts', () => {
     const zh = excerptWithRanges('今天我们讨论**数据库**索引', ['数据库', '索引']);
     expect(zh.excerpt).toBe('今天我们讨论数据库索引');
     expect(zh.ranges).toEqual([[6, 11]]);
+    // Words only spaces apart are one mark.
+    const two = excerptWithRanges('A brand new ending', ['new', 'brand']);
+    expect(two.ranges.map(([a, b]) => two.excerpt.slice(a, b))).toEqual(['brand new']);
   });
 });
 
