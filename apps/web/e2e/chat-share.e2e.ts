@@ -138,7 +138,7 @@ async function signedInPage(
 /** Opens a conversation's menu in the list and picks `item`. */
 async function conversationMenu(page: Page, index: number, item: string) {
   const nav = page.getByRole('navigation', { name: 'Conversations' });
-  await nav.getByRole('button', { name: 'Rename / Delete', exact: true }).nth(index).click();
+  await nav.getByRole('button', { name: 'Conversation actions', exact: true }).nth(index).click();
   await page.getByRole('menuitem', { name: item }).click();
 }
 
@@ -345,14 +345,14 @@ test('the conversation menu, import and share dialogs in Chinese and English, at
       lang === 'en'
         ? {
             list: 'Conversations',
-            more: 'Rename / Delete',
+            more: 'Conversation actions',
             share: 'Share link',
             shareDialog: `Share “${TITLE}”`,
             links: 'My share links',
           }
         : {
             list: '对话',
-            more: '重命名 / 删除',
+            more: '对话操作',
             share: '分享链接',
             shareDialog: `分享“${TITLE}”`,
             links: '我的分享链接',

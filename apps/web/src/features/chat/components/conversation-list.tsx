@@ -159,7 +159,7 @@ export function ConversationList({
                   <Button
                     size="small"
                     type="text"
-                    aria-label={`${t('chat.rename')} / ${t('chat.delete')}`}
+                    aria-label={t('chat.conversationActions')}
                     icon={<MoreOutlined />}
                     onClick={(e) => e.stopPropagation()}
                   />

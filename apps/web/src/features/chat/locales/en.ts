@@ -13,6 +13,7 @@ export const chatEn: ChatMessages = {
   'chat.newConversation': 'New chat',
   'chat.noConversations': 'No conversations yet',
   'chat.rename': 'Rename',
+  'chat.conversationActions': 'Conversation actions',
   'chat.renameTitle': 'Rename conversation',
   'chat.delete': 'Delete',
   'chat.confirmDelete': 'Delete the conversation “{{title}}”? Its messages cannot be restored.',

@@ -10,6 +10,7 @@ export const chatZhCN = {
   'chat.newConversation': '新对话',
   'chat.noConversations': '还没有对话',
   'chat.rename': '重命名',
+  'chat.conversationActions': '对话操作',
   'chat.renameTitle': '重命名对话',
   'chat.delete': '删除',
   'chat.confirmDelete': '删除对话“{{title}}”？其中的消息将无法恢复。',
