@@ -83,10 +83,12 @@ export function useCitationRefresh(
       )
         .then((page: MessageListResponse) => {
           const found = page.records.find((m) => m.id === id);
-          if (!found?.citations) return;
-          const citations = found.citations;
+          if (!found) return;
+          // An answer written again may cite other passages, or none.
           client.setQueryData<MessagePages>(chatKeys.messages(conversationId), (data) =>
-            updateMessage(data, id, (m) => ({ ...m, citations })),
+            updateMessage(data, id, ({ citations: _old, ...m }) =>
+              found.citations ? { ...m, citations: found.citations } : m,
+            ),
           );
         })
         .catch(() => undefined);
