@@ -193,6 +193,8 @@ const usageTotals = {
   promptTokens: count,
   completionTokens: count,
   tokens: count,
+  /** In the site's currency, at each model's prices when the answers were asked for. */
+  cost: z.number().nonnegative(),
 };
 export const usageTotalsAnswer = z.strictObject(usageTotals);
 

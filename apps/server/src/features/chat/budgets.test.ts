@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoginResponse } from '@atrium/shared';
 import type { MemberBudget } from '@atrium/shared/contract/chat-budget';
-import type { AdminRoomRecord, ChatQuota } from '@atrium/shared/contract/chat';
+import type { AdminRoomRecord, ChatQuota, UsageResponse } from '@atrium/shared/contract/chat';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -359,6 +359,15 @@ describe.each(testDbKinds)('budgets across two instances (%s)', (kind) => {
     expect(Number(room?.cost)).toBe(
       (await usageRows(seeded.room.id)).reduce((s, r) => s + r.cost, 0),
     );
+    // The usage page counts the same cost, in the currency.
+    const today = new Date().toISOString().slice(0, 10);
+    const summary = await expectOk<UsageResponse>(
+      a,
+      '/admin/api/aigc/usage/summary',
+      { from: today, to: today, roomId: seeded.room.id },
+      asAdmin(),
+    );
+    expect(summary.totals.cost).toBeCloseTo(Number(room?.cost) / 1_000_000, 6);
     await setRoomBudget(a, {});
   });
 

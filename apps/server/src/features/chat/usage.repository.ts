@@ -5,6 +5,8 @@ export interface UsageSums {
   messages: number;
   promptTokens: number;
   completionTokens: number;
+  /** Millionths of the site's currency. */
+  cost: number;
 }
 
 export interface UsageFilter {
@@ -18,6 +20,7 @@ const sums = {
   messages: sql<number>`count(*)`,
   promptTokens: sql<number>`coalesce(sum(prompt_tokens), 0)`,
   completionTokens: sql<number>`coalesce(sum(completion_tokens), 0)`,
+  cost: sql<number>`coalesce(sum(cost), 0)`,
 };
 
 /** PostgreSQL answers count/sum as bigint or numeric strings; SQLite as numbers. */
@@ -25,10 +28,12 @@ const toSums = (row: {
   messages: unknown;
   promptTokens: unknown;
   completionTokens: unknown;
+  cost: unknown;
 }): UsageSums => ({
   messages: Number(row.messages),
   promptTokens: Number(row.promptTokens),
   completionTokens: Number(row.completionTokens),
+  cost: Number(row.cost),
 });
 
 /** The usage ledger: one row per answer asked for (Kysely only, dialect-neutral). */
@@ -66,20 +71,6 @@ export class UsageRepository {
       .execute();
   }
 
-  async memberDay(memberId: number, day: string): Promise<UsageSums> {
-    const row = await this.db
-      .selectFrom('chatUsage')
-      .select([
-        sums.messages.as('messages'),
-        sums.promptTokens.as('promptTokens'),
-        sums.completionTokens.as('completionTokens'),
-      ])
-      .where('memberId', '=', memberId)
-      .where('day', '=', day)
-      .executeTakeFirstOrThrow();
-    return toSums(row);
-  }
-
   private filtered(filter: UsageFilter) {
     let query = this.db
       .selectFrom('chatUsage')
@@ -97,6 +88,7 @@ export class UsageRepository {
         sums.messages.as('messages'),
         sums.promptTokens.as('promptTokens'),
         sums.completionTokens.as('completionTokens'),
+        sums.cost.as('cost'),
       ])
       .groupBy('day')
       .orderBy('day')
@@ -111,6 +103,7 @@ export class UsageRepository {
         sums.messages.as('messages'),
         sums.promptTokens.as('promptTokens'),
         sums.completionTokens.as('completionTokens'),
+        sums.cost.as('cost'),
       ])
       .groupBy('roomId')
       .execute();
@@ -129,6 +122,7 @@ export class UsageRepository {
         sums.messages.as('messages'),
         sql<number>`coalesce(sum(chat_usage.prompt_tokens), 0)`.as('promptTokens'),
         sql<number>`coalesce(sum(chat_usage.completion_tokens), 0)`.as('completionTokens'),
+        sql<number>`coalesce(sum(chat_usage.cost), 0)`.as('cost'),
       ])
       .groupBy('chatUsage.memberId')
       .orderBy(

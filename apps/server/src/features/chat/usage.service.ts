@@ -1,4 +1,5 @@
 import type { UsageResponse, UsageTotals, usageRequest } from '@atrium/shared/contract/chat';
+import { fromMicros } from '@atrium/shared/contract/chat-budget';
 import type { z } from 'zod';
 import { ApiError } from '../../http/envelope';
 import type { RoomsService } from '../rooms/index';
@@ -13,6 +14,7 @@ const totalsOf = (s: UsageSums): UsageTotals => ({
   promptTokens: s.promptTokens,
   completionTokens: s.completionTokens,
   tokens: s.promptTokens + s.completionTokens,
+  cost: fromMicros(s.cost),
 });
 
 /** The admin usage page: answers and tokens by day, room and member. */
@@ -42,8 +44,9 @@ export class UsageService {
         messages: acc.messages + d.messages,
         promptTokens: acc.promptTokens + d.promptTokens,
         completionTokens: acc.completionTokens + d.completionTokens,
+        cost: acc.cost + d.cost,
       }),
-      { messages: 0, promptTokens: 0, completionTokens: 0 },
+      { messages: 0, promptTokens: 0, completionTokens: 0, cost: 0 },
     );
     return {
       totals: totalsOf(sum),

@@ -49,11 +49,22 @@ export function fillDays(
   for (let day = dayjs.utc(from); !day.isAfter(end) && days.length < 400; day = day.add(1, 'day')) {
     const key = day.format(dayFormat);
     days.push(
-      known.get(key) ?? { day: key, messages: 0, promptTokens: 0, completionTokens: 0, tokens: 0 },
+      known.get(key) ?? {
+        day: key,
+        messages: 0,
+        promptTokens: 0,
+        completionTokens: 0,
+        tokens: 0,
+        cost: 0,
+      },
     );
   }
   return days;
 }
+
+/** A cost in the site's currency: two decimals, more when it is smaller than a cent. */
+const money = (value: number) =>
+  value.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 6 });
 
 function QuotaCard() {
   const t = useChatT();
@@ -124,6 +135,11 @@ function UsageTable<Row extends UsageTotals>(props: {
             key: 'tokens',
             render: (_: unknown, row: Row) => row.tokens.toLocaleString(),
           },
+          {
+            title: t('usage.cost'),
+            key: 'cost',
+            render: (_: unknown, row: Row) => money(row.cost),
+          },
         ]}
       />
     </Card>
@@ -186,12 +202,21 @@ export function UsagePanel() {
             ['usage.completionTokens', data?.totals.completionTokens],
           ] as const
         ).map(([key, value]) => (
-          <Col xs={12} md={6} key={key}>
+          <Col xs={12} md={8} xl={5} key={key}>
             <Card>
               <Statistic title={t(key)} value={value ?? 0} loading={usage.isLoading} />
             </Card>
           </Col>
         ))}
+        <Col xs={12} md={8} xl={4}>
+          <Card>
+            <Statistic
+              title={t('usage.cost')}
+              value={money(data?.totals.cost ?? 0)}
+              loading={usage.isLoading}
+            />
+          </Card>
+        </Col>
       </Row>
       <Card title={t('usage.byDay')}>
         {data && data.totals.messages === 0 ? (

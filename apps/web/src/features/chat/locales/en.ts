@@ -71,6 +71,7 @@ export const chatEn: ChatMessages = {
   'usage.allRooms': 'All rooms',
   'usage.messages': 'Questions',
   'usage.tokens': 'Tokens',
+  'usage.cost': 'Cost',
   'usage.promptTokens': 'Prompt tokens',
   'usage.completionTokens': 'Answer tokens',
   'usage.byDay': 'By day',

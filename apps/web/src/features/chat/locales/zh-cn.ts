@@ -68,6 +68,7 @@ export const chatZhCN = {
   'usage.allRooms': '全部聊天室',
   'usage.messages': '提问次数',
   'usage.tokens': 'Tokens',
+  'usage.cost': '费用',
   'usage.promptTokens': '输入 tokens',
   'usage.completionTokens': '输出 tokens',
   'usage.byDay': '按天',
