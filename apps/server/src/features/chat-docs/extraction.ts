@@ -120,10 +120,11 @@ export class Extraction {
   private async run(blobId: number, ext: string): Promise<void> {
     const { repo, instances, log, now } = this.deps;
     const me = instances.id;
-    let lastWrite = 0;
+    let lastWrite = -Infinity;
     const report = async (progress: number, pages?: number, force = false) => {
-      if (!force && now() - lastWrite < 250) return;
-      lastWrite = now();
+      // A write every quarter second at most (a monotonic clock: this is pacing, not a time).
+      if (!force && performance.now() - lastWrite < 250) return;
+      lastWrite = performance.now();
       const fields = pages === undefined ? { progress } : { progress, pages };
       if (!instances.holdsOn() || !(await repo.progress(blobId, me, fields, now())))
         throw new Lost();
