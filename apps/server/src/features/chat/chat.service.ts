@@ -23,7 +23,7 @@ import { branchPath, newestLeafUnder, versionsOf } from './branches';
 import { ChatRepository } from './chat.repository';
 import type { ChatDb, ConversationRow, MessageRow } from './chat.tables';
 import type { Generations } from './generation';
-import { answerTokens, parseImages, planPrompt, promptTokenBound } from './prompt';
+import { answerTokens, parseImages, planPrompt, promptTokenBound, type PromptRow } from './prompt';
 import type { ImageAccess } from '../files/index';
 import type { ChatQuotas } from './quota';
 import type { ShortCache } from './short-cache';
@@ -285,13 +285,14 @@ export class ChatService {
   private async plan(
     { room, model }: Prepared,
     conversationId: number,
-    history: Promise<Parameters<typeof planPrompt>[1]>,
+    history: Promise<readonly PromptRow[]>,
   ): Promise<{
     params: GenerationParams;
     promptBound: number;
     promptEstimate: number;
     answer: number;
     documents: boolean;
+    history: readonly PromptRow[];
   }> {
     const params = roomParams(room);
     const request = { model, systemPrompt: room.systemPrompt, params };
@@ -308,6 +309,7 @@ export class ChatService {
       promptEstimate: plan.promptTokens,
       answer: answerTokens(request),
       documents,
+      history: rows,
     };
   }
 
@@ -478,6 +480,7 @@ export class ChatService {
       systemPrompt: room.systemPrompt,
       params: withBudget(plan.params, reservation),
       withDocuments: plan.documents,
+      history: plan.history,
     });
     // Answered from what was written, without reading it back: this call is on the path to
     // the first token.
@@ -549,6 +552,7 @@ export class ChatService {
       systemPrompt: room.systemPrompt,
       params: withBudget(plan.params, reservation),
       withDocuments: plan.documents,
+      history: plan.history,
     });
     return toMessage((await this.repo.findMessage(row.id)) ?? row);
   }

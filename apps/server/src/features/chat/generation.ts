@@ -14,7 +14,7 @@ import type { ResolvedModel } from '../ai/index';
 import { ChatRepository } from './chat.repository';
 import type { MessageRow } from './chat.tables';
 import type { ImageAccess } from '../files/index';
-import { buildPrompt } from './prompt';
+import { buildPrompt, type PromptRow } from './prompt';
 import { estimateTokens } from './tokens';
 import type { ChatBudgets } from './budgets';
 import type { ChatDocsService, Retrieved } from '../chat-docs/index';
@@ -81,6 +81,12 @@ export interface GenerationRequest {
    * RETRIEVAL_MAX_TOKENS for them (a document attached after the send waits for the next one).
    */
   withDocuments: boolean;
+  /**
+   * The history the send planned the prompt from (newest first, the question included), so the
+   * answer does not read it again on the way to its first token; read from the database when
+   * absent.
+   */
+  history?: readonly PromptRow[];
 }
 
 /** `lost`: another instance ended the answer (it took this one for dead). */
@@ -198,13 +204,14 @@ export class Generations {
    * Starts writing the answer in the background. Its row must already be streaming with this
    * instance as its writer (`instanceId`), written in the same transaction that created it.
    */
-  start(request: GenerationRequest): Job {
+  start({ history, ...request }: GenerationRequest): Job {
+    // The history is used once, for the prompt: the job does not keep it.
     const job = new Job(request);
     // A job still here for the same message lost it to another instance, which has since
     // ended it and let it be regenerated: it must not write over the new answer.
     this.jobs.get(job.messageId)?.lose();
     this.jobs.set(job.messageId, job);
-    job.finished = this.run(job);
+    job.finished = this.run(job, history);
     return job;
   }
 
@@ -493,7 +500,7 @@ export class Generations {
    * The passages of the conversation's documents for the question being answered; none when it
    * holds no documents, or when finding them fails (the answer goes on without them).
    */
-  private async retrieve(job: Job, history: readonly MessageRow[]) {
+  private async retrieve(job: Job, history: readonly PromptRow[]) {
     const documents = this.deps.documents;
     if (!documents || !job.request.withDocuments) return undefined;
     const question = history.find((row) => row.role === 'user')?.content ?? '';
@@ -515,7 +522,7 @@ export class Generations {
     }
   }
 
-  private async run(job: Job): Promise<void> {
+  private async run(job: Job, planned: readonly PromptRow[] | undefined): Promise<void> {
     const { request } = job;
     const apiKey = request.model.connection.apiKey;
     let idleTimer: NodeJS.Timeout | undefined;
@@ -530,11 +537,13 @@ export class Generations {
     let usage: { prompt_tokens: number; completion_tokens: number } | undefined;
     let retrieved: Retrieved | undefined;
     try {
-      const history = await this.deps.repo.history(
-        request.conversationId,
-        request.messageId,
-        this.options.historyLimit,
-      );
+      const history =
+        planned ??
+        (await this.deps.repo.history(
+          request.conversationId,
+          request.messageId,
+          this.options.historyLimit,
+        ));
       retrieved = await this.retrieve(job, history);
       const prompt = await buildPrompt(
         retrieved?.text ? { ...request, documents: retrieved.text } : request,

@@ -40,6 +40,9 @@ export interface Prompt {
   promptTokens: number;
 }
 
+/** What a prompt reads of a message. */
+export type PromptRow = Pick<MessageRow, 'role' | 'content' | 'images'>;
+
 /** The history a prompt keeps: rows with the images each carries, oldest first. */
 export interface PromptPlan {
   chosen: { row: Pick<MessageRow, 'role' | 'content'>; images: string[] }[];
@@ -58,10 +61,7 @@ export function answerTokens({ model, params }: PromptRequest): number {
  * newest first) as fits the model's context (always the newest message), with the newest images
  * for vision models.
  */
-export function planPrompt(
-  request: PromptRequest,
-  history: readonly Pick<MessageRow, 'role' | 'content' | 'images'>[],
-): PromptPlan {
+export function planPrompt(request: PromptRequest, history: readonly PromptRow[]): PromptPlan {
   const { model, systemPrompt } = request;
   const context = model.contextLength > 0 ? model.contextLength : DEFAULT_CONTEXT_TOKENS;
   let budget = context - answerTokens(request);
@@ -110,7 +110,7 @@ export function promptTokenBound(systemPrompt: string, plan: PromptPlan): number
 /** The prompt planned by `planPrompt`, with the images read. */
 export async function buildPrompt(
   request: PromptRequest,
-  history: readonly MessageRow[],
+  history: readonly PromptRow[],
   images: ImageAccess,
 ): Promise<Prompt> {
   const { systemPrompt } = request;
