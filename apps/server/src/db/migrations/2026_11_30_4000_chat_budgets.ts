@@ -31,10 +31,7 @@ export async function up(db: MigrationDb): Promise<void> {
     .addPrimaryKeyConstraint('chat_budget_counters_pk', ['scope', 'scope_id', 'period'])
     .execute();
 
-  await db.schema
-    .alterTable('chat_usage')
-    .addColumn('reserved_tokens', 'bigint', big)
-    .execute();
+  await db.schema.alterTable('chat_usage').addColumn('reserved_tokens', 'bigint', big).execute();
   await db.schema.alterTable('chat_usage').addColumn('reserved_cost', 'bigint', big).execute();
   await db.schema.alterTable('chat_usage').addColumn('cost', 'bigint', big).execute();
   // The model's prices when the answer was asked for: its cost does not change with them.
