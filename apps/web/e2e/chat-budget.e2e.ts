@@ -3,38 +3,14 @@ import type { Page } from '@playwright/test';
 import { startFakeOpenAi, type FakeOpenAi } from '../../server/src/testing/fake-openai';
 import { expect, test } from './fixtures';
 import { signInAdmin } from './files-support';
+import { adminAuth, addModel, call } from './api-call';
 
 const SCREENS = '/work/screens';
-const XSRF = 'e2e-budget-xsrf';
 // The worker's server is shared with other spec files: names unique to this run.
 const runTag = Date.now().toString(36);
 const roomTitle = `Budget room ${runTag}`;
 const MEMBER = { username: `budgeter_${runTag}`, password: 'budget-Member-pass-42' };
 const noBudget = { tokensPerDay: 0, tokensPerMonth: 0, costPerDay: 0, costPerMonth: 0 };
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-async function call<T>(
-  base: string,
-  path: string,
-  body: unknown,
-  auth?: { header: string; token: string },
-): Promise<T> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'is-ajax': 'true' };
-  if (auth) {
-    headers[auth.header] = auth.token;
-    headers.cookie = `XSRF-TOKEN=${XSRF}`;
-    headers['x-xsrf-token'] = XSRF;
-  }
-  const res = await fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body) });
-  const json = (await res.json()) as Envelope<T>;
-  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
-  return json.data;
-}
 
 let fake: FakeOpenAi;
 
@@ -61,22 +37,12 @@ test("admins set budgets; a member sees what is left and is refused, in the memb
 }) => {
   test.setTimeout(240_000);
   mkdirSync(SCREENS, { recursive: true });
-  const { token: adminToken } = await call<{ token: string }>(atrium.url, 'admin/api/auth/login', {
-    username: 'admin',
-    password: atrium.adminPassword,
-  });
-  const admin = { header: 'admin-api-token', token: adminToken };
-  const provider = await call<{ id: number }>(
+  const admin = await adminAuth(atrium);
+  const model = await addModel(
     atrium.url,
-    'admin/api/aigc/provider/save',
-    { id: 0, name: `Budget AI ${runTag}`, baseUrl: fake.url, apiKey: 'sk-e2e-budget-00000000' },
     admin,
-  );
-  const model = await call<{ id: number }>(
-    atrium.url,
-    'admin/api/aigc/model/save',
-    { id: 0, providerId: provider.id, name: 'budget-model', title: `Budget model ${runTag}` },
-    admin,
+    { name: `Budget AI ${runTag}`, baseUrl: fake.url, apiKey: 'sk-e2e-budget-00000000' },
+    { name: 'budget-model', title: `Budget model ${runTag}` },
   );
   const room = await call<{ id: number }>(
     atrium.url,

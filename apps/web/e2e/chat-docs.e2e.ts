@@ -8,37 +8,13 @@ import {
 } from '../../server/src/testing/fake-openai';
 import { expect, test, type AtriumServer } from './fixtures';
 import { buttonName } from './files-support';
+import { adminAuth, addModel, call } from './api-call';
 
-const XSRF = 'e2e-docs-xsrf';
 const SCREENS = '/work/screens';
 // The worker's server is shared with other spec files: names unique to this run.
 const runTag = Date.now().toString(36);
 const manualName = `garden-${runTag}.pdf`;
 const brokenName = `broken-${runTag}.pdf`;
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-async function call<T>(
-  base: string,
-  path: string,
-  body: unknown,
-  auth?: { header: string; token: string },
-) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'is-ajax': 'true' };
-  if (auth) {
-    headers[auth.header] = auth.token;
-    headers.cookie = `XSRF-TOKEN=${XSRF}`;
-    headers['x-xsrf-token'] = XSRF;
-  }
-  const res = await fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body) });
-  const json = (await res.json()) as Envelope<T>;
-  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
-  return json.data;
-}
 
 let fake: FakeOpenAi;
 
@@ -64,22 +40,12 @@ test.afterAll(async () => {
 });
 
 async function seed(page: Page, atrium: AtriumServer) {
-  const { token: adminToken } = await call<{ token: string }>(atrium.url, 'admin/api/auth/login', {
-    username: 'admin',
-    password: atrium.adminPassword,
-  });
-  const admin = { header: 'admin-api-token', token: adminToken };
-  const provider = await call<{ id: number }>(
+  const admin = await adminAuth(atrium);
+  const model = await addModel(
     atrium.url,
-    'admin/api/aigc/provider/save',
-    { id: 0, name: `Docs ${runTag}`, baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' },
     admin,
-  );
-  const model = await call<{ id: number }>(
-    atrium.url,
-    'admin/api/aigc/model/save',
-    { id: 0, providerId: provider.id, name: 'docs-model', title: 'Reader' },
-    admin,
+    { name: `Docs ${runTag}`, baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' },
+    { name: 'docs-model', title: 'Reader' },
   );
   const room = await call<{ id: number }>(
     atrium.url,

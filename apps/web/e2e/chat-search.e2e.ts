@@ -2,34 +2,10 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
 import { startFakeOpenAi, type FakeOpenAi } from '../../server/src/testing/fake-openai';
 import { expect, test, type AtriumServer } from './fixtures';
+import { adminAuth, addModel, call } from './api-call';
 
-const XSRF = 'e2e-search-xsrf';
 const SCREENS = '/work/screens';
 const MEMBER = { username: 'seeker', password: 'seek-Member-pass-42' };
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-async function call<T>(
-  base: string,
-  path: string,
-  body: unknown,
-  auth?: { header: string; token: string },
-) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'is-ajax': 'true' };
-  if (auth) {
-    headers[auth.header] = auth.token;
-    headers.cookie = `XSRF-TOKEN=${XSRF}`;
-    headers['x-xsrf-token'] = XSRF;
-  }
-  const res = await fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body) });
-  const json = (await res.json()) as Envelope<T>;
-  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
-  return json.data;
-}
 
 let fake: FakeOpenAi;
 
@@ -52,22 +28,12 @@ interface Sent {
  * edited question whose first version (about walruses) is on a branch no longer shown.
  */
 async function seed(atrium: AtriumServer) {
-  const { token: adminToken } = await call<{ token: string }>(atrium.url, 'admin/api/auth/login', {
-    username: 'admin',
-    password: atrium.adminPassword,
-  });
-  const admin = { header: 'admin-api-token', token: adminToken };
-  const provider = await call<{ id: number }>(
+  const admin = await adminAuth(atrium);
+  const model = await addModel(
     atrium.url,
-    'admin/api/aigc/provider/save',
-    { id: 0, name: 'Fake', baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' },
     admin,
-  );
-  const model = await call<{ id: number }>(
-    atrium.url,
-    'admin/api/aigc/model/save',
-    { id: 0, providerId: provider.id, name: 'search-model', title: 'Searcher' },
-    admin,
+    { name: 'Fake', baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' },
+    { name: 'search-model', title: 'Searcher' },
   );
   const room = (title: string, sort: number) =>
     call<{ id: number }>(

@@ -4,34 +4,12 @@ import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { startFakeOpenAi, type FakeOpenAi } from '../../server/src/testing/fake-openai';
 import { expect, test, type AtriumServer } from './fixtures';
+import { adminAuth, addModel, call } from './api-call';
 
-const XSRF = 'e2e-share-xsrf';
 const SCREENS = '/work/screens';
 const OWNER = { username: 'sharer', password: 'share-Member-pass-42' };
 const READER = { username: 'reader', password: 'read-Member-pass-42' };
 const TITLE = '季度总结';
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-type Auth = { header: string; token: string };
-
-/** A JSON API call as a signed-in client makes it (token header plus the XSRF pair). */
-async function call<T>(base: string, path: string, body: unknown, auth?: Auth): Promise<T> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'is-ajax': 'true' };
-  if (auth) {
-    headers[auth.header] = auth.token;
-    headers.cookie = `XSRF-TOKEN=${XSRF}`;
-    headers['x-xsrf-token'] = XSRF;
-  }
-  const res = await fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body) });
-  const json = (await res.json()) as Envelope<T>;
-  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
-  return json.data;
-}
 
 let fake: FakeOpenAi;
 
@@ -63,22 +41,12 @@ function seed(atrium: AtriumServer) {
 
 /** A room, two members and the owner's conversation with one answered question, by the API. */
 async function seedAll(atrium: AtriumServer) {
-  const { token: adminToken } = await call<{ token: string }>(atrium.url, 'admin/api/auth/login', {
-    username: 'admin',
-    password: atrium.adminPassword,
-  });
-  const admin = { header: 'admin-api-token', token: adminToken };
-  const provider = await call<{ id: number }>(
+  const admin = await adminAuth(atrium);
+  const model = await addModel(
     atrium.url,
-    'admin/api/aigc/provider/save',
-    { id: 0, name: 'Fake', baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' },
     admin,
-  );
-  const model = await call<{ id: number }>(
-    atrium.url,
-    'admin/api/aigc/model/save',
-    { id: 0, providerId: provider.id, name: 'share-model', title: 'Share model' },
-    admin,
+    { name: 'Fake', baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' },
+    { name: 'share-model', title: 'Share model' },
   );
   const room = await call<{ id: number }>(
     atrium.url,

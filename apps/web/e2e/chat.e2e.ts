@@ -4,37 +4,12 @@ import type { Page } from '@playwright/test';
 import { startFakeOpenAi, type FakeOpenAi } from '../../server/src/testing/fake-openai';
 import { expect, test, type AtriumServer } from './fixtures';
 import { solidPng } from './files-support';
+import { adminAuth, addModel, call, XSRF, type Envelope } from './api-call';
 
-const XSRF = 'e2e-chat-xsrf';
 const SCREENS = '/work/screens';
 const MEMBER = { username: 'chatter', password: 'chat-Member-pass-42' };
 
 const story = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-/** A JSON API call as a signed-in client makes it (token header plus the XSRF pair). */
-async function call<T>(
-  base: string,
-  path: string,
-  body: unknown,
-  auth?: { header: string; token: string },
-) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'is-ajax': 'true' };
-  if (auth) {
-    headers[auth.header] = auth.token;
-    headers.cookie = `XSRF-TOKEN=${XSRF}`;
-    headers['x-xsrf-token'] = XSRF;
-  }
-  const res = await fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body) });
-  const json = (await res.json()) as Envelope<T>;
-  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
-  return json.data;
-}
 
 /** Uploads a PNG into the admin library (init, one chunk, save) and answers its path. */
 async function uploadCover(
@@ -99,22 +74,12 @@ test.afterAll(async () => {
 
 /** Provider, model, rooms and a member through the admin API; the member's token as a cookie. */
 async function seed(page: Page, atrium: AtriumServer) {
-  const { token: adminToken } = await call<{ token: string }>(atrium.url, 'admin/api/auth/login', {
-    username: 'admin',
-    password: atrium.adminPassword,
-  });
-  const admin = { header: 'admin-api-token', token: adminToken };
-  const provider = await call<{ id: number }>(
+  const admin = await adminAuth(atrium);
+  const model = await addModel(
     atrium.url,
-    'admin/api/aigc/provider/save',
-    { id: 0, name: 'Fake', baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' },
     admin,
-  );
-  const model = await call<{ id: number }>(
-    atrium.url,
-    'admin/api/aigc/model/save',
-    { id: 0, providerId: provider.id, name: 'story-model', title: 'Story Teller', vision: true },
-    admin,
+    { name: 'Fake', baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' },
+    { name: 'story-model', title: 'Story Teller', vision: true },
   );
   const [blue, orange] = await Promise.all([
     uploadCover(atrium, admin, [64, 120, 230]),
