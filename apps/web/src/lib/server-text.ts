@@ -37,24 +37,37 @@ const exact: Record<string, MessageKey> = {
 };
 
 /**
- * The parts of a budget refusal (issue 18): the English words as sent (`…Raw`, which the English
- * text repeats) and the same in the user's language.
+ * The parts of a budget refusal (issue 18) in the user's language: the server's words by form
+ * ("You have used today's…", "Your daily limit of…"), each with a key of its own.
  */
-function budgetVars(m: RegExpExecArray): MessageVars {
+function budgetVars(m: RegExpExecArray, tooLittle: boolean): MessageVars {
   const room = m[1]?.startsWith('This room') ?? false;
   const month = m[2] === "this month's" || m[2] === 'monthly';
   const tokens = m[4];
+  const whose: MessageKey = tooLittle
+    ? room
+      ? 'server.budgetRooms'
+      : 'server.budgetYour'
+    : room
+      ? 'server.budgetRoomHas'
+      : 'server.budgetYouHave';
+  const period: MessageKey = tooLittle
+    ? month
+      ? 'server.budgetMonthly'
+      : 'server.budgetDaily'
+    : month
+      ? 'server.budgetMonths'
+      : 'server.budgetTodays';
+  const amount: MessageKey = tokens
+    ? tooLittle
+      ? 'server.budgetLimitTokens'
+      : 'server.budgetTokens'
+    : 'server.budgetCost';
   return {
-    whose: t(room ? 'server.budgetRoom' : 'server.budgetYou'),
-    period: t(month ? 'server.budgetMonth' : 'server.budgetToday'),
-    amount: tokens
-      ? t('server.budgetTokens', { n: tokens })
-      : t('server.budgetCost', { n: m[5] ?? '' }),
+    whose: t(whose),
+    period: t(period),
+    amount: t(amount, { n: tokens ?? m[5] ?? '' }),
     resets: t(month ? 'server.budgetResetsMonth' : 'server.budgetResetsDay'),
-    whoseRaw: m[1] ?? '',
-    periodRaw: m[2] ?? '',
-    amountRaw: m[3] ?? '',
-    resetsRaw: m.at(-1) ?? '',
   };
 }
 
@@ -82,12 +95,12 @@ const patterns: [RegExp, MessageKey, (match: RegExpExecArray) => MessageVars][] 
   [
     /^(You have|This room has) used (today's|this month's) ((\d+) tokens|budget of ([\d.]+))\. The limit resets at (.+)\.$/,
     'server.budgetUsed',
-    budgetVars,
+    (m) => budgetVars(m, false),
   ],
   [
     /^(Your|This room's) (daily|monthly) (limit of (\d+) tokens|budget of ([\d.]+)) has (\d+ tokens|[\d.]+) left, too little for this message\. The limit resets at (.+)\.$/,
     'server.budgetTooLittle',
-    (m) => ({ ...budgetVars(m), left: m[6] ?? '', leftRaw: m[6] ?? '' }),
+    (m) => ({ ...budgetVars(m, true), left: m[6] ?? '' }),
   ],
 ];
 

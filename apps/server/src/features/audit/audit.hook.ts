@@ -25,6 +25,7 @@ const readVerbs = new Set([
   'preview',
   'quota',
   'search',
+  'setting',
   'stats',
   'summary',
   'tree',

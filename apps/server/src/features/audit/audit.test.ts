@@ -181,6 +181,7 @@ describe('what counts as a write', () => {
       'aigc/chat_room/sort',
       'aigc/chat_room/delete',
       'aigc/usage/quota_save',
+      'aigc/share/setting_save',
     ]);
   });
 

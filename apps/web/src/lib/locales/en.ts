@@ -55,15 +55,19 @@ export const en: Messages = {
 
   'server.quotaMessages':
     "You have reached today's limit of {{limit}} messages. It resets at 00:00 UTC.",
-  'server.budgetUsed':
-    '{{whoseRaw}} used {{periodRaw}} {{amountRaw}}. The limit resets at {{resetsRaw}}.',
+  'server.budgetUsed': '{{whose}} used {{period}} {{amount}}. The limit resets at {{resets}}.',
   'server.budgetTooLittle':
-    '{{whoseRaw}} {{periodRaw}} {{amountRaw}} has {{leftRaw}} left, too little for this message. The limit resets at {{resetsRaw}}.',
-  'server.budgetYou': 'you',
-  'server.budgetRoom': 'this room',
-  'server.budgetToday': 'today',
-  'server.budgetMonth': 'this month',
+    '{{whose}} {{period}} {{amount}} has {{left}} left, too little for this message. The limit resets at {{resets}}.',
+  'server.budgetYouHave': 'You have',
+  'server.budgetRoomHas': 'This room has',
+  'server.budgetYour': 'Your',
+  'server.budgetRooms': "This room's",
+  'server.budgetTodays': "today's",
+  'server.budgetMonths': "this month's",
+  'server.budgetDaily': 'daily',
+  'server.budgetMonthly': 'monthly',
   'server.budgetTokens': '{{n}} tokens',
+  'server.budgetLimitTokens': 'limit of {{n}} tokens',
   'server.budgetCost': 'budget of {{n}}',
   'server.budgetResetsDay': '00:00 UTC',
   'server.budgetResetsMonth': 'the start of next month (00:00 UTC)',

@@ -5,10 +5,8 @@ export const chatDocsEn: ChatDocsMessages = {
   'chatDocs.attach': 'Documents',
   'chatDocs.attachHint':
     'Choose PDF, TXT, MD, DOCX or CSV files from My files (up to {{max}} a conversation); answers cite their passages',
-  'chatDocs.pickerTitle': 'Choose documents',
   'chatDocs.unsupported': 'Only PDF, TXT, MD, DOCX and CSV files can be used: skipped {{names}}',
   'chatDocs.full': 'A conversation holds at most {{max}} documents',
-  'chatDocs.attached': '{{count}} document(s) added',
   'chatDocs.remove': 'Remove document {{name}}',
   'chatDocs.queued': 'Waiting',
   'chatDocs.running': 'Reading {{progress}}%',
@@ -29,7 +27,6 @@ export const chatDocsEn: ChatDocsMessages = {
   'chatDocs.notReadyHint':
     'Documents still being read are left out of answers until they are ready',
   'chatDocs.citations': 'Sources',
-  'chatDocs.citation': '[{{n}}] {{name}}',
   'chatDocs.page': 'page {{page}}',
   'chatDocs.passageTitle': 'Source [{{n}}]',
   'chatDocs.openFile': 'Open file',
