@@ -111,7 +111,7 @@ test('images: upload two PNGs in the picker, pick both, drag to reorder, save, r
     timeout: 10_000,
   });
   const saved = page.waitForResponse((r) => r.url().endsWith('/admin/api/setting/save'));
-  await page.getByRole('button', { name: buttonName('保存') }).click();
+  await page.getByRole('button', { name: buttonName('保存', { whole: true }) }).click();
   await sent;
   await expect(page.getByText('加载中...')).toBeVisible();
   release();
@@ -186,7 +186,7 @@ test('a rich-text value set before the editor is ready appears once it is', asyn
   await page.keyboard.press('End');
   await page.keyboard.type(' Welcome!');
   const saved = page.waitForResponse((r) => r.url().endsWith('/admin/api/setting/save'));
-  await page.getByRole('button', { name: buttonName('保存') }).click();
+  await page.getByRole('button', { name: buttonName('保存', { whole: true }) }).click();
   const answer = (await (await saved).json()) as Envelope<Settings>;
   expect(answer.data.about).toBe(
     '<h2>About us</h2><p>We <strong>grow</strong> things together. Welcome!</p>',
@@ -212,7 +212,7 @@ test('invalid JSON is refused by the form and by the server', async ({ page, atr
   await expect(formItem(page, '高级配置（JSON）').getByRole('alert')).toContainText(
     'JSON 格式错误（第 2 行，第 1 列）',
   );
-  await page.getByRole('button', { name: buttonName('保存') }).click();
+  await page.getByRole('button', { name: buttonName('保存', { whole: true }) }).click();
   await expect(page.getByText('高级配置（JSON）不是合法的 JSON，请修正后再保存')).toBeVisible();
   await page.waitForTimeout(500);
   expect(saves).toBe(0);
@@ -226,7 +226,7 @@ test('invalid JSON is refused by the form and by the server', async ({ page, atr
   await expect(formItem(page, '高级配置（JSON）').getByText('JSON 格式正确')).toBeVisible();
   await expect(page.getByText('高级配置（JSON）不是合法的 JSON，请修正后再保存')).toBeHidden();
   const saved = page.waitForResponse((r) => r.url().endsWith('/admin/api/setting/save'));
-  await page.getByRole('button', { name: buttonName('保存') }).click();
+  await page.getByRole('button', { name: buttonName('保存', { whole: true }) }).click();
   expect(((await (await saved).json()) as Envelope<Settings>).data.advanced).toBe(
     '{"accent": "#4f46e5"}',
   );
@@ -286,7 +286,7 @@ test('the settings page with every field filled, at 1280 and 375 px; headers and
   await page.getByLabel('名称 1', { exact: true }).fill('description');
   await page.getByLabel('内容 1', { exact: true }).fill('Chat rooms for gardeners');
   const saved = page.waitForResponse((r) => r.url().endsWith('/admin/api/setting/save'));
-  await page.getByRole('button', { name: buttonName('保存') }).click();
+  await page.getByRole('button', { name: buttonName('保存', { whole: true }) }).click();
   const answer = (await (await saved).json()) as Envelope<Settings>;
   expect(answer.code).toBe(0);
   expect(answer.data.metaTags).toEqual([

@@ -96,8 +96,10 @@ export function actionOf(request: Request): string | undefined {
 }
 
 /** antd spaces two-character Chinese button labels ("删 除"). */
-export function buttonName(text: string): RegExp {
-  return new RegExp([...text].join('\\s*'));
+export function buttonName(text: string, { whole = false } = {}): RegExp {
+  const letters = [...text].join('\\s*');
+  // Whole: the name ends with the text, after its icon's label if any ("save 保存", not "保存分享设置").
+  return new RegExp(whole ? `(?:^|\\s)${letters}$` : letters);
 }
 
 export interface Envelope<T = unknown> {

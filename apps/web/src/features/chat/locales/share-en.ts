@@ -68,5 +68,5 @@ export const chatShareEn: ChatShareMessages = {
   'chatShare.settingsHint':
     'By default only members signed in to this site can open share links. When allowed, members may make public links anyone can open without signing in; turning it off later stops public viewing at once.',
   'chatShare.settingsPublic': 'Allow public links',
-  'chatShare.settingsSave': 'Save',
+  'chatShare.settingsSave': 'Save share settings',
 };

@@ -62,7 +62,7 @@ export const chatShareZhCN = {
   'chatShare.settingsHint':
     '默认只有登录本站的会员才能打开分享链接。开启后，会员可以生成无需登录即可查看的公开链接；之后关闭，公开链接会立即停止对未登录访客开放。',
   'chatShare.settingsPublic': '允许公开链接',
-  'chatShare.settingsSave': '保存',
+  'chatShare.settingsSave': '保存分享设置',
 };
 
 export type ChatShareKey = keyof typeof chatShareZhCN;
