@@ -128,32 +128,6 @@ export class ArchiveRepository {
       .execute();
   }
 
-  async insertConversation(row: Insertable<ChatConversationsTable>): Promise<number> {
-    const { id } = await this.db
-      .insertInto('chatConversations')
-      .values(row)
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return id;
-  }
-
-  async insertMessage(row: Insertable<ChatMessagesTable>): Promise<number> {
-    const { id } = await this.db
-      .insertInto('chatMessages')
-      .values(row)
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return id;
-  }
-
-  async setLeaf(conversationId: number, leafId: number | null): Promise<void> {
-    await this.db
-      .updateTable('chatConversations')
-      .set({ leafId })
-      .where('id', '=', conversationId)
-      .execute();
-  }
-
   roomTitle(roomId: number): Promise<string | undefined> {
     return this.db
       .selectFrom('chatRooms')

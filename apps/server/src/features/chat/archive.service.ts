@@ -40,6 +40,8 @@ import {
   type ShareRow,
 } from './archive.repository';
 import { branchPath } from './branches';
+import { ChatRepository } from './chat.repository';
+import { chatDb } from './chat.tables';
 import { parseImages } from './prompt';
 
 type SharedMessage = z.infer<typeof sharedMessage>;
@@ -229,54 +231,58 @@ export class ArchiveService {
       }
     }
 
-    return this.db.transaction().execute(async (trx) => {
-      const repo = new ArchiveRepository(trx);
-      const created: ChatImportResponse['conversations'] = [];
-      let count = 0;
-      for (const c of file.conversations) {
-        const room = roomOf.get(c.room.id) ?? c.room.id;
-        const conversationId = await repo.insertConversation({
-          roomId: room,
-          memberId: member.id,
-          title: c.title,
-          createdAt: c.createdAt,
-          updatedAt: c.updatedAt,
-        });
-        const idOf = new Map<number, number>();
-        for (const m of c.messages) {
-          const images = m.role === 'user' ? m.images.filter((p) => kept.has(p)) : [];
-          const streaming = m.status === 'streaming';
-          const id = await repo.insertMessage({
-            conversationId,
-            parentId: m.parentId === null ? null : (idOf.get(m.parentId) ?? null),
-            role: m.role,
-            content: m.content,
-            images: JSON.stringify(images),
-            // An answer exported mid-way is not being written here: it ends as interrupted.
-            status: streaming ? 'interrupted' : m.status,
-            error: streaming && !m.error ? Messages.streamingAnswer : m.error,
-            modelId: null,
-            promptTokens: m.promptTokens,
-            completionTokens: m.completionTokens,
-            tokensEstimated: m.tokensEstimated ? 1 : 0,
-            createdAt: m.createdAt,
-            updatedAt: m.updatedAt,
+    // The conversations and messages are written as chat writes them (ChatRepository).
+    return chatDb(this.deps.db)
+      .transaction()
+      .execute(async (trx) => {
+        const chat = new ChatRepository(trx);
+        const created: ChatImportResponse['conversations'] = [];
+        let count = 0;
+        for (const c of file.conversations) {
+          const room = roomOf.get(c.room.id) ?? c.room.id;
+          const conversationId = await chat.insertConversation({
+            roomId: room,
+            memberId: member.id,
+            title: c.title,
+            createdAt: c.createdAt,
+            updatedAt: c.updatedAt,
           });
-          idOf.set(m.id, id);
-          if (images.length > 0) {
-            await holdFiles(
-              trx,
-              { kinds: ['chatImage'], holderId: id, memberId: member.id },
-              dataPathsOf(images).map((path) => ({ kind: 'chatImage' as const, path })),
-            );
+          const idOf = new Map<number, number>();
+          for (const m of c.messages) {
+            const images = m.role === 'user' ? m.images.filter((p) => kept.has(p)) : [];
+            const streaming = m.status === 'streaming';
+            const id = await chat.insertMessage({
+              conversationId,
+              parentId: m.parentId === null ? null : (idOf.get(m.parentId) ?? null),
+              role: m.role,
+              content: m.content,
+              images: JSON.stringify(images),
+              // An answer exported mid-way is not being written here: it ends as interrupted.
+              status: streaming ? 'interrupted' : m.status,
+              error: streaming && !m.error ? Messages.streamingAnswer : m.error,
+              modelId: null,
+              promptTokens: m.promptTokens,
+              completionTokens: m.completionTokens,
+              tokensEstimated: m.tokensEstimated ? 1 : 0,
+              createdAt: m.createdAt,
+              updatedAt: m.updatedAt,
+            });
+            idOf.set(m.id, id);
+            if (images.length > 0) {
+              await holdFiles(
+                trx,
+                { kinds: ['chatImage'], holderId: id, memberId: member.id },
+                dataPathsOf(images).map((path) => ({ kind: 'chatImage' as const, path })),
+              );
+            }
+            count += 1;
           }
-          count += 1;
+          if (c.leafId !== null)
+            await chat.updateConversation(conversationId, { leafId: idOf.get(c.leafId) ?? null });
+          created.push({ id: conversationId, roomId: room, title: c.title });
         }
-        if (c.leafId !== null) await repo.setLeaf(conversationId, idOf.get(c.leafId) ?? null);
-        created.push({ id: conversationId, roomId: room, title: c.title });
-      }
-      return { conversations: created, messages: count, droppedImages: [...dropped] };
-    });
+        return { conversations: created, messages: count, droppedImages: [...dropped] };
+      });
   }
 
   // -------------------------------------------------------------------------------------------
