@@ -8,4 +8,5 @@ export const integrationTests = [
   'src/features/upload/upload.instances.*.test.ts',
   'src/startup.instances.test.ts',
   'src/testing/processes.test.ts',
+  'src/**/*.faults.test.ts',
 ];

@@ -6,6 +6,12 @@ export const Code = {
   CaptchaWrong: 1002,
   NoPermission: 1003,
   TooManyRequests: 1004,
+  /**
+   * Something the call needs is out of reach for now (the database, Redis, storage) or the disk
+   * is full: nothing was changed, and the same call may succeed later. `data` is
+   * `UnavailableData` (see outage.ts).
+   */
+  Unavailable: 1005,
 } as const;
 
 export type CodeValue = (typeof Code)[keyof typeof Code];

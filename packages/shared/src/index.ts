@@ -1,4 +1,5 @@
 export * from './codes';
+export * from './outage';
 export * from './rules';
 export * from './limits';
 export * from './contract/auth';

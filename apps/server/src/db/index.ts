@@ -11,6 +11,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config';
+import { registerPool } from './pool-stats';
 import type { Database } from './types';
 
 export type Db = Kysely<Database>;
@@ -80,7 +81,9 @@ export function createDb(config: DatabaseConfig, options: DbOptions = {}): Db {
           : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
     },
   });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+  registerPool(db, pool);
+  return db;
 }
 
 export type { Database } from './types';

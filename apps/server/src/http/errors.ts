@@ -1,8 +1,9 @@
-import { Code, fail } from '@atrium/shared';
+import { Code, fail, retryAfterSeconds } from '@atrium/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { ApiError, Messages } from './envelope';
+import { outageOf, unavailableRefusal } from './unavailable';
 
 interface Issue {
   instancePath: string;
@@ -57,6 +58,11 @@ export function describeZodError(error: z.ZodError, body: unknown): string {
   }));
   const first = issues.find((issue) => issue.keyword === 'unrecognized_keys') ?? issues[0];
   return first ? describeIssue(first, body) : 'body: is invalid';
+}
+
+/** The file-manager routes answer SPEC's uploader, which retries a file on `ShouldRetryUpload`. */
+function isUploadCall(req: FastifyRequest): boolean {
+  return req.url.includes('/file_manager/');
 }
 
 function isFastifyError(error: unknown): error is FastifyError {
@@ -116,6 +122,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
         // their status so browsers and caches see it.
         return reply.code(req.method === 'POST' ? 200 : status).send(fail(error.message));
       }
+    }
+    const outage = outageOf(error);
+    if (outage) {
+      // An outage is the infrastructure's, not a bug: one warning line, a retryable refusal.
+      req.log.warn({ err: error, outage }, 'request refused: infrastructure unavailable');
+      const refusal = unavailableRefusal(outage, isUploadCall(req));
+      if (req.method === 'POST') return reply.code(200).send(refusal);
+      return reply.code(503).header('retry-after', String(retryAfterSeconds[outage])).send(refusal);
     }
     req.log.error({ err: error }, 'request failed');
     return reply.code(500).send(fail(Messages.internal, Code.Failure, null));
