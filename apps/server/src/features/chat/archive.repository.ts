@@ -24,6 +24,7 @@ type ArchiveTables = {
   chatMessages: ChatMessagesTable;
   chatShares: ChatSharesTable;
   chatRooms: { id: Generated<number>; title: string };
+  members: { id: Generated<number>; disabled: number };
 };
 
 export type ArchiveDb = Kysely<Database & ArchiveTables>;
@@ -146,11 +147,18 @@ export class ArchiveRepository {
     return id;
   }
 
+  /**
+   * The link with this hash while its owner's account is enabled: a disabled member's links are
+   * gone to everyone, as revoked ones are, and back when the account is enabled again (they are
+   * kept, not deleted).
+   */
   findShareByHash(tokenHash: string): Promise<ShareRow | undefined> {
     return this.db
       .selectFrom('chatShares')
-      .select(shareColumns)
-      .where('tokenHash', '=', tokenHash)
+      .innerJoin('members', 'members.id', 'chatShares.memberId')
+      .select(shareColumns.map((column) => `chatShares.${column}` as const))
+      .where('chatShares.tokenHash', '=', tokenHash)
+      .where('members.disabled', '=', 0)
       .executeTakeFirst();
   }
 

@@ -567,6 +567,42 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
       expect(other.json.msg).toBe('Conversation not found');
     });
 
+    it("hides a disabled member's links from everyone until the member is enabled again", async () => {
+      const { token: owner, user } = await t.loginMember();
+      const conversation = await newConversation(t, owner, seeded.room.id);
+      await ask(owner, conversation.id, 'Shared before the account was disabled');
+      await setPublic(true);
+      try {
+        const create = async (isPublic: boolean) =>
+          expectOk<ChatShareRecord>(
+            t,
+            '/api/aigc/share/create',
+            { conversationId: conversation.id, public: isPublic },
+            as(owner),
+          );
+        const open = await create(true);
+        const closed = await create(false);
+        const reader = await member();
+        const seenBy = async () => [
+          (await view(undefined, open.token)).json,
+          (await view(reader, open.token)).json,
+          (await view(reader, closed.token)).json,
+        ];
+        expect((await seenBy()).map((json) => json.code)).toEqual([0, 0, 0]);
+
+        await expectOk(t, '/admin/api/members/disable', { id: user.id }, admin());
+        const gone = { code: -1, msg: 'This share link does not exist or was revoked', data: null };
+        expect(await seenBy()).toEqual([gone, gone, gone]);
+
+        await expectOk(t, '/admin/api/members/enable', { id: user.id }, admin());
+        const back = await seenBy();
+        expect(back.map((json) => json.code)).toEqual([0, 0, 0]);
+        expect(back[0]?.data).toMatchObject({ title: open.title, messages: [{}, {}] });
+      } finally {
+        await setPublic(false);
+      }
+    });
+
     it('keeps the public-links setting to admins with the site-settings rule', async () => {
       expect(await expectOk(t, '/admin/api/aigc/share/setting', {}, admin())).toEqual({
         publicLinks: false,
