@@ -22,6 +22,7 @@ import * as chatDocuments from './2026_11_30_1000_chat_documents';
 import * as chatShares from './2026_11_30_3000_chat_shares';
 import * as chatSearch from './2026_11_30_2000_chat_search';
 import * as chatBudgets from './2026_11_30_4000_chat_budgets';
+import * as chatBounds from './2026_12_01_1000_chat_bounds';
 
 /**
  * Every migration, imported statically so the esbuild bundle carries them (no file scanning).
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_30_3000_chat_shares': chatShares,
   '2026_11_30_2000_chat_search': chatSearch,
   '2026_11_30_4000_chat_budgets': chatBudgets,
+  '2026_12_01_1000_chat_bounds': chatBounds,
 };
