@@ -68,6 +68,9 @@ export function createMemoryBus(now: () => number = Date.now): Bus {
         return Promise.resolve();
       });
     },
+    // One process: nothing between a publisher and its subscribers can go down.
+    pubsub: () => ({ live: true, outages: 0 }),
+    ping: () => Promise.resolve(),
     close: () => {
       clearInterval(sweeper);
       store.clear();

@@ -1,11 +1,12 @@
 import { Code } from '@atrium/shared';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import {
   RateLimiterMemory,
   RateLimiterRedis,
   type RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
+import { defaultRedisLog, openRedis, type RedisLog } from '../bus/connection';
 import type { Config } from '../config';
 import { ApiError } from './envelope';
 import { limitSpecs, type LimitName, type LimitSpec, type Wait } from './limits';
@@ -18,7 +19,8 @@ export interface Hit {
 }
 
 /** Where the counters live: this process, or Redis so that every instance shares them. */
-export type LimitStore = { kind: 'memory' } | { kind: 'redis'; url: string; prefix: string };
+export type LimitStore =
+  { kind: 'memory' } | { kind: 'redis'; url: string; prefix: string; log?: RedisLog };
 
 export function waitOf(msLeft: number): Wait {
   const seconds = Math.max(1, Math.ceil(msLeft / 1000));
@@ -46,6 +48,12 @@ const hitOf = (res: RateLimiterRes): Hit => ({
  * rate-limiter-flexible in memory or in Redis with the same semantics. Counting is atomic in
  * both (a Map on one thread; one Lua script in Redis), and callers count an attempt before they
  * check what it guards, so no burst of parallel requests sees a stale count.
+ *
+ * Redis out of reach (issue 26, README "Redis outages"): every Redis limit has an in-memory
+ * twin (rate-limiter-flexible's `insuranceLimiter`) that counts instead, at once while the
+ * connection is not ready and after the command timeout when it stopped answering. The limits
+ * keep protecting sign-in, per instance, with the same numbers; Redis's counts apply again as
+ * soon as it is back.
  */
 export class RateLimits {
   private readonly limiters: Record<LimitName, RateLimiterAbstract>;
@@ -59,7 +67,9 @@ export class RateLimits {
     windows: Partial<Record<LimitName, number>> = {},
   ) {
     this.redis =
-      store.kind === 'redis' ? new Redis(store.url, { maxRetriesPerRequest: 3 }) : undefined;
+      store.kind === 'redis'
+        ? openRedis(store.url, 'rate limits', store.log ?? defaultRedisLog())
+        : undefined;
     const names = Object.keys(limitSpecs) as LimitName[];
     this.windows = Object.fromEntries(
       names.map((n) => [n, windows[n] ?? limitSpecs[n].durationMs]),
@@ -72,6 +82,8 @@ export class RateLimits {
             ...options,
             keyPrefix: `${store.prefix}rl:${name}`,
             storeClient: this.redis,
+            rejectIfRedisNotReady: true,
+            insuranceLimiter: new RateLimiterMemory(options),
           })
         : new RateLimiterMemory(options);
     };
@@ -143,17 +155,24 @@ export class RateLimits {
   }
 
   async close(): Promise<void> {
-    await this.redis?.quit();
+    if (this.redis?.status === 'ready') await this.redis.quit();
+    else this.redis?.disconnect();
   }
 }
 
 /** The limits of an app: shared through Redis when REDIS_URL is set, in memory otherwise. */
 export function createRateLimits(
-  config: Pick<Config, 'redisUrl' | 'redisPrefix' | 'verifyResendSeconds'>,
+  config: Pick<Config, 'redisUrl' | 'redisPrefix' | 'verifyResendSeconds'> &
+    Partial<Pick<Config, 'logLevel'>>,
 ): RateLimits {
   return new RateLimits(
     config.redisUrl
-      ? { kind: 'redis', url: config.redisUrl, prefix: config.redisPrefix }
+      ? {
+          kind: 'redis',
+          url: config.redisUrl,
+          prefix: config.redisPrefix,
+          log: defaultRedisLog(config.logLevel),
+        }
       : { kind: 'memory' },
     { verifyResendPerTarget: config.verifyResendSeconds * 1000 },
   );
