@@ -45,6 +45,7 @@ import { helmetHeaders } from './http/security-headers';
 import { defaultServerLimits, serverOptions, type ServerLimits } from './http/server-limits';
 import { registerXsrf } from './http/xsrf';
 import { Instances, type InstanceTiming } from './instances/instances';
+import { registerOps } from './ops/index';
 import { registerWebApp } from './web/static';
 
 export interface AppDeps {
@@ -240,6 +241,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const site = registerSiteSettingsFeature(app, { defaultSiteName: DEFAULT_SITE_NAME });
   registerAppFeature(app, { config, extraConfig: () => site.publicConfig() });
   app.decorate('features', { captcha, files, providers, chat });
+  registerOps(app, {
+    config,
+    db,
+    bus,
+    storage: files.storage,
+    liveAnswers: () => chat.generations.size,
+    streamWatchers: () => chat.streams.watching,
+  });
 
   deps.extraRoutes?.(app);
   await registerWebApp(app, config.webDir);

@@ -203,3 +203,30 @@ describe('resolveSecret', () => {
     expect(statSync(join(dir, 'secret')).mode & 0o077).toBe(0);
   });
 });
+
+describe("the operators' endpoints", () => {
+  it('keeps no metrics without ATRIUM_METRICS_TOKEN and gives each readiness check 2 s', () => {
+    const config = loadConfig({}, cwd);
+    expect(config.metricsToken).toBeUndefined();
+    expect(config.readyTimeoutMs).toBe(2000);
+  });
+
+  it('reads the metrics token and the readiness time-out', () => {
+    const config = loadConfig(
+      { ATRIUM_METRICS_TOKEN: 'scrape-token-0123456789', ATRIUM_READY_TIMEOUT_MS: '750' },
+      cwd,
+    );
+    expect(config.metricsToken).toBe('scrape-token-0123456789');
+    expect(config.readyTimeoutMs).toBe(750);
+  });
+
+  it('refuses a short or spaced token and a time-out out of range', () => {
+    const named = (env: Record<string, string>) => problemsOf(env).map((p) => p.split(':')[0]);
+    expect(named({ ATRIUM_METRICS_TOKEN: 'short' })).toEqual(['ATRIUM_METRICS_TOKEN']);
+    expect(named({ ATRIUM_METRICS_TOKEN: 'has a space in it, sixteen+' })).toEqual([
+      'ATRIUM_METRICS_TOKEN',
+    ]);
+    expect(named({ ATRIUM_READY_TIMEOUT_MS: '0' })).toEqual(['ATRIUM_READY_TIMEOUT_MS']);
+    expect(named({ ATRIUM_READY_TIMEOUT_MS: 'soon' })).toEqual(['ATRIUM_READY_TIMEOUT_MS']);
+  });
+});

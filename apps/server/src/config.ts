@@ -67,6 +67,13 @@ export interface Config {
    * documents attached to conversations vectors; unset: documents are searched by words only.
    */
   embeddingModel?: string | undefined;
+  /**
+   * The bearer token `GET /metrics` asks for (ATRIUM_METRICS_TOKEN); unset: no metrics are kept
+   * and the endpoint answers 404.
+   */
+  metricsToken: string | undefined;
+  /** How long each check of `GET /readyz` may take before it counts as failed. */
+  readyTimeoutMs: number;
 }
 
 /** Thrown by `loadConfig`; its message lists every bad variable, one per line. */
@@ -182,6 +189,23 @@ const envSchema = z.object({
       .default(60),
   ),
   ATRIUM_EMBEDDING_MODEL: z.preprocess(blankToUndefined, z.string().trim().max(200).optional()),
+  // Long enough that guessing it over the network is hopeless.
+  ATRIUM_METRICS_TOKEN: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^\S{16,512}$/, 'expected 16 to 512 characters without spaces')
+      .optional(),
+  ),
+  ATRIUM_READY_TIMEOUT_MS: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: 'expected a whole number of milliseconds' })
+      .int('expected a whole number of milliseconds')
+      .min(50, 'expected 50 to 30000 milliseconds')
+      .max(30_000, 'expected 50 to 30000 milliseconds')
+      .default(2000),
+  ),
 });
 
 type Env = Record<string, string | undefined>;
@@ -262,6 +286,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     checkAnswers: e.ATRIUM_CHECK_ANSWERS === 'true',
     verifyResendSeconds: e.ATRIUM_VERIFY_RESEND_SECONDS,
     embeddingModel: e.ATRIUM_EMBEDDING_MODEL,
+    metricsToken: e.ATRIUM_METRICS_TOKEN,
+    readyTimeoutMs: e.ATRIUM_READY_TIMEOUT_MS,
   };
 }
 

@@ -18,6 +18,7 @@ import { buildPrompt, type PromptRow } from './prompt';
 import { estimateTokens } from './tokens';
 import type { ChatBudgets } from './budgets';
 import type { ChatDocsService, Retrieved } from '../chat-docs/index';
+import { tapAnswerTokens } from '../../ops/taps';
 
 type EndStatus = Exclude<MessageStatus, 'streaming'>;
 
@@ -438,6 +439,7 @@ export class Generations {
         continue;
       }
       this.jobs.delete(job.messageId);
+      tapAnswerTokens(outcome.usage.promptTokens, outcome.usage.completionTokens);
       if (seq > job.seq) {
         this.emit(job, { t: 'd', seq, offset: job.stored, text: job.content.slice(job.stored) });
         job.stored = job.content.length;

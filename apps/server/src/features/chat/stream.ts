@@ -78,6 +78,11 @@ export class ChatStreams {
     this.options = { ...defaultStreamOptions, ...deps.options };
   }
 
+  /** Clients attached to an answer's event stream on this instance (the operators' metrics). */
+  get watching(): number {
+    return this.open.size;
+  }
+
   /** The member whose answer this instance is writing, if it is writing it. */
   liveOwner(messageId: number): number | undefined {
     return this.deps.generations.get(messageId)?.request.memberId;

@@ -38,6 +38,7 @@ import {
 import { UploadSweeper, type SweepResult } from './upload-sweeper';
 import { sessionKeyColumns, UploadRepository, type SessionKey } from './upload.repository';
 import { MalformedImage, stripMetadata, stripsMetadata } from './strip-metadata/index';
+import { tapUploadChunk } from '../../ops/taps';
 
 export { thumbWidth } from './blob-store';
 export { orphanGraceMs, uploadTtlMs, type SweepResult } from './upload-sweeper';
@@ -558,6 +559,7 @@ export class UploadService {
       this.hashes.landed(session.id, save, counts ? counts.hashedChunks === save.to : undefined);
     if (counts) {
       claim.recorded();
+      tapUploadChunk(receipt.size);
       return counts;
     }
     if (!(await this.repo.getSession(session.id)))

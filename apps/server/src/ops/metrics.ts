@@ -1,0 +1,173 @@
+import { outages, type Outage } from '@atrium/shared';
+import {
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  type Histogram as HistogramOf,
+} from 'prom-client';
+import type { PoolStats } from '../db/pool-stats';
+import { outageListeners } from '../http/unavailable';
+import { answerTokenListeners, uploadChunkListeners } from './taps';
+
+/** What the gauges read at scrape time: state the features keep anyway, never copied per event. */
+export interface MetricsSources {
+  /** Answers this instance is writing now. */
+  liveAnswers(): number;
+  /** Clients following an answer over an event stream on this instance, when known. */
+  streamWatchers?: () => number;
+  /** The PostgreSQL pool; undefined on SQLite. */
+  pool(): PoolStats | undefined;
+  /** Whether each outside service answers now (a bounded probe), by name. */
+  dependencies(): Promise<Record<string, boolean>>;
+}
+
+/** The label of requests no route matched: one series, whatever URLs are tried. */
+const unmatchedRoute = '<unmatched>';
+const statusClasses = ['1xx', '2xx', '3xx', '4xx', '5xx'];
+
+/**
+ * The operators' Prometheus metrics (issue 26), in a registry of this app's own (tests build many
+ * apps in one process). Built only when ATRIUM_METRICS_TOKEN is set: without it nothing is kept.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly duration: Histogram<'route' | 'method' | 'status_class'>;
+  /** The histogram's child per route, method and status class: no label hashing per request. */
+  private readonly series = new Map<
+    string,
+    HistogramOf.Internal<'route' | 'method' | 'status_class'>
+  >();
+  private readonly detach: (() => void)[] = [];
+
+  constructor(sources: MetricsSources) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+
+    this.duration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from the request to the end of its answer, by route pattern, method and status class',
+      labelNames: ['route', 'method', 'status_class'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+
+    const chunks = new Counter({
+      name: 'atrium_upload_chunks_total',
+      help: 'Upload chunks stored and recorded as held on this instance',
+      registers,
+    });
+    const bytes = new Counter({
+      name: 'atrium_upload_bytes_total',
+      help: 'Bytes of the upload chunks stored and recorded as held on this instance',
+      registers,
+    });
+    this.listen(uploadChunkListeners, (size: number) => {
+      chunks.inc();
+      bytes.inc(size);
+    });
+
+    const tokens = new Counter({
+      name: 'atrium_answer_tokens_total',
+      help: 'Tokens of the chat answers this instance finished, prompt and completion',
+      labelNames: ['kind'],
+      registers,
+    });
+    const prompt = tokens.labels('prompt');
+    const completion = tokens.labels('completion');
+    this.listen(answerTokenListeners, (promptTokens: number, completionTokens: number) => {
+      prompt.inc(promptTokens);
+      completion.inc(completionTokens);
+    });
+
+    const refusals = new Counter({
+      name: 'atrium_outage_refusals_total',
+      help: 'Calls refused because the database, Redis or storage was unavailable or the disk full',
+      labelNames: ['outage'],
+      registers,
+    });
+    // Every kind shows from the start, so a rate() sees its first refusal.
+    const byOutage = new Map(outages.map((outage) => [outage, refusals.labels(outage)]));
+    for (const counter of byOutage.values()) counter.inc(0);
+    this.listen(outageListeners, (outage: Outage) => byOutage.get(outage)?.inc());
+
+    new Gauge({
+      name: 'atrium_chat_answers_active',
+      help: 'Chat answers this instance is writing now',
+      registers,
+      collect() {
+        this.set(sources.liveAnswers());
+      },
+    });
+    const { streamWatchers } = sources;
+    if (streamWatchers) {
+      new Gauge({
+        name: 'atrium_chat_stream_watchers',
+        help: 'Clients following a chat answer over an event stream on this instance',
+        registers,
+        collect() {
+          this.set(streamWatchers());
+        },
+      });
+    }
+
+    new Gauge({
+      name: 'atrium_db_pool_connections',
+      help: 'PostgreSQL pool connections: total open and idle (absent on SQLite)',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        this.reset();
+        const stats = sources.pool();
+        if (!stats) return;
+        this.labels('total').set(stats.total);
+        this.labels('idle').set(stats.idle);
+      },
+    });
+    new Gauge({
+      name: 'atrium_db_pool_waiting',
+      help: 'Queries waiting for a PostgreSQL pool connection (absent on SQLite)',
+      registers,
+      collect() {
+        this.reset();
+        const stats = sources.pool();
+        if (stats) this.set(stats.waiting);
+      },
+    });
+
+    new Gauge({
+      name: 'atrium_dependency_up',
+      help: 'Whether the database, Redis (when configured) and storage answer a probe now (1) or not (0)',
+      labelNames: ['dependency'],
+      registers,
+      async collect() {
+        for (const [name, up] of Object.entries(await sources.dependencies())) {
+          this.labels(name).set(up ? 1 : 0);
+        }
+      },
+    });
+  }
+
+  /** Called once per answered request: one map lookup and one observe. */
+  observe(route: string | undefined, method: string, status: number, ms: number): void {
+    const key = `${method} ${route ?? unmatchedRoute} ${status}`;
+    let child = this.series.get(key);
+    if (!child) {
+      const statusClass = statusClasses[Math.floor(status / 100) - 1] ?? 'other';
+      child = this.duration.labels(route ?? unmatchedRoute, method, statusClass);
+      this.series.set(key, child);
+    }
+    child.observe(ms / 1000);
+  }
+
+  /** Stops listening to the taps (the app closed); the registry goes with the app. */
+  close(): void {
+    for (const stop of this.detach.splice(0)) stop();
+  }
+
+  private listen<L>(listeners: Set<L>, listener: L): void {
+    listeners.add(listener);
+    this.detach.push(() => listeners.delete(listener));
+  }
+}
