@@ -68,6 +68,11 @@ export class Instances {
     }
   }
 
+  /** When the database last took this instance's heartbeat (its own clock; 0 before start). */
+  get lastBeatAt(): number {
+    return this.lastBeat;
+  }
+
   /**
    * Whether this instance's last heartbeat is still fresh to the others: when it is not (the
    * database was out of reach), others may already have taken over what it held, so it must not

@@ -42,6 +42,11 @@ interface FakeReply {
   usage?: FakeUsage | false;
   /** After the chunks, keep the stream open until the client goes away. */
   hang?: boolean;
+  /**
+   * After the chunks, keep streaming this piece, every `delayMs` (as fast as the socket takes it
+   * when 0), until the client goes away: a provider that ignores `max_tokens`.
+   */
+  endless?: string;
 }
 
 interface RecordedRequest {
@@ -91,6 +96,22 @@ export interface ChatBody {
   stream_options?: { include_usage?: boolean };
   messages?: { role: string; content: unknown }[];
   [key: string]: unknown;
+}
+
+/**
+ * What a tokenizer would roughly count (one per CJK character, one per four other characters),
+ * and never less than the pieces streamed: the usage the fake reports by default, as a real
+ * provider's count is close to the text's size.
+ */
+function completionTokensOf(pieces: readonly string[]): number {
+  const text = pieces.join('');
+  const wide = text.match(/[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\u3040-\u30FF]/g)?.length ?? 0;
+  return Math.max(pieces.length, wide + Math.ceil((text.length - wide) / 4));
+}
+
+/** Writes one SSE event, waiting while the socket's buffer is full. */
+async function send(res: ServerResponse, data: string): Promise<void> {
+  if (!res.write(data)) await new Promise((resolve) => res.once('drain', resolve));
 }
 
 /** Splits text into word-sized pieces (each CJK character is its own piece), as models stream. */
@@ -212,6 +233,18 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       await cutOff(res, reply);
       return;
     }
+    if (reply.endless !== undefined) {
+      const piece = chunk([{ index: 0, delta: { content: reply.endless }, finish_reason: null }]);
+      while (alive()) {
+        // A fast endless stream still lets the event loop (and the client's abort) in.
+        if (reply.delayMs) await sleep(reply.delayMs);
+        else await new Promise((resolve) => setImmediate(resolve));
+        if (!alive()) return;
+        await send(res, piece);
+        rec.chunksSent += 1;
+      }
+      return;
+    }
     if (reply.hang) {
       await new Promise<void>((resolve) => res.once('close', () => resolve()));
       return;
@@ -221,7 +254,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     if (body.stream_options?.include_usage && reply.usage !== false) {
       const usage: FakeUsage = reply.usage ?? {
         prompt_tokens: Math.ceil(JSON.stringify(body.messages ?? []).length / 4),
-        completion_tokens: pieces.length,
+        completion_tokens: completionTokensOf(pieces),
       };
       res.write(
         chunk([], {

@@ -2,6 +2,7 @@ import type { MessageStatus } from '@atrium/shared/contract/chat';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { containsText } from '../../db/search';
 import { branchPath, type BranchNode } from './branches';
+import { MAX_ANSWER_CHARS } from './job';
 import type {
   ChatConversationsTable,
   ChatDb,
@@ -20,12 +21,20 @@ const conversationColumns = [
   'updatedAt',
 ] as const;
 
+/**
+ * A message's text as every read sees it: never longer than an answer may grow (issue 26), also
+ * for rows stored before answers were capped, so one such row cannot make a list of 80 MB.
+ */
+const boundedContent = sql<string>`substr(${sql.ref('chatMessages.content')}, 1, ${sql.lit(
+  MAX_ANSWER_CHARS,
+)})`.as('content');
+
 const messageColumns = [
   'chatMessages.id',
   'chatMessages.conversationId',
   'chatMessages.parentId',
   'chatMessages.role',
-  'chatMessages.content',
+  boundedContent,
   'chatMessages.images',
   'chatMessages.status',
   'chatMessages.error',
@@ -233,6 +242,21 @@ export class ChatRepository {
       .where((eb) =>
         writer === null ? eb('writerInstance', 'is', null) : eb('writerInstance', '=', writer),
       )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Puts right the stored reason of an ended answer (`from` → `to`) while it is still the one
+   * stored: false when the answer has changed since (regenerated, or ended otherwise).
+   */
+  async replaceEndReason(id: number, from: string, to: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('chatMessages')
+      .set({ error: to })
+      .where('id', '=', id)
+      .where('status', '=', 'interrupted')
+      .where('error', '=', from)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }

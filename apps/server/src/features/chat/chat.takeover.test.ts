@@ -24,7 +24,9 @@ import { startFakeOpenAi, type FakeOpenAi } from '../../testing/fake-openai';
 import { postTo, type TestApp } from '../../testing/test-app';
 import { captchaNotRequired } from '../auth/index';
 import { chatDb } from './chat.tables';
+import { EndMessages } from './job';
 import {
+  cuttableBus,
   expectOk,
   listen,
   newConversation,
@@ -69,6 +71,10 @@ interface Instance {
   kill(): Promise<void>;
   /** Its heartbeat stops moving while it runs on, believing it still holds what it holds. */
   stall(): void;
+  /** Its heartbeat moves again. */
+  unstall(): void;
+  /** Cuts its bus connection only: it runs on, unheard, as when Redis is out of its reach. */
+  cutBus(): void;
   close(): Promise<void>;
 }
 
@@ -88,9 +94,14 @@ describe.each(cases)(
 
     const connect = (): Db => createDb(database, schema ? { searchPath: schema } : {});
 
-    async function instance(instanceTiming: InstanceTiming = timing): Promise<Instance> {
+    async function instance(
+      instanceTiming: InstanceTiming = timing,
+      /** How long others leave the answers of a writer that is running but out of touch. */
+      stallGraceMs?: number,
+    ): Promise<Instance> {
       const db = connect();
-      const bus = memoryBus ?? createRedisBus(redisUrl ?? '', redisPrefix);
+      const shared = memoryBus ?? createRedisBus(redisUrl ?? '', redisPrefix);
+      const { bus, cut } = cuttableBus(shared);
       let stalledAt: number | undefined;
       const app = await buildApp(testConfig(dataDir), {
         db,
@@ -98,6 +109,7 @@ describe.each(cases)(
         now: () => stalledAt ?? Date.now(),
         instanceTiming,
         captcha: captchaNotRequired,
+        ...(stallGraceMs === undefined ? {} : { aigc: { generation: { stallGraceMs } } }),
       });
       const base = await listen(app);
       let killed = false;
@@ -109,13 +121,18 @@ describe.each(cases)(
         post,
         kill: async () => {
           killed = true;
+          cut();
           app.server.closeAllConnections();
           await db.destroy();
-          if (bus !== memoryBus) await bus.close();
+          if (shared !== memoryBus) await shared.close();
         },
         stall: () => {
           stalledAt = Date.now();
         },
+        unstall: () => {
+          stalledAt = undefined;
+        },
+        cutBus: cut,
         close: async () => {
           // A killed instance's own goodbye fails on its cut connections; nobody hears it anyway.
           const closing = app.close();
@@ -125,7 +142,7 @@ describe.each(cases)(
           }
           await closing;
           await db.destroy();
-          if (bus !== memoryBus) await bus.close();
+          if (shared !== memoryBus) await shared.close();
         },
       };
       opened.push(created);
@@ -298,9 +315,34 @@ describe.each(cases)(
       expect((await readStream(b.base, token, { messageId: next })).text).toBe('Fresh start');
     });
 
-    it('a writer that stalls is taken over: it stops the model, shows nothing more, and its clients end as stored', async () => {
+    it('a writer out of touch for less than the grace keeps its answer: nothing is interrupted, every token is stored and seen', async () => {
       const a = await instance();
       const b = await instance();
+      const conversation = await newConversation(a, token, seeded.room.id);
+      const answer = words(150);
+      const count = fake.completions().length;
+      fake.script({ text: answer, delayMs: 10 });
+      const id = await sendOn(a, conversation.id, 'Keep talking through it');
+      const onB = watch(b.base, token, id);
+      await until(() => onB.text.length > 50);
+
+      // Three times as long as others wait for a heartbeat: B sees A's heartbeat stale, and A
+      // still on the bus.
+      a.stall();
+      await new Promise((resolve) => setTimeout(resolve, timing.deadAfterMs * 3));
+      expect((await stored(id)).status).toBe('streaming');
+      a.unstall();
+      await onB.closed;
+
+      expect(await stored(id)).toMatchObject({ status: 'done', content: answer, error: '' });
+      expect(onB.end).toMatchObject({ event: 'done', data: { status: 'done' } });
+      expect(onB.text).toBe(answer);
+      expect(fake.completions()[count]).toMatchObject({ aborted: false, finished: true });
+    });
+
+    it('a writer out of touch for longer than the grace is taken over: it stops the model, shows nothing more, its clients end as stored, and the reason says what happened', async () => {
+      const a = await instance(timing, 1_000);
+      const b = await instance(timing, 1_000);
       const conversation = await newConversation(a, token, seeded.room.id);
       const answer = words(300);
       const count = fake.completions().length;
@@ -318,6 +360,7 @@ describe.each(cases)(
 
       const row = await stored(id);
       expect(row.status).toBe('interrupted');
+      expect(row.error).toBe(EndMessages.lostTouch);
       expect(row.content.length).toBeLessThan(answer.length);
       for (const seen of [onA, onB]) {
         expect(seen.end).toMatchObject({ event: 'error', data: { status: 'interrupted' } });
@@ -334,6 +377,25 @@ describe.each(cases)(
         status: 'interrupted',
         content: row.content,
       });
+    });
+
+    it('a writer out of touch with the database and the bus is taken for dead; it puts the stored reason right when it learns of it', async () => {
+      const a = await instance();
+      // The instance whose sweep ends the answer.
+      await instance();
+      const conversation = await newConversation(a, token, seeded.room.id);
+      const count = fake.completions().length;
+      fake.script({ text: words(300), delayMs: 10, hang: true });
+      const id = await sendOn(a, conversation.id, 'Keep talking');
+      await until(async () => (await stored(id)).content.length > 50);
+
+      a.cutBus();
+      a.stall();
+      // B ends it as its writer's death ("restarted"); A's next write finds it ended, gives up
+      // the model's request, and says what really happened.
+      await fake.waitFor(() => fake.completions()[count]?.aborted === true, TAKEOVER_BOUND_MS);
+      await until(async () => (await stored(id)).error === EndMessages.lostTouch);
+      expect(await stored(id)).toMatchObject({ status: 'interrupted' });
     });
 
     it('an instance that has not swept yet ends a dead writer’s answer on the spot: on re-attach and on a new message', async () => {

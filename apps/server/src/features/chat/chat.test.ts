@@ -429,7 +429,7 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       expect(read.events.filter((e) => e.event === 'delta').length).toBeGreaterThanOrEqual(1);
       expect(read.events.at(-1)).toMatchObject({
         event: 'done',
-        data: { status: 'done', usage: { completionTokens: 3, estimated: false } },
+        data: { status: 'done', usage: { completionTokens: 4, estimated: false } },
       });
 
       fake.script({ text: 'Arr' });

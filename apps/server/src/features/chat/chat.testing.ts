@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { authHeaders, type TestApp } from '../../testing/test-app';
 import type { FakeOpenAi } from '../../testing/fake-openai';
+import type { Bus } from '../../bus/types';
 
 export const TEST_API_KEY = 'sk-test-0123456789-SECRET-abcdef';
 
@@ -283,4 +284,36 @@ export async function until(
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await sleep(5);
   }
+}
+
+/**
+ * One instance's view of a bus shared in this process, which that instance can lose as a killed
+ * (or cut-off) process loses its Redis connection: once cut, its reads and writes fail and its
+ * subscriptions hear nothing, while the other instances' views go on.
+ */
+export function cuttableBus(bus: Bus): { bus: Bus; cut(): void } {
+  let cut = false;
+  const calls = new Set<PropertyKey>(['get', 'set', 'del', 'incr', 'ttl', 'publish']);
+  const view = new Proxy(bus, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      if (prop === 'subscribe')
+        return (channel: string, handler: (message: string) => void) =>
+          target.subscribe(channel, (message) => {
+            if (!cut) handler(message);
+          });
+      if (!calls.has(prop)) return value.bind(target) as unknown;
+      return (...args: unknown[]) =>
+        cut
+          ? Promise.reject(new Error('bus connection cut'))
+          : (value as (...a: unknown[]) => unknown).apply(target, args);
+    },
+  });
+  return {
+    bus: view,
+    cut: () => {
+      cut = true;
+    },
+  };
 }

@@ -1,16 +1,8 @@
-import type { GenerationParams, MessageStatus, StreamUsage } from '@atrium/shared/contract/chat';
 import type { FastifyBaseLogger } from 'fastify';
 import type OpenAI from 'openai';
 import type { Bus } from '../../bus/index';
 import type { Instances } from '../../instances/instances';
-import {
-  describeProviderError,
-  openAiClient,
-  scrubKey,
-  streamCompletion,
-  type ProviderConnection,
-} from '../ai/index';
-import type { ResolvedModel } from '../ai/index';
+import { openAiClient, type ProviderConnection } from '../ai/index';
 import { ChatRepository } from './chat.repository';
 import type { MessageRow } from './chat.tables';
 import type { ImageAccess } from '../files/index';
@@ -18,27 +10,22 @@ import { buildPrompt, type PromptRow } from './prompt';
 import { estimateTokens } from './tokens';
 import type { ChatBudgets } from './budgets';
 import type { ChatDocsService, Retrieved } from '../chat-docs/index';
+import {
+  channelOf,
+  EndMessages,
+  Job,
+  type GenerationRequest,
+  type JobEvent,
+  type Outcome,
+} from './job';
+import { readAnswer } from './provider-read';
+import { WriterPresence, type WriterState } from './writers';
 import { tapAnswerTokens } from '../../ops/taps';
 
-type EndStatus = Exclude<MessageStatus, 'streaming'>;
+export { channelOf, Job, type GenerationRequest, type JobEvent } from './job';
 
-/** What travels on `chat:<messageId>` and reaches local listeners. */
-export type JobEvent =
-  | { t: 'd'; seq: number; offset: number; text: string }
-  | { t: 'end'; seq: number; status: EndStatus; error: string; usage: StreamUsage };
-
-export const channelOf = (messageId: number) => `chat:${messageId}`;
 /** One channel for every instance: the owner of the named message aborts it. */
 const STOP_CHANNEL = 'chat:stop';
-
-const Messages = {
-  interrupted: 'The answer was interrupted (the server restarted). What was written is kept.',
-  shutdown: 'The answer was interrupted because the server shut down. What was written is kept.',
-  idle: (seconds: number) =>
-    `The model stopped answering for ${seconds} seconds, so the answer was cut off. Try again.`,
-  noStart: (seconds: number) =>
-    `The model did not start answering within ${seconds} seconds. Try again later.`,
-} as const;
 
 export interface GenerationOptions {
   /** Silence from the provider (before the first token or between two) that ends the answer. */
@@ -47,12 +34,18 @@ export interface GenerationOptions {
   retryMs: number;
   /** Most history messages considered for the prompt. */
   historyLimit: number;
+  /**
+   * How long a writer that is still running (present on the bus) may go without reaching the
+   * database before another instance ends its answers (issue 26, point 5).
+   */
+  stallGraceMs: number;
 }
 
 const defaultGenerationOptions: GenerationOptions = {
   idleTimeoutMs: 60_000,
   retryMs: 200,
   historyLimit: 100,
+  stallGraceMs: 60_000,
 };
 
 export interface GenerationDeps {
@@ -69,85 +62,19 @@ export interface GenerationDeps {
   options?: Partial<GenerationOptions>;
 }
 
-export interface GenerationRequest {
-  messageId: number;
-  conversationId: number;
-  /** Whose answer it is: a live answer's owner is known without asking the database. */
-  memberId: number;
-  model: ResolvedModel;
-  systemPrompt: string;
-  params: GenerationParams;
-  /**
-   * Passages of the conversation's documents may be given: the budget reservation covered
-   * RETRIEVAL_MAX_TOKENS for them (a document attached after the send waits for the next one).
-   */
-  withDocuments: boolean;
-  /**
-   * The history the send planned the prompt from (newest first, the question included), so the
-   * answer does not read it again on the way to its first token; read from the database when
-   * absent.
-   */
-  history?: readonly PromptRow[];
-}
-
-/** `lost`: another instance ended the answer (it took this one for dead). */
-type EndReason = 'stop' | 'timeout' | 'shutdown' | 'lost';
-
-interface Outcome {
-  status: EndStatus;
-  error: string;
-  usage: StreamUsage;
-}
-
-/** One answer being written, owned by this instance. */
-export class Job {
-  /** Everything the provider sent so far. */
-  content = '';
-  /** How much of `content` is in the database; only that much has been published. */
-  stored = 0;
-  /** Deltas published so far (the event id clients see). */
-  seq = 0;
-  endReason: EndReason | undefined;
-  /** Another instance ended the answer (it took this one for dead): nothing more is written. */
-  lost = false;
-  /** Set once the provider's stream is over: the rest is written by `finish`, not the flusher. */
-  outcome: Outcome | undefined;
-  /** The write in flight that holds part of `content`. */
-  writing: Promise<unknown> = Promise.resolve();
-  readonly controller = new AbortController();
-  readonly listeners = new Set<(event: JobEvent) => void>();
-  finished: Promise<void> = Promise.resolve();
-
-  constructor(readonly request: GenerationRequest) {}
-
-  get messageId(): number {
-    return this.request.messageId;
-  }
-
-  stop(reason: EndReason): void {
-    this.endReason ??= reason;
-    this.controller.abort();
-  }
-
-  lose(): void {
-    this.lost = true;
-    this.stop('lost');
-  }
-}
-
-/**
- * A provider may stream U+0000 like any other character, and its error text is its own; text
- * columns of PostgreSQL cannot hold it, and one such write would fail the whole batch of a flush.
- */
-const storable = (text: string) => text.replace(/\0/g, '');
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Why an answer was ended by someone other than its writer, as far as they can tell. */
+const takenOverReason = (state: WriterState) =>
+  state === 'lost' ? EndMessages.lostTouch : EndMessages.interrupted;
 
 /**
  * Server-owned generation (DESIGN 8): each answer is a job that calls the provider and keeps the
- * text in memory. The message row names this instance as its writer, so the answer lives exactly
- * as long as this instance's heartbeat (DESIGN 2): every instance sweeps once a heartbeat for
- * answers whose writer is dead and ends them as interrupted.
+ * text in memory. The message row names this instance as its writer, so the answer lives as long
+ * as this instance (DESIGN 2): every instance sweeps once a heartbeat for answers whose writer is
+ * dead and ends them as interrupted. A writer that only lost the database for a while is not
+ * dead (issue 26): it keeps streaming into memory and writes when the database answers again,
+ * and others leave its answers alone for `stallGraceMs` (see `WriterPresence`).
  *
  * Text is written before it is shown: a flusher writes the new text of every live job (all of
  * them in a few statements) as soon as it arrives, and only once that write has committed
@@ -167,9 +94,17 @@ export class Generations {
   private sweeping: Promise<void> | undefined;
   private unsubscribeStop: (() => Promise<void>) | undefined;
   private closed = false;
+  private readonly presence: WriterPresence;
 
   constructor(private readonly deps: GenerationDeps) {
     this.options = { ...defaultGenerationOptions, ...deps.options };
+    this.presence = new WriterPresence(
+      deps.bus,
+      deps.instances,
+      deps.log,
+      deps.now,
+      this.options.stallGraceMs,
+    );
   }
 
   /** Most history messages a prompt considers. */
@@ -187,6 +122,7 @@ export class Generations {
     this.unsubscribeStop = await this.deps.bus.subscribe(STOP_CHANNEL, (message) => {
       this.jobs.get(Number(message))?.stop('stop');
     });
+    await this.presence.start();
     await this.sweep();
     // Once a heartbeat: an answer is ended within a beat of its writer being counted dead.
     this.sweepTimer = setInterval(() => void this.sweep(), this.deps.instances.timing.heartbeatMs);
@@ -237,23 +173,29 @@ export class Generations {
     }
   }
 
-  /** Whether a live instance is writing this streaming answer (its writer's heartbeat is fresh). */
+  /**
+   * Whether a live instance is writing this streaming answer: its writer's heartbeat is fresh, or
+   * it is running but out of touch with the database for less than the grace.
+   */
   async isWritten(row: Pick<MessageRow, 'id' | 'writerInstance'>): Promise<boolean> {
     if (this.jobs.has(row.id)) return true;
-    return row.writerInstance !== null && this.deps.instances.isAlive(row.writerInstance);
+    const state = await this.presence.stateOf(row.writerInstance);
+    return state === 'alive' || state === 'stalled';
   }
 
   /**
    * Ends an answer nobody is writing any more (its writer died): it keeps what was stored, which
    * is all any client was shown, is marked interrupted, and listeners everywhere hear the end.
-   * Does nothing when the answer has ended or another writer has taken it since.
+   * Does nothing when the answer has ended or another writer has taken it since. Without an
+   * `error`, the reason says whether its writer was gone or out of touch with the database.
    */
   async endAbandoned(
     messageId: number,
     writer: string | null,
     status: 'interrupted' | 'stopped' = 'interrupted',
-    error: string = Messages.interrupted,
+    reason?: string,
   ): Promise<void> {
+    const error = reason ?? takenOverReason(await this.presence.stateOf(writer));
     const row = await this.deps.repo.findMessage(messageId);
     if (row?.status !== 'streaming' || row.writerInstance !== writer) return;
     const completionTokens = estimateTokens(row.content);
@@ -294,19 +236,29 @@ export class Generations {
     for (const job of running) job.stop('shutdown');
     await Promise.allSettled(running.map((job) => job.finished));
     await Promise.allSettled([this.flushing, this.sweeping]);
+    await this.presence.stop();
     await this.unsubscribeStop?.();
   }
 
-  /** Ends the answers of dead writers: one indexed query when there are none. */
+  /**
+   * Ends the answers of dead writers, and of writers out of touch with the database for longer
+   * than the grace: one indexed query when there are none.
+   */
   private sweep(): Promise<void> {
     this.sweeping ??= (async () => {
       try {
         const abandoned = await this.deps.repo.abandoned(this.deps.instances.aliveSince());
+        const states = new Map<string | null, WriterState>();
         for (const { id, writerInstance } of abandoned) {
-          // Our own heartbeat is late (the database was slow): others may take these, but
-          // nothing here is dead.
+          // Our own heartbeat is late (the database was slow): nothing here is dead.
           if (this.jobs.has(id)) continue;
-          await this.endAbandoned(id, writerInstance);
+          let state = states.get(writerInstance);
+          if (state === undefined) {
+            state = await this.presence.stateOf(writerInstance);
+            states.set(writerInstance, state);
+          }
+          if (state === 'alive' || state === 'stalled') continue;
+          await this.endAbandoned(id, writerInstance, 'interrupted', takenOverReason(state));
         }
       } catch (error) {
         this.deps.log.warn({ err: error }, 'ending abandoned chat answers failed');
@@ -330,8 +282,7 @@ export class Generations {
   }
 
   private append(job: Job, text: string): void {
-    job.content += text;
-    if (this.flushQueued) return;
+    if (!job.receive(text) || this.flushQueued) return;
     this.flushQueued = true;
     // Tokens of any answer that arrive in the same turn of the event loop share one write.
     setImmediate(() => {
@@ -453,11 +404,19 @@ export class Generations {
 
   /**
    * Lets go of an answer another instance ended: whoever ended it told the bus; the clients
-   * attached here hear the end as it was stored, after exactly the text that was stored.
+   * attached here hear the end as it was stored, after exactly the text that was stored. An end
+   * stored as "the server restarted" is put right: this instance was alive all along, only out
+   * of touch with the database (or with the bus too) for longer than the others wait.
    */
   private async release(job: Job): Promise<void> {
     if (this.jobs.get(job.messageId) === job) this.jobs.delete(job.messageId);
-    const row = await this.deps.repo.findMessage(job.messageId).catch(() => undefined);
+    let row = await this.deps.repo.findMessage(job.messageId).catch(() => undefined);
+    if (job.lost && row?.status === 'interrupted' && row.error === EndMessages.interrupted) {
+      const corrected = await this.deps.repo
+        .replaceEndReason(row.id, EndMessages.interrupted, EndMessages.lostTouch)
+        .catch(() => false);
+      if (corrected) row = { ...row, error: EndMessages.lostTouch };
+    }
     const event: JobEvent =
       row && row.status !== 'streaming'
         ? {
@@ -475,7 +434,7 @@ export class Generations {
             t: 'end',
             seq: job.seq,
             status: 'interrupted',
-            error: Messages.interrupted,
+            error: EndMessages.interrupted,
             usage: {
               promptTokens: 0,
               completionTokens: estimateTokens(job.content.slice(0, job.stored)),
@@ -526,89 +485,29 @@ export class Generations {
 
   private async run(job: Job, planned: readonly PromptRow[] | undefined): Promise<void> {
     const { request } = job;
-    const apiKey = request.model.connection.apiKey;
-    let idleTimer: NodeJS.Timeout | undefined;
-    let started = false;
-    const armIdle = () => {
-      clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => job.stop('timeout'), this.options.idleTimeoutMs);
-    };
-    let status: EndStatus = 'done';
-    let error = '';
-    let promptTokens = 0;
-    let usage: { prompt_tokens: number; completion_tokens: number } | undefined;
     let retrieved: Retrieved | undefined;
-    try {
-      const history =
-        planned ??
-        (await this.deps.repo.history(
-          request.conversationId,
-          request.messageId,
-          this.options.historyLimit,
-        ));
-      retrieved = await this.retrieve(job, history);
-      const prompt = await buildPrompt(
-        retrieved?.text ? { ...request, documents: retrieved.text } : request,
-        history,
-        this.deps.images,
-      );
-      promptTokens = prompt.promptTokens;
-      if (job.endReason) throw new Error(job.endReason);
-      armIdle();
-      const stream = await streamCompletion(
-        this.clientFor(request.model.connection),
-        {
-          model: request.model.name,
-          messages: prompt.messages,
-          params: { ...request.params },
-        },
-        job.controller.signal,
-      );
-      for await (const chunk of stream) {
-        armIdle();
-        started = true;
-        const text = storable(chunk.choices[0]?.delta?.content ?? '');
-        if (text) this.append(job, text);
-        if (chunk.usage) usage = chunk.usage;
-      }
-    } catch (thrown) {
-      if (!job.endReason) {
-        status = 'error';
-        error = storable(describeProviderError(thrown, apiKey, job.content.length > 0));
-        this.deps.log.warn(
-          {
-            messageId: job.messageId,
-            reason: scrubKey(thrown instanceof Error ? thrown.message : String(thrown), apiKey),
-          },
-          'chat generation failed',
+    const outcome = await readAnswer(job, {
+      client: this.clientFor(request.model.connection),
+      prompt: async () => {
+        const history =
+          planned ??
+          (await this.deps.repo.history(
+            request.conversationId,
+            request.messageId,
+            this.options.historyLimit,
+          ));
+        retrieved = await this.retrieve(job, history);
+        return buildPrompt(
+          retrieved?.text ? { ...request, documents: retrieved.text } : request,
+          history,
+          this.deps.images,
         );
-      }
-    } finally {
-      clearTimeout(idleTimer);
-    }
-    // An abort ends the SDK's stream quietly or with an error, depending on when it lands.
-    const seconds = Math.round(this.options.idleTimeoutMs / 1000);
-    switch (job.endReason) {
-      case 'stop':
-        status = 'stopped';
-        break;
-      case 'timeout':
-        status = 'error';
-        error = started ? Messages.idle(seconds) : Messages.noStart(seconds);
-        break;
-      case 'shutdown':
-        status = 'interrupted';
-        error = Messages.shutdown;
-        break;
-    }
-    const tokens: StreamUsage = usage
-      ? {
-          promptTokens: usage.prompt_tokens,
-          completionTokens: usage.completion_tokens,
-          estimated: false,
-        }
-      : { promptTokens, completionTokens: estimateTokens(job.content), estimated: true };
+      },
+      idleTimeoutMs: this.options.idleTimeoutMs,
+      log: this.deps.log,
+      onText: (text) => this.append(job, text),
+    });
     await this.cite(job, retrieved);
-    await this.finish(job, { status, error, usage: tokens });
+    await this.finish(job, outcome);
   }
 }

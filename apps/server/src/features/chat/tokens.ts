@@ -1,5 +1,6 @@
 /** Ideographs and syllables of CJK scripts: about one token each. */
 const cjk = /[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\u3040-\u30FF]/g;
+const cjkChar = new RegExp(cjk.source);
 
 /** Per message: role and separators cost a few tokens whatever the text. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -19,4 +20,52 @@ export function estimateTokens(text: string): number {
 /** The UTC day of a timestamp, YYYY-MM-DD: quotas reset at 00:00 UTC. */
 export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
+}
+
+/**
+ * `estimateTokens` of a text that grows piece by piece, without reading it again: a stream's
+ * running count stays linear in its length however many pieces it arrives in.
+ */
+export class TokenCounter {
+  private wide = 0;
+  private narrow = 0;
+
+  get tokens(): number {
+    return this.wide + Math.ceil(this.narrow / 4);
+  }
+
+  /**
+   * How much of `text` can be added while the count stays at or below `limit` (all of it when
+   * it fits): the cut never splits a surrogate pair.
+   */
+  fit(text: string, limit: number): number {
+    const wide = text.match(cjk)?.length ?? 0;
+    if (this.wide + wide + Math.ceil((this.narrow + text.length - wide) / 4) <= limit)
+      return text.length;
+    let w = this.wide;
+    let n = this.narrow;
+    let i = 0;
+    for (; i < text.length; i += 1) {
+      const isWide = cjkChar.test(text.charAt(i));
+      const nextW = isWide ? w + 1 : w;
+      const nextN = isWide ? n : n + 1;
+      if (nextW + Math.ceil(nextN / 4) > limit) break;
+      w = nextW;
+      n = nextN;
+    }
+    return whole(text, i);
+  }
+
+  add(text: string): void {
+    const wide = text.match(cjk)?.length ?? 0;
+    this.wide += wide;
+    this.narrow += text.length - wide;
+  }
+}
+
+/** `end`, moved back one when it would split a surrogate pair. */
+export function whole(text: string, end: number): number {
+  if (end <= 0 || end >= text.length) return Math.max(0, Math.min(end, text.length));
+  const last = text.charCodeAt(end - 1);
+  return last >= 0xd800 && last <= 0xdbff ? end - 1 : end;
 }
