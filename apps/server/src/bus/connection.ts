@@ -50,6 +50,8 @@ export function redisOptions(timing: RedisTiming = redisTiming): RedisOptions {
 
 /** What a role's connection is doing now, for readiness and metrics. */
 const connections = new Map<Redis, string>();
+/** Connections that failed since they were last ready: calls on them don't wait to connect. */
+const failing = new WeakSet<Redis>();
 
 export function redisConnections(): { role: string; status: string }[] {
   return [...connections].map(([client, role]) => ({ role, status: client.status }));
@@ -70,6 +72,7 @@ export function openRedis(
   connections.set(client, role);
   let downSince: number | undefined;
   const down = (error: unknown) => {
+    failing.add(client);
     if (downSince !== undefined) return;
     downSince = Date.now();
     log.warn(
@@ -80,6 +83,7 @@ export function openRedis(
   // Every retry of an outage errors again: only the first is worth a line.
   client.on('error', down);
   client.on('ready', () => {
+    failing.delete(client);
     if (downSince === undefined) return;
     log.info({ redis: role, downMs: Date.now() - downSince }, `Redis (${role}) is reachable again`);
     downSince = undefined;
@@ -112,10 +116,12 @@ const readyWaits = new WeakMap<Redis, Promise<void>>();
 
 /**
  * Resolves when the connection is ready, or after `ms` at most: commands are not queued while it
- * connects (see `redisOptions`), so a call made meanwhile waits a little instead of failing.
+ * connects (see `redisOptions`), so a call made meanwhile (the first ones after boot, or during
+ * a clean reconnect) waits a little instead of failing. A connection known to be failing is not
+ * waited for: the outage is answered at once.
  */
 export function readyWithin(client: Redis, ms: number): Promise<void> {
-  if (client.status === 'ready') return Promise.resolve();
+  if (client.status === 'ready' || failing.has(client)) return Promise.resolve();
   let wait = readyWaits.get(client);
   if (!wait) {
     wait = new Promise<void>((resolve) => {
@@ -123,10 +129,13 @@ export function readyWithin(client: Redis, ms: number): Promise<void> {
       function finish() {
         clearTimeout(timer);
         client.off('ready', finish);
+        client.off('error', finish);
         readyWaits.delete(client);
         resolve();
       }
+      // An error while connecting is an outage: no point waiting for the rest of `ms`.
       client.once('ready', finish);
+      client.once('error', finish);
     });
     readyWaits.set(client, wait);
   }

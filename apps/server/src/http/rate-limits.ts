@@ -6,7 +6,13 @@ import {
   type RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { defaultRedisLog, openRedis, type RedisLog } from '../bus/connection';
+import {
+  defaultRedisLog,
+  openRedis,
+  readyWithin,
+  redisTiming,
+  type RedisLog,
+} from '../bus/connection';
 import type { Config } from '../config';
 import { ApiError } from './envelope';
 import { limitSpecs, type LimitName, type LimitSpec, type Wait } from './limits';
@@ -93,6 +99,15 @@ export class RateLimits {
     >;
   }
 
+  /**
+   * A limit's limiter, once its Redis connection is ready: a connecting one (boot, a clean
+   * reconnect) is waited for briefly; a failing one is not, so its in-memory twin counts at once.
+   */
+  private async limiter(name: LimitName): Promise<RateLimiterAbstract> {
+    if (this.redis) await readyWithin(this.redis, redisTiming.connectTimeoutMs);
+    return this.limiters[name];
+  }
+
   /** How long a limit's window lasts. */
   windowMs(name: LimitName): number {
     return this.windows[name];
@@ -129,12 +144,12 @@ export class RateLimits {
   /** Counts one attempt and never refuses: the caller decides from the count. */
   async count(name: LimitName, key: string, points = 1): Promise<Hit> {
     // penalty() counts like consume() without rejecting, so over-limit attempts stay counted.
-    return hitOf(await this.limiters[name].penalty(key, points));
+    return hitOf(await (await this.limiter(name)).penalty(key, points));
   }
 
   /** What the window holds for the key now, without counting. */
   async peek(name: LimitName, key: string): Promise<Hit> {
-    const res = await this.limiters[name].get(key);
+    const res = await (await this.limiter(name)).get(key);
     return res && res.msBeforeNext > 0 ? hitOf(res) : { count: 0, msLeft: 0 };
   }
 
@@ -143,7 +158,7 @@ export class RateLimits {
    * window that has ended meanwhile is left alone, so a refund never goes below zero.
    */
   async refund(name: LimitName, key: string, points = 1): Promise<void> {
-    const limiter = this.limiters[name];
+    const limiter = await this.limiter(name);
     const res = await limiter.get(key);
     if (res && res.msBeforeNext > 0 && res.consumedPoints > 0) {
       await limiter.reward(key, Math.min(points, res.consumedPoints));
@@ -151,7 +166,7 @@ export class RateLimits {
   }
 
   async reset(name: LimitName, key: string): Promise<void> {
-    await this.limiters[name].delete(key);
+    await (await this.limiter(name)).delete(key);
   }
 
   async close(): Promise<void> {
