@@ -32,12 +32,18 @@ export interface StreamOptions {
   gapPollMs: number;
   /** How long to wait for the database to catch up before giving up on a gap. */
   gapTimeoutMs: number;
+  /**
+   * For answers written elsewhere: how often to read the stored text while the bus's pub/sub is
+   * down (Redis out of reach), so that the client keeps getting text without the live deltas.
+   */
+  fallbackPollMs: number;
 }
 
 const defaultStreamOptions: StreamOptions = {
   heartbeatMs: 15_000,
   gapPollMs: 50,
   gapTimeoutMs: 5_000,
+  fallbackPollMs: 250,
 };
 
 const usageOf = (row: MessageRow): StreamUsage => ({
@@ -61,6 +67,8 @@ function sendEnd(sink: StreamSink, row: MessageRow): void {
  * memory; on any other it comes from the database plus the bus channel (subscribed before the
  * read, so nothing published in between is missed). An answer whose writer is dead is ended on
  * the spot; one whose writer dies while followed ends when any instance's sweep ends it.
+ * While the bus's pub/sub is down (issue 26) the stored text is read every `fallbackPollMs`
+ * instead, and once more when pub/sub is back, so the client misses nothing in between.
  */
 export class ChatStreams {
   private readonly options: StreamOptions;
@@ -141,6 +149,8 @@ export class ChatStreams {
     const queue: JobEvent[] = [];
     let wake: (() => void) | undefined;
     let closed = false;
+    // Taken before subscribing: an outage from here on means a later read of the row.
+    let outagesSeen = bus.pubsub().outages;
     const unsubscribe = await bus.subscribe(channelOf(messageId), (message) => {
       try {
         queue.push(JSON.parse(message) as JobEvent);
@@ -150,10 +160,11 @@ export class ChatStreams {
       wake?.();
     });
     // Started only once the answer turns out to be live; cleared whenever the client leaves.
-    const timers: { heartbeat?: NodeJS.Timeout } = {};
+    const timers: { heartbeat?: NodeJS.Timeout; fallback?: NodeJS.Timeout } = {};
     sink.onClose(() => {
       closed = true;
       clearInterval(timers.heartbeat);
+      clearInterval(timers.fallback);
       wake?.();
       unsubscribe().catch((error: unknown) =>
         this.deps.log.warn({ err: error }, 'leaving a chat stream channel failed'),
@@ -189,6 +200,38 @@ export class ChatStreams {
       return finishFrom(row);
     }
 
+    const pushEnd = (current: MessageRow) => {
+      if (current.status === 'streaming') return;
+      queue.push({
+        t: 'end',
+        seq: current.seq,
+        status: current.status,
+        error: current.error,
+        usage: usageOf(current),
+      });
+      wake?.();
+    };
+    let reading = false;
+    timers.fallback = setInterval(() => {
+      const pubsub = bus.pubsub();
+      if (reading || (pubsub.live && pubsub.outages === outagesSeen)) return;
+      reading = true;
+      void (async () => {
+        const current = await repo.findMessage(messageId);
+        // Back and resubscribed before this read: whatever the read lacks arrives live.
+        if (pubsub.live) outagesSeen = pubsub.outages;
+        if (!current || closed) return;
+        sendFrom(current);
+        pushEnd(current);
+      })()
+        .catch((error: unknown) =>
+          this.deps.log.debug({ err: error, messageId }, 'reading a followed chat answer failed'),
+        )
+        .finally(() => {
+          reading = false;
+        });
+    }, this.options.fallbackPollMs);
+
     timers.heartbeat = setInterval(() => {
       sink.ping();
       void (async () => {
@@ -196,14 +239,7 @@ export class ChatStreams {
         if (!current) return;
         if (current.status !== 'streaming') {
           // Its end never arrived on the bus: finish from the row, as the end event would.
-          queue.push({
-            t: 'end',
-            seq: current.seq,
-            status: current.status,
-            error: current.error,
-            usage: usageOf(current),
-          });
-          wake?.();
+          pushEnd(current);
         } else if (!(await generations.isWritten(current))) {
           await generations.endAbandoned(current.id, current.writerInstance);
         }
