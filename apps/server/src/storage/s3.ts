@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
@@ -16,6 +17,8 @@ import {
   S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
+import { guardStream } from './outages';
+import { copyingMs, s3Bounds, S3Calls, sendingMs, type S3ClientBounds } from './s3-bounds';
 import {
   StorageDamagedError,
   StorageNotFoundError,
@@ -74,11 +77,20 @@ export class S3Storage implements Storage {
   readonly driver = 's3';
   readonly minChunkSize = s3MinPartSize;
   private readonly client: S3Client;
+  /** For server-side copies, which may be silent while they run (see `s3Bounds.longIdleMs`). */
+  private readonly copyClient: S3Client;
   private readonly bucket: string;
+  private readonly calls = new S3Calls();
 
   constructor(options: S3StorageOptions) {
     this.bucket = options.bucket;
-    this.client = new S3Client({
+    this.client = this.newClient(options, this.calls.clientConfig());
+    this.copyClient = this.newClient(options, this.calls.longClientConfig());
+  }
+
+  private newClient(options: S3StorageOptions, bounds: S3ClientBounds): S3Client {
+    return new S3Client({
+      ...bounds,
       region: options.region,
       ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
       ...(options.accessKeyId && options.secretAccessKey
@@ -97,8 +109,10 @@ export class S3Storage implements Storage {
 
   async beginUpload(): Promise<StagingRef> {
     const key = `staging/${randomBytes(16).toString('hex')}`;
-    const answer = await this.client.send(
-      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }),
+    const answer = await this.calls.call((abortSignal) =>
+      this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }), {
+        abortSignal,
+      }),
     );
     if (!answer.UploadId) throw new Error('S3 CreateMultipartUpload answered no UploadId');
     return { key, uploadId: answer.UploadId };
@@ -116,18 +130,23 @@ export class S3Storage implements Storage {
     data: Buffer,
   ): Promise<ChunkReceipt> {
     try {
-      const answer = await this.client.send(
-        new UploadPartCommand({
-          Bucket: this.bucket,
-          Key: staging.key,
-          UploadId: this.uploadIdOf(staging),
-          PartNumber: index + 1,
-          Body: data,
-          ContentLength: data.length,
-          // The store checks the part against it: bytes damaged on the way are refused, not kept
-          // (every S3-compatible store honours Content-MD5; the SDK's CRC checksums are not).
-          ContentMD5: createHash('md5').update(data).digest('base64'),
-        }),
+      const answer = await this.calls.call(
+        (abortSignal) =>
+          this.client.send(
+            new UploadPartCommand({
+              Bucket: this.bucket,
+              Key: staging.key,
+              UploadId: this.uploadIdOf(staging),
+              PartNumber: index + 1,
+              Body: data,
+              ContentLength: data.length,
+              // The store checks the part against it: bytes damaged on the way are refused, not kept
+              // (every S3-compatible store honours Content-MD5; the SDK's CRC checksums are not).
+              ContentMD5: createHash('md5').update(data).digest('base64'),
+            }),
+            { abortSignal },
+          ),
+        sendingMs(data.length),
       );
       if (!answer.ETag) throw new Error('S3 UploadPart answered no ETag');
       return { index, size: data.length, etag: answer.ETag };
@@ -152,14 +171,17 @@ export class S3Storage implements Storage {
     let marker: string | undefined;
     try {
       for (;;) {
-        const page = await this.client.send(
-          new ListPartsCommand({
-            Bucket: this.bucket,
-            Key: staging.key,
-            UploadId: this.uploadIdOf(staging),
-            MaxParts: 1000,
-            PartNumberMarker: marker,
-          }),
+        const page = await this.calls.call((abortSignal) =>
+          this.client.send(
+            new ListPartsCommand({
+              Bucket: this.bucket,
+              Key: staging.key,
+              UploadId: this.uploadIdOf(staging),
+              MaxParts: 1000,
+              PartNumberMarker: marker,
+            }),
+            { abortSignal },
+          ),
         );
         for (const part of page.Parts ?? []) {
           if (part.PartNumber !== undefined && part.ETag) held.set(part.PartNumber - 1, part.ETag);
@@ -187,14 +209,20 @@ export class S3Storage implements Storage {
     const parts = [...receipts]
       .sort((a, b) => a.index - b.index)
       .map((r) => ({ PartNumber: r.index + 1, ETag: r.etag }));
+    const bytes = receipts.reduce((sum, r) => sum + r.size, 0);
     try {
-      await this.client.send(
-        new CompleteMultipartUploadCommand({
-          Bucket: this.bucket,
-          Key: staging.key,
-          UploadId: this.uploadIdOf(staging),
-          MultipartUpload: { Parts: parts },
-        }),
+      await this.calls.call(
+        (abortSignal) =>
+          this.copyClient.send(
+            new CompleteMultipartUploadCommand({
+              Bucket: this.bucket,
+              Key: staging.key,
+              UploadId: this.uploadIdOf(staging),
+              MultipartUpload: { Parts: parts },
+            }),
+            { abortSignal },
+          ),
+        copyingMs(bytes),
       );
     } catch (error) {
       if (!isNotFound(error)) throw error;
@@ -204,35 +232,50 @@ export class S3Storage implements Storage {
   }
 
   readStaging(staging: StagingRef, range?: ByteRange): Promise<Readable> {
-    return this.read(staging.key, range);
+    return this.getObject(staging.key, range, s3Bounds.idleMs);
   }
 
   async promote(staging: StagingRef, key: string): Promise<void> {
-    try {
-      await this.client.send(
-        new CopyObjectCommand({
-          Bucket: this.bucket,
-          Key: key,
-          CopySource: `${this.bucket}/${staging.key}`,
-        }),
-      );
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-      // Copied by an earlier call that stopped before it was recorded.
-      if (!(await this.stat(key))) throw new StorageNotFoundError(staging.key);
+    // Its size bounds the copy's wait (a big object takes the store a while to copy).
+    const staged = await this.stat(staging.key);
+    if (staged) {
+      try {
+        await this.calls.call(
+          (abortSignal) =>
+            this.copyClient.send(
+              new CopyObjectCommand({
+                Bucket: this.bucket,
+                Key: key,
+                CopySource: `${this.bucket}/${staging.key}`,
+              }),
+              { abortSignal },
+            ),
+          copyingMs(staged.size),
+        );
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+        if (!(await this.stat(key))) throw new StorageNotFoundError(staging.key);
+      }
+    } else if (!(await this.stat(key))) {
+      // Staging gone and no object at the key: not an earlier call's copy that went unrecorded.
+      throw new StorageNotFoundError(staging.key);
     }
     await this.delete(staging.key);
   }
 
   async abort(staging: StagingRef): Promise<void> {
-    if (staging.uploadId) {
+    const uploadId = staging.uploadId;
+    if (uploadId) {
       try {
-        await this.client.send(
-          new AbortMultipartUploadCommand({
-            Bucket: this.bucket,
-            Key: staging.key,
-            UploadId: staging.uploadId,
-          }),
+        await this.calls.call((abortSignal) =>
+          this.client.send(
+            new AbortMultipartUploadCommand({
+              Bucket: this.bucket,
+              Key: staging.key,
+              UploadId: uploadId,
+            }),
+            { abortSignal },
+          ),
         );
       } catch (error) {
         if (!isNotFound(error) && !isUnsupported(error)) throw error;
@@ -242,16 +285,31 @@ export class S3Storage implements Storage {
     await this.delete(staging.key);
   }
 
-  async read(key: string, range?: ByteRange): Promise<Readable> {
+  /** Serves a stored object: a reader may pause for a while (see `s3Bounds.servedBodyIdleMs`). */
+  read(key: string, range?: ByteRange): Promise<Readable> {
+    return this.getObject(key, range, s3Bounds.servedBodyIdleMs);
+  }
+
+  /**
+   * An object's bytes as a stream that fails as unavailable when the store goes silent for
+   * `bodyIdleMs` or the answer ends short of its length.
+   */
+  private async getObject(key: string, range: ByteRange | undefined, bodyIdleMs: number) {
     try {
-      const answer = await this.client.send(
-        new GetObjectCommand({
-          Bucket: this.bucket,
-          Key: key,
-          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
-        }),
+      const answer = await this.calls.call((abortSignal) =>
+        this.client.send(
+          new GetObjectCommand({
+            Bucket: this.bucket,
+            Key: key,
+            ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+          }),
+          { abortSignal },
+        ),
       );
-      return toReadable(answer.Body, key);
+      const body = toReadable(answer.Body, key);
+      // The client's silence time-out, armed on this socket, now counts for the body.
+      if ('socket' in body && body.socket instanceof Socket) body.socket.setTimeout(bodyIdleMs);
+      return guardStream(body, answer.ContentLength);
     } catch (error) {
       if (isNotFound(error)) throw new StorageNotFoundError(key);
       throw error;
@@ -260,8 +318,8 @@ export class S3Storage implements Storage {
 
   async stat(key: string): Promise<StoredObject | undefined> {
     try {
-      const answer = await this.client.send(
-        new HeadObjectCommand({ Bucket: this.bucket, Key: key }),
+      const answer = await this.calls.call((abortSignal) =>
+        this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }), { abortSignal }),
       );
       return { size: answer.ContentLength ?? 0 };
     } catch (error) {
@@ -271,20 +329,27 @@ export class S3Storage implements Storage {
   }
 
   async put(key: string, data: Buffer, contentType: string): Promise<void> {
-    await this.client.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: key,
-        Body: data,
-        ContentType: contentType,
-        ContentLength: data.length,
-      }),
+    await this.calls.call((abortSignal) =>
+      this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Body: data,
+          ContentType: contentType,
+          ContentLength: data.length,
+        }),
+        { abortSignal },
+      ),
     );
   }
 
   async delete(key: string): Promise<void> {
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+      await this.calls.call((abortSignal) =>
+        this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }), {
+          abortSignal,
+        }),
+      );
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
@@ -293,13 +358,16 @@ export class S3Storage implements Storage {
   async *list(area: StorageArea): AsyncIterable<ListedObject[]> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({
-          Bucket: this.bucket,
-          Prefix: `${area}/`,
-          MaxKeys: 1000,
-          ContinuationToken: token,
-        }),
+      const page = await this.calls.call((abortSignal) =>
+        this.client.send(
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: `${area}/`,
+            MaxKeys: 1000,
+            ContinuationToken: token,
+          }),
+          { abortSignal },
+        ),
       );
       const objects: ListedObject[] = [];
       for (const object of page.Contents ?? []) {
@@ -319,13 +387,16 @@ export class S3Storage implements Storage {
     for (;;) {
       let page;
       try {
-        page = await this.client.send(
-          new ListMultipartUploadsCommand({
-            Bucket: this.bucket,
-            Prefix: 'staging/',
-            KeyMarker: keyMarker,
-            UploadIdMarker: uploadIdMarker,
-          }),
+        page = await this.calls.call((abortSignal) =>
+          this.client.send(
+            new ListMultipartUploadsCommand({
+              Bucket: this.bucket,
+              Prefix: 'staging/',
+              KeyMarker: keyMarker,
+              UploadIdMarker: uploadIdMarker,
+            }),
+            { abortSignal },
+          ),
         );
       } catch (error) {
         // Stores without the call (s3rver) are left to their own expiry of abandoned uploads.
@@ -350,5 +421,7 @@ export class S3Storage implements Storage {
 
   destroy(): void {
     this.client.destroy();
+    this.copyClient.destroy();
+    this.calls.destroy();
   }
 }

@@ -1,5 +1,6 @@
 import { Limits } from '@atrium/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { outageOf } from '../../http/unavailable';
 import type { ByteRange, Storage } from '../../storage/index';
 import { parseDataPath, thumbnailSource } from '@atrium/shared/data-paths';
 import type { UploadRepository } from '../upload/index';
@@ -100,6 +101,8 @@ export function registerServeRoutes(
       try {
         thumb = await deps.thumbnails.get(blob.name, blob.storageKey);
       } catch (error) {
+        // A store out of reach is answered 503 + Retry-After by the error handler, not 404.
+        if (outageOf(error)) throw error;
         req.log.info({ err: error, blob: blob.name }, 'no thumbnail for this image');
         return notFound(reply);
       }
@@ -124,6 +127,17 @@ export function registerServeRoutes(
 
       const etag = `"${blob.name}"`;
       const shown = presentationOf(parsed.ext);
+      const notModified = req.headers['if-none-match'] === etag;
+      const range = parseRange(req.headers.range, blob.size);
+      // Opened before any header is set: a store out of reach answers 503 + Retry-After (the
+      // error handler), not a file's headers over an error.
+      const body =
+        notModified || range.kind === 'unsatisfiable'
+          ? undefined
+          : await deps.storage.read(
+              blob.storageKey,
+              range.kind === 'range' ? range.range : undefined,
+            );
       securityHeaders(reply);
       reply
         .header('Cache-Control', revalidate)
@@ -136,10 +150,8 @@ export function registerServeRoutes(
             : attachment(parsed.sha256 ? `${parsed.sha256.slice(0, 16)}.${parsed.ext}` : file),
         )
         .type(shown.contentType);
-      if (req.headers['if-none-match'] === etag) return reply.code(304).send();
-
-      const range = parseRange(req.headers.range, blob.size);
-      if (range.kind === 'unsatisfiable') {
+      if (notModified || !body) {
+        if (notModified) return reply.code(304).send();
         return reply.code(416).header('Content-Range', `bytes */${blob.size}`).send();
       }
       if (range.kind === 'range') {
@@ -148,10 +160,10 @@ export function registerServeRoutes(
           .code(206)
           .header('Content-Range', `bytes ${start}-${end}/${blob.size}`)
           .header('Content-Length', end - start + 1);
-        return reply.send(await deps.storage.read(blob.storageKey, range.range));
+        return reply.send(body);
       }
       reply.header('Content-Length', blob.size);
-      return reply.send(await deps.storage.read(blob.storageKey));
+      return reply.send(body);
     },
   );
 }

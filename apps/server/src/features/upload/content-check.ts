@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { fileTypeFromStream } from 'file-type/node';
+import { outageOf } from '../../http/unavailable';
 
 /**
  * What `file-type` may report for each declared extension. Containers are listed with their
@@ -67,8 +68,12 @@ export async function checkBinaryContent(
   ext: string,
   stream: Readable,
 ): Promise<string | undefined> {
-  // A damaged container can make the sniffer give up: that is "not recognised", not a crash.
-  const found = await fileTypeFromStream(stream).catch(() => undefined);
+  // A damaged container can make the sniffer give up: that is "not recognised", not a crash. A
+  // store out of reach is no verdict on the file: the upload is kept for the retry.
+  const found = await fileTypeFromStream(stream).catch((error: unknown) => {
+    if (outageOf(error)) throw error;
+    return undefined;
+  });
   stream.destroy();
   const allowed = magic[ext];
   if (allowed) {
@@ -101,8 +106,9 @@ export async function checkTextContent(
     }
     const rest = decoder.decode();
     if (parseJson) pieces.push(rest);
-  } catch {
+  } catch (error) {
     stream.destroy();
+    if (outageOf(error)) throw error;
     return `the content is not UTF-8 text, as a .${ext} file must be`;
   }
   if (ext === 'json') {

@@ -8,6 +8,7 @@ import {
   type Storage,
 } from '../../storage/index';
 import type { ChunkRow, SessionRow } from '../../db/files.tables';
+import { outageOf } from '../../http/unavailable';
 import { Hasher } from './hasher';
 import type { UploadRepository } from './upload.repository';
 
@@ -316,7 +317,7 @@ export class RunningHashes {
       return await this.hasher.digest(await this.foldStream(session, from, start, read));
     } catch (error) {
       // A state saved by another version of hash-wasm does not load: hash it all again.
-      if (from === 0 || error instanceof StorageNotFoundError) throw error;
+      if (from === 0 || error instanceof StorageNotFoundError || outageOf(error)) throw error;
       this.deps.log?.warn(
         { err: error, sessionId: session.id },
         'saved upload hash unusable; hashing the whole file again',
