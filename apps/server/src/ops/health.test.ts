@@ -11,6 +11,7 @@ import { createTestApp, type TestApp } from '../testing/test-app';
 import type { ReadinessReport } from './readiness';
 
 const readyTimeoutMs = 400;
+const metricsToken = 'readyz-test-metrics-token';
 
 async function readyz(
   t: TestApp,
@@ -97,6 +98,7 @@ describe.skipIf(!hasRedisServer)('readiness with Redis configured', () => {
       REDIS_URL: `redis://${proxy.address}`,
       REDIS_PREFIX: `readyz-${randomBytes(4).toString('hex')}:`,
       ATRIUM_READY_TIMEOUT_MS: String(readyTimeoutMs),
+      ATRIUM_METRICS_TOKEN: metricsToken,
     };
     const busConfig = {
       redisUrl: env.REDIS_URL,
@@ -120,11 +122,29 @@ describe.skipIf(!hasRedisServer)('readiness with Redis configured', () => {
     await redis.destroy();
   });
 
-  it('lists Redis among the checks when REDIS_URL is set', async () => {
+  const redisGauges = async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${metricsToken}` },
+    });
+    const line = (prefix: string) =>
+      res.body
+        .split('\n')
+        .find((l) => l.startsWith(prefix))
+        ?.split(' ')[1];
+    return {
+      bus: line('atrium_redis_connection_up{role="bus"}'),
+      dependency: line('atrium_dependency_up{dependency="redis"}'),
+    };
+  };
+
+  it('lists Redis among the checks when REDIS_URL is set, and shows it up in the metrics', async () => {
     const { status, report } = await readyz(t);
     expect(status).toBe(200);
     expect(Object.keys(report.checks).sort()).toEqual(['database', 'redis', 'storage']);
     expect(report.checks.redis?.ok).toBe(true);
+    expect(await redisGauges()).toEqual({ bus: '1', dependency: '1' });
   });
 
   it('answers 503 naming redis within its timeout when Redis goes silent (a blackholed host)', async () => {
@@ -151,6 +171,7 @@ describe.skipIf(!hasRedisServer)('readiness with Redis configured', () => {
       expect(report.checks.database?.ok).toBe(true);
       expect(report.checks.storage?.ok).toBe(true);
       expect(ms).toBeLessThan(readyTimeoutMs + 1000);
+      expect(await redisGauges()).toEqual({ bus: '0', dependency: '0' });
     } finally {
       await redis.start();
     }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Bus } from '../bus/types';
+import { redisConnections, type Bus } from '../bus/index';
 import type { Config } from '../config';
 import type { Db } from '../db/index';
 import { poolStats } from '../db/pool-stats';
@@ -34,6 +34,7 @@ export function registerOps(app: FastifyInstance, deps: OpsDeps): void {
     liveAnswers: deps.liveAnswers,
     ...(deps.streamWatchers ? { streamWatchers: deps.streamWatchers } : {}),
     pool: () => poolStats(deps.db),
+    redisConnections,
     dependencies: async () => {
       const report = await readiness.report();
       return Object.fromEntries(Object.entries(report.checks).map(([name, c]) => [name, c.ok]));

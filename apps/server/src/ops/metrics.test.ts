@@ -185,3 +185,34 @@ describe('the metrics endpoint with ATRIUM_METRICS_TOKEN', () => {
     expect(sample(after, 'atrium_chat_answers_active')).toBe(0);
   });
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('the metrics on PostgreSQL', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ db: 'postgres', env: { ATRIUM_METRICS_TOKEN: token } });
+  });
+  afterAll(async () => {
+    await t.cleanup();
+  });
+
+  it("shows the pool's connections and waiting queries", async () => {
+    await t.post('/api/app/config', {});
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const total = sample(res.body, 'atrium_db_pool_connections', { state: 'total' });
+    const idle = sample(res.body, 'atrium_db_pool_connections', { state: 'idle' });
+    expect(total).toBeGreaterThanOrEqual(1);
+    expect(idle).toBeLessThanOrEqual(total ?? 0);
+    expect(sample(res.body, 'atrium_db_pool_waiting')).toBe(0);
+    expect(sample(res.body, 'atrium_dependency_up', { dependency: 'database' })).toBe(1);
+  });
+
+  it('is ready with the database answering a select 1', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'ready', checks: { database: { ok: true } } });
+  });
+});

@@ -19,6 +19,8 @@ export interface MetricsSources {
   streamWatchers?: () => number;
   /** The PostgreSQL pool; undefined on SQLite. */
   pool(): PoolStats | undefined;
+  /** This process's Redis connections and their ioredis status ('ready' when usable). */
+  redisConnections(): { role: string; status: string }[];
   /** Whether each outside service answers now (a bounded probe), by name. */
   dependencies(): Promise<Record<string, boolean>>;
 }
@@ -133,6 +135,22 @@ export class Metrics {
         this.reset();
         const stats = sources.pool();
         if (stats) this.set(stats.waiting);
+      },
+    });
+
+    new Gauge({
+      name: 'atrium_redis_connection_up',
+      help: "This instance's Redis connections by role: 1 when ready for commands, 0 otherwise",
+      labelNames: ['role'],
+      registers,
+      collect() {
+        this.reset();
+        // Down when any connection of the role is: one broken connection fails its share of calls.
+        const up = new Map<string, boolean>();
+        for (const { role, status } of sources.redisConnections()) {
+          up.set(role, (up.get(role) ?? true) && status === 'ready');
+        }
+        for (const [role, ready] of up) this.labels(role).set(ready ? 1 : 0);
       },
     });
 

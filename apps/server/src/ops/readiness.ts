@@ -32,7 +32,7 @@ export interface ReadinessReport {
   checks: Record<string, CheckOutcome>;
 }
 
-/** A key nothing writes: asking for it is a round trip and nothing more. */
+/** A key nothing writes: a HEAD of it is a round trip to the store and nothing more. */
 const probeKey = 'ops/readyz-probe';
 
 /**
@@ -62,7 +62,7 @@ export function readinessChecks(deps: {
     { name: 'database', probe: () => sql`select 1`.execute(deps.db) },
     { name: 'storage', probe: storageProbe(deps.config, deps.storage) },
   ];
-  if (deps.config.redisUrl) checks.push({ name: 'redis', probe: () => deps.bus.get(probeKey) });
+  if (deps.config.redisUrl) checks.push({ name: 'redis', probe: () => deps.bus.ping() });
   return checks;
 }
 
