@@ -24,6 +24,7 @@ import { createTestApp } from '../../testing/test-app';
 import { refusal } from './budgets';
 import { chatDb } from './chat.tables';
 import {
+  cuttableBus,
   expectOk,
   listen,
   newConversation,
@@ -86,9 +87,11 @@ describe.each(testDbKinds)('budgets across two instances (%s)', (kind) => {
 
   async function instance(): Promise<Instance> {
     const db = connect();
+    // A killed instance loses the bus too, as a killed process loses its Redis connection.
+    const view = cuttableBus(bus);
     const app = await buildApp(testConfig(dataDir), {
       db,
-      bus,
+      bus: view.bus,
       instanceTiming: timing,
       captcha: captchaNotRequired,
     });
@@ -100,6 +103,7 @@ describe.each(testDbKinds)('budgets across two instances (%s)', (kind) => {
       post: postTo(app),
       kill: async () => {
         killed = true;
+        view.cut();
         app.server.closeAllConnections();
         await db.destroy();
       },
