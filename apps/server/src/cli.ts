@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { buildApp } from './app';
 import { createBus } from './bus/index';
 import { ConfigError, loadConfig, resolveSecret, secretFile, type Config } from './config';
-import { createDb, type Db } from './db/index';
+import { createDb, longWorkPgTimeouts, type Db } from './db/index';
 import { migrateToLatest } from './db/migrate';
 import { withStartupLock } from './db/startup-lock';
 import { AdminsService, FOUNDER_USERNAME } from './features/admins/admins.service';
@@ -52,9 +53,13 @@ function founderBanner(password: string, generated: boolean): string {
 
 type RunConfig = Config & { secret: string };
 
-/** Opens the database and runs `work` under the start-up lock, closing it again if work fails. */
+/**
+ * Opens the database and runs `work` under the start-up lock, closing it again if work fails.
+ * Its statements may run as long as migrations and backfills need (`longWorkPgTimeouts`), so a
+ * server opens another connection pool, with the calls' short bounds, once this work is done.
+ */
 async function openLocked<T>(config: Config, work: (db: Db) => Promise<T>): Promise<[Db, T]> {
-  const db = createDb(config.database);
+  const db = createDb(config.database, { timeouts: longWorkPgTimeouts });
   try {
     return [db, await withStartupLock(db, config.database, () => work(db))];
   } catch (error) {
@@ -71,17 +76,21 @@ async function openMigrated(config: Config): Promise<Db> {
 async function start(config: RunConfig, secretSource: SecretSource, io: CliIo): Promise<CliResult> {
   // One critical section: a second instance starting meanwhile waits, then finds the tables
   // migrated, the secret's verifier recorded and the first admin created, so only one prints it.
-  const [db, founder] = await openLocked(config, async (opened) => {
+  const [setupDb, founder] = await openLocked(config, async (opened) => {
     await migrateToLatest(opened);
     await verifySecret(opened, config.secret, secretSource, Date.now());
     return new AdminsService(opened, Date.now).ensureFounder(config.adminPassword);
   });
+  await setupDb.destroy();
   if (founder.created) io.out(founderBanner(founder.password, founder.generated));
 
+  // One logger for the server and its database pool, which reports lost and restored connections.
+  const logger = pino({ level: config.logLevel });
+  const db = createDb(config.database, { logger });
   const bus = createBus(config);
   let app: FastifyInstance;
   try {
-    app = await buildApp(config, { db, bus });
+    app = await buildApp(config, { db, bus, logger });
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await bus.close();

@@ -12,7 +12,10 @@ import { z } from 'zod';
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 type LogLevel = (typeof logLevels)[number];
 
-export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+export type DatabaseConfig =
+  | { kind: 'sqlite'; file: string }
+  /** statementTimeoutMs: DATABASE_STATEMENT_TIMEOUT_MS, the bound on one statement of a call. */
+  | { kind: 'postgres'; url: string; statementTimeoutMs?: number };
 
 type StorageConfig =
   | { driver: 'local'; dir: string }
@@ -123,6 +126,15 @@ const envSchema = z.object({
         (v) => /^postgres(ql)?:\/\//i.test(v) || /^(sqlite:|file:)/i.test(v) || !v.includes('://'),
         'expected postgres://..., postgresql://... or a SQLite file path',
       )
+      .optional(),
+  ),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: 'expected a whole number of milliseconds' })
+      .int('expected a whole number of milliseconds')
+      .min(100, 'expected 100 to 600000 milliseconds')
+      .max(600_000, 'expected 100 to 600000 milliseconds')
       .optional(),
   ),
   REDIS_URL: z.preprocess(
@@ -244,7 +256,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
   let database: DatabaseConfig;
   if (e.DATABASE_URL && /^postgres(ql)?:\/\//i.test(e.DATABASE_URL)) {
-    database = { kind: 'postgres', url: e.DATABASE_URL };
+    database = {
+      kind: 'postgres',
+      url: e.DATABASE_URL,
+      ...(e.DATABASE_STATEMENT_TIMEOUT_MS === undefined
+        ? {}
+        : { statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS }),
+    };
   } else if (e.DATABASE_URL) {
     database = { kind: 'sqlite', file: abs(e.DATABASE_URL.replace(/^(sqlite|file):(\/\/)?/i, '')) };
   } else {

@@ -1,4 +1,5 @@
 import { runCli } from './cli';
+import { guardProcess } from './process-guard';
 
 const result = await runCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
@@ -7,6 +8,7 @@ const result = await runCli(process.argv.slice(2), {
 
 if (result.server) {
   const { server } = result;
+  guardProcess(server.app.log, (code) => process.exit(code));
   const shutdown = (signal: NodeJS.Signals) => {
     server.app.log.info({ signal }, 'shutting down');
     // A second signal, or a shutdown stuck on a slow request, ends the process anyway.

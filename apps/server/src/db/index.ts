@@ -10,7 +10,9 @@ import {
   type SqliteStatement,
 } from 'kysely';
 import pg from 'pg';
+import { pino } from 'pino';
 import type { DatabaseConfig } from '../config';
+import { defaultPgTimeouts, SturdyPgPool, type DbLogger, type PgTimeouts } from './pg-pool';
 import { registerPool } from './pool-stats';
 import type { Database } from './types';
 
@@ -19,10 +21,21 @@ export type Db = Kysely<Database>;
 export interface DbOptions {
   /** PostgreSQL only: the schema to work in (tests use one fresh schema per file). */
   searchPath?: string;
+  /**
+   * PostgreSQL only: the bounds on every wait (defaults: `defaultPgTimeouts`, the statement
+   * timeout from DATABASE_STATEMENT_TIMEOUT_MS); `longWorkPgTimeouts` for migrations and benches.
+   */
+  timeouts?: Partial<PgTimeouts>;
+  /** Where lost and restored connections are reported (default: warnings to stdout). */
+  logger?: DbLogger;
+  /** SQLite only: how long a write waits for another process's lock before SQLITE_BUSY. */
+  busyTimeoutMs?: number;
 }
 
 const INT8_OID = 20;
 const statementCacheSize = 500;
+/** better-sqlite3 blocks the event loop while it waits: long enough for the CLI's short writes. */
+const sqliteBusyTimeoutMs = 5000;
 
 /**
  * Kysely prepares a new SQLite statement for every query; preparing costs about as much as
@@ -53,7 +66,9 @@ function withStatementCache(database: SQLite.Database): SqliteDatabase {
 
 /**
  * Opens the database named by the config. SQLite runs in WAL mode with foreign keys on and a
- * busy timeout so a second process (the CLI) waits instead of failing.
+ * busy timeout so a second process (the CLI) waits instead of failing; better-sqlite3 waits
+ * synchronously, so the timeout is short. PostgreSQL goes through a pool that survives the
+ * server restarting or vanishing (`SturdyPgPool`).
  */
 export function createDb(config: DatabaseConfig, options: DbOptions = {}): Db {
   const plugins = [new CamelCasePlugin()];
@@ -62,16 +77,24 @@ export function createDb(config: DatabaseConfig, options: DbOptions = {}): Db {
     const database = new SQLite(config.file);
     database.pragma('journal_mode = WAL');
     database.pragma('foreign_keys = ON');
-    database.pragma('busy_timeout = 5000');
+    database.pragma(`busy_timeout = ${String(options.busyTimeoutMs ?? sqliteBusyTimeoutMs)}`);
     database.pragma('synchronous = NORMAL');
     return new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(database) }),
       plugins,
     });
   }
-  const pool = new pg.Pool({
-    connectionString: config.url,
+  const pool = new SturdyPgPool({
+    url: config.url,
     max: 10,
+    timeouts: {
+      ...defaultPgTimeouts,
+      ...(config.statementTimeoutMs === undefined
+        ? {}
+        : { statementMs: config.statementTimeoutMs }),
+      ...options.timeouts,
+    },
+    logger: options.logger ?? pino({ level: 'warn' }),
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
     // Epoch-millisecond timestamps and counts are bigint columns; they fit a JS number.
     types: {
@@ -82,8 +105,9 @@ export function createDb(config: DatabaseConfig, options: DbOptions = {}): Db {
     },
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
-  registerPool(db, pool);
+  registerPool(db, pool.pool);
   return db;
 }
 
 export type { Database } from './types';
+export { defaultPgTimeouts, longWorkPgTimeouts, type DbLogger, type PgTimeouts } from './pg-pool';
