@@ -27,10 +27,11 @@ export interface RedisTiming {
 export const redisTiming: RedisTiming = {
   commandTimeoutMs: 1_000,
   connectTimeoutMs: 1_000,
-  socketTimeoutMs: 1_500,
+  // As long as a command may wait: a connection that let one time out is dropped with it.
+  socketTimeoutMs: 1_000,
   retryCapMs: 1_000,
   keepAliveMs: 5_000,
-  pingMs: 1_000,
+  pingMs: 500,
 };
 
 export type RedisLog = Pick<Logger, 'warn' | 'info'>;
