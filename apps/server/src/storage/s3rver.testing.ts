@@ -15,6 +15,11 @@ export interface RunningS3 {
   parts: { partNumber: number; contentMd5: boolean }[];
   /** Flips one byte of each of the next `count` parts on their way to the store. */
   damageNextParts(count: number): void;
+  /**
+   * Answers the next `count` calls of a kind with 503 Service Unavailable, as a store that is
+   * failing does: CompleteMultipartUpload ('complete') or CopyObject ('copy').
+   */
+  failNext(kind: StoreCall, count: number): void;
   stop(): Promise<void>;
 }
 
@@ -25,6 +30,15 @@ const readBody = (req: IncomingMessage): Promise<Buffer> =>
     req.on('end', () => resolve(Buffer.concat(pieces)));
     req.on('error', reject);
   });
+
+/** Calls a test can make the store fail (see `RunningS3.failNext`). */
+export type StoreCall = 'complete' | 'copy';
+
+function callOf(req: IncomingMessage, url: URL): StoreCall | undefined {
+  if (req.method === 'POST' && url.searchParams.has('uploadId')) return 'complete';
+  if (req.method === 'PUT' && req.headers['x-amz-copy-source']) return 'copy';
+  return undefined;
+}
 
 /** A multipart upload begun and neither completed nor aborted yet. */
 interface Unfinished {
@@ -70,6 +84,7 @@ function strictFront(
   parts: RunningS3['parts'],
   damage: { left: number },
   upstreamSockets: Set<Socket>,
+  failing: Map<StoreCall, number>,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const unfinished = new Map<string, Unfinished>();
   return (req, res) => {
@@ -79,6 +94,17 @@ function strictFront(
         const url = new URL(req.url ?? '/', 'http://store');
         const objectKey = decodeURIComponent(url.pathname.split('/').slice(2).join('/'));
         const uploadId = url.searchParams.get('uploadId');
+        const call = callOf(req, url);
+        const failures = call ? (failing.get(call) ?? 0) : 0;
+        if (call && failures > 0) {
+          failing.set(call, failures - 1);
+          res.writeHead(503, { 'content-type': 'application/xml' });
+          res.end(
+            '<?xml version="1.0" encoding="UTF-8"?><Error><Code>ServiceUnavailable</Code>' +
+              '<Message>Please reduce your request rate.</Message></Error>',
+          );
+          return;
+        }
         if (req.method === 'DELETE' && uploadId) {
           // AbortMultipartUpload, which s3rver lacks too: the upload is gone for the store.
           const known = unfinished.delete(uploadId);
@@ -185,7 +211,10 @@ export async function startS3rver(bucket = 'atrium-test'): Promise<RunningS3> {
   const parts: RunningS3['parts'] = [];
   const damage = { left: 0 };
   const upstreamSockets = new Set<Socket>();
-  const front = createServer(strictFront(address.port, bucket, parts, damage, upstreamSockets));
+  const failing = new Map<StoreCall, number>();
+  const front = createServer(
+    strictFront(address.port, bucket, parts, damage, upstreamSockets, failing),
+  );
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
   return {
@@ -207,6 +236,9 @@ export async function startS3rver(bucket = 'atrium-test'): Promise<RunningS3> {
     parts,
     damageNextParts(count) {
       damage.left = count;
+    },
+    failNext(kind, count) {
+      failing.set(kind, count);
     },
     async stop() {
       front.closeAllConnections();
