@@ -24,7 +24,7 @@ export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, tok
       req.log.warn('metrics scrape with a wrong token');
       return reply.code(403).type('text/plain; charset=utf-8').send('wrong token\n');
     }
-    const text = await metrics.registry.metrics();
-    return reply.type(metrics.registry.contentType).send(text);
+    const text = await metrics.text();
+    return reply.type(metrics.contentType).send(text);
   });
 }

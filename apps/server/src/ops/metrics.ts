@@ -1,14 +1,8 @@
 import { outages, type Outage } from '@atrium/shared';
-import {
-  collectDefaultMetrics,
-  Counter,
-  Gauge,
-  Histogram,
-  Registry,
-  type Histogram as HistogramOf,
-} from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { PoolStats } from '../db/pool-stats';
 import { outageListeners } from '../http/unavailable';
+import { RequestTimings } from './request-timings';
 import { answerTokenListeners, uploadChunkListeners } from './taps';
 
 /** What the gauges read at scrape time: state the features keep anyway, never copied per event. */
@@ -25,35 +19,18 @@ export interface MetricsSources {
   dependencies(): Promise<Record<string, boolean>>;
 }
 
-/** The label of requests no route matched: one series, whatever URLs are tried. */
-const unmatchedRoute = '<unmatched>';
-const statusClasses = ['1xx', '2xx', '3xx', '4xx', '5xx'];
-
 /**
  * The operators' Prometheus metrics (issue 26), in a registry of this app's own (tests build many
  * apps in one process). Built only when ATRIUM_METRICS_TOKEN is set: without it nothing is kept.
  */
 export class Metrics {
-  readonly registry = new Registry();
-  private readonly duration: Histogram<'route' | 'method' | 'status_class'>;
-  /** The histogram's child per route, method and status class: no label hashing per request. */
-  private readonly series = new Map<
-    string,
-    HistogramOf.Internal<'route' | 'method' | 'status_class'>
-  >();
+  private readonly registry = new Registry();
+  private readonly timings = new RequestTimings();
   private readonly detach: (() => void)[] = [];
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-
-    this.duration = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time from the request to the end of its answer, by route pattern, method and status class',
-      labelNames: ['route', 'method', 'status_class'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers,
-    });
 
     const chunks = new Counter({
       name: 'atrium_upload_chunks_total',
@@ -167,16 +144,18 @@ export class Metrics {
     });
   }
 
-  /** Called once per answered request: one map lookup and one observe. */
+  /** Called once per answered request: see `RequestTimings` for why it is not prom-client's. */
   observe(route: string | undefined, method: string, status: number, ms: number): void {
-    const key = `${method} ${route ?? unmatchedRoute} ${status}`;
-    let child = this.series.get(key);
-    if (!child) {
-      const statusClass = statusClasses[Math.floor(status / 100) - 1] ?? 'other';
-      child = this.duration.labels(route ?? unmatchedRoute, method, statusClass);
-      this.series.set(key, child);
-    }
-    child.observe(ms / 1000);
+    this.timings.observe(route, method, status, ms);
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** Every metric in Prometheus' text format. */
+  async text(): Promise<string> {
+    return (await this.registry.metrics()) + this.timings.exposition();
   }
 
   /** Stops listening to the taps (the app closed); the registry goes with the app. */
