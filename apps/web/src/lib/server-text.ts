@@ -32,6 +32,10 @@ const exact: Record<string, MessageKey> = {
     'server.answerInterrupted',
   'The answer was interrupted because the server shut down. What was written is kept.':
     'server.answerShutdown',
+  'The answer was interrupted: the server writing it lost touch with the database for a while. What was written is kept.':
+    'server.answerLostTouch',
+  'The answer reached its length limit and was cut off. What was written is kept.':
+    'server.answerLength',
   'Only the latest answer can be regenerated': 'server.notLastAnswer',
   'Only your own questions can be edited': 'server.notQuestion',
 };

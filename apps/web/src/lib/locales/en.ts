@@ -19,6 +19,10 @@ export const en: Messages = {
   'api.notFound': 'Request failed: address does not exist',
   'api.timeout': 'time-out after {{seconds}} s',
   'api.httpStatus': 'HTTP {{status}}',
+  'unavailable.database': 'The database is temporarily unavailable, please try again later',
+  'unavailable.redis': 'The service is temporarily unavailable (Redis), please try again later',
+  'unavailable.storage': 'Storage is temporarily unavailable, please try again later',
+  'unavailable.diskFull': 'The disk is full, please contact the administrator',
 
   'server.saveSuccess': 'Save Success',
   'server.addSuccess': 'Add Success',
@@ -45,6 +49,10 @@ export const en: Messages = {
     'The answer was interrupted (the server restarted). What was written is kept.',
   'server.answerShutdown':
     'The answer was interrupted because the server shut down. What was written is kept.',
+  'server.answerLostTouch':
+    'The answer was interrupted: the server writing it lost touch with the database for a while. What was written is kept.',
+  'server.answerLength':
+    'The answer reached its length limit and was cut off. What was written is kept.',
   'server.notLastAnswer': 'Only the latest answer can be regenerated',
   'server.notQuestion': 'Only your own questions can be edited',
   'server.waitForCode': 'Please wait {{seconds}} s before requesting another code',

@@ -20,6 +20,10 @@ export const zhCN = {
   'api.notFound': '请求失败：地址不存在',
   'api.timeout': '请求超时（{{seconds}} 秒）',
   'api.httpStatus': 'HTTP {{status}}',
+  'unavailable.database': '数据库暂时不可用，请稍后重试',
+  'unavailable.redis': '服务暂时不可用（Redis），请稍后重试',
+  'unavailable.storage': '存储暂时不可用，请稍后重试',
+  'unavailable.diskFull': '磁盘已满，请联系管理员',
 
   'server.saveSuccess': '保存成功',
   'server.addSuccess': '添加成功',
@@ -44,6 +48,9 @@ export const zhCN = {
   'server.uploadGone': '已上传的部分已丢失，请重新上传',
   'server.answerInterrupted': '服务器重启，回答已中断；已写出的内容会保留。',
   'server.answerShutdown': '服务器关闭，回答已中断；已写出的内容会保留。',
+  'server.answerLostTouch':
+    '写这条回答的服务器与数据库失联了一段时间，回答已中断；已写出的内容会保留。',
+  'server.answerLength': '回答达到长度上限，已截断；已写出的内容会保留。',
   'server.notLastAnswer': '只能重新生成当前分支的最新回答',
   'server.notQuestion': '只能编辑你自己提的问题',
   'server.waitForCode': '请等待 {{seconds}} 秒后再获取验证码',
