@@ -125,6 +125,7 @@ describe('the metrics endpoint with ATRIUM_METRICS_TOKEN', () => {
     expect(sample(text, 'atrium_dependency_up', { dependency: 'database' })).toBe(1);
     expect(sample(text, 'atrium_dependency_up', { dependency: 'storage' })).toBe(1);
     expect(sample(text, 'atrium_db_pool_connections', { state: 'total' })).toBeUndefined();
+    expect(sample(text, 'atrium_db_pool_waiting')).toBeUndefined();
   });
 
   it('counts upload chunks and their bytes as they are stored', async () => {

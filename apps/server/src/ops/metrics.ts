@@ -91,29 +91,29 @@ export class Metrics {
       });
     }
 
-    new Gauge({
-      name: 'atrium_db_pool_connections',
-      help: 'PostgreSQL pool connections: total open and idle (absent on SQLite)',
-      labelNames: ['state'],
-      registers,
-      collect() {
-        this.reset();
-        const stats = sources.pool();
-        if (!stats) return;
-        this.labels('total').set(stats.total);
-        this.labels('idle').set(stats.idle);
-      },
-    });
-    new Gauge({
-      name: 'atrium_db_pool_waiting',
-      help: 'Queries waiting for a PostgreSQL pool connection (absent on SQLite)',
-      registers,
-      collect() {
-        this.reset();
-        const stats = sources.pool();
-        if (stats) this.set(stats.waiting);
-      },
-    });
+    // SQLite has no pool: the pool's gauges are left out rather than shown as zeros.
+    const { pool } = sources;
+    if (pool() !== undefined) {
+      new Gauge({
+        name: 'atrium_db_pool_connections',
+        help: 'PostgreSQL pool connections: total open and idle',
+        labelNames: ['state'],
+        registers,
+        collect() {
+          const stats = pool();
+          this.labels('total').set(stats?.total ?? 0);
+          this.labels('idle').set(stats?.idle ?? 0);
+        },
+      });
+      new Gauge({
+        name: 'atrium_db_pool_waiting',
+        help: 'Queries waiting for a PostgreSQL pool connection',
+        registers,
+        collect() {
+          this.set(pool()?.waiting ?? 0);
+        },
+      });
+    }
 
     new Gauge({
       name: 'atrium_redis_connection_up',
