@@ -159,3 +159,15 @@ export async function onRedis<T>(
     throw redisFailure(error);
   }
 }
+
+/**
+ * Closes a connection: politely when it is ready (pending replies arrive), at once otherwise, and
+ * at once too when the polite QUIT gets no answer (a silent host): a shutdown never hangs on it.
+ */
+export async function closeRedis(client: Redis): Promise<void> {
+  if (client.status !== 'ready') {
+    client.disconnect();
+    return;
+  }
+  await client.quit().catch(() => client.disconnect());
+}

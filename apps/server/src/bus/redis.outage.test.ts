@@ -160,6 +160,20 @@ describe.runIf(process.env.TEST_REDIS_URL)('the Redis bus when Redis goes away',
     );
   });
 
+  it('closes without waiting for a silent host', async () => {
+    const bus = createRedisBus(`redis://${proxy.address}`, prefix, { log: captureLog().log });
+    await bus.subscribe('room', () => undefined);
+    await bus.set('k', 'v');
+    proxy.blackhole();
+    try {
+      const started = performance.now();
+      await bus.close();
+      expect(performance.now() - started).toBeLessThan(3_000);
+    } finally {
+      proxy.heal();
+    }
+  });
+
   it('passes Redis refusing a command on as it is: a bug, not an outage', async () => {
     const bus = createRedisBus(redis.url, prefix, { log: captureLog().log });
     open.push(bus);

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import {
+  closeRedis,
   defaultRedisLog,
   onRedis,
   openRedis,
@@ -166,9 +167,7 @@ export function createRedisBus(url: string, prefix: string, options: RedisBusOpt
     close: async () => {
       clearInterval(pinger);
       handlers.clear();
-      const quit = (c: Redis | undefined) =>
-        c?.status === 'ready' ? c.quit().then(() => undefined) : c?.disconnect();
-      await Promise.all([quit(client), quit(subscriber)]);
+      await Promise.all([closeRedis(client), subscriber && closeRedis(subscriber)]);
     },
   };
 }

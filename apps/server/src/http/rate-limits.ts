@@ -7,6 +7,7 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import {
+  closeRedis,
   defaultRedisLog,
   openRedis,
   readyWithin,
@@ -170,8 +171,7 @@ export class RateLimits {
   }
 
   async close(): Promise<void> {
-    if (this.redis?.status === 'ready') await this.redis.quit();
-    else this.redis?.disconnect();
+    if (this.redis) await closeRedis(this.redis);
   }
 }
 
