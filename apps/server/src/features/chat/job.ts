@@ -2,7 +2,7 @@ import type { MessageStatus, StreamUsage } from '@atrium/shared/contract/chat';
 import type { GenerationParams } from '@atrium/shared/contract/chat';
 import type { ResolvedModel } from '../ai/index';
 import type { PromptRow } from './prompt';
-import { TokenCounter, whole } from './tokens';
+import { FLOOR_RATES, TokenCounter, whole } from './tokens';
 
 export type EndStatus = Exclude<MessageStatus, 'streaming'>;
 
@@ -92,8 +92,10 @@ export class Job {
   readonly controller = new AbortController();
   readonly listeners = new Set<(event: JobEvent) => void>();
   finished: Promise<void> = Promise.resolve();
-  /** `estimateTokens(content)`, kept as it grows: settlement counts with the same estimator. */
+  /** `estimateTokens(content)`, kept as it grows: what an answer without usage is settled at. */
   private readonly counter = new TokenCounter();
+  /** `floorTokens(content)`: what the answer is cut at (its max_tokens) and settled at least. */
+  private readonly floor = new TokenCounter(FLOOR_RATES);
 
   constructor(readonly request: GenerationRequest) {}
 
@@ -101,14 +103,20 @@ export class Job {
     return this.request.messageId;
   }
 
-  /** The estimate of the text received, which the answer is settled at no less than. */
+  /** The estimate of the text received. */
   get estimatedTokens(): number {
     return this.counter.tokens;
   }
 
+  /** The fewest tokens the text received can have cost, which it is settled at no less than. */
+  get floorTokens(): number {
+    return this.floor.tokens;
+  }
+
   /**
    * Takes text the provider sent, up to the answer's limits: the max_tokens it was given (its
-   * budget reservation, estimated as settlement estimates) and MAX_ANSWER_CHARS. A provider that
+   * budget reservation, counted by the floor count so that no honest answer is cut before its
+   * provider would end it) and MAX_ANSWER_CHARS. A provider that
    * ignores max_tokens is stopped there: the rest is not read, and never billed. Answers whether
    * any text was taken.
    */
@@ -116,14 +124,15 @@ export class Job {
     if (this.endReason) return false;
     let take = whole(text, Math.min(text.length, MAX_ANSWER_CHARS - this.content.length));
     const maxTokens = this.request.params.max_tokens;
-    if (maxTokens !== undefined) take = Math.min(take, this.counter.fit(text, maxTokens));
+    if (maxTokens !== undefined) take = Math.min(take, this.floor.fit(text, maxTokens));
     const piece = take < text.length ? text.slice(0, take) : text;
     this.counter.add(piece);
+    this.floor.add(piece);
     this.content += piece;
     const full =
       take < text.length ||
       this.content.length >= MAX_ANSWER_CHARS ||
-      (maxTokens !== undefined && this.counter.tokens >= maxTokens);
+      (maxTokens !== undefined && this.floor.tokens >= maxTokens);
     if (full) this.stop('length');
     return piece.length > 0;
   }

@@ -100,21 +100,30 @@ export async function readAnswer(job: Job, request: ReadRequest): Promise<Outcom
 }
 
 /**
- * What the answer is settled at: the provider's count, but never less than the estimate of the
- * text actually received (a provider that ignores max_tokens may report anything, or nothing).
+ * What the answer is settled at: the provider's count, but never less than the fewest tokens
+ * the text actually received can have cost (a provider that ignores max_tokens may report
+ * anything). Without a count, the estimate, held within the answer's max_tokens (its
+ * reservation) unless even the floor count passes it: the floor is what the cut is made by.
  */
 function settledUsage(
   job: Job,
   usage: ReportedUsage | undefined,
   promptTokens: number,
 ): StreamUsage {
-  const estimate = job.estimatedTokens;
-  if (!usage) return { promptTokens, completionTokens: estimate, estimated: true };
-  return usage.completion_tokens >= estimate
+  const floor = job.floorTokens;
+  if (!usage) {
+    const maxTokens = job.request.params.max_tokens;
+    const estimate =
+      maxTokens === undefined
+        ? job.estimatedTokens
+        : Math.max(floor, Math.min(job.estimatedTokens, maxTokens));
+    return { promptTokens, completionTokens: estimate, estimated: true };
+  }
+  return usage.completion_tokens >= floor
     ? {
         promptTokens: usage.prompt_tokens,
         completionTokens: usage.completion_tokens,
         estimated: false,
       }
-    : { promptTokens: usage.prompt_tokens, completionTokens: estimate, estimated: true };
+    : { promptTokens: usage.prompt_tokens, completionTokens: floor, estimated: true };
 }

@@ -22,16 +22,46 @@ export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
+/** How a count weighs text: tokens per CJK character, and other characters per token. */
+export interface TokenRates {
+  perWide: number;
+  narrowPerToken: number;
+}
+
+/** `estimateTokens`'s rates. */
+export const ESTIMATE_RATES: TokenRates = { perWide: 1, narrowPerToken: 4 };
+
 /**
- * `estimateTokens` of a text that grows piece by piece, without reading it again: a stream's
- * running count stays linear in its length however many pieces it arrives in.
+ * The fewest tokens any tokenizer in use spends on a text (issue 26): Chinese-trained
+ * tokenizers (Qwen, DeepSeek, GLM) spend about 0.6–0.7 a CJK character, where the estimate
+ * says 1, and long English words reach 5–6 characters a token. An answer is cut at its
+ * max_tokens by this count, so an honest answer is never cut before its provider would stop it,
+ * and one that ignores max_tokens is stopped within a tokenizer's ratio of it.
+ */
+export const FLOOR_RATES: TokenRates = { perWide: 0.5, narrowPerToken: 6 };
+
+const countOf = (rates: TokenRates, wide: number, narrow: number) =>
+  Math.ceil(wide * rates.perWide + narrow / rates.narrowPerToken);
+
+/** `FLOOR_RATES`' count of a whole text. */
+export function floorTokens(text: string): number {
+  const wide = text.match(cjk)?.length ?? 0;
+  return countOf(FLOOR_RATES, wide, text.length - wide);
+}
+
+/**
+ * A count (by `rates`: `estimateTokens`'s by default) of a text that grows piece by piece,
+ * without reading it again: a stream's running count stays linear in its length however many
+ * pieces it arrives in.
  */
 export class TokenCounter {
   private wide = 0;
   private narrow = 0;
 
+  constructor(private readonly rates: TokenRates = ESTIMATE_RATES) {}
+
   get tokens(): number {
-    return this.wide + Math.ceil(this.narrow / 4);
+    return countOf(this.rates, this.wide, this.narrow);
   }
 
   /**
@@ -40,7 +70,7 @@ export class TokenCounter {
    */
   fit(text: string, limit: number): number {
     const wide = text.match(cjk)?.length ?? 0;
-    if (this.wide + wide + Math.ceil((this.narrow + text.length - wide) / 4) <= limit)
+    if (countOf(this.rates, this.wide + wide, this.narrow + text.length - wide) <= limit)
       return text.length;
     let w = this.wide;
     let n = this.narrow;
@@ -49,7 +79,7 @@ export class TokenCounter {
       const isWide = cjkChar.test(text.charAt(i));
       const nextW = isWide ? w + 1 : w;
       const nextN = isWide ? n : n + 1;
-      if (nextW + Math.ceil(nextN / 4) > limit) break;
+      if (countOf(this.rates, nextW, nextN) > limit) break;
       w = nextW;
       n = nextN;
     }
