@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
+import { Code } from '@atrium/shared/codes';
+import { unavailableData, type Outage } from '@atrium/shared/outage';
 import { setLanguage } from './i18n';
 import { request, fetchData, ApiError } from './api';
 import { readCookie, writeCookie, removeCookie } from './cookies';
@@ -240,5 +242,43 @@ describe('fetchData', () => {
     );
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 1003, message: 'No permission' });
+  });
+});
+
+describe('outage refusals (code 1005)', () => {
+  const refusal = (outage: Outage) => ({
+    code: Code.Unavailable,
+    // The server's English words; the person reads the outage in their own language.
+    msg: 'Something in English the web must not show as it is',
+    data: unavailableData(outage),
+  });
+
+  it('shows each outage from data.params.outage in Chinese and in English, never the English msg', async () => {
+    const texts: Record<Outage, [string, string]> = {
+      storage: [
+        '存储暂时不可用，请稍后重试',
+        'Storage is temporarily unavailable, please try again later',
+      ],
+      diskFull: ['磁盘已满，请联系管理员', 'The disk is full, please contact the administrator'],
+      database: [
+        '数据库暂时不可用，请稍后重试',
+        'The database is temporarily unavailable, please try again later',
+      ],
+      redis: [
+        '服务暂时不可用（Redis），请稍后重试',
+        'The service is temporarily unavailable (Redis), please try again later',
+      ],
+    };
+    for (const [outage, [zh, en]] of Object.entries(texts) as [Outage, [string, string]][]) {
+      server.handle((_req, res) => sendJson(res, refusal(outage)));
+      setLanguage('zh-CN');
+      await request('member', 'aigc/chat_room/all', {});
+      expect(await screen.findByText(zh)).toBeInTheDocument();
+      setLanguage('en');
+      const error = await fetchData('member', 'aigc/chat_room/all', {}).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: Code.Unavailable, message: en });
+      expect(await screen.findByText(en)).toBeInTheDocument();
+    }
+    expect(screen.queryByText(/Something in English/)).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import type { AreaName } from '@atrium/shared/areas';
 import { Code, type Envelope } from '@atrium/shared/codes';
+import { outageOfEnvelope, type Outage } from '@atrium/shared/outage';
 import type { AnswerOf, RequestOf } from '@atrium/shared/contract/call';
 import type { AdminTable, MemberTable } from '@atrium/shared/contract/table';
 import { Limits, TokenKey, XsrfCookie } from '@atrium/shared/limits';
@@ -29,10 +30,26 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** What the person reads when a call was refused because infrastructure is out (code 1005). */
+export function outageText(outage: Outage): string {
+  return t(`unavailable.${outage}`);
+}
+
+/**
+ * The text of a failed call in the person's language: an outage refusal (code 1005) from the
+ * outage it names, never from the server's English words; anything else as `serverText` reads it.
+ */
+export function failureText(result: Pick<Envelope, 'code' | 'msg' | 'data'>): string {
+  const outage = outageOfEnvelope(result);
+  return outage ? outageText(outage) : serverText(result.msg);
+}
+
 export class ApiError extends Error {
   readonly result: Envelope;
   constructor(result: Envelope) {
-    super(result.msg);
+    // An outage reads in the person's language; other texts stay the server's (callers match some).
+    const outage = outageOfEnvelope(result);
+    super(outage ? outageText(outage) : result.msg);
     this.name = 'ApiError';
     this.result = result;
   }
@@ -144,7 +161,7 @@ export function announce(
   const processor = useApiStore.getState().codeProcessors.find((p) => p.code === result.code);
   if (processor) processor.callback(result);
   else if (options.onFailure?.(result) !== true && options.errorToast && result.msg) {
-    toast.error(serverText(result.msg), resultToastSeconds);
+    toast.error(failureText(result), resultToastSeconds);
   }
 }
 

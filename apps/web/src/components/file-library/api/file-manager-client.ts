@@ -1,5 +1,10 @@
 import { Code, type Envelope } from '@atrium/shared/codes';
 import { Limits } from '@atrium/shared/limits';
+import {
+  outageOfEnvelope,
+  retryAfterSeconds as retryAfter,
+  type UnavailableData,
+} from '@atrium/shared/outage';
 import { announce, callHeaders, readAnswer, timeoutReason, transportFailure } from '@/lib/api';
 import type { AnswerOf, RequestOf } from '@atrium/shared/contract/call';
 import type { FileManagerCalls } from '@atrium/shared/contract/files';
@@ -165,6 +170,12 @@ export const fileKeys = {
 export function toCallResult<T>({ result, outcome }: FileManagerAnswer<T>): CallResult<T> {
   if (outcome === 'answered' && result.code === Code.Success)
     return { ok: true, data: result.data };
+  const outage = outcome === 'answered' ? outageOfEnvelope(result) : undefined;
+  if (outage) {
+    const hint = (result.data as Partial<UnavailableData> | null)?.params?.retryAfterSeconds;
+    const retryAfterSeconds = typeof hint === 'number' && hint > 0 ? hint : retryAfter[outage];
+    return { ok: false, kind: 'code', msg: result.msg, outage: { outage, retryAfterSeconds } };
+  }
   if (outcome === 'answered') return { ok: false, kind: 'code', msg: result.msg };
   return { ok: false, kind: outcome === 'server' ? 'server' : 'network', msg: result.msg };
 }

@@ -1,5 +1,6 @@
 import type { AnswerOf, RequestOf } from '@atrium/shared/contract/call';
 import type { FileManagerCalls } from '@atrium/shared/contract/files';
+import type { Outage } from '@atrium/shared/outage';
 
 /**
  * The upload calls as the upload engine uses them, typed by their declarations in
@@ -20,10 +21,17 @@ type SaveAnswer = AnswerOf<FileManagerCalls['save']>;
 
 /**
  * How a call ended: `code` is the server refusing (non-zero code, its msg), `server` an HTTP
- * 5xx, `network` anything that kept the answer from arriving.
+ * 5xx, `network` anything that kept the answer from arriving. `outage`: the refusal was for an
+ * outage (code 1005), which passes: the call may be tried again after `retryAfterSeconds`.
  */
 export type CallResult<T> =
-  { ok: true; data: T } | { ok: false; kind: 'code' | 'server' | 'network'; msg: string };
+  | { ok: true; data: T }
+  | {
+      ok: false;
+      kind: 'code' | 'server' | 'network';
+      msg: string;
+      outage?: { outage: Outage; retryAfterSeconds: number };
+    };
 
 export interface UploadTransport {
   init(meta: InitMeta, signal: AbortSignal): Promise<CallResult<InitAnswer>>;

@@ -42,6 +42,7 @@ export const filesEn: FilesMessages = {
   'files.badSize': 'Illegal file size',
   'files.hashing': 'Checking {{percent}}%',
   'files.uploading': 'Uploading {{percent}}%',
+  'files.outageRetrying': '{{reason}} (retrying by itself)',
   'files.uploaded': 'Uploaded',
   'files.retry': 'Retry',
   'files.remove': 'Remove',

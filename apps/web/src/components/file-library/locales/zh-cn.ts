@@ -40,6 +40,7 @@ export const filesZhCN = {
   'files.badSize': '文件大小不合法',
   'files.hashing': '校验中 {{percent}}%',
   'files.uploading': '上传中 {{percent}}%',
+  'files.outageRetrying': '{{reason}}（正在自动重试）',
   'files.uploaded': '上传完成',
   'files.retry': '重试',
   'files.remove': '移除',

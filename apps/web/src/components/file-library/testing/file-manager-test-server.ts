@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { fileManagerCalls } from '@atrium/shared/contract/files';
 import type { ZodType } from 'zod';
 import { missingRanges } from '@atrium/shared/upload-chunks';
+import { Code } from '@atrium/shared/codes';
+import { shouldRetryUpload } from '@atrium/shared/limits';
+import { unavailableData, type Outage } from '@atrium/shared/outage';
 
 /**
  * A real HTTP server speaking the file library's protocol (SPEC 7.2, 7.3) for component tests:
@@ -64,6 +67,11 @@ export interface FileManagerTestServer {
   seedStored(content: Buffer): void;
   /** The action answers `{code: -1, msg}` until cleared. */
   refuse(action: string, msg: string | undefined): void;
+  /**
+   * The next `count` calls of the action are refused as the server refuses them when storage,
+   * the database or Redis is out of reach, or the disk is full (code 1005, issue 26).
+   */
+  unavailable(action: string, outage: Outage, count: number): void;
   callsOf(action: string): RecordedCall[];
   close(): Promise<void>;
 }
@@ -91,6 +99,7 @@ export async function startFileManagerTestServer(
   const sessions = new Map<string, Session>();
   const stored = new Map<string, string>();
   const refusals = new Map<string, string>();
+  const outages = new Map<string, { outage: Outage; left: number }>();
   let failing = 0;
   let refuseLast = false;
   let nextId = 1;
@@ -200,6 +209,13 @@ export async function startFileManagerTestServer(
     calls.push({ action, category, body });
     const refusal = refusals.get(action);
     if (refusal !== undefined) return fail(refusal);
+    const out = outages.get(action);
+    if (out && out.left > 0) {
+      out.left -= 1;
+      // The server's words on file-manager routes (the web renders from `data`, not from them).
+      const msg = `Storage is temporarily unavailable: nothing was lost, try again (${shouldRetryUpload})`;
+      return { code: Code.Unavailable, msg, data: unavailableData(out.outage) };
+    }
     switch (action) {
       case 'config':
         return ok({
@@ -453,6 +469,9 @@ export async function startFileManagerTestServer(
     refuse(action, msg) {
       if (msg === undefined) refusals.delete(action);
       else refusals.set(action, msg);
+    },
+    unavailable(action, outage, count) {
+      outages.set(action, { outage, left: count });
     },
     callsOf: (action) => calls.filter((c) => c.action === action),
     close: () =>

@@ -10,6 +10,7 @@ import {
 import { CloseOutlined, RedoOutlined, UploadOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
+import { outageText } from '@/lib/api';
 import { toast } from '@/lib/feedback';
 import { randomId } from '@/lib/random';
 import { useConfigStore } from '@/stores/config-store';
@@ -69,6 +70,8 @@ interface QueueItem {
   phase: Phase;
   percent: number;
   error?: string;
+  /** Why the upload is waiting (an outage it will try again after), shown instead of progress. */
+  notice?: string;
   /** A failed upload whose file is still at hand: Retry sends it again. */
   retryable?: boolean;
   leaving: boolean;
@@ -155,6 +158,10 @@ export function UploadButton({
         hash: computeMd5,
         signal: controller.signal,
         saveInto: latest.current.autoSave ? (latest.current.saveCategoryId ?? 0) : undefined,
+        onOutage: (outage) =>
+          patch(uid, {
+            notice: outage && t('files.outageRetrying', { reason: outageText(outage) }),
+          }),
         onProgress: ({ phase, percent }) => {
           const rounded = Math.floor(percent) + (phase === 'upload' ? 1000 : 0);
           if (rounded === shown) return;
@@ -164,7 +171,7 @@ export function UploadButton({
         },
       });
       pace.cancel();
-      patch(uid, { phase: 'done', percent: 100 });
+      patch(uid, { phase: 'done', percent: 100, notice: undefined });
       sources.current.delete(uid);
       setTimeout(() => fadeOut(uid), doneLingerMs);
       latest.current.onUploaded?.(result);
@@ -175,7 +182,12 @@ export function UploadButton({
         error instanceof UploadError
           ? uploadErrorText(error, t)
           : t('files.uploadError', { error: String(error) });
-      patch(uid, { phase: 'error', error: text, retryable: sources.current.has(uid) });
+      patch(uid, {
+        phase: 'error',
+        error: text,
+        notice: undefined,
+        retryable: sources.current.has(uid),
+      });
       toast.error(text);
     } finally {
       controllers.current.delete(uid);
@@ -234,6 +246,7 @@ export function UploadButton({
   };
 
   const statusText = (item: QueueItem) => {
+    if (item.notice && active.includes(item.phase)) return item.notice;
     if (item.phase === 'hash') return t('files.hashing', { percent: item.percent });
     if (item.phase === 'upload') return t('files.uploading', { percent: item.percent });
     if (item.phase === 'done') return t('files.uploaded');

@@ -1,10 +1,12 @@
 import type {
+  CallResult,
   ChunkAnswer,
   ChunkFields,
   InitMeta,
   SaveBody,
   UploadTransport,
 } from '@/components/file-library/api/upload-calls';
+import type { Outage } from '@atrium/shared/outage';
 import type { FileRecord } from '@atrium/shared/contract/files';
 import { Limits, shouldRetryUpload } from '@atrium/shared/limits';
 import { chunkCount, chunksToSend, type ChunkRange } from './upload-rules';
@@ -16,6 +18,8 @@ export class UploadError extends Error {
     readonly stage: UploadStage,
     readonly kind: 'code' | 'server' | 'network' | 'failed',
     message: string,
+    /** The outage the server still refused the call for when the engine stopped waiting. */
+    readonly outage?: Outage,
   ) {
     super(message);
   }
@@ -68,6 +72,23 @@ export interface UploadOptions {
   /** How many times a `ShouldRetryUpload` answer may restart the file. */
   fileRetries?: number;
   retryDelayMs?: (attempt: number) => number;
+  /**
+   * Told while calls are refused for an outage (code 1005: storage, database, Redis out of reach,
+   * or the disk full) and the engine waits to try them again; undefined once one went through.
+   */
+  onOutage?: (outage: Outage | undefined) => void;
+  /** How long one call is tried again while it is refused for an outage (default 2 minutes). */
+  outageWaitMs?: number;
+  /** The pause before the next try of a call refused for an outage (see `outagePauseMs`). */
+  outageDelayMs?: (attempt: number, retryAfterSeconds: number) => number;
+}
+
+/**
+ * The pause before trying again a call refused for an outage: at least what the server asked for
+ * (`retryAfterSeconds`), growing with each try up to 15 s, so a long outage is not hammered.
+ */
+export function outagePauseMs(attempt: number, retryAfterSeconds: number): number {
+  return Math.max(retryAfterSeconds * 1000, Math.min(15_000, 1000 * 2 ** attempt));
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -99,6 +120,8 @@ export async function runUpload(options: UploadOptions): Promise<UploadResult> {
   const cancelled = () => {
     if (signal.aborted) throw new UploadCancelled();
   };
+  const outageWaitMs = options.outageWaitMs ?? 120_000;
+  const outageDelay = options.outageDelayMs ?? outagePauseMs;
 
   let md5: string;
   try {
@@ -136,8 +159,7 @@ export async function runUpload(options: UploadOptions): Promise<UploadResult> {
   }
 
   async function sendFile(meta: InitMeta, total: number): Promise<Omit<UploadResult, 'saved'>> {
-    const init = await transport.init(meta, signal).catch(rethrowCancel);
-    cancelled();
+    const init = await patiently('init', () => transport.init(meta, signal));
     if (!init.ok) {
       if (init.msg.includes(shouldRetryUpload)) throw new RestartFile(init.msg);
       throw new UploadError('init', init.kind, init.msg);
@@ -222,8 +244,7 @@ export async function runUpload(options: UploadOptions): Promise<UploadResult> {
       progress(range.index, Math.min(range.end - range.start, Math.max(0, loaded)));
     report(0);
     for (let attempt = 0; ; attempt++) {
-      const answer = await transport.chunk(fields, body, signal, report).catch(rethrowCancel);
-      cancelled();
+      const answer = await patiently('chunk', () => transport.chunk(fields, body, signal, report));
       if (answer.ok) {
         report(range.end - range.start);
         return answer.data;
@@ -243,10 +264,36 @@ export async function runUpload(options: UploadOptions): Promise<UploadResult> {
       size: stored.size,
       categoryId: options.saveInto,
     };
-    const answer = await transport.save(body, signal).catch(rethrowCancel);
-    cancelled();
+    const answer = await patiently('save', () => transport.save(body, signal));
     if (!answer.ok) throw new UploadError('save', answer.kind, answer.msg);
     return { ...stored, saved: answer.data };
+  }
+
+  /**
+   * Makes a call, and again while the server refuses it for an outage (code 1005), which passes
+   * by itself: the session and the chunks it holds are kept, so nothing restarts and no retry
+   * budget is spent; the person is told meanwhile (`onOutage`). Gives up after `outageWaitMs`.
+   */
+  async function patiently<T>(
+    stage: UploadStage,
+    call: () => Promise<CallResult<T>>,
+  ): Promise<CallResult<T>> {
+    const started = Date.now();
+    let waited = false;
+    for (let attempt = 0; ; attempt++) {
+      const answer = await call().catch(rethrowCancel);
+      cancelled();
+      if (answer.ok || !answer.outage) {
+        if (waited) options.onOutage?.(undefined);
+        return answer;
+      }
+      const { outage, retryAfterSeconds } = answer.outage;
+      const left = outageWaitMs - (Date.now() - started);
+      if (left <= 0) throw new UploadError(stage, 'code', answer.msg, outage);
+      waited = true;
+      options.onOutage?.(outage);
+      await sleep(Math.min(left, outageDelay(attempt, retryAfterSeconds)), signal);
+    }
   }
 
   function rethrowCancel(error: unknown): never {

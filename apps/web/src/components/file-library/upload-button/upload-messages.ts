@@ -1,5 +1,6 @@
 import type { MessageVars } from '@/lib/i18n';
 import type { FilesKey } from '@/components/file-library/i18n';
+import { outageText } from '@/lib/api';
 import { serverText } from '@/lib/server-text';
 import type { UploadError } from './upload-engine';
 import type { CheckFailure } from './upload-rules';
@@ -15,6 +16,7 @@ export function checkFailureText(failure: CheckFailure, t: Translate): string {
 
 /** SPEC 8.2: what the user reads for each way an upload can fail. */
 export function uploadErrorText(error: UploadError, t: Translate): string {
+  if (error.outage) return outageText(error.outage);
   if (error.stage === 'hash') return t('files.uploadFailedWith', { error: error.message });
   if (error.kind === 'code') return serverText(error.message);
   if (error.stage === 'init') return t('files.uploadFailed');
