@@ -34,8 +34,11 @@ export interface GuardLog {
  * every instance at once. Anything else is a bug that may have left state half-changed: it is
  * logged and the process ends, as Node's default would, for the supervisor to restart.
  */
-export function guardProcess(log: GuardLog, exit: (code: number) => void): void {
-  const handle = (kind: string) => (error: unknown) => {
+export function escapedErrorHandler(
+  log: GuardLog,
+  exit: (code: number) => void,
+): (kind: 'unhandledRejection' | 'uncaughtException', error: unknown) => void {
+  return (kind, error) => {
     if (isInfrastructureError(error)) {
       log.warn(
         { err: error, kind },
@@ -46,6 +49,11 @@ export function guardProcess(log: GuardLog, exit: (code: number) => void): void 
     log.fatal({ err: error, kind }, 'unexpected error: the process ends');
     exit(1);
   };
-  process.on('unhandledRejection', handle('unhandledRejection'));
-  process.on('uncaughtException', handle('uncaughtException'));
+}
+
+/** Installs `escapedErrorHandler` for the server process (main.ts). */
+export function guardProcess(log: GuardLog, exit: (code: number) => void): void {
+  const handle = escapedErrorHandler(log, exit);
+  process.on('unhandledRejection', (error) => handle('unhandledRejection', error));
+  process.on('uncaughtException', (error) => handle('uncaughtException', error));
 }

@@ -121,6 +121,20 @@ describe.runIf(url)('the PostgreSQL pool when the database blinks', () => {
     expect(Date.now() - began).toBeLessThan(1000);
   });
 
+  it('closing the pool waits for a connection still in use no longer than the connect bound', async () => {
+    let release = () => undefined as void;
+    const held = db.connection().execute(async (connection) => {
+      await sql`select 1`.execute(connection);
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await sleep(50);
+    const began = Date.now();
+    await db.destroy();
+    expect(Date.now() - began).toBeLessThan(1000);
+    release();
+    await held;
+  });
+
   it("a statement's own failure passes unchanged and keeps its connection", async () => {
     const pid = await backendPid();
     const error = await failure(() => sql`select 1 / 0`.execute(db));

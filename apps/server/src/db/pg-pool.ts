@@ -99,6 +99,8 @@ function isConfigurationError(error: unknown): boolean {
 export class SturdyPgPool implements PostgresPool {
   readonly pool: pg.Pool;
   readonly #logger: DbLogger;
+  /** Closing waits this long (the connect bound) for connections still checked out. */
+  readonly #endTimeoutMs: number;
   /** Bumped by every lost connection; a client last proven alive before it is retired. */
   #epoch = 0;
   readonly #provenAt = new WeakMap<pg.PoolClient, number>();
@@ -109,6 +111,7 @@ export class SturdyPgPool implements PostgresPool {
     const { timeouts } = options;
     const queryTimeout = timeouts.statementMs > 0 ? timeouts.statementMs + clientGraceMs : 0;
     this.#logger = options.logger;
+    this.#endTimeoutMs = timeouts.connectMs;
     this.pool = new pg.Pool({
       connectionString: options.url,
       max: options.max,
@@ -143,8 +146,18 @@ export class SturdyPgPool implements PostgresPool {
     }
   }
 
-  end(): Promise<void> {
-    return this.pool.end();
+  /**
+   * Closes the pool. Bounded: pg-pool waits for every checked-out client and says goodbye on
+   * every idle one, which a vanished host never acknowledges; a stopping server must not hang.
+   */
+  async end(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.#endTimeoutMs);
+      timer.unref();
+    });
+    await Promise.race([this.pool.end(), gaveUp]);
+    clearTimeout(timer);
   }
 
   #guard(client: pg.PoolClient): PostgresPoolClient {
