@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config';
-import { createDb, type Db } from '../db/index';
+import { createDb, longWorkPgTimeouts, type Db } from '../db/index';
 import { migrateToLatest } from '../db/migrate';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -50,8 +50,14 @@ export async function createTestDb(kind: DbKind = 'sqlite', dir?: string): Promi
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const database: DatabaseConfig = { kind: 'postgres', url };
+  // Migrations wait on each other's locks across parallel test files: bounds of long work.
+  const migrating = createDb(database, { searchPath: schema, timeouts: longWorkPgTimeouts });
+  try {
+    await migrateToLatest(migrating);
+  } finally {
+    await migrating.destroy();
+  }
   const db = createDb(database, { searchPath: schema });
-  await migrateToLatest(db);
   return {
     db,
     kind,
