@@ -1,3 +1,4 @@
+import { IncidentLog } from '../../incident-log';
 import type { FastifyBaseLogger } from 'fastify';
 import type OpenAI from 'openai';
 import type { Bus } from '../../bus/index';
@@ -95,9 +96,11 @@ export class Generations {
   private unsubscribeStop: (() => Promise<void>) | undefined;
   private closed = false;
   private readonly presence: WriterPresence;
+  private readonly publishing: IncidentLog;
 
   constructor(private readonly deps: GenerationDeps) {
     this.options = { ...defaultGenerationOptions, ...deps.options };
+    this.publishing = new IncidentLog(deps.log, 'publishing chat deltas');
     this.presence = new WriterPresence(
       deps.bus,
       deps.instances,
@@ -162,7 +165,14 @@ export class Generations {
     }
     await this.deps.bus.publish(STOP_CHANNEL, String(messageId));
     const deadline = Date.now() + 5_000;
+    let told = Date.now();
     while (Date.now() < deadline) {
+      // The writer's instance may have been resubscribing (Redis came back) when it was told:
+      // it is told again until the answer ends.
+      if (Date.now() - told >= 500) {
+        told = Date.now();
+        await this.deps.bus.publish(STOP_CHANNEL, String(messageId)).catch(() => undefined);
+      }
       const row = await this.deps.repo.findMessage(messageId);
       if (!row || row.status !== 'streaming') return;
       if (!(await this.isWritten(row))) {
@@ -271,14 +281,10 @@ export class Generations {
 
   private emit(job: Job, event: JobEvent): void {
     for (const listener of [...job.listeners]) listener(event);
-    this.deps.bus
-      .publish(channelOf(job.messageId), JSON.stringify(event))
-      .catch((error: unknown) => {
-        this.deps.log.warn(
-          { err: error, messageId: job.messageId },
-          'publishing a chat delta failed',
-        );
-      });
+    this.deps.bus.publish(channelOf(job.messageId), JSON.stringify(event)).then(
+      () => this.publishing.succeeded(),
+      (error: unknown) => this.publishing.failed(error, { messageId: job.messageId }),
+    );
   }
 
   private append(job: Job, text: string): void {

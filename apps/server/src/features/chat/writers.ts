@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { IncidentLog } from '../../incident-log';
 import type { Bus } from '../../bus/index';
 import type { Instances } from '../../instances/instances';
 
@@ -25,6 +26,7 @@ const presenceKey = (instanceId: string) => `chat:writer:${instanceId}`;
 export class WriterPresence {
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
+  private readonly writing: IncidentLog;
 
   constructor(
     private readonly bus: Bus,
@@ -33,7 +35,9 @@ export class WriterPresence {
     private readonly now: () => number,
     /** How long a writer that is still on the bus may go without reaching the database. */
     private readonly stallGraceMs: number,
-  ) {}
+  ) {
+    this.writing = new IncidentLog(log, 'writing the chat writer presence');
+  }
 
   async start(): Promise<void> {
     await this.beat();
@@ -49,9 +53,10 @@ export class WriterPresence {
         String(this.instances.lastBeatAt),
         this.instances.timing.deadAfterMs,
       )
-      .catch((error: unknown) => {
-        this.log.warn({ err: error }, 'writing the chat writer presence failed');
-      })
+      .then(
+        () => this.writing.succeeded(),
+        (error: unknown) => this.writing.failed(error),
+      )
       .finally(() => {
         this.beating = undefined;
       });
