@@ -1,5 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { TokenKey, XsrfCookie, XsrfHeader } from '@atrium/shared/limits';
@@ -291,4 +293,78 @@ test('WebUploader as ModStart drives it resumes after the tab closed midway, sen
   await second.reload();
   await expect(second.getByRole('checkbox', { name: 'modstart-resume.txt' })).toBeVisible();
   await second.screenshot({ path: testInfo.outputPath('webuploader-resumed.png') });
+});
+
+/**
+ * A real full disk under the running server: a small tmpfs mounted over its storage folder for
+ * this test (root and a container that allows mounts; otherwise the test is skipped). Lazily
+ * unmounted after: the server's earlier files are where they were again.
+ */
+function mountSmallDisk(folder: string, size: string): (() => void) | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  mkdirSync(folder, { recursive: true });
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', folder], {
+      stdio: 'pipe',
+    });
+  } catch {
+    return undefined;
+  }
+  return () => execFileSync('umount', ['-l', folder]);
+}
+
+test('WebUploader as ModStart drives it retries a chunk refused because the disk is full (ShouldRetryUpload) and the file ends byte-identical', async ({
+  page,
+  atrium,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const storage = join(atrium.dataDir, 'storage');
+  const unmount = mountSmallDisk(storage, '16m');
+  test.skip(!unmount, 'cannot mount a tmpfs here: no full disk to upload onto');
+  try {
+    const file = testInfo.outputPath('modstart-disk-full.txt');
+    writeTextFile(file, 12 * MiB, `modstart disk full ${Date.now()}`);
+    await openLibrary(page, atrium);
+    await addUploadButton(page);
+    const sent = await watchChunks(page);
+    const inits = watchInits(page);
+
+    // Room for the first 5 MiB chunk and not the second; freed once the server has said so.
+    const filler = join(storage, 'filler');
+    const { bavail, bsize } = statfsSync(storage);
+    writeFileSync(filler, Buffer.alloc(bavail * bsize - 6 * MiB));
+    const refusals: { code: number; msg: string; data: { params?: { outage?: string } } }[] = [];
+    page.on('response', async (response) => {
+      if (actionOf(response.request()) !== undefined || response.request().method() !== 'POST')
+        return;
+      if (!response.url().endsWith(server)) return;
+      const body = (await response.json()) as (typeof refusals)[number];
+      if (body.code === 0) return;
+      refusals.push(body);
+      rmSync(filler, { force: true });
+    });
+
+    const uploaded = await upload(page, file);
+    expect(refusals.length).toBeGreaterThanOrEqual(1);
+    for (const refusal of refusals) {
+      expect(refusal.code).toBe(1005);
+      expect(refusal.msg).toContain('ShouldRetryUpload');
+      expect(refusal.data.params?.outage).toBe('diskFull');
+    }
+    // Retried as a file: init again, resumed from the chunk that was held, never from 0.
+    expect(inits.length).toBeGreaterThanOrEqual(2);
+    expect(inits.at(-1)?.chunkUploaded).toBeGreaterThanOrEqual(1);
+    testInfo.annotations.push({
+      type: 'disk full',
+      description: `${refusals.length} refusal(s); chunks sent ${sent.map((s) => s.chunk).join(',')}`,
+    });
+    // Each retry re-sends only the last held chunk (ModStart's skip rule) and the refused one.
+    const held = inits.at(-1)?.chunkUploaded ?? 0;
+    const retried = sent.slice(held).map((s) => s.chunk ?? -1);
+    expect(retried.every((chunk) => chunk >= held - 1)).toBe(true);
+    expect(sent.length).toBeLessThanOrEqual(3 + 2 * refusals.length);
+    await expectServed(page, uploaded, file);
+  } finally {
+    unmount?.();
+  }
 });
