@@ -28,6 +28,7 @@ interface Outcome {
 
 /** Longer than any bounded answer: a call still open then counts as hung. */
 const hangMs = 8000;
+const slowest = (outcomes: Outcome[]) => Math.max(...outcomes.map((o) => o.ms));
 const boundMs = 5000;
 
 describe.runIf(canRunInstances)('PostgreSQL blinking under two instances', () => {
@@ -156,7 +157,7 @@ describe.runIf(canRunInstances)('PostgreSQL blinking under two instances', () =>
     const recovered = await recovery(back);
     const outcomes = await work.stop();
     console.info(
-      `[db faults] restart took ${back - began} ms; success again after ${recovered.a} ms (a), ${recovered.b} ms (b); ${outcomes.filter((o) => o.code === Code.Unavailable).length} of ${outcomes.length} calls refused`,
+      `[db faults] restart took ${back - began} ms; success again after ${recovered.a} ms (a), ${recovered.b} ms (b); ${outcomes.filter((o) => o.code === Code.Unavailable).length} of ${outcomes.length} calls refused, slowest ${slowest(outcomes)} ms`,
     );
     expectAlive();
     expectClean(outcomes);
@@ -173,7 +174,7 @@ describe.runIf(canRunInstances)('PostgreSQL blinking under two instances', () =>
     const recovered = await recovery(reset);
     const outcomes = await work.stop();
     console.info(
-      `[db faults] reset: success again after ${recovered.a} ms (a), ${recovered.b} ms (b); ${outcomes.filter((o) => o.code === Code.Unavailable).length} of ${outcomes.length} calls refused`,
+      `[db faults] reset: success again after ${recovered.a} ms (a), ${recovered.b} ms (b); ${outcomes.filter((o) => o.code === Code.Unavailable).length} of ${outcomes.length} calls refused, slowest ${slowest(outcomes)} ms`,
     );
     expectAlive();
     expectClean(outcomes);
@@ -193,7 +194,7 @@ describe.runIf(canRunInstances)('PostgreSQL blinking under two instances', () =>
     // Calls that began after the cut showed it (those finished before it may have succeeded).
     const during = outcomes.filter((o) => o.startedAt >= cut + 100 && o.startedAt + o.ms <= healed);
     console.info(
-      `[db faults] blackhole 8 s: ${during.length} calls during it, slowest ${Math.max(...during.map((o) => o.ms))} ms; success again after ${recovered.a} ms (a), ${recovered.b} ms (b) of the heal`,
+      `[db faults] blackhole 8 s: ${during.length} calls during it, slowest ${Math.max(...during.map((o) => o.ms))} ms; success again after ${recovered.a} ms (a), ${recovered.b} ms (b) of the heal; slowest of all ${slowest(outcomes)} ms`,
     );
     expectAlive();
     expectClean(outcomes);
