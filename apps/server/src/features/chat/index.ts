@@ -121,7 +121,7 @@ export async function registerChatFeature(
   registerChatRoutes(app, chat, streams);
   registerArchiveRoutes(
     app,
-    new ArchiveService({ db, rooms: deps.rooms, images: deps.images, now }),
+    new ArchiveService({ db, rooms: deps.rooms, images: deps.images, instances, now }),
   );
   await registerChatSearch(app, { db: cdb, chat });
   registerUsageRoutes(app, new UsageService(usage, deps.rooms), quotas);
