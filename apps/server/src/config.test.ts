@@ -59,6 +59,16 @@ describe('loadConfig', () => {
     });
   });
 
+  it('bounds PostgreSQL statements by DATABASE_STATEMENT_TIMEOUT_MS when it is set', () => {
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://u@h/db', DATABASE_STATEMENT_TIMEOUT_MS: '8000' }, cwd)
+        .database,
+    ).toEqual({ kind: 'postgres', url: 'postgres://u@h/db', statementTimeoutMs: 8000 });
+    expect(problemsOf({ DATABASE_STATEMENT_TIMEOUT_MS: '5s' })).toEqual([
+      'DATABASE_STATEMENT_TIMEOUT_MS: expected a whole number of milliseconds',
+    ]);
+  });
+
   it('reads every variable', () => {
     const config = loadConfig(
       {

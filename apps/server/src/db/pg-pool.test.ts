@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { outageOf, UnavailableError } from '../http/unavailable';
 import { startFaultProxy, type FaultProxy } from '../testing/fault-proxy';
-import { createDb, type Db } from './index';
+import { createDb, longWorkPgTimeouts, type Db } from './index';
 import { isLostConnection } from './pg-pool';
 import { poolStats } from './pool-stats';
 
@@ -147,6 +147,32 @@ describe.runIf(url)('the PostgreSQL pool when the database blinks', () => {
     expect(outageOf(slow)).toBe('database');
     expect(await backendPid()).toBe(pid);
     expect(logged).toEqual([]);
+  });
+});
+
+describe.runIf(url)('the bounds a PostgreSQL session gets', () => {
+  const settings = async (db: Db) =>
+    (
+      await sql<{
+        statement: string;
+        idle: string;
+      }>`select current_setting('statement_timeout') as statement, current_setting('idle_in_transaction_session_timeout') as idle`.execute(
+        db,
+      )
+    ).rows[0];
+
+  it('calls: the default bounds, or DATABASE_STATEMENT_TIMEOUT_MS; long work: minutes', async () => {
+    const database = { kind: 'postgres' as const, url: url ?? '' };
+    const calls = createDb(database);
+    const configured = createDb({ ...database, statementTimeoutMs: 8000 });
+    const longWork = createDb(database, { timeouts: longWorkPgTimeouts });
+    try {
+      expect(await settings(calls)).toEqual({ statement: '2500ms', idle: '30s' });
+      expect(await settings(configured)).toEqual({ statement: '8s', idle: '30s' });
+      expect(await settings(longWork)).toEqual({ statement: '15min', idle: '0' });
+    } finally {
+      await Promise.all([calls.destroy(), configured.destroy(), longWork.destroy()]);
+    }
   });
 });
 
