@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { tFiles } from '@/components/file-library/i18n';
+import { outageText } from '@/lib/api';
 import { installMatchMedia, installResizeObserver } from '@/test-utils/media';
 import {
   startFileManagerTestServer,
@@ -266,6 +267,26 @@ describe('UploadButton', () => {
     await waitFor(() => expect(uploaded).toHaveLength(1), { timeout: 15_000 });
     expect(server.callsOf('init')).toHaveLength(2);
     expect(server.callsOf('chunk').map((c) => c.body.chunk)).toEqual(['0', '1', '0', '1']);
+  });
+
+  it('shows the outage on the file while it waits a storage outage out, then finishes', async () => {
+    const content = bytes(100 * 1024, 41);
+    server.unavailable('chunk', 'storage', 1);
+    const { pick, uploaded } = setup();
+    await pick(fileOf('outage.bin', content));
+    const waiting = tFiles('files.outageRetrying', { reason: outageText('storage') });
+    expect(await screen.findByText(waiting, {}, { timeout: 10_000 })).toBeInTheDocument();
+    // The server's retry hint (3 s for storage) passes, the chunk goes again: no restart.
+    await waitFor(() => expect(uploaded).toHaveLength(1), { timeout: 15_000 });
+    expect(server.callsOf('init')).toHaveLength(1);
+    // Chunks go in parallel: the refused one again, the other once.
+    expect(
+      server
+        .callsOf('chunk')
+        .map((c) => c.body.chunk)
+        .sort(),
+    ).toEqual(['0', '0', '1']);
+    expect(screen.queryByText(waiting)).toBeNull();
   });
 
   it('shows the server message when init is refused', async () => {
