@@ -113,6 +113,20 @@ describe.runIf(url)('the PostgreSQL pool when the database blinks', () => {
     expect(Date.now() - healed).toBeLessThan(statementMs);
   });
 
+  it('a transaction on a vanished host fails within one query bound (its rollback does not wait another)', async () => {
+    const began = Date.now();
+    const error = await failure(() =>
+      db.transaction().execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        proxy.blackhole();
+        await sql`select 2`.execute(trx);
+      }),
+    );
+    expect(outageOf(error)).toBe('database');
+    // One query bound is statementMs + 500 ms (800 ms); a rollback waiting a second, 1,600 ms.
+    expect(Date.now() - began).toBeLessThan(1400);
+  });
+
   it('a refused connection is a database refusal within the connect bound', async () => {
     proxy.refuse();
     const began = Date.now();

@@ -171,6 +171,9 @@ export class SturdyPgPool implements PostgresPool {
       sql: string,
       parameters: ReadonlyArray<unknown>,
     ): Promise<PostgresQueryResult<R>> => {
+      // Kysely rolls a failed transaction back on the same connection: on a silent one that
+      // would wait a second query timeout behind the first.
+      if (broken !== undefined) throw new UnavailableError('database', broken);
       try {
         const result = await client.query(sql, [...parameters]);
         this.#provenAt.set(client, this.#epoch);
