@@ -1,4 +1,3 @@
-import type { AreaName } from '@atrium/shared/areas';
 import { Code } from '@atrium/shared';
 import type {
   ChatSendResponse,
@@ -20,6 +19,7 @@ import {
   type ServerProcess,
 } from '../testing/processes';
 import { authHeaders } from '../testing/test-app';
+import { callOk, setUpChatRoom } from '../testing/process-calls';
 
 /**
  * Issue 26, Redis: two real instances on the machine's PostgreSQL (a fresh schema) and a
@@ -61,22 +61,6 @@ describe.runIf(canRunInstances)('Redis blackholed and restarted under two instan
     await redis.destroy();
   });
 
-  async function call<T>(
-    server: ServerProcess,
-    path: string,
-    body: unknown,
-    as?: { area: AreaName; token: string },
-  ): Promise<T> {
-    const { json } = await postJson<T>(
-      server,
-      path,
-      body,
-      as ? authHeaders(as.area, as.token) : {},
-    );
-    if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
-    return json.data;
-  }
-
   /** A member sign-in, timed, with what it answered. */
   async function signIn(server: ServerProcess) {
     const started = performance.now();
@@ -85,50 +69,22 @@ describe.runIf(canRunInstances)('Redis blackholed and restarted under two instan
   }
 
   it('answers within 3 s while blackholed, streams on from the database, and recovers from a restart', async () => {
-    const admin = {
-      area: 'admin' as const,
-      token: (
-        await call<{ token: string }>(b, '/admin/api/auth/login', {
-          username: 'admin',
-          password: deployment.env.ATRIUM_ADMIN_PASSWORD,
-        })
-      ).token,
-    };
-    const provider = await call<{ id: number }>(
-      b,
-      '/admin/api/aigc/provider/save',
-      { id: 0, name: 'Fake AI', baseUrl: fake.url, apiKey: TEST_API_KEY },
-      admin,
-    );
-    const model = await call<{ id: number }>(
-      b,
-      '/admin/api/aigc/model/save',
-      { id: 0, providerId: provider.id, name: 'fake-model', title: 'Fake', enabled: true },
-      admin,
-    );
-    const room = await call<{ id: number }>(
-      b,
-      '/admin/api/aigc/chat_room/save',
-      { id: 0, title: 'Room', modelId: model.id },
-      admin,
-    );
-    await call(
-      b,
-      '/admin/api/aigc/usage/quota_save',
-      { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 },
-      admin,
-    );
-    await call(b, '/admin/api/members/create', credentials, admin);
-    const token = (await call<{ token: string }>(a, '/api/auth/login', credentials)).token;
-    const member = { area: 'member' as const, token };
+    const { roomId, member } = await setUpChatRoom({
+      deployment,
+      adminOn: b,
+      memberOn: a,
+      providerUrl: fake.url,
+      apiKey: TEST_API_KEY,
+      credentials,
+    });
     const conversation = () =>
-      call<ConversationRecord>(a, '/api/aigc/conversation/create', { roomId: room.id }, member);
+      callOk<ConversationRecord>(a, '/api/aigc/conversation/create', { roomId: roomId }, member);
 
     // (c) An answer written on A, followed on B through pub/sub, then through the database.
     const answer = words(200);
     fake.script({ text: answer, delayMs: 25 }, { text: 'Sent while Redis was away' });
     const watched = await conversation();
-    const sent = await call<ChatSendResponse>(
+    const sent = await callOk<ChatSendResponse>(
       a,
       '/api/aigc/chat/send',
       { conversationId: watched.id, content: 'Write slowly' },
@@ -139,7 +95,7 @@ describe.runIf(canRunInstances)('Redis blackholed and restarted under two instan
     let end: string | undefined;
     const followed = readStream(
       b.url,
-      token,
+      member.token,
       { messageId: id },
       {
         onEvent: (event) => {
@@ -160,7 +116,7 @@ describe.runIf(canRunInstances)('Redis blackholed and restarted under two instan
       b,
       '/api/aigc/chat/send',
       { conversationId: otherConversation.id, content: 'Are you there?' },
-      authHeaders('member', token),
+      authHeaders('member', member.token),
     );
     const sendMs = performance.now() - sendStarted;
     const captchaStarted = performance.now();
@@ -179,7 +135,7 @@ describe.runIf(canRunInstances)('Redis blackholed and restarted under two instan
 
     const read = await followed;
     const stored = (
-      await call<MessageListResponse>(
+      await callOk<MessageListResponse>(
         b,
         '/api/aigc/message/list',
         { conversationId: watched.id },
@@ -236,7 +192,7 @@ describe.runIf(canRunInstances)('Redis blackholed and restarted under two instan
     fake.script({ text: words(50), delayMs: 20, hang: true });
     const count = fake.completions().length;
     const third = await conversation();
-    const hanging = await call<ChatSendResponse>(
+    const hanging = await callOk<ChatSendResponse>(
       a,
       '/api/aigc/chat/send',
       { conversationId: third.id, content: 'Stop me from B' },
@@ -244,7 +200,7 @@ describe.runIf(canRunInstances)('Redis blackholed and restarted under two instan
     );
     await fake.waitFor(() => (fake.completions()[count]?.chunksSent ?? 0) >= 2);
     const stopStarted = performance.now();
-    const stopped = await call<MessageRecord>(
+    const stopped = await callOk<MessageRecord>(
       b,
       '/api/aigc/chat/stop',
       { messageId: hanging.assistantMessage.id },

@@ -1,4 +1,3 @@
-import type { AreaName } from '@atrium/shared/areas';
 import type {
   ChatSendResponse,
   ConversationRecord,
@@ -13,11 +12,10 @@ import {
   canRunInstances,
   createDeployment,
   multiInstanceEnv,
-  postJson,
   type Deployment,
   type ServerProcess,
 } from '../../testing/processes';
-import { authHeaders } from '../../testing/test-app';
+import { callOk, setUpChatRoom } from '../../testing/process-calls';
 import { sleep, TEST_API_KEY, until, watch } from './chat.testing';
 
 /**
@@ -41,22 +39,6 @@ describe.runIf(canRunInstances)('a writer whose database stalls (real processes)
   let proxy: FaultProxy;
   let a: ServerProcess;
   let b: ServerProcess;
-
-  async function call<T>(
-    server: ServerProcess,
-    path: string,
-    body: unknown,
-    as?: { area: AreaName; token: string },
-  ): Promise<T> {
-    const { json } = await postJson<T>(
-      server,
-      path,
-      body,
-      as ? authHeaders(as.area, as.token) : {},
-    );
-    if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
-    return json.data;
-  }
 
   beforeAll(async () => {
     const databaseUrl = new URL(multiInstanceEnv.databaseUrl ?? '');
@@ -96,43 +78,15 @@ describe.runIf(canRunInstances)('a writer whose database stalls (real processes)
   }
 
   it(`keeps every answer it was writing through an ${STALL_MS / 1000} s stall: each ends done with every token, the model is never cut, and a watcher on the other instance misses nothing`, async () => {
-    const admin = {
-      area: 'admin' as const,
-      token: (
-        await call<{ token: string }>(b, '/admin/api/auth/login', {
-          username: 'admin',
-          password: deployment.env.ATRIUM_ADMIN_PASSWORD,
-        })
-      ).token,
-    };
-    const provider = await call<{ id: number }>(
-      b,
-      '/admin/api/aigc/provider/save',
-      { id: 0, name: 'Fake AI', baseUrl: fake.url, apiKey: TEST_API_KEY },
-      admin,
-    );
-    const model = await call<{ id: number }>(
-      b,
-      '/admin/api/aigc/model/save',
-      { id: 0, providerId: provider.id, name: 'fake-model', title: 'Fake', enabled: true },
-      admin,
-    );
-    const room = await call<{ id: number }>(
-      b,
-      '/admin/api/aigc/chat_room/save',
-      { id: 0, title: 'Room', modelId: model.id },
-      admin,
-    );
-    await call(
-      b,
-      '/admin/api/aigc/usage/quota_save',
-      { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 },
-      admin,
-    );
     const credentials = { username: 'stalltest', password: 'stall-Test-member-1' };
-    await call(b, '/admin/api/members/create', credentials, admin);
-    const token = (await call<{ token: string }>(a, '/api/auth/login', credentials)).token;
-    const member = { area: 'member' as const, token };
+    const { roomId, member } = await setUpChatRoom({
+      deployment,
+      adminOn: b,
+      memberOn: a,
+      providerUrl: fake.url,
+      apiKey: TEST_API_KEY,
+      credentials,
+    });
 
     // Long enough to be mid-answer through the whole stall: 300 tokens at 20 a second.
     const answer = words(300);
@@ -140,13 +94,13 @@ describe.runIf(canRunInstances)('a writer whose database stalls (real processes)
     fake.setDefault({ text: answer, delayMs: TOKEN_DELAY_MS });
     const started: { conversationId: number; id: number }[] = [];
     for (let i = 0; i < ANSWERS; i += 1) {
-      const conversation = await call<ConversationRecord>(
+      const conversation = await callOk<ConversationRecord>(
         a,
         '/api/aigc/conversation/create',
-        { roomId: room.id },
+        { roomId: roomId },
         member,
       );
-      const sent = await call<ChatSendResponse>(
+      const sent = await callOk<ChatSendResponse>(
         a,
         '/api/aigc/chat/send',
         { conversationId: conversation.id, content: `Question ${i}` },
@@ -155,7 +109,7 @@ describe.runIf(canRunInstances)('a writer whose database stalls (real processes)
       started.push({ conversationId: conversation.id, id: sent.assistantMessage.id });
     }
     const watched = started[0]?.id ?? 0;
-    const onB = watch(b.url, token, watched);
+    const onB = watch(b.url, member.token, watched);
     await until(() => onB.text.length > 50, 10_000);
 
     proxy.pause();
@@ -175,7 +129,7 @@ describe.runIf(canRunInstances)('a writer whose database stalls (real processes)
     await until(async () => {
       ended.length = 0;
       for (const { conversationId, id } of started) {
-        const { records } = await call<MessageListResponse>(
+        const { records } = await callOk<MessageListResponse>(
           b,
           '/api/aigc/message/list',
           { conversationId },

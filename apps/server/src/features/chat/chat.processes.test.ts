@@ -1,4 +1,3 @@
-import type { AreaName } from '@atrium/shared/areas';
 import type {
   ChatSendResponse,
   ConversationRecord,
@@ -10,11 +9,10 @@ import { startFakeOpenAi, type FakeOpenAi } from '../../testing/fake-openai';
 import {
   canRunInstances,
   createDeployment,
-  postJson,
   type Deployment,
   type ServerProcess,
 } from '../../testing/processes';
-import { authHeaders } from '../../testing/test-app';
+import { callOk, setUpChatRoom } from '../../testing/process-calls';
 import { readStream, TEST_API_KEY, until, watch } from './chat.testing';
 
 /**
@@ -36,22 +34,6 @@ describe.runIf(canRunInstances)('an answer whose writer is killed with -9 (real 
   let a: ServerProcess;
   let b: ServerProcess;
 
-  async function call<T>(
-    server: ServerProcess,
-    path: string,
-    body: unknown,
-    as?: { area: AreaName; token: string },
-  ): Promise<T> {
-    const { json } = await postJson<T>(
-      server,
-      path,
-      body,
-      as ? authHeaders(as.area, as.token) : {},
-    );
-    if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
-    return json.data;
-  }
-
   beforeAll(async () => {
     fake = await startFakeOpenAi({ apiKey: TEST_API_KEY });
     deployment = await createDeployment();
@@ -64,49 +46,21 @@ describe.runIf(canRunInstances)('an answer whose writer is killed with -9 (real 
   });
 
   it('another instance tells watchers within 5 s, ends the unwatched answer too, re-attaches at once, and takes the next message; what was shown is what is stored', async () => {
-    const admin = {
-      area: 'admin' as const,
-      token: (
-        await call<{ token: string }>(b, '/admin/api/auth/login', {
-          username: 'admin',
-          password: deployment.env.ATRIUM_ADMIN_PASSWORD,
-        })
-      ).token,
-    };
-    const provider = await call<{ id: number }>(
-      b,
-      '/admin/api/aigc/provider/save',
-      { id: 0, name: 'Fake AI', baseUrl: fake.url, apiKey: TEST_API_KEY },
-      admin,
-    );
-    const model = await call<{ id: number }>(
-      b,
-      '/admin/api/aigc/model/save',
-      { id: 0, providerId: provider.id, name: 'fake-model', title: 'Fake', enabled: true },
-      admin,
-    );
-    const room = await call<{ id: number }>(
-      b,
-      '/admin/api/aigc/chat_room/save',
-      { id: 0, title: 'Room', modelId: model.id },
-      admin,
-    );
-    await call(
-      b,
-      '/admin/api/aigc/usage/quota_save',
-      { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 },
-      admin,
-    );
     const credentials = { username: 'killtest', password: 'kill-Test-member-1' };
-    await call(b, '/admin/api/members/create', credentials, admin);
-    const token = (await call<{ token: string }>(a, '/api/auth/login', credentials)).token;
-    const member = { area: 'member' as const, token };
+    const { roomId, member } = await setUpChatRoom({
+      deployment,
+      adminOn: b,
+      memberOn: a,
+      providerUrl: fake.url,
+      apiKey: TEST_API_KEY,
+      credentials,
+    });
     const conversation = () =>
-      call<ConversationRecord>(a, '/api/aigc/conversation/create', { roomId: room.id }, member);
+      callOk<ConversationRecord>(a, '/api/aigc/conversation/create', { roomId: roomId }, member);
     const sendOn = (server: ServerProcess, conversationId: number, content: string) =>
-      call<ChatSendResponse>(server, '/api/aigc/chat/send', { conversationId, content }, member);
+      callOk<ChatSendResponse>(server, '/api/aigc/chat/send', { conversationId, content }, member);
     const messageOn = async (server: ServerProcess, conversationId: number, id: number) => {
-      const { records } = await call<MessageListResponse>(
+      const { records } = await callOk<MessageListResponse>(
         server,
         '/api/aigc/message/list',
         { conversationId },
@@ -125,14 +79,14 @@ describe.runIf(canRunInstances)('an answer whose writer is killed with -9 (real 
     const unwatched = await conversation();
     const id = (await sendOn(a, watched.id, 'Tell me everything')).assistantMessage.id;
     const lonely = (await sendOn(a, unwatched.id, 'Nobody reads this')).assistantMessage.id;
-    const onB = watch(b.url, token, id);
-    const onA = watch(a.url, token, id);
+    const onB = watch(b.url, member.token, id);
+    const onA = watch(a.url, member.token, id);
     await until(() => onB.text.length > 100 && onA.text.length > 100, 10_000);
 
     const killedAt = performance.now();
     await a.kill();
     // The browser that followed on A reconnects to B with what it holds.
-    const again = watch(b.url, token, id, onA.text);
+    const again = watch(b.url, member.token, id, onA.text);
     let unwatchedMs = Infinity;
     let lonelyEnd: MessageRecord | undefined;
     await Promise.all([
@@ -174,7 +128,7 @@ describe.runIf(canRunInstances)('an answer whose writer is killed with -9 (real 
 
     fake.script({ text: 'Still here' });
     const next = await sendOn(b, watched.id, 'Are you there?');
-    const read = await readStream(b.url, token, { messageId: next.assistantMessage.id });
+    const read = await readStream(b.url, member.token, { messageId: next.assistantMessage.id });
     expect(read.text).toBe('Still here');
     expect(read.events.at(-1)).toMatchObject({ event: 'done', data: { status: 'done' } });
   });
