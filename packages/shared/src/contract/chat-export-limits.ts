@@ -13,5 +13,7 @@ export const chatImportMaxChars = 10 * 1024 * 1024;
 export const chatImportMaxConversations = 2000;
 /** Messages one imported conversation may hold. */
 export const chatImportMaxMessages = 5000;
+/** Messages one import may hold in all its conversations. */
+export const chatImportMaxTotalMessages = 100_000;
 /** Share links a member may hold at once. */
 export const chatSharesMax = 200;

@@ -14,6 +14,7 @@ import {
   chatImportMaxChars,
   chatImportMaxConversations,
   chatImportMaxMessages,
+  chatImportMaxTotalMessages,
   chatSharesMax,
 } from './chat-export-limits';
 import { bigIntField, intField, recordId, textField } from './fields';
@@ -24,6 +25,7 @@ export {
   chatImportMaxChars,
   chatImportMaxConversations,
   chatImportMaxMessages,
+  chatImportMaxTotalMessages,
   chatSharesMax,
 };
 

@@ -174,11 +174,33 @@ export class ChatDocsRepository {
     // makes this one match nothing.
     return this.db
       .updateTable('chatDocExtracts')
-      .set({ status: 'running', instanceId, progress: 0, error: '', updatedAt: now })
+      .set((eb) => ({
+        status: 'running',
+        instanceId,
+        progress: 0,
+        error: '',
+        attempts: eb('attempts', '+', 1),
+        updatedAt: now,
+      }))
       .where('blobId', '=', next.blobId)
       .where('blobId', 'in', free())
-      .returning(['blobId', 'ext'])
+      .returning(['blobId', 'ext', 'attempts'])
       .executeTakeFirst();
+  }
+
+  /**
+   * Puts back in the queue the jobs this instance holds but no longer runs (all of them, or the
+   * one of `blobId`): a reader that gave up without a verdict never leaves a job `running`.
+   */
+  async requeue(instanceId: string, now: number, blobId?: number): Promise<number> {
+    let query = this.db
+      .updateTable('chatDocExtracts')
+      .set({ status: 'queued', instanceId: null, progress: 0, updatedAt: now })
+      .where('status', '=', 'running')
+      .where('instanceId', '=', instanceId);
+    if (blobId !== undefined) query = query.where('blobId', '=', blobId);
+    const result = await query.executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   /** Records progress of a job this instance runs; false when it is no longer this instance's. */

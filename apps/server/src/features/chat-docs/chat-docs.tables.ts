@@ -27,6 +27,8 @@ export interface ChatDocExtractsTable {
   instanceId: string | null;
   /** The embedding model its passages' vectors come from; '' without vectors. */
   embeddingModel: Generated<string>;
+  /** Times an instance took the job (migration 2026_12_01_1000_chat_bounds). */
+  attempts: Generated<number>;
   createdAt: number;
   updatedAt: number;
 }

@@ -18,12 +18,13 @@ import {
 } from '../chat/chat.testing';
 import { FileClient, useUploadConfig } from '../files/files.testing';
 import { docsDb } from './chat-docs.tables';
-import { Extractor, UnreadableDocument } from './extractor';
+import { Extractor, UnreadableDocument, type Extracted } from './extractor';
 import { RETRIEVAL_MAX_TOKENS } from './retrieval';
 
 describe('reading documents (extract.worker.mjs)', () => {
   const extractor = new Extractor(20_000);
   afterAll(() => extractor.close());
+  const texts = (read: Extracted) => read.passages.map((passage) => passage.text);
 
   it('reads each format: PDF by page, DOCX, CSV rows under their header, TXT and MD', async () => {
     const progress: number[] = [];
@@ -32,35 +33,38 @@ describe('reading documents (extract.worker.mjs)', () => {
       pdf(['First page about apples', ['Second page', 'about zebras (and more)']]),
       (done) => progress.push(done),
     );
-    expect(read.paged).toBe(true);
-    expect(read.pages.map((page) => page.replace(/\s+/g, ' ').trim())).toEqual([
-      'First page about apples',
-      'Second page about zebras (and more)',
+    expect(read).toMatchObject({ paged: true, pages: 2 });
+    expect(read.passages.map(({ page, text }) => [page, text.replace(/\s+/g, ' ')])).toEqual([
+      [1, 'First page about apples'],
+      [2, 'Second page about zebras (and more)'],
     ]);
+    // Split and indexed on the reader's thread: the terms come with each passage.
+    expect(read.passages[0]?.terms).toBe('first page about apples');
     expect(progress).toEqual([1, 2]);
 
     const word = await extractor.extract(
       'docx',
       docx(['Quarterly report', '季度报告 <draft> & co']),
     );
-    expect(word).toEqual({ paged: false, pages: [expect.stringContaining('Quarterly report')] });
-    expect(word.pages[0]).toContain('季度报告 <draft> & co');
+    expect(word).toMatchObject({ paged: false, pages: 0 });
+    expect(texts(word)).toEqual([expect.stringContaining('Quarterly report')]);
+    expect(texts(word)[0]).toContain('季度报告 <draft> & co');
 
     const csv = await extractor.extract(
       'csv',
       Buffer.from('\uFEFFcity,population\nOslo,709000\n"Bergen, West",291000\n'),
     );
-    expect(csv.pages).toEqual([
+    expect(texts(csv)).toEqual([
       'city: Oslo; population: 709000\ncity: Bergen, West; population: 291000',
     ]);
 
     const txt = await extractor.extract('txt', Buffer.from('\uFEFFplain 文本'));
-    expect(txt.pages).toEqual(['plain 文本']);
+    expect(texts(txt)).toEqual(['plain 文本']);
     const md = await extractor.extract('md', Buffer.from('# Title\n\nBody'));
-    expect(md.pages).toEqual(['# Title\n\nBody']);
+    expect(texts(md)).toEqual(['# Title\n\nBody']);
     // Chinese text saved as GB18030 (not UTF-8) is read too.
     const gb = await extractor.extract('txt', Buffer.from([0xd6, 0xd0, 0xce, 0xc4]));
-    expect(gb.pages).toEqual(['中文']);
+    expect(texts(gb)).toEqual(['中文']);
   });
 
   it('says why a file cannot be read', async () => {
@@ -74,7 +78,7 @@ describe('reading documents (extract.worker.mjs)', () => {
       /not a text file/,
     );
     // The thread goes on reading after failures.
-    expect((await extractor.extract('txt', Buffer.from('still here'))).pages).toEqual([
+    expect(texts(await extractor.extract('txt', Buffer.from('still here')))).toEqual([
       'still here',
     ]);
   });
@@ -443,8 +447,12 @@ describe.each(testDbKinds)('documents as chat context on %s', (kind) => {
       .select('blobId')
       .where('id', '=', file.id)
       .executeTakeFirstOrThrow();
-    // Being read by a live instance (this one's id, as if another job of it were at it).
+    // Being read by another live instance.
     const now = t.clock.now();
+    await db
+      .insertInto('instances')
+      .values({ id: 'live-reader', startedAt: now, heartbeatAt: now })
+      .execute();
     await db
       .insertInto('chatDocExtracts')
       .values({
@@ -452,7 +460,7 @@ describe.each(testDbKinds)('documents as chat context on %s', (kind) => {
         ext: 'txt',
         status: 'running',
         progress: 30,
-        instanceId: t.app.services.instances.id,
+        instanceId: 'live-reader',
         createdAt: now,
         updatedAt: now,
       })
@@ -473,6 +481,46 @@ describe.each(testDbKinds)('documents as chat context on %s', (kind) => {
     );
     expect(records[0]).toMatchObject({ status: 'running', progress: 30 });
     await sql`delete from chat_doc_extracts where blob_id = ${row.blobId}`.execute(t.db);
+    await sql`delete from instances where id = 'live-reader'`.execute(t.db);
+  });
+
+  it('queues again a job left running under this instance while it reads nothing', async () => {
+    // What a reader that gave up used to leave behind: the row named this live instance, so no
+    // other instance took it, and this one never looked at it again.
+    const { token, files } = await member();
+    const file = await files.uploadAndSave({
+      name: 'left.txt',
+      data: Buffer.from('Words of a job left behind.'),
+    });
+    const db = docsDb(t.db);
+    const { blobId } = await db
+      .selectFrom('files')
+      .select('blobId')
+      .where('id', '=', file.id)
+      .executeTakeFirstOrThrow();
+    const now = t.clock.now();
+    await db
+      .insertInto('chatDocExtracts')
+      .values({
+        blobId,
+        ext: 'txt',
+        status: 'running',
+        progress: 30,
+        instanceId: t.app.services.instances.id,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
+    const conversation = await newConversation(t, token, seeded.room.id);
+    await attach(token, conversation.id, [file.path]);
+    const [doc] = await settled(token, conversation.id);
+    expect(doc).toMatchObject({ status: 'done', passages: 1, error: '' });
+    const job = await db
+      .selectFrom('chatDocExtracts')
+      .select(['status', 'instanceId', 'attempts'])
+      .where('blobId', '=', blobId)
+      .executeTakeFirstOrThrow();
+    expect(job).toEqual({ status: 'done', instanceId: null, attempts: 1 });
   });
 });
 

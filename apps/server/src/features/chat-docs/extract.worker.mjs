@@ -2,8 +2,19 @@
 // The thread that reads documents' text for `Extractor` (extractor.ts). Plain JavaScript, checked
 // by the compiler (checkJs) and lint, so it runs unchanged from the sources (tests, tsx) and next
 // to the bundle (dist). Parsing a large PDF takes seconds of CPU: here it never holds up the
-// event loop that serves requests and streams answers.
+// event loop that serves requests and streams answers. So is splitting the text into passages
+// and indexing them: the instance only stores what comes back. Everything here is bounded
+// (reading-limits.mjs): what a file inflates to, its pages, its text and its passages.
 import { parentPort } from 'node:worker_threads';
+import { indexText, splitPassages } from './passages.mjs';
+import {
+  MAX_PAGES,
+  MAX_PASSAGES,
+  MAX_TEXT_CHARS,
+  tooManyPages,
+  tooMuchText,
+} from './reading-limits.mjs';
+import { boundedDocx, checkPdfStreams, Unreadable } from './unpacking.mjs';
 
 const port = parentPort;
 if (!port) throw new Error('extract.worker.mjs runs as a worker thread');
@@ -15,10 +26,12 @@ if (!port) throw new Error('extract.worker.mjs runs as a worker thread');
  * @property {Uint8Array} bytes
  *
  * @typedef {(done: number, total: number) => void} Progress
+ *
+ * @typedef {object} ReadPassage
+ * @property {number} page
+ * @property {string} text
+ * @property {string} terms
  */
-
-/** A reason the member can act on; anything else is reported as the parser said it. */
-class Unreadable extends Error {}
 
 /**
  * Text files: UTF-8 (its byte-order mark dropped), else GB18030, the usual other encoding of
@@ -27,6 +40,8 @@ class Unreadable extends Error {}
  * @returns {string}
  */
 function decodeText(bytes) {
+  // Three bytes make at least one character: this many bytes are too much text, undecoded.
+  if (bytes.length > 3 * MAX_TEXT_CHARS) throw new Unreadable(tooMuchText);
   if (bytes.includes(0)) throw new Unreadable('it is not a text file');
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -45,6 +60,7 @@ function decodeText(bytes) {
  * @returns {Promise<string[]>}
  */
 async function readPdf(bytes, progress) {
+  checkPdfStreams(bytes);
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   let doc;
   try {
@@ -63,18 +79,31 @@ async function readPdf(bytes, progress) {
     );
   }
   try {
+    if (doc.numPages > MAX_PAGES) throw new Unreadable(tooManyPages);
     /** @type {string[]} */
     const pages = [];
+    let chars = 0;
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n);
-      const content = await page.getTextContent();
+      // Read as it is decoded, a hundred items at a time: a page of endless text stops at the
+      // bound instead of being held whole first.
+      const reader = page.streamTextContent().getReader();
       let text = '';
-      for (const item of content.items) {
-        if (!('str' in item)) continue;
-        text += item.str;
-        if (item.hasEOL) text += '\n';
-        else if (item.str !== '' && !/\s$/.test(item.str)) text += ' ';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        for (const item of value.items) {
+          if (!('str' in item)) continue;
+          text += item.str;
+          if (item.hasEOL) text += '\n';
+          else if (item.str !== '' && !/\s$/.test(item.str)) text += ' ';
+        }
+        if (chars + text.length > MAX_TEXT_CHARS) {
+          await reader.cancel();
+          throw new Unreadable(tooMuchText);
+        }
       }
+      chars += text.length;
       pages.push(text);
       page.cleanup();
       progress(n, doc.numPages);
@@ -91,8 +120,9 @@ async function readPdf(bytes, progress) {
  */
 async function readDocx(bytes) {
   const mammoth = (await import('mammoth')).default;
+  const parts = boundedDocx(bytes);
   try {
-    const result = await mammoth.extractRawText({ buffer: Buffer.from(bytes) });
+    const result = await mammoth.extractRawText({ buffer: parts });
     return result.value;
   } catch (error) {
     throw new Unreadable(
@@ -148,11 +178,33 @@ async function extract(ext, bytes, progress) {
   }
 }
 
+/**
+ * The document's text in passages, each with its indexed terms, within the bounds.
+ * @param {string} ext
+ * @param {Uint8Array} bytes
+ * @param {Progress} progress
+ * @returns {Promise<{ passages: ReadPassage[]; pages: number; paged: boolean }>}
+ */
+async function read(ext, bytes, progress) {
+  const { pages, paged } = await extract(ext, bytes, progress);
+  if (pages.reduce((sum, page) => sum + page.length, 0) > MAX_TEXT_CHARS)
+    throw new Unreadable(tooMuchText);
+  /** @type {ReadPassage[]} */
+  const passages = [];
+  for (const [i, text] of pages.entries()) {
+    for (const passage of splitPassages(text, paged ? i + 1 : 0)) {
+      if (passages.length >= MAX_PASSAGES) throw new Unreadable(tooMuchText);
+      passages.push({ ...passage, terms: indexText(passage.text) });
+    }
+  }
+  return { passages, pages: paged ? pages.length : 0, paged };
+}
+
 // One document at a time, in order: the extractor sends the next when this one is answered.
 port.on('message', (/** @type {Request} */ request) => {
   const { id, ext, bytes } = request;
-  extract(ext, bytes, (done, total) => port.postMessage({ id, done, total }))
-    .then(({ pages, paged }) => port.postMessage({ id, pages, paged }))
+  read(ext, bytes, (done, total) => port.postMessage({ id, done, total }))
+    .then(({ passages, pages, paged }) => port.postMessage({ id, passages, pages, paged }))
     .catch((/** @type {unknown} */ error) => {
       const message =
         error instanceof Unreadable

@@ -6,7 +6,7 @@ import type { Storage } from '../../storage/index';
 import type { ChatDocsRepository, NewPassage } from './chat-docs.repository';
 import type { Embedder } from './embeddings';
 import { Extractor, UnreadableDocument } from './extractor';
-import { indexText, splitPassages } from './passages';
+import { READER_HEAP_MB, READER_RSS_GROWTH_MB } from './reading-limits.mjs';
 
 /** Larger files are not read: their text would not fit any prompt, and parsing them is costly. */
 export const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
@@ -16,15 +16,26 @@ export const cannotRead = (reason: string) => `This file cannot be read: ${reaso
 
 /** Passages indexed between two turns of the event loop (and progress writes). */
 const INDEX_STEP = 200;
+/**
+ * Times a job may be taken before it fails: a document whose reader keeps stopping without a
+ * verdict (its thread or its instance dies) is not tried for ever.
+ */
+export const MAX_ATTEMPTS = 3;
 
 export interface ExtractionOptions {
   /** How often each instance looks for queued jobs and jobs of dead instances. */
   pollMs: number;
   /** A document the reader has not finished after this long fails. */
   timeoutMs: number;
+  /** The reader thread's heap, MB (READER_HEAP_MB). */
+  readerHeapMb: number;
 }
 
-const defaultOptions: ExtractionOptions = { pollMs: 1_000, timeoutMs: 120_000 };
+const defaultOptions: ExtractionOptions = {
+  pollMs: 1_000,
+  timeoutMs: 120_000,
+  readerHeapMb: READER_HEAP_MB,
+};
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -45,6 +56,12 @@ async function readAll(stream: Readable, limit: number): Promise<Buffer | undefi
 
 /** This job is no longer this instance's (another took it for dead): stop quietly. */
 class Lost extends Error {}
+
+/**
+ * This instance's heartbeat is late (a stalled database, a busy event loop): others may count it
+ * dead, so it must stop, and put the job back unless another instance has taken it already.
+ */
+class Late extends Error {}
 
 /**
  * Reading documents' text off the request path (issue 18). Each stored blob is read once: a job
@@ -74,7 +91,10 @@ export class Extraction {
     },
   ) {
     this.options = { ...defaultOptions, ...deps.options };
-    this.extractor = new Extractor(this.options.timeoutMs);
+    this.extractor = new Extractor(this.options.timeoutMs, {
+      heapMb: this.options.readerHeapMb,
+      rssGrowthMb: READER_RSS_GROWTH_MB,
+    });
   }
 
   start(): void {
@@ -108,9 +128,18 @@ export class Extraction {
       this.again = false;
       for (;;) {
         if (this.closed || !this.deps.instances.holdsOn()) return;
-        const { repo, instances, now } = this.deps;
+        const { repo, instances, now, log } = this.deps;
+        // Nothing runs here between two jobs: a job still named after this instance was left
+        // by a reader that stopped, and goes back to the queue.
+        const left = await repo.requeue(instances.id, now());
+        if (left > 0)
+          log.warn({ jobs: left }, 'document reading jobs left running were queued again');
         const job = await repo.claim(instances.id, instances.aliveSince(), now());
         if (!job) break;
+        if (job.attempts > MAX_ATTEMPTS) {
+          await this.fail(job.blobId, 0, `reading it stopped ${MAX_ATTEMPTS} times before the end`);
+          continue;
+        }
         await this.run(job.blobId, job.ext);
       }
     } while (this.again);
@@ -126,8 +155,8 @@ export class Extraction {
       if (!force && performance.now() - lastWrite < 250) return;
       lastWrite = performance.now();
       const fields = pages === undefined ? { progress } : { progress, pages };
-      if (!instances.holdsOn() || !(await repo.progress(blobId, me, fields, now())))
-        throw new Lost();
+      if (!instances.holdsOn()) throw new Late();
+      if (!(await repo.progress(blobId, me, fields, now()))) throw new Lost();
     };
     let pages = 0;
     try {
@@ -144,27 +173,26 @@ export class Extraction {
       if (!bytes) throw new UnreadableDocument('it is too large');
       await report(5, undefined, true);
 
-      // Reading is the first 60 %: a PDF reports each page.
+      // Reading is the first 60 %: a PDF reports each page. The reader's thread splits and
+      // indexes the text too; this thread only stores the passages, a step at a time.
       let progressWrite = Promise.resolve();
-      let lostWhileReading = false;
+      let lostWhileReading: unknown;
       const extracted = await this.extractor.extract(ext, bytes, (done, total) => {
         pages = done;
         progressWrite = progressWrite
           .then(() => report(5 + Math.floor((55 * done) / Math.max(total, 1)), done))
           .catch((error: unknown) => {
-            if (error instanceof Lost) lostWhileReading = true;
+            lostWhileReading ??= error;
           });
       });
       await progressWrite;
-      if (lostWhileReading) throw new Lost();
-      pages = extracted.paged ? extracted.pages.length : 0;
+      if (lostWhileReading !== undefined) throw lostWhileReading;
+      pages = extracted.pages;
 
-      const passages: NewPassage[] = [];
-      extracted.pages.forEach((text, i) => {
-        for (const passage of splitPassages(text, extracted.paged ? i + 1 : 0)) {
-          passages.push({ seq: passages.length, ...passage, terms: indexText(passage.text) });
-        }
-      });
+      const passages: NewPassage[] = extracted.passages.map((passage, seq) => ({
+        seq,
+        ...passage,
+      }));
       if (passages.length === 0) {
         throw new UnreadableDocument(
           ext === 'pdf'
@@ -193,27 +221,41 @@ export class Extraction {
         log.info({ blobId }, 'another instance took over reading a document');
         return;
       }
+      if (error instanceof Late) {
+        // Back to the queue, unless another instance took it (then the row is not ours).
+        log.warn({ blobId }, 'reading a document stopped: this instance missed its heartbeats');
+        await repo.requeue(me, now(), blobId).catch(() => undefined);
+        return;
+      }
       // Shutting down: the job stays running on this instance, whose row goes with it, so the
       // next instance to look takes it over.
       if (this.closed) return;
-      const reason =
-        error instanceof UnreadableDocument
-          ? error.message
-          : `reading it failed (${error instanceof Error ? error.message : String(error)})`;
-      if (!(error instanceof UnreadableDocument))
-        log.warn({ err: error, blobId }, 'reading a document failed');
+      if (error instanceof UnreadableDocument) {
+        await this.fail(blobId, pages, error.message);
+        return;
+      }
+      // No verdict on the file (the reader's thread crashed, storage or the database failed):
+      // the job is tried again, by the next poll here or by another instance, MAX_ATTEMPTS in all.
+      log.warn({ err: error, blobId }, 'reading a document failed: it is queued again');
       await repo.clearPassages(blobId).catch(() => undefined);
       await repo
-        .finish(
-          blobId,
-          me,
-          { status: 'failed', pages, passages: 0, error: cannotRead(reason) },
-          now(),
-        )
-        .catch((thrown: unknown) =>
-          log.warn({ err: thrown, blobId }, 'recording a failure failed'),
-        );
+        .requeue(me, now(), blobId)
+        .catch((thrown: unknown) => log.warn({ err: thrown, blobId }, 'queueing it again failed'));
     }
+  }
+
+  /** Ends a job of this instance as failed, with the reason the member reads. */
+  private async fail(blobId: number, pages: number, reason: string): Promise<void> {
+    const { repo, instances, log, now } = this.deps;
+    await repo.clearPassages(blobId).catch(() => undefined);
+    await repo
+      .finish(
+        blobId,
+        instances.id,
+        { status: 'failed', pages, passages: 0, error: cannotRead(reason) },
+        now(),
+      )
+      .catch((thrown: unknown) => log.warn({ err: thrown, blobId }, 'recording a failure failed'));
   }
 
   /**
@@ -240,7 +282,7 @@ export class Extraction {
       }
       return embedder.model;
     } catch (error) {
-      if (error instanceof Lost) throw error;
+      if (error instanceof Lost || error instanceof Late) throw error;
       log.warn({ err: error, blobId }, 'document vectors failed: it is searched by words only');
       return '';
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PASSAGE_CHARS, PASSAGE_OVERLAP, queryTerms, splitPassages, termsOf } from './passages';
+import { PASSAGE_CHARS, PASSAGE_OVERLAP, queryTerms, splitPassages, termsOf } from './passages.mjs';
 import { citedNumbers } from './retrieval';
 
 describe('passages', () => {

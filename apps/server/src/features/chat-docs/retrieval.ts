@@ -1,7 +1,7 @@
 import type { CitationRecord } from '@atrium/shared/contract/chat-docs';
 import type { ChatDocsRepository, FoundPassage } from './chat-docs.repository';
 import { cosine, decodeVector, type Embedder } from './embeddings';
-import { queryTerms } from './passages';
+import { queryTerms } from './passages.mjs';
 
 /**
  * The most tokens the documents' passages (and the words introducing them) add to a prompt, as

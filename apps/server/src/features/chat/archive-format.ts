@@ -4,7 +4,7 @@ import {
   type ExportedConversation,
   type ExportedMessage,
 } from '@atrium/shared/contract/chat-export';
-import { branchPath, versionsOf } from './branches';
+import { branchPath } from './branches';
 import type { ExportConversationRow, ExportMessageRow } from './archive.repository';
 import { parseImages } from './prompt';
 
@@ -100,6 +100,15 @@ export function conversationMarkdown(
   const when = (at: number) => formatTime(at, options.utcOffset);
   const byId = new Map(messages.map((m) => [m.id, m]));
   const path = branchPath(messages, conversation.leafId);
+  // The versions of each question (same parent), gathered once: asking `versionsOf` for each
+  // message of the path would read the whole conversation again for every one of them.
+  const questionsUnder = new Map<number | null, number[]>();
+  for (const m of messages) {
+    if (m.role !== 'user') continue;
+    const list = questionsUnder.get(m.parentId) ?? [];
+    list.push(m.id);
+    questionsUnder.set(m.parentId, list);
+  }
   const h = '#'.repeat(headingLevel);
   const lines: string[] = [
     `${h} ${inlineText(conversation.title)}`,
@@ -115,7 +124,8 @@ export function conversationMarkdown(
     if (!message) continue;
     const who = message.role === 'user' ? l.you : l.assistant;
     lines.push(`${h}## ${who} · ${when(message.createdAt)}`, '');
-    const versions = versionsOf(messages, message);
+    const siblings = message.role === 'user' ? questionsUnder.get(message.parentId) : undefined;
+    const versions = siblings && siblings.length > 1 ? siblings : undefined;
     if (versions)
       lines.push(`> ${l.version(versions.indexOf(message.id) + 1, versions.length)}`, '');
     if (message.content.trim() !== '') lines.push(message.content.trimEnd(), '');

@@ -108,7 +108,16 @@ export class ArchiveRepository {
 
   /** Every message of a conversation, oldest first (parents before their children). */
   messagesOf(conversationId: number): Promise<ExportMessageRow[]> {
-    return this.db
+    return this.messagesPage(conversationId, 0);
+  }
+
+  /** A conversation's messages after `afterId`, oldest first, `limit` of them at most. */
+  messagesPage(
+    conversationId: number,
+    afterId: number,
+    limit?: number,
+  ): Promise<ExportMessageRow[]> {
+    let query = this.db
       .selectFrom('chatMessages')
       .select([
         'id',
@@ -125,8 +134,10 @@ export class ArchiveRepository {
         'updatedAt',
       ])
       .where('conversationId', '=', conversationId)
-      .orderBy('id')
-      .execute();
+      .where('id', '>', afterId)
+      .orderBy('id');
+    if (limit !== undefined) query = query.limit(limit);
+    return query.execute();
   }
 
   roomTitle(roomId: number): Promise<string | undefined> {

@@ -7,10 +7,10 @@ import {
   chatImportMaxChars,
   chatShareAdminCalls as adminCalls,
 } from '@atrium/shared/contract/chat-export';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { route } from '../../http/route';
 import { attachmentHeader } from './archive-format';
-import type { ArchiveService } from './archive.service';
+import type { ArchiveService, ExportChunks } from './archive.service';
 
 /**
  * A body carrying the file as a JSON string: escaping may double it (quotes, line ends), and
@@ -24,25 +24,11 @@ export function registerArchiveRoutes(app: FastifyInstance, archive: ArchiveServ
     // Refusals (a conversation that is not the member's) answer the envelope; only then does
     // the reply become the file, written a page of conversations at a time.
     const file = await archive.export(member, body, `${req.protocol}://${req.host}`);
-    reply.hijack();
-    const headers: OutgoingHttpHeaders = {};
-    for (const [name, value] of Object.entries(reply.getHeaders())) {
-      if (value !== undefined) headers[name] = value;
-    }
-    reply.raw.writeHead(200, {
-      ...headers,
-      'content-type': file.contentType,
-      'content-disposition': attachmentHeader(file.fileName),
-      'cache-control': 'no-store',
-    });
     try {
-      await pipeline(Readable.from(file.chunks), reply.raw);
-    } catch (error) {
-      // A browser that left mid-way is no failure of ours; anything else is logged. Headers are
-      // gone either way: the cut connection is how the browser learns the file is incomplete.
-      const left = (error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE';
-      req.log[left ? 'info' : 'error']({ err: error }, 'chat export ended early');
-      reply.raw.destroy();
+      await sendFile(file, req, reply);
+    } finally {
+      // The member's export slot, also when the file was never read (a refused write).
+      await file.end();
     }
     // Ignored by Fastify: the reply was hijacked and written above.
     return ok(null);
@@ -76,4 +62,28 @@ export function registerArchiveRoutes(app: FastifyInstance, archive: ArchiveServ
   route(app, adminCalls['aigc/share/setting_save'], async ({ body }) =>
     ok(await archive.saveShareSettings(body), 'Save Success'),
   );
+}
+
+/** Writes the export file as the reply, a chunk at a time. */
+async function sendFile(file: ExportChunks, req: FastifyRequest, reply: FastifyReply) {
+  reply.hijack();
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) headers[name] = value;
+  }
+  reply.raw.writeHead(200, {
+    ...headers,
+    'content-type': file.contentType,
+    'content-disposition': attachmentHeader(file.fileName),
+    'cache-control': 'no-store',
+  });
+  try {
+    await pipeline(Readable.from(file.chunks), reply.raw);
+  } catch (error) {
+    // A browser that left mid-way is no failure of ours; anything else is logged. Headers are
+    // gone either way: the cut connection is how the browser learns the file is incomplete.
+    const left = (error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE';
+    req.log[left ? 'info' : 'error']({ err: error }, 'chat export ended early');
+    reply.raw.destroy();
+  }
 }

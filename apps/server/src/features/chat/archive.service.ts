@@ -1,11 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
-  chatExportFile,
-  chatExportFormat,
-  chatExportVersion,
   chatShareSettings,
-  type ChatExportFile,
-  type ChatImportResponse,
   type ChatShareList,
   type ChatShareRecord,
   type ChatShareSettings,
@@ -13,14 +8,14 @@ import {
   chatSharesMax,
 } from '@atrium/shared/contract/chat-export';
 import type { sharedMessage } from '@atrium/shared/contract/chat-export.answers';
-import { dataPathsOf } from '@atrium/shared/file-refs';
 import type { z } from 'zod';
 import type { Db } from '../../db/index';
 import { lockRow } from '../../db/row-lock';
 import { SettingsRepository } from '../../db/settings.repository';
 import { ApiError, notLoggedIn } from '../../http/envelope';
 import type { MemberPrincipal } from '../../http/principal';
-import { holdFiles, type ImageAccess } from '../files/index';
+import type { ImageAccess } from '../files/index';
+import type { Instances } from '../../instances/instances';
 import type { RoomsService } from '../rooms/index';
 import {
   allMarkdownHead,
@@ -37,17 +32,20 @@ import {
   archiveDb,
   type ArchiveDb,
   type ExportConversationRow,
+  type ExportMessageRow,
   type ShareRow,
 } from './archive.repository';
+import { ArchiveImport, slicer } from './archive-import';
+import { ArchiveJobs } from './archive-jobs';
 import { branchPath } from './branches';
-import { ChatRepository } from './chat.repository';
-import { chatDb } from './chat.tables';
 import { parseImages } from './prompt';
 
 type SharedMessage = z.infer<typeof sharedMessage>;
 
 /** Conversations read per page while an export of all of them is written. */
 const EXPORT_PAGE = 50;
+/** Messages of a conversation read per query while it is exported. */
+const MESSAGE_PAGE = 500;
 /** The setting key of the share links' admin setting. */
 export const shareSettingsKey = 'chatShare';
 const defaultShareSettings: ChatShareSettings = { publicLinks: false };
@@ -55,23 +53,16 @@ const defaultShareSettings: ChatShareSettings = { publicLinks: false };
 const Messages = {
   conversationNotFound: 'Conversation not found',
   shareNotFound: 'This share link does not exist or was revoked',
-  notJson: (why: string) => `file: is not a JSON file (${why})`,
-  notExport: `file: not an Atrium chat export (its "format" must be "${chatExportFormat}")`,
-  wrongVersion: (version: unknown) =>
-    `file: export version ${JSON.stringify(version)} cannot be imported here: this Atrium reads version ${chatExportVersion}`,
-  invalid: (where: string, why: string) => `file: ${where}: ${why}`,
-  roomClosed: 'roomId: this room is closed or does not exist',
-  roomsMissing: (rooms: string) =>
-    `roomId: ${rooms} is closed or does not exist on this site: choose a room to import into`,
   publicOff: 'public: public links are turned off on this site',
   tooManyShares: `You have ${chatSharesMax} share links: revoke some first`,
-  streamingAnswer: 'Exported while still being written',
 } as const;
 
 export interface ExportChunks {
   fileName: string;
   contentType: string;
   chunks: AsyncIterable<string>;
+  /** Frees the member's export slot (also when the chunks were never read); idempotent. */
+  end(): Promise<void>;
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -81,18 +72,23 @@ export class ArchiveService {
   private readonly db: ArchiveDb;
   private readonly repo: ArchiveRepository;
   private readonly settings: SettingsRepository;
+  private readonly jobs: ArchiveJobs;
+  private readonly importer: ArchiveImport;
 
   constructor(
     private readonly deps: {
       db: Db;
       rooms: RoomsService;
       images: ImageAccess;
+      instances: Instances;
       now: () => number;
     },
   ) {
     this.db = archiveDb(deps.db);
     this.repo = new ArchiveRepository(this.db);
     this.settings = new SettingsRepository(deps.db);
+    this.jobs = new ArchiveJobs(deps.db, deps.instances, deps.now);
+    this.importer = new ArchiveImport({ ...deps, jobs: this.jobs });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -126,6 +122,11 @@ export class ArchiveService {
       : `atrium-${request.lang === 'en' ? 'conversations' : '对话'}-${day}`;
     const markdown = request.format === 'markdown';
     const repo = this.repo;
+    // One export or import at a time per member; the slot is freed when the file ends.
+    const job = await this.jobs.start(member.id, 'export');
+    let ended: Promise<void> | undefined;
+    const end = () => (ended ??= job.end());
+    const slice = slicer();
     async function* pages(): AsyncGenerator<ExportConversationRow> {
       let after = 0;
       for (;;) {
@@ -136,153 +137,59 @@ export class ArchiveService {
         after = last.id;
       }
     }
+    /** A conversation's messages, read a page at a time with turns of the event loop between. */
+    async function messagesOf(conversationId: number): Promise<ExportMessageRow[]> {
+      const rows: ExportMessageRow[] = [];
+      for (;;) {
+        const page = await repo.messagesPage(conversationId, rows.at(-1)?.id ?? 0, MESSAGE_PAGE);
+        rows.push(...page);
+        await slice();
+        if (page.length < MESSAGE_PAGE) return rows;
+      }
+    }
     async function* chunks(): AsyncGenerator<string> {
-      const options = { lang: request.lang, utcOffset: request.utcOffset, origin };
-      if (markdown) {
-        if (only === undefined) yield allMarkdownHead(request.lang, now, request.utcOffset);
+      try {
+        const options = { lang: request.lang, utcOffset: request.utcOffset, origin };
+        if (markdown) {
+          if (only === undefined) yield allMarkdownHead(request.lang, now, request.utcOffset);
+          let any = false;
+          for await (const conversation of pages()) {
+            const messages = await messagesOf(conversation.id);
+            const text = conversationMarkdown(conversation, messages, options, only ? 1 : 2);
+            yield any ? `\n---\n\n${text}` : text;
+            any = true;
+            await slice();
+          }
+          if (!any) yield noConversationsMarkdown(request.lang);
+          return;
+        }
+        yield jsonHead(now);
         let any = false;
         for await (const conversation of pages()) {
-          const messages = await repo.messagesOf(conversation.id);
-          const text = conversationMarkdown(conversation, messages, options, only ? 1 : 2);
-          yield any ? `\n---\n\n${text}` : text;
+          const messages = await messagesOf(conversation.id);
+          yield `${any ? ',\n' : ''}${JSON.stringify(conversationJson(conversation, messages))}`;
           any = true;
+          await slice();
         }
-        if (!any) yield noConversationsMarkdown(request.lang);
-        return;
+        yield jsonTail;
+      } finally {
+        await end();
       }
-      yield jsonHead(now);
-      let any = false;
-      for await (const conversation of pages()) {
-        const messages = await repo.messagesOf(conversation.id);
-        yield `${any ? ',\n' : ''}${JSON.stringify(conversationJson(conversation, messages))}`;
-        any = true;
-      }
-      yield jsonTail;
     }
     return {
       fileName: `${base}.${markdown ? 'md' : 'json'}`,
       contentType: markdown ? 'text/markdown; charset=utf-8' : 'application/json; charset=utf-8',
       chunks: chunks(),
+      end,
     };
   }
 
   // -------------------------------------------------------------------------------------------
   // Import
 
-  /** Reads and checks an export file: every refusal names what is wrong and where. */
-  parseFile(text: string): ChatExportFile {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      throw new ApiError(Messages.notJson(error instanceof Error ? error.message : String(error)));
-    }
-    const head =
-      typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-    if (head.format !== chatExportFormat) throw new ApiError(Messages.notExport);
-    if (head.version !== chatExportVersion) throw new ApiError(Messages.wrongVersion(head.version));
-    const parsed = chatExportFile.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue?.path.map(String).join('.') || 'file';
-      throw new ApiError(Messages.invalid(where, issue?.message ?? 'is not valid'));
-    }
-    return parsed.data;
-  }
-
-  /**
-   * Imports an export file into the member's account, all or nothing: every conversation with
-   * every branch and its shown branch, into the room it came from (refused, naming the rooms,
-   * when one is closed or gone) or into `roomId`. Images stay only when they are in the
-   * member's own image library; the others are left out and named in the answer.
-   */
-  async import(
-    member: MemberPrincipal,
-    text: string,
-    roomId: number | undefined,
-  ): Promise<ChatImportResponse> {
-    const file = this.parseFile(text);
-    const roomOf = new Map<number, number>();
-    if (roomId !== undefined) {
-      if (!(await this.deps.rooms.findEnabled(roomId))) throw new ApiError(Messages.roomClosed);
-      for (const c of file.conversations) roomOf.set(c.room.id, roomId);
-    } else {
-      const missing = new Map<number, string>();
-      for (const c of file.conversations) {
-        if (roomOf.has(c.room.id) || missing.has(c.room.id)) continue;
-        if (await this.deps.rooms.findEnabled(c.room.id)) roomOf.set(c.room.id, c.room.id);
-        else missing.set(c.room.id, c.room.title);
-      }
-      if (missing.size > 0) {
-        const named = [...missing].map(([id, title]) => `room "${title || id}" (id ${id})`);
-        throw new ApiError(Messages.roomsMissing(named.join(', ')));
-      }
-    }
-
-    const kept = new Set<string>();
-    const dropped = new Set<string>();
-    for (const c of file.conversations) {
-      for (const m of c.messages) {
-        for (const path of m.images) {
-          if (kept.has(path) || dropped.has(path)) continue;
-          if (await this.deps.images.owns(member.id, path)) kept.add(path);
-          else dropped.add(path);
-        }
-      }
-    }
-
-    // The conversations and messages are written as chat writes them (ChatRepository).
-    return chatDb(this.deps.db)
-      .transaction()
-      .execute(async (trx) => {
-        const chat = new ChatRepository(trx);
-        const created: ChatImportResponse['conversations'] = [];
-        let count = 0;
-        for (const c of file.conversations) {
-          const room = roomOf.get(c.room.id) ?? c.room.id;
-          const conversationId = await chat.insertConversation({
-            roomId: room,
-            memberId: member.id,
-            title: c.title,
-            createdAt: c.createdAt,
-            updatedAt: c.updatedAt,
-          });
-          const idOf = new Map<number, number>();
-          for (const m of c.messages) {
-            const images = m.role === 'user' ? m.images.filter((p) => kept.has(p)) : [];
-            const streaming = m.status === 'streaming';
-            const id = await chat.insertMessage({
-              conversationId,
-              parentId: m.parentId === null ? null : (idOf.get(m.parentId) ?? null),
-              role: m.role,
-              content: m.content,
-              images: JSON.stringify(images),
-              // An answer exported mid-way is not being written here: it ends as interrupted.
-              status: streaming ? 'interrupted' : m.status,
-              error: streaming && !m.error ? Messages.streamingAnswer : m.error,
-              modelId: null,
-              promptTokens: m.promptTokens,
-              completionTokens: m.completionTokens,
-              tokensEstimated: m.tokensEstimated ? 1 : 0,
-              createdAt: m.createdAt,
-              updatedAt: m.updatedAt,
-            });
-            idOf.set(m.id, id);
-            if (images.length > 0) {
-              await holdFiles(
-                trx,
-                { kinds: ['chatImage'], holderId: id, memberId: member.id },
-                dataPathsOf(images).map((path) => ({ kind: 'chatImage' as const, path })),
-              );
-            }
-            count += 1;
-          }
-          if (c.leafId !== null)
-            await chat.updateConversation(conversationId, { leafId: idOf.get(c.leafId) ?? null });
-          created.push({ id: conversationId, roomId: room, title: c.title });
-        }
-        return { conversations: created, messages: count, droppedImages: [...dropped] };
-      });
+  /** Imports an export file into the member's account, all or nothing (archive-import.ts). */
+  import(member: MemberPrincipal, text: string, roomId: number | undefined) {
+    return this.importer.run(member, text, roomId);
   }
 
   // -------------------------------------------------------------------------------------------

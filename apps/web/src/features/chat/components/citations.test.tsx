@@ -40,6 +40,22 @@ describe('Citations', () => {
         'This file cannot be read: it has no text to read (a scanned PDF holds only images)',
       ),
     ).toBe('chatDocs.reason.scanned');
+    // The bounds on reading (issue 26): a decompression bomb, too much text, too many pages.
+    expect(unreadableReason('This file cannot be read: it is too large when unpacked')).toBe(
+      'chatDocs.reason.unpacked',
+    );
+    expect(
+      unreadableReason('This file cannot be read: it holds more than 5000000 characters of text'),
+    ).toBe('chatDocs.reason.tooMuchText');
+    expect(unreadableReason('This file cannot be read: it has more than 3000 pages')).toBe(
+      'chatDocs.reason.pages',
+    );
+    expect(
+      unreadableReason('This file cannot be read: reading it stopped 3 times before the end'),
+    ).toBe('chatDocs.reason.stopped');
+    expect(unreadableReason('This file cannot be read: it is larger than 50 MB')).toBe(
+      'chatDocs.reason.large',
+    );
     expect(unreadableReason('something else')).toBe('chatDocs.reason.other');
   });
 });
