@@ -51,4 +51,18 @@ await build({
   },
 });
 
-console.log('Built apps/server/dist/main.js, dist/hash.worker.mjs and dist/extract.worker.mjs');
+// The import file's reader (chat archive-parse.ts finds it next to the bundle too).
+await build({
+  entryPoints: [here('./src/features/chat/archive-parse.worker.mjs')],
+  outfile: here('./dist/archive-parse.worker.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external,
+  logLevel: 'warning',
+});
+
+console.log(
+  'Built apps/server/dist/main.js, dist/hash.worker.mjs, dist/extract.worker.mjs and dist/archive-parse.worker.mjs',
+);

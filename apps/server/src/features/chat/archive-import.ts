@@ -16,6 +16,7 @@ import type { MemberPrincipal } from '../../http/principal';
 import { holdFiles, type ImageAccess } from '../files/index';
 import type { RoomsService } from '../rooms/index';
 import type { ArchiveJob, ArchiveJobs } from './archive-jobs';
+import { parseExport } from './archive-parse';
 import { ChatRepository } from './chat.repository';
 import { chatDb } from './chat.tables';
 
@@ -73,17 +74,26 @@ export class ArchiveImport {
     },
   ) {}
 
-  /** Reads and checks an export file: every refusal names what is wrong and where. */
+  /**
+   * Reads and checks an export file: every refusal names what is wrong and where. The JSON is
+   * parsed on a thread (archive-parse.ts); the checks run here, a conversation at a time.
+   */
   async parseFile(text: string): Promise<ChatExportFile> {
-    let value: unknown;
+    const parsed = await parseExport(text);
+    if ('notJson' in parsed) throw new ApiError(Messages.notJson(parsed.notJson));
     try {
-      value = JSON.parse(text);
-    } catch (error) {
-      throw new ApiError(Messages.notJson(error instanceof Error ? error.message : String(error)));
+      return await this.check(parsed.head, parsed.count, parsed.next);
+    } finally {
+      await parsed.close();
     }
-    await turn();
-    const head =
-      typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  }
+
+  /** The file's head, then each of its `count` conversations as `next` hands them over. */
+  private async check(
+    head: Record<string, unknown>,
+    count: number,
+    next: () => unknown,
+  ): Promise<ChatExportFile> {
     if (head.format !== chatExportFormat) throw new ApiError(Messages.notExport);
     if (head.version !== chatExportVersion) throw new ApiError(Messages.wrongVersion(head.version));
     const refuse = (issue: { path: PropertyKey[]; message: string } | undefined, at: string[]) => {
@@ -91,22 +101,20 @@ export class ArchiveImport {
       return new ApiError(Messages.invalid(where, issue?.message ?? 'is not valid'));
     };
     // The head and the list's length first, then each conversation in its own step.
-    const { conversations: list, ...rest } = head;
-    const shape = fileHead.safeParse(rest);
+    const shape = fileHead.safeParse(head);
     if (!shape.success) throw refuse(shape.error.issues[0], []);
-    if (!Array.isArray(list))
-      throw refuse({ path: [], message: 'expected an array' }, ['conversations']);
-    if (list.length === 0)
+    if (count < 0) throw refuse({ path: [], message: 'expected an array' }, ['conversations']);
+    if (count === 0)
       throw refuse({ path: [], message: 'the file holds no conversation' }, ['conversations']);
-    if (list.length > chatImportMaxConversations)
+    if (count > chatImportMaxConversations)
       throw refuse({ path: [], message: `at most ${chatImportMaxConversations} conversations` }, [
         'conversations',
       ]);
     const conversations: ExportedConversation[] = [];
     let messages = 0;
     const slice = slicer();
-    for (const [i, item] of (list as unknown[]).entries()) {
-      const parsed = exportedConversation.safeParse(item);
+    for (let i = 0; i < count; i++) {
+      const parsed = exportedConversation.safeParse(next());
       if (!parsed.success) throw refuse(parsed.error.issues[0], ['conversations', String(i)]);
       messages += parsed.data.messages.length;
       if (messages > chatImportMaxTotalMessages) throw new ApiError(Messages.tooManyMessages);

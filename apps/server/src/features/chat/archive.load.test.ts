@@ -1,3 +1,4 @@
+import type { Envelope } from '@atrium/shared';
 import type { ChatImportResponse, ExportedConversation } from '@atrium/shared/contract/chat-export';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,19 +103,27 @@ describe('imports and exports beside other members on SQLite', () => {
       headers: { 'content-type': 'application/json', ...authHeaders('member', token) },
       payload: JSON.stringify({ format: 'markdown', lang: 'en' }),
     });
-  const importFile = (token: string, file: string) =>
-    t.post<ChatImportResponse>(
-      '/api/aigc/conversation/import',
-      { file },
-      { area: 'member', token },
-    );
+  /** The request's body is written before it is timed: serialising it is the client's work. */
+  const importFile = async (token: string, file: string) => {
+    const payload = JSON.stringify({ file });
+    return async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/aigc/conversation/import',
+        headers: { 'content-type': 'application/json', ...authHeaders('member', token) },
+        payload,
+      });
+      return { res, json: res.json<Envelope<ChatImportResponse>>() };
+    };
+  };
 
   it('a large import and an export of many messages leave plain calls fast', async () => {
     const messages = 60_000;
     const exporter = await memberWith(60, messages / 60);
     const importer = (await t.loginMember()).token;
-    const file = exportFile(100, 220);
-    expect(file.length).toBeGreaterThan(7 * 1024 * 1024);
+    // About 10 MB, the largest file an import takes (chatImportMaxChars).
+    const file = exportFile(112, 220);
+    expect(file.length).toBeGreaterThan(9.5 * 1024 * 1024);
     const quiet = await latencyBound(t);
     const MB = 1024 * 1024;
     const report = (what: string, ms: number, sampled: Sampled) =>
@@ -130,9 +139,8 @@ describe('imports and exports beside other members on SQLite', () => {
     expect(exportAlone.sampled.p99).toBeLessThan(quiet.bound);
 
     started = performance.now();
-    const both = await sampleWhile(t, () =>
-      Promise.all([importFile(importer, file), exportAll(exporter)]),
-    );
+    const sendImport = await importFile(importer, file);
+    const both = await sampleWhile(t, () => Promise.all([sendImport(), exportAll(exporter)]));
     report(
       `import of ${(file.length / MB).toFixed(1)} MB with the export`,
       performance.now() - started,
@@ -140,21 +148,23 @@ describe('imports and exports beside other members on SQLite', () => {
     );
     const [imported, exported] = both.result;
     expect(imported.json.code, imported.json.msg).toBe(0);
-    expect(imported.json.data.messages).toBe(22_000);
+    expect(imported.json.data.messages).toBe(112 * 220);
     expect(exported.body.split('\n#### ').length - 1).toBe(messages);
-    // Before the bounds one such import held every call for seconds (6 at once: 25.8 s). Its
-    // remaining stalls (parsing the 9 MB body, collecting its garbage) are under a second, not
-    // yet under the 100 ms goal (README).
+    // Before the bounds one such import held every call for seconds (6 at once: 25.8 s). The file
+    // is now parsed off the event loop (archive-parse.ts); what still holds calls for 50-300 ms
+    // at a time is SQLite's full-text index of messages (FTS5, trigram) merging its segments
+    // inside single inserts, growing with the index: not yet the 100 ms p99 of issue 26.
     expect(both.sampled.max).toBeLessThan(1_000);
   }, 120_000);
 
   it('runs one import or export of a member at a time, refusing the others', async () => {
     const token = await memberWith(4, 1_000);
+    const sendSmall = await importFile(token, exportFile(1, 2));
     const [first, second, third, anImport] = await Promise.all([
       exportAll(token),
       exportAll(token),
       exportAll(token),
-      importFile(token, exportFile(1, 2)),
+      sendSmall(),
     ]);
     // Whichever came first runs; the others are refused, naming it.
     const answers = [first, second, third].map((res) =>
@@ -173,7 +183,7 @@ describe('imports and exports beside other members on SQLite', () => {
 
     // Once it ended, the member's next one runs.
     expect((await exportAll(token)).statusCode).toBe(200);
-    const again = await importFile(token, exportFile(1, 2));
+    const again = await sendSmall();
     expect(again.json.code, again.json.msg).toBe(0);
   });
 });
