@@ -1,6 +1,9 @@
 /**
- * Tests that start real server processes (kill -9, several instances, the built bundle) form the
- * integration tier: `npm test` runs it after the unit tier, `npm run test:unit` leaves it out.
+ * Tests that start real server processes (kill -9, several instances, the built bundle), and
+ * tests that time other calls while heavy work runs (`*.load.test.ts`: their bound is the quiet
+ * latency measured just before, which other test files running beside them would blur), form
+ * the integration tier: `npm test` runs it after the unit tier, one file at a time;
+ * `npm run test:unit` leaves it out.
  */
 export const integrationTests = [
   'src/**/*.crash.test.ts',
@@ -9,4 +12,5 @@ export const integrationTests = [
   'src/startup.instances.test.ts',
   'src/testing/processes.test.ts',
   'src/**/*.faults.test.ts',
+  'src/**/*.load.test.ts',
 ];
