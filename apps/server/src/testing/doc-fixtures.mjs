@@ -2,7 +2,7 @@
 // Real small documents written from scratch for tests, browser specs and benchmarks (issue 18):
 // a PDF with one text line per page and a DOCX zipped from its XML parts, so no fixture is a
 // binary nobody can explain. Plain JavaScript, so the .mjs benchmarks import it as it is.
-import { crc32 } from 'node:zlib';
+import { storedZip } from '../features/chat-docs/unpacking.mjs';
 
 /**
  * Escapes text for a PDF literal string (Latin-1 only: the Helvetica of these PDFs).
@@ -51,52 +51,8 @@ export function makePdf(pages) {
   return Buffer.from(out, 'latin1');
 }
 
-/**
- * A zip archive of these files, stored without compression (what a DOCX is).
- * @param {{ name: string; data: Buffer }[]} files
- * @returns {Buffer}
- */
-export function makeZip(files) {
-  /** @type {Buffer[]} */
-  const parts = [];
-  /** @type {Buffer[]} */
-  const central = [];
-  let offset = 0;
-  for (const { name, data } of files) {
-    const nameBytes = Buffer.from(name, 'utf8');
-    const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(0, 8); // stored
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    parts.push(local, nameBytes, data);
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(20, 4);
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(0x0800, 8);
-    entry.writeUInt32LE(crc, 16);
-    entry.writeUInt32LE(data.length, 20);
-    entry.writeUInt32LE(data.length, 24);
-    entry.writeUInt16LE(nameBytes.length, 28);
-    entry.writeUInt32LE(offset, 42);
-    central.push(entry, nameBytes);
-    offset += local.length + nameBytes.length + data.length;
-  }
-  const directory = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(files.length, 8);
-  end.writeUInt16LE(files.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...parts, directory, end]);
-}
+/** A zip archive of these files, stored without compression (what a DOCX is). */
+export const makeZip = storedZip;
 
 /** @param {string} text */
 const xmlText = (text) =>

@@ -92,11 +92,11 @@ export function boundedDocx(bytes) {
 }
 
 /**
- * A zip of these parts, uncompressed.
+ * A zip of these parts, uncompressed (what a DOCX may be; the test fixtures write theirs with it).
  * @param {{ name: string; data: Buffer }[]} parts
  * @returns {Buffer}
  */
-function storedZip(parts) {
+export function storedZip(parts) {
   /** @type {Buffer[]} */
   const out = [];
   /** @type {Buffer[]} */
