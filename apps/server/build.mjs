@@ -8,6 +8,11 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const pkg = JSON.parse(readFileSync(here('./package.json'), 'utf8'));
 const external = Object.keys(pkg.dependencies ?? {}).filter((name) => name !== '@atrium/shared');
 
+// Bundled CommonJS code may call require(); ESM has none, so provide one.
+const requireBanner = {
+  js: "import { createRequire as __atriumCreateRequire } from 'node:module'; const require = __atriumCreateRequire(import.meta.url);",
+};
+
 await build({
   entryPoints: [here('./src/main.ts')],
   outfile: here('./dist/main.js'),
@@ -18,50 +23,30 @@ await build({
   sourcemap: true,
   external,
   logLevel: 'warning',
-  // Bundled CommonJS code may call require(); ESM has none, so provide one.
-  banner: {
-    js: "import { createRequire as __atriumCreateRequire } from 'node:module'; const require = __atriumCreateRequire(import.meta.url);",
-  },
+  banner: requireBanner,
 });
 
-// The hash threads' module runs as its own file next to the bundle (hasher.ts finds it there).
-await build({
-  entryPoints: [here('./src/features/upload/hash.worker.mjs')],
-  outfile: here('./dist/hash.worker.mjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external,
-  logLevel: 'warning',
-});
-
-// The document reader's thread (chat-docs extractor.ts finds it next to the bundle too).
-await build({
-  entryPoints: [here('./src/features/chat-docs/extract.worker.mjs')],
-  outfile: here('./dist/extract.worker.mjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external,
-  logLevel: 'warning',
-  banner: {
-    js: "import { createRequire as __atriumCreateRequire } from 'node:module'; const require = __atriumCreateRequire(import.meta.url);",
-  },
-});
-
-// The import file's reader (chat archive-parse.ts finds it next to the bundle too).
-await build({
-  entryPoints: [here('./src/features/chat/archive-parse.worker.mjs')],
-  outfile: here('./dist/archive-parse.worker.mjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external,
-  logLevel: 'warning',
-});
+// Worker threads run as files of their own next to the bundle, where their users find them:
+// upload hashing (hasher.ts), the document reader (chat-docs extractor.ts), the import file's
+// reader (chat archive-parse.ts). The reader's parsers are CommonJS and need require().
+const workers = [
+  ['./src/features/upload/hash.worker.mjs', './dist/hash.worker.mjs', false],
+  ['./src/features/chat-docs/extract.worker.mjs', './dist/extract.worker.mjs', true],
+  ['./src/features/chat/archive-parse.worker.mjs', './dist/archive-parse.worker.mjs', false],
+];
+for (const [entry, outfile, needsRequire] of workers) {
+  await build({
+    entryPoints: [here(entry)],
+    outfile: here(outfile),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external,
+    logLevel: 'warning',
+    ...(needsRequire ? { banner: requireBanner } : {}),
+  });
+}
 
 console.log(
   'Built apps/server/dist/main.js, dist/hash.worker.mjs, dist/extract.worker.mjs and dist/archive-parse.worker.mjs',
