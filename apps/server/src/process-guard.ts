@@ -1,4 +1,4 @@
-import { outageOf } from './http/unavailable';
+import { errorCode, outageOf } from './http/unavailable';
 
 /** Codes of a socket whose peer went away or cannot be reached: the network, not our code. */
 const networkCodes = new Set([
@@ -18,8 +18,8 @@ const networkCodes = new Set([
  */
 export function isInfrastructureError(error: unknown): boolean {
   if (outageOf(error) !== undefined) return true;
-  if (error === null || typeof error !== 'object' || !('code' in error)) return false;
-  return typeof error.code === 'string' && networkCodes.has(error.code);
+  const code = errorCode(error);
+  return code !== undefined && networkCodes.has(code);
 }
 
 export interface GuardLog {

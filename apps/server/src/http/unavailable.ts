@@ -57,7 +57,8 @@ const pgDownMessages = [
   'Connection unexpectedly closed',
 ];
 
-function codeOf(error: unknown): string | undefined {
+/** The string `code` of a Node, driver or SQLite error (ENOSPC, 57P01, SQLITE_FULL…), if any. */
+export function errorCode(error: unknown): string | undefined {
   if (error === null || typeof error !== 'object' || !('code' in error)) return undefined;
   const code = (error as { code: unknown }).code;
   return typeof code === 'string' ? code : undefined;
@@ -71,7 +72,7 @@ function codeOf(error: unknown): string | undefined {
 export function outageOf(error: unknown, depth = 0): Outage | undefined {
   if (error instanceof UnavailableError) return error.outage;
   if (error === null || typeof error !== 'object' || depth > 3) return undefined;
-  const code = codeOf(error);
+  const code = errorCode(error);
   if (code !== undefined) {
     if (diskFullCodes.has(code) || code === '53100') return 'diskFull';
     if (sqliteDownCodes.test(code) || pgDownCodes.test(code)) return 'database';

@@ -1,5 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { outageOf, UnavailableError } from '../http/unavailable';
+import { errorCode, outageOf, UnavailableError } from '../http/unavailable';
 
 /**
  * Node's codes for a store that cannot do its job now (issue 26): the disk or its mount failed
@@ -19,12 +19,6 @@ const storageDownCodes = new Set([
   'EBUSY',
 ]);
 
-function codeOf(error: unknown): string | undefined {
-  if (error === null || typeof error !== 'object' || !('code' in error)) return undefined;
-  const code = (error as { code: unknown }).code;
-  return typeof code === 'string' ? code : undefined;
-}
-
 /**
  * The error a storage call throws for `error`: an `UnavailableError` when the store is out of
  * reach ('storage') or out of space ('diskFull'), otherwise `error` itself (a missing object, a
@@ -33,7 +27,7 @@ function codeOf(error: unknown): string | undefined {
 export function storageFailure(error: unknown): unknown {
   if (error instanceof UnavailableError) return error;
   if (outageOf(error) === 'diskFull') return new UnavailableError('diskFull', error);
-  const code = codeOf(error);
+  const code = errorCode(error);
   if (code !== undefined && storageDownCodes.has(code))
     return new UnavailableError('storage', error);
   return error;
