@@ -1,14 +1,28 @@
 import { Migrator, sql, type Kysely, type MigrationResultSet } from 'kysely';
+import { errorCode } from '../http/unavailable';
 import { isPostgres } from './columns';
 import type { Db } from './index';
 import { migrations } from './migrations/index';
 
 /**
  * Kysely's migrator checks for its tables by listing every table of every schema (with
- * `pg_get_serial_sequence` per column): a schema another deployment drops while it lists fails
- * the check ("schema … does not exist", 3F000) though nothing of ours was touched. Tried again.
+ * `pg_get_serial_sequence` per column): a schema, table or column another deployment drops while
+ * it lists fails the check though nothing of ours was touched ("schema … does not exist" 3F000,
+ * "relation … does not exist" 42P01, "column … does not exist" 42703, seen from a parallel
+ * worker). Tried again, but only when no migration of ours had started: the same codes from a
+ * migration are its own error.
  */
 const catalogRaceAttempts = 5;
+const catalogRaceCodes = new Set(['3F000', '42P01', '42703']);
+
+class MigrationFailed extends Error {
+  constructor(
+    readonly migrationName: string | undefined,
+    cause: unknown,
+  ) {
+    super(`Migration${migrationName ? ` ${migrationName}` : ''} failed`, { cause });
+  }
+}
 
 /** Runs every pending migration; throws with the failing migration's name and cause. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
@@ -16,9 +30,10 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
     try {
       return await migrateOnce(db);
     } catch (error) {
-      const cause =
-        error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
-      if (cause?.code !== '3F000' || attempt >= catalogRaceAttempts) throw error;
+      const inCatalogCheck = error instanceof MigrationFailed && !error.migrationName;
+      const code = inCatalogCheck ? errorCode(error.cause) : undefined;
+      if (code === undefined || !catalogRaceCodes.has(code) || attempt >= catalogRaceAttempts)
+        throw error;
     }
   }
 }
@@ -39,9 +54,6 @@ async function migrateOnce(db: Db): Promise<string[]> {
   });
   const result: MigrationResultSet = await migrator.migrateToLatest();
   const failed = result.results?.find((r) => r.status === 'Error');
-  if (result.error !== undefined) {
-    const name = failed ? ` ${failed.migrationName}` : '';
-    throw new Error(`Migration${name} failed`, { cause: result.error });
-  }
+  if (result.error !== undefined) throw new MigrationFailed(failed?.migrationName, result.error);
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
