@@ -192,7 +192,7 @@ function bulkLoad(file) {
     return { topIds, leafIds, refs, unused };
   });
   const ids = load();
-  // The name index merged into one b-tree, as the server's merger leaves it (name-index.ts);
+  // The name index merged into one b-tree, as the server's merger leaves it (db/fts-merge.ts);
   // freshly loaded, it holds the many segments of a million inserts.
   db.exec("insert into files_fts (files_fts) values ('optimize')");
   db.pragma('wal_checkpoint(TRUNCATE)');

@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { createBus, type Bus } from './bus/index';
 import type { Config } from './config';
 import { createDb, type Db } from './db/index';
+import { startFtsMerger } from './db/fts-merge';
 import { registerAccountFeature } from './features/account/index';
 import { registerAdminsFeature, AdminsService } from './features/admins/index';
 import { registerAiFeature, type ProvidersService } from './features/ai/index';
@@ -59,6 +60,8 @@ export interface AppDeps {
   limits?: RateLimits;
   /** The clock every time-based rule reads (sessions, rate limits); tests move it. */
   now?: () => number;
+  /** How often a step merges SQLite's full-text indexes (db/fts-merge.ts); 0 never. */
+  ftsMergeMs?: number;
   /** The login captcha: the image captcha (production's) or another verifier (tests). */
   captcha?: CaptchaVerifier | 'image';
   logger?: FastifyBaseLogger;
@@ -154,7 +157,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  // SQLite's full-text indexes are merged in small steps here, never inside a write.
+  const stopFtsMerger = startFtsMerger(db, app.log, deps.ftsMergeMs ?? 1000);
   app.addHook('onClose', async () => {
+    stopFtsMerger();
     await instances.stop();
     if (ownsBus) await bus.close();
     if (ownsLimits) await limits.close();

@@ -260,18 +260,4 @@ export class ChatSearchRepository {
     );
     return Number(rows[0]?.n) === 2;
   }
-
-  /**
-   * One step of merging the FTS tables' segments (SQLite): every committed write adds a small
-   * segment, and a search probes each; merged, a lookup is one b-tree descent per trigram.
-   */
-  async merge(pages: number): Promise<void> {
-    if (this.postgres) return;
-    await sql`insert into chat_message_fts (chat_message_fts, rank) values ('merge', ${-pages})`.execute(
-      this.db,
-    );
-    await sql`insert into chat_title_fts (chat_title_fts, rank) values ('merge', ${-pages})`.execute(
-      this.db,
-    );
-  }
 }

@@ -103,10 +103,6 @@ export class ChatSearchService {
     return this.repo.indexed();
   }
 
-  merge(pages: number): Promise<void> {
-    return this.repo.merge(pages);
-  }
-
   async search(
     member: MemberPrincipal,
     request: z.output<typeof chatSearchRequest>,

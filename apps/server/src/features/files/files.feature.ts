@@ -8,7 +8,6 @@ import { UploadGrants, UploadService, type SettingsReader } from '../upload/inde
 import { fileLibraryCallers } from './file-library-callers';
 import { registerFileManagerRoutes } from './files.routes';
 import { FilesService } from './files.service';
-import { startNameIndexMerger } from './name-index';
 import { Thumbnails } from './thumbnails';
 
 function storageOptions(config: Config): StorageOptions {
@@ -34,8 +33,6 @@ export interface FilesFeatureDeps {
   storage?: Storage;
   /** How often abandoned sessions and unsaved uploads are swept; 0 disables the timer. */
   sweepIntervalMs?: number;
-  /** How often a step merges SQLite's file name index (see name-index.ts); 0 disables it. */
-  nameIndexMergeMs?: number;
 }
 
 export interface FilesFeature {
@@ -88,10 +85,7 @@ export async function registerFilesFeature(
           (error) => log.warn({ err: error }, 'trash purge failed'),
         )
       : undefined;
-  const mergeMs = deps.nameIndexMergeMs ?? 1000;
-  const stopMerger = mergeMs > 0 ? startNameIndexMerger(db, log, mergeMs) : undefined;
   app.addHook('onClose', async () => {
-    stopMerger?.();
     stopSweeper?.();
     stopPurge?.();
     await uploads.close();
