@@ -40,6 +40,7 @@ import { registerVerifyFeature } from './features/verify/index';
 import type { CaptchaService } from './features/captcha/index';
 import { answerFrameworkError, registerErrorHandling } from './http/errors';
 import { createRateLimits, type RateLimits } from './http/rate-limits';
+import { registerLanguage } from './http/language';
 import { registerRouting } from './http/route';
 import { registerInflightBodies } from './http/inflight';
 import { helmetHeaders } from './http/security-headers';
@@ -178,6 +179,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // Only JSON bodies: a cross-site form can send text/plain without a preflight, never JSON.
   app.removeContentTypeParser('text/plain');
 
+  registerLanguage(app);
   registerErrorHandling(app);
   await app.register(fastifyCookie);
   registerXsrf(app, { secureCookie: config.publicUrl?.startsWith('https:') ?? false });

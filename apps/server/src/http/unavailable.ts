@@ -1,11 +1,5 @@
-import {
-  Code,
-  fail,
-  shouldRetryUpload,
-  unavailableData,
-  type Envelope,
-  type Outage,
-} from '@atrium/shared';
+import { Code, unavailableData, type Envelope, type Outage } from '@atrium/shared';
+import { message, refusal } from './envelope';
 
 /**
  * Something a call needs is out of reach (issue 26): thrown by the adapters of the database,
@@ -26,16 +20,6 @@ export class UnavailableError extends Error {
 
 /** Told of every call refused for an outage (the metrics count them by kind). */
 export const outageListeners = new Set<(outage: Outage) => void>();
-
-/** What the person reads (issue 27 moves these into the message catalogue with their zh-CN). */
-export const unavailableMessages: Record<Outage, string> = {
-  database:
-    'The database is temporarily unavailable: nothing was changed, try again in a few seconds',
-  redis:
-    'A shared service (Redis) is temporarily unavailable: nothing was changed, try again in a few seconds',
-  storage: 'Storage is temporarily unavailable: nothing was lost, try again',
-  diskFull: 'The disk is full: tell the administrator, then try again',
-};
 
 /** Node's codes for a disk (or quota) that can take no more bytes. */
 const diskFullCodes = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
@@ -96,9 +80,9 @@ export function outageOf(error: unknown, depth = 0): Outage | undefined {
  */
 export function unavailableRefusal(outage: Outage, upload = false): Envelope {
   for (const listener of outageListeners) listener(outage);
-  const msg = unavailableMessages[outage];
-  return fail(
-    upload ? `${msg} (${shouldRetryUpload})` : msg,
+  const reason = message(`unavailable.${outage}`);
+  return refusal(
+    upload ? message('http.shouldRetryUpload', { reason }) : reason,
     Code.Unavailable,
     unavailableData(outage),
   );

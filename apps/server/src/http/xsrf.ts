@@ -1,6 +1,6 @@
 import { TokenKey, XsrfCookie, XsrfHeader } from '@atrium/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { fail, Messages } from './envelope';
+import { message, refusal } from './envelope';
 import { newToken, safeEqual } from './tokens';
 
 /**
@@ -41,6 +41,6 @@ export function registerXsrf(app: FastifyInstance, options: { secureCookie: bool
     if (req.method !== 'POST' || req.routeOptions.config.xsrf === 'route') return;
     const carriesToken = Boolean(req.headers[TokenKey.member] || req.headers[TokenKey.admin]);
     if (!carriesToken) return;
-    if (!xsrfEchoed(req)) return reply.code(200).send(fail(Messages.xsrfMismatch));
+    if (!xsrfEchoed(req)) return reply.code(200).send(refusal(message('http.xsrfMismatch')));
   });
 }
