@@ -1,5 +1,6 @@
 import { account } from './account';
 import { admin } from './admin';
+import { adminAudit } from './admin-audit';
 import { chat } from './chat';
 import { common } from './common';
 import { fields } from './fields';
@@ -23,6 +24,7 @@ export const catalogueParts: Readonly<Record<string, Readonly<Record<string, Tex
   files,
   chat,
   admin,
+  adminAudit,
 };
 
 /** Every message the server sends, by key (issue 27). */
@@ -34,6 +36,7 @@ export const catalogue = {
   ...files,
   ...chat,
   ...admin,
+  ...adminAudit,
 } as const;
 
 type Catalogue = typeof catalogue;
