@@ -41,66 +41,124 @@ afterAll(async () => {
   await t.cleanup();
 });
 
-const postRaw = (url: string, payload: string, contentType = 'application/json') =>
-  t.app.inject({ method: 'POST', url, headers: { 'content-type': contentType }, payload });
+const postRaw = (url: string, payload: string, contentType = 'application/json', lang = 'en') =>
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': contentType, 'accept-language': lang },
+    payload,
+  });
+/** A JSON call asked in `lang` (Accept-Language). */
+const ask = async (url: string, body: unknown, lang = 'en') => {
+  const res = await postRaw(url, JSON.stringify(body), 'application/json', lang);
+  return { res, json: res.json<{ code: number; msg: string; data: unknown }>() };
+};
+const refused = (msg: string, error: string, params: object = {}, field?: string) => ({
+  code: -1,
+  msg,
+  data: { error, params, ...(field === undefined ? {} : { field }) },
+});
 
 describe('request errors answer HTTP 200 with code -1 naming the problem', () => {
-  it('malformed JSON', async () => {
+  it('malformed JSON, in the language asked for', async () => {
     const res = await postRaw('/api/auth/login', '{"username": "a",');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ code: -1, msg: 'Invalid JSON body', data: null });
+    expect(res.json()).toEqual(refused('Invalid JSON body', 'http.invalidJson'));
+    const zh = await postRaw('/api/auth/login', '{"username": "a",', 'application/json', 'zh-CN');
+    expect(zh.json()).toEqual(refused('请求内容不是有效的 JSON', 'http.invalidJson'));
   });
 
   it('an empty JSON body', async () => {
     const res = await postRaw('/api/auth/login', '');
-    expect(res.json()).toEqual({ code: -1, msg: 'Invalid JSON body', data: null });
+    expect(res.json()).toEqual(refused('Invalid JSON body', 'http.invalidJson'));
   });
 
-  it('a missing field', async () => {
-    const { res, json } = await t.post('/api/auth/login', { username: 'a' });
+  it('a missing field, named in words of the language', async () => {
+    const { res, json } = await ask('/api/auth/login', { username: 'a' });
     expect(res.statusCode).toBe(200);
-    expect(json).toEqual({ code: -1, msg: 'password: is required', data: null });
+    const params = { field: { key: 'field.password' } };
+    expect(json).toEqual(
+      refused('Password is required', 'validation.required', params, 'password'),
+    );
+    const zh = await ask('/api/auth/login', { username: 'a' }, 'zh-CN');
+    expect(zh.json).toEqual(refused('请填写密码', 'validation.required', params, 'password'));
   });
 
   it('a field of the wrong type', async () => {
-    const { json } = await t.post('/api/auth/login', { username: 42, password: 'x' });
-    expect(json).toEqual({ code: -1, msg: 'username: expected string', data: null });
+    const { json } = await ask('/api/auth/login', { username: 42, password: 'x' });
+    expect(json).toEqual(
+      refused(
+        'Username has the wrong type',
+        'validation.type',
+        { field: { key: 'field.username' } },
+        'username',
+      ),
+    );
   });
 
   it('an extra field', async () => {
-    const { json } = await t.post('/api/auth/login', { username: 'a', password: 'b', admin: true });
-    expect(json).toEqual({ code: -1, msg: 'admin: unknown field', data: null });
+    const { json } = await ask('/api/auth/login', { username: 'a', password: 'b', admin: true });
+    expect(json).toEqual(
+      refused('Unknown field: admin', 'validation.unknownField', { field: 'admin' }, 'admin'),
+    );
   });
 
   it('a body that is not an object', async () => {
     for (const body of [[], 'text', 7, null]) {
-      const { json } = await t.post('/api/auth/login', body);
-      expect(json).toEqual({ code: -1, msg: 'body: expected object', data: null });
+      const { json } = await ask('/api/auth/login', body);
+      expect(json).toEqual(
+        refused(
+          'The request has the wrong type',
+          'validation.type',
+          { field: { key: 'field.body' } },
+          '',
+        ),
+      );
     }
   });
 
-  it('a schema rule other than type (with its own message)', async () => {
-    const { json } = await t.post('/api/auth/login', { username: '', password: 'x' });
-    expect(json).toEqual({ code: -1, msg: 'username is required', data: null });
+  it('a schema rule other than type', async () => {
+    const { json } = await ask('/api/auth/login', { username: '', password: 'x' }, 'zh-CN');
+    expect(json).toMatchObject({
+      code: -1,
+      msg: '请填写用户名',
+      data: { error: 'validation.required', field: 'username' },
+    });
   });
 
   it('nested fields by their dotted path', async () => {
-    const wrong = await t.post('/api/test/nested', {
+    const wrong = await ask('/api/test/nested', {
       title: 't',
       options: { size: 1.5, tags: [] },
     });
-    expect(wrong.json.msg).toMatch(/^options\.size: /);
-    const item = await t.post('/api/test/nested', {
+    expect(wrong.json.data).toMatchObject({ field: 'options.size' });
+    const item = await ask('/api/test/nested', {
       title: 't',
       options: { size: 1, tags: ['a', 2] },
     });
-    expect(item.json.msg).toBe('options.tags.1: expected string');
-    const extra = await t.post('/api/test/nested', {
+    // A field the catalogue has no name for is named by its path.
+    expect(item.json).toEqual(
+      refused(
+        'options.tags.1 has the wrong type',
+        'validation.type',
+        { field: 'options.tags.1' },
+        'options.tags.1',
+      ),
+    );
+    expect(item.json.data).toMatchObject({ error: 'validation.type', field: 'options.tags.1' });
+    const extra = await ask('/api/test/nested', {
       title: 't',
       options: { size: 1, tags: [], x: 1 },
     });
-    expect(extra.json.msg).toBe('options.x: unknown field');
-    const good = await t.post('/api/test/nested', {
+    expect(extra.json).toEqual(
+      refused(
+        'Unknown field: options.x',
+        'validation.unknownField',
+        { field: 'options.x' },
+        'options.x',
+      ),
+    );
+    const good = await ask('/api/test/nested', {
       title: 't',
       options: { size: 1, tags: ['a'] },
     });
@@ -111,6 +169,34 @@ describe('request errors answer HTTP 200 with code -1 naming the problem', () =>
     });
   });
 
+  it('a language the client names wins over Accept-Language; none at all is the site default', async () => {
+    const named = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: {
+        'content-type': 'application/json',
+        'accept-language': 'en-US,en;q=0.9',
+        'x-atrium-lang': 'zh-CN',
+      },
+      payload: '{',
+    });
+    expect(named.json()).toMatchObject({ msg: '请求内容不是有效的 JSON' });
+    const none = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{',
+    });
+    expect(none.json()).toMatchObject({ msg: '请求内容不是有效的 JSON' });
+    const ranked = await postRaw(
+      '/api/auth/login',
+      '{',
+      'application/json',
+      'fr;q=1, en;q=0.8, zh;q=0.5',
+    );
+    expect(ranked.json()).toMatchObject({ msg: 'Invalid JSON body' });
+  });
+
   it('a signed-in body over 1 MiB', async () => {
     const member = { area: 'member' as const, token: (await t.loginMember()).token };
     const { res, json } = await t.post(
@@ -119,7 +205,7 @@ describe('request errors answer HTTP 200 with code -1 naming the problem', () =>
       member,
     );
     expect(res.statusCode).toBe(200);
-    expect(json).toEqual({ code: -1, msg: 'Request body too large', data: null });
+    expect(json).toMatchObject({ code: -1, data: { error: 'http.bodyTooLarge' } });
   });
 
   it('a signed-in body just under 1 MiB is read (and then validated)', async () => {
@@ -129,7 +215,7 @@ describe('request errors answer HTTP 200 with code -1 naming the problem', () =>
       { nickname: 'x'.repeat(1000 * 1000) },
       member,
     );
-    expect(json.msg).not.toBe('Request body too large');
+    expect(json.data).not.toMatchObject({ error: 'http.bodyTooLarge' });
     expect(json.code).toBe(-1);
   });
 
@@ -140,7 +226,7 @@ describe('request errors answer HTTP 200 with code -1 naming the problem', () =>
         JSON.stringify({ username: 'a', password: 'x'.repeat(32 * 1024) }),
       );
       expect(res.statusCode, url).toBe(200);
-      expect(res.json(), url).toEqual({ code: -1, msg: 'Request body too large', data: null });
+      expect(res.json(), url).toEqual(refused('Request body too large', 'http.bodyTooLarge'));
     }
   });
 
@@ -155,8 +241,16 @@ describe('request errors answer HTTP 200 with code -1 naming the problem', () =>
   it('a POST without a body counts as an empty object', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/app/config' });
     expect(res.json()).toMatchObject({ code: 0 });
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login' });
-    expect(login.json()).toEqual({ code: -1, msg: 'username: is required', data: null });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'accept-language': 'en' },
+    });
+    expect(login.json()).toMatchObject({
+      code: -1,
+      msg: 'Username is required',
+      data: { field: 'username' },
+    });
   });
 });
 
@@ -180,7 +274,7 @@ describe('a crash', () => {
     logLines.length = 0;
     const res = await postRaw('/api/test/crash', '{}');
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ code: -1, msg: 'Internal server error', data: null });
+    expect(res.json()).toEqual(refused('Internal server error', 'http.internal'));
     expect(res.body).not.toMatch(/exploded|secret|\.ts|at /);
     const requestId = res.headers['x-request-id'];
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);

@@ -157,6 +157,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
           return reply.code(200).send(refusal(message('http.bodyTooLarge')));
         case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
           return reply.code(200).send(refusal(message('http.unsupportedContentType')));
+        case 'ATRIUM_BODY_STALLED':
+          return reply
+            .code(req.method === 'POST' ? 200 : 408)
+            .send(refusal(message('http.bodyStalled')));
         case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
           return reply.code(200).send(refusal(message('http.contentLengthMismatch')));
       }
@@ -168,7 +172,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         // their status so browsers and caches see it.
         return reply
           .code(req.method === 'POST' ? 200 : status)
-          .send(refusal(message('http.refused', { reason: error.message })));
+          .send(refusal(message('http.refused', { reason: error.code })));
       }
     }
     const outage = outageOf(error);

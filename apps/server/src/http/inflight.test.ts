@@ -4,7 +4,6 @@ import { FileClient, multipartBody } from '../features/files/files.testing';
 import { envelopeOf, listenOnLoopback, parseAnswer, rawClient } from '../testing/raw-http';
 import { authHeaders, createTestApp, type TestApp } from '../testing/test-app';
 import { addressKey } from './client-address';
-import { InflightMessages } from './inflight';
 
 /** Short enough for a test, long against a loaded machine's scheduling hiccups. */
 const bodyIdleMs = 800;
@@ -76,7 +75,11 @@ describe('a body that stops arriving', () => {
     const answer = parseAnswer(await stalled.closed);
     const after = performance.now() - started;
     expect(answer.status).toBe(408);
-    expect(envelopeOf(answer)).toEqual({ code: -1, msg: InflightMessages.stalled, data: null });
+    expect(envelopeOf(answer)).toEqual({
+      code: -1,
+      msg: '请求内容中断，没有继续传来',
+      data: { error: 'http.bodyStalled', params: {} },
+    });
     expectSecurityHeaders(answer.headers);
     expect(after).toBeGreaterThanOrEqual(bodyIdleMs);
     expect(after).toBeLessThan(bodyIdleMs + 10_000);
@@ -96,7 +99,7 @@ describe('a body that stops arriving', () => {
     }
     const answer = await client.answered();
     expect(answer.status).toBe(200);
-    expect(envelopeOf(answer).msg).not.toBe(InflightMessages.stalled);
+    expect(envelopeOf(answer).data).not.toMatchObject({ error: 'http.bodyStalled' });
     client.socket.destroy();
   });
 
@@ -132,7 +135,7 @@ describe('a body that stops arriving', () => {
 
     const answer = parseAnswer(await stalled.closed);
     expect(answer.status).toBe(408);
-    expect(envelopeOf(answer).msg).toBe(InflightMessages.stalled);
+    expect(envelopeOf(answer).data).toMatchObject({ error: 'http.bodyStalled' });
 
     const again = await member.sendChunk(file, 0, { chunkSize });
     expect(again.json).toMatchObject({ code: 0 });
@@ -173,8 +176,8 @@ describe('bodies in flight from one address', () => {
     expect(answer.headers.connection).toBe('close');
     expect(envelopeOf(answer)).toEqual({
       code: Code.TooManyRequests,
-      msg: InflightMessages.tooMany,
-      data: null,
+      msg: '进行中的请求过多，请稍后再试',
+      data: { error: 'limits.tooManyInProgress', params: {} },
     });
     expectSecurityHeaders(answer.headers);
     expect(held.every(({ client }) => !client.socket.destroyed)).toBe(true);

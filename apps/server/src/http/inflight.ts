@@ -2,15 +2,11 @@ import { addressKey } from './client-address';
 import type { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { Code, fail } from '@atrium/shared';
+import { Code } from '@atrium/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { message, refusal } from './envelope';
 import { rawAnswer } from './raw-answer';
 import type { ServerLimits } from './server-limits';
-
-export const InflightMessages = {
-  tooMany: 'Too many requests in progress, try again shortly',
-  stalled: 'The request body stopped arriving',
-} as const;
 
 /** Why a body was cut; the error handler answers it like any refused request (4xx). */
 class BodyStalledError extends Error {
@@ -18,7 +14,7 @@ class BodyStalledError extends Error {
   readonly statusCode = 408;
 
   constructor(idleMs: number) {
-    super(`${InflightMessages.stalled} (no byte for ${Math.round(idleMs / 1000)} s)`);
+    super(`The request body stopped arriving (no byte for ${Math.round(idleMs / 1000)} s)`);
     this.name = 'BodyStalledError';
   }
 }
@@ -80,7 +76,9 @@ export function registerInflightBodies(app: FastifyInstance, options: InflightOp
     // An answer already sent (the body was refused unread and is being drained) must not be
     // followed by another on the same connection.
     if (!reply.raw.headersSent && socket.writable) {
-      socket.write(rawAnswer(408, fail(InflightMessages.stalled), options.securityHeaders));
+      socket.write(
+        rawAnswer(408, refusal(message('http.bodyStalled')), options.securityHeaders, req.lang),
+      );
     }
     req.raw.destroy(new BodyStalledError(bodyIdleMs));
   };
@@ -142,7 +140,7 @@ export function registerInflightBodies(app: FastifyInstance, options: InflightOp
       return reply
         .code(req.method === 'POST' ? 200 : 429)
         .header('connection', 'close')
-        .send(fail(InflightMessages.tooMany, Code.TooManyRequests));
+        .send(refusal(message('limits.tooManyInProgress'), Code.TooManyRequests));
     }
     entry.address = address;
     perAddress.set(address, count + 1);

@@ -1,4 +1,5 @@
 import { AccountLimits } from '@atrium/shared/contract/accounts';
+import { message, type MessageRef } from '@atrium/shared/messages/catalogue';
 
 /**
  * Every rate limit of the product, in one place (DESIGN 1, 7, 9). Each is a fixed window of
@@ -12,20 +13,22 @@ export interface LimitSpec {
   points: number;
   durationMs: number;
   /** `limit` is the number that applied: `points`, or the admin's lower setting. */
-  message: (wait: Wait, limit: number) => string;
+  message: (wait: Wait, limit: number) => MessageRef;
 }
 
 /** Time left before a window ends, as a sentence fragment and in seconds. */
 export interface Wait {
-  /** "15 minutes", "1 minute", "40 seconds". */
-  text: string;
+  /** "15 minutes", "1 minute", "40 seconds", in the reader's language. */
+  text: MessageRef;
   seconds: number;
 }
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-const tryAgainIn = (what: string) => (wait: Wait) => `${what}, try again in ${wait.text}`;
+type WaitingMessage =
+  'limits.signInPerAddress' | 'limits.attempts' | 'limits.wrongPasswords' | 'limits.captchaImages';
+const tryAgainIn = (key: WaitingMessage) => (wait: Wait) => message(key, { wait: wait.text });
 
 export const limitSpecs = {
   /**
@@ -35,7 +38,7 @@ export const limitSpecs = {
   signInPerAddress: {
     points: 30,
     durationMs: MINUTE,
-    message: tryAgainIn('Too many sign-in attempts from your address'),
+    message: tryAgainIn('limits.signInPerAddress'),
   },
   /**
    * Failed sign-ins from one address across accounts: a hard block of that address only.
@@ -44,13 +47,13 @@ export const limitSpecs = {
   signInFailuresPerAddress: {
     points: 30,
     durationMs: 15 * MINUTE,
-    message: tryAgainIn('Too many attempts'),
+    message: tryAgainIn('limits.attempts'),
   },
   /** Failed sign-ins on one account from one address: a hard block of that pair only. */
   signInFailuresPerAccountAddress: {
     points: 10,
     durationMs: 15 * MINUTE,
-    message: tryAgainIn('Too many attempts'),
+    message: tryAgainIn('limits.attempts'),
   },
   /**
    * Failed sign-ins on one account from anywhere. Never a block, or anyone could lock the owner
@@ -61,35 +64,35 @@ export const limitSpecs = {
   signInFailuresPerAccount: {
     points: 1_000_000,
     durationMs: 15 * MINUTE,
-    message: tryAgainIn('Too many attempts'),
+    message: tryAgainIn('limits.attempts'),
   },
   /** Wrong current passwords when a member changes theirs (`account/password`). */
   passwordChangeFailures: {
     points: 5,
     durationMs: 15 * MINUTE,
-    message: tryAgainIn('Too many wrong passwords'),
+    message: tryAgainIn('limits.wrongPasswords'),
   },
   /** New captcha images per address. */
   captchaImagesPerAddress: {
     points: 30,
     durationMs: MINUTE,
-    message: tryAgainIn('Too many captcha requests'),
+    message: tryAgainIn('limits.captchaImages'),
   },
   /** One verification code per target per minute. */
   verifyResendPerTarget: {
     points: 1,
     durationMs: AccountLimits.resendAfterMs,
-    message: (wait) => `Please wait ${wait.seconds} s before requesting another code`,
+    message: (wait) => message('limits.codeResend', { seconds: wait.seconds }),
   },
   verifyDailyPerTarget: {
     points: AccountLimits.dailyCodesPerTarget,
     durationMs: DAY,
-    message: () => 'Too many codes were sent to this address today, try again tomorrow',
+    message: () => message('limits.codesToTarget'),
   },
   verifyDailyPerAddress: {
     points: AccountLimits.dailyCodesPerIp,
     durationMs: DAY,
-    message: () => 'Too many codes were sent from your network today, try again tomorrow',
+    message: () => message('limits.codesFromNetwork'),
   },
   /**
    * Checks of one verification code (keyed by the code's nonce). Not a 1004: after the last
@@ -98,7 +101,7 @@ export const limitSpecs = {
   verifyCodeChecks: {
     points: AccountLimits.codeMaxWrongTries,
     durationMs: AccountLimits.codeTtlMs,
-    message: () => 'code: too many wrong tries, request a new code',
+    message: () => ({ ...message('limits.codeTries'), field: 'code' }),
   },
   /**
    * Chat messages per member per minute. The admin sets the real number (`chatQuota`); `points`
@@ -107,8 +110,7 @@ export const limitSpecs = {
   chatMessagesPerMember: {
     points: 10_000,
     durationMs: MINUTE,
-    message: (_wait, limit) =>
-      `Too many messages: at most ${limit} a minute. Wait a moment and try again.`,
+    message: (_wait, limit) => message('limits.chatMessages', { limit }),
   },
 } as const satisfies Record<string, LimitSpec>;
 

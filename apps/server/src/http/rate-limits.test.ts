@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Code } from '@atrium/shared';
 import { afterAll, describe, expect, it } from 'vitest';
+import { render } from '@atrium/shared/messages/catalogue';
 import { ApiError } from './envelope';
 import { limitSpecs } from './limits';
 import { RateLimits, waitOf } from './rate-limits';
@@ -40,7 +41,7 @@ describe.each(stores)('rate limits in %s', (store) => {
     expect(refused).toHaveLength(100 - points);
     expect(refused[0]).toMatchObject({
       code: Code.TooManyRequests,
-      message: 'Too many wrong passwords, try again in 15 minutes',
+      ref: { key: 'limits.wrongPasswords' },
       data: { wait: 900 },
     });
     // Other keys have windows of their own.
@@ -55,7 +56,7 @@ describe.each(stores)('rate limits in %s', (store) => {
     await limits.consume('chatMessagesPerMember', '7', 2);
     await expect(limits.consume('chatMessagesPerMember', '7', 2)).rejects.toMatchObject({
       code: Code.TooManyRequests,
-      message: 'Too many messages: at most 2 a minute. Wait a moment and try again.',
+      ref: { key: 'limits.chatMessages', params: { limit: 2 } },
     });
   });
 
@@ -81,7 +82,7 @@ describe.each(stores)('rate limits in %s', (store) => {
         ['verifyDailyPerAddress', '10.0.0.1'],
         ['verifyResendPerTarget', 'email:a@b.c'],
       ]),
-    ).rejects.toMatchObject({ message: expect.stringMatching(/^Please wait \d+ s before/) });
+    ).rejects.toMatchObject({ ref: { key: 'limits.codeResend' } });
     expect((await limits.peek('verifyDailyPerAddress', '10.0.0.1')).count).toBe(0);
     await limits.reset('verifyResendPerTarget', 'email:a@b.c');
     await expect(
@@ -121,9 +122,16 @@ describe.runIf(redisUrl)('rate limits over Redis', () => {
 
 describe('waitOf', () => {
   it('reads as seconds under a minute and as whole minutes above', () => {
-    expect(waitOf(1)).toEqual({ seconds: 1, text: '1 second' });
-    expect(waitOf(40_000)).toEqual({ seconds: 40, text: '40 seconds' });
-    expect(waitOf(60_000)).toEqual({ seconds: 60, text: '1 minute' });
-    expect(waitOf(14 * 60_000 + 1)).toEqual({ seconds: 841, text: '15 minutes' });
+    const read = (ms: number, lang: 'en' | 'zh-CN' = 'en') => {
+      const wait = waitOf(ms);
+      return { seconds: wait.seconds, text: render(lang, wait.text) };
+    };
+    expect(read(1)).toEqual({ seconds: 1, text: '1 second' });
+    expect(read(40_000)).toEqual({ seconds: 40, text: '40 seconds' });
+    expect(read(60_000)).toEqual({ seconds: 60, text: '1 minute' });
+    expect(read(14 * 60_000 + 1)).toEqual({ seconds: 841, text: '15 minutes' });
+    expect(read(14 * 60_000 + 1, 'zh-CN')).toEqual({ seconds: 841, text: '15 分钟' });
+    const refusal = render('zh-CN', limitSpecs.passwordChangeFailures.message(waitOf(900_000)));
+    expect(refusal).toBe('密码错误次数过多，请 15 分钟后再试');
   });
 });

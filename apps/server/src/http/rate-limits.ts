@@ -15,7 +15,7 @@ import {
   type RedisLog,
 } from '../bus/connection';
 import type { Config } from '../config';
-import { ApiError } from './envelope';
+import { ApiError, message } from './envelope';
 import { limitSpecs, type LimitName, type LimitSpec, type Wait } from './limits';
 
 /** What a limit has counted for a key in its current window. */
@@ -31,9 +31,13 @@ export type LimitStore =
 
 export function waitOf(msLeft: number): Wait {
   const seconds = Math.max(1, Math.ceil(msLeft / 1000));
-  if (seconds < 60) return { seconds, text: `${seconds} second${seconds === 1 ? '' : 's'}` };
+  if (seconds < 60)
+    return {
+      seconds,
+      text: message(seconds === 1 ? 'time.second' : 'time.seconds', { n: seconds }),
+    };
   const minutes = Math.ceil(seconds / 60);
-  return { seconds, text: `${minutes} minute${minutes === 1 ? '' : 's'}` };
+  return { seconds, text: message(minutes === 1 ? 'time.minute' : 'time.minutes', { n: minutes }) };
 }
 
 /** The refusal of a limit: code 1004, the limit's own message, and `data.wait` in seconds. */

@@ -1,6 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Envelope } from '@atrium/shared';
+import type { Language } from '@atrium/shared/messages/catalogue';
+import { localize } from './envelope';
 
 /**
  * An answer written straight to the socket, for the moments no Fastify reply exists (a request
@@ -11,8 +13,9 @@ export function rawAnswer(
   status: number,
   envelope: Envelope,
   securityHeaders: Readonly<Record<string, string>>,
+  lang: Language,
 ): string {
-  const body = JSON.stringify(envelope);
+  const body = JSON.stringify(localize(envelope, lang));
   return [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
     ...Object.entries(securityHeaders).map(([name, value]) => `${name}: ${value}`),

@@ -47,7 +47,11 @@ describe("requests Node's parser refuses", () => {
   it('a malformed request: 400, the envelope, then the connection closes', async () => {
     const answer = parseAnswer(await rawClient(port, 'HELLO THERE\r\n\r\n').closed);
     expect(answer.status).toBe(400);
-    expect(envelopeOf(answer)).toEqual({ code: -1, msg: 'Malformed HTTP request', data: null });
+    expect(envelopeOf(answer)).toEqual({
+      code: -1,
+      msg: '无法解析的 HTTP 请求',
+      data: { error: 'http.malformed', params: {} },
+    });
     expectSecurityHeaders(answer.headers);
   });
 

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { fail } from '@atrium/shared';
+import { defaultLanguage, type MessageKey } from '@atrium/shared/messages/catalogue';
 import type {
   ConnectionError,
   FastifyError,
@@ -8,6 +8,7 @@ import type {
   FastifyReply,
   FastifyRequest,
 } from 'fastify';
+import { refusal } from './envelope';
 import { answerStarted, rawAnswer } from './raw-answer';
 
 /**
@@ -78,11 +79,11 @@ export const defaultServerLimits: ServerLimits = {
   anonymousBodyLimitBytes: 32 * 1024,
 };
 
-const clientErrorAnswers: Record<string, { status: number; msg: string }> = {
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, msg: 'The request took too long to arrive' },
-  HPE_HEADER_OVERFLOW: { status: 431, msg: 'The request line or headers are too long' },
+const clientErrorAnswers: Record<string, { status: number; key: MessageKey }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, key: 'http.requestTimeout' },
+  HPE_HEADER_OVERFLOW: { status: 431, key: 'http.headersTooLong' },
 };
-const malformed = { status: 400, msg: 'Malformed HTTP request' };
+const malformed: { status: number; key: MessageKey } = { status: 400, key: 'http.malformed' };
 
 /**
  * Requests Node's HTTP parser refuses (malformed, headers too long, too slow to arrive) never
@@ -92,9 +93,10 @@ const malformed = { status: 400, msg: 'Malformed HTTP request' };
 function answerClientError(securityHeaders: Readonly<Record<string, string>>) {
   return (error: ConnectionError, socket: Socket): void => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
-    const { status, msg } = clientErrorAnswers[error.code] ?? malformed;
+    const { status, key } = clientErrorAnswers[error.code] ?? malformed;
     if (socket.writable && !answerStarted(socket)) {
-      socket.write(rawAnswer(status, fail(msg), securityHeaders));
+      // No request was read: the site's language is not known here, the product's default is.
+      socket.write(rawAnswer(status, refusal({ key }), securityHeaders, defaultLanguage));
     }
     socket.destroy(error);
   };

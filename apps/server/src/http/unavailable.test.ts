@@ -102,7 +102,14 @@ describe('a call refused for an outage', () => {
     }
     expect(told).toEqual(['database', 'redis', 'storage', 'diskFull']);
     const disk = await t.post('/api/test/outage', { outage: 'diskFull' });
-    expect(disk.json.msg).toMatch(/disk is full.*administrator/);
+    expect(disk.json.msg).toBe('磁盘已满：请告诉管理员，然后重试');
+    const english = await t.app.inject({
+      method: 'POST',
+      url: '/api/test/outage',
+      headers: { 'content-type': 'application/json', 'accept-language': 'en' },
+      payload: JSON.stringify({ outage: 'diskFull' }),
+    });
+    expect(english.json<{ msg: string }>().msg).toMatch(/disk is full.*administrator/);
   });
 
   it('tells SPEC’s uploader to try the file again on an upload call', async () => {
@@ -115,7 +122,7 @@ describe('a call refused for an outage', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       code: Code.Unavailable,
-      msg: expect.stringContaining('ShouldRetryUpload'),
+      msg: '磁盘已满：请告诉管理员，然后重试 (ShouldRetryUpload)',
       data: { params: { outage: 'diskFull' } },
     });
   });

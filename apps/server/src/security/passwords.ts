@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Code } from '@atrium/shared';
 import { hash, verify } from '@node-rs/argon2';
-import { ApiError } from '../http/envelope';
+import { ApiError, message } from '../http/envelope';
 
 /**
  * How many argon2 computations run at once, and how many may wait. Each one is ~19 MiB and tens
@@ -15,7 +15,8 @@ export const PasswordHashing = {
   maxWaiting: 64,
 } as const;
 
-export const SERVER_BUSY = 'The server is busy, try again in a moment';
+/** The refusal when too many hashes already wait. */
+export const SERVER_BUSY = message('limits.serverBusy');
 
 let running = 0;
 const waiting: (() => void)[] = [];

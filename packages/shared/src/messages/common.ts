@@ -36,7 +36,7 @@ export const common = {
   },
   'http.notFound': { 'zh-CN': '未找到', en: 'Not found' },
   'http.internal': { 'zh-CN': '服务器内部错误', en: 'Internal server error' },
-  'http.refused': { 'zh-CN': '请求被拒绝：{reason}', en: 'Request refused: {reason}' },
+  'http.refused': { 'zh-CN': '请求被拒绝（{reason}）', en: 'The request was refused ({reason})' },
   'http.tooManyRequests': {
     'zh-CN': '操作过于频繁，请 {seconds} 秒后再试',
     en: 'Too many requests, try again in {seconds} s',
@@ -63,4 +63,66 @@ export const common = {
     'zh-CN': '磁盘已满：请告诉管理员，然后重试',
     en: 'The disk is full: tell the administrator, then try again',
   },
+
+  'time.second': { 'zh-CN': '{n} 秒', en: '{n} second' },
+  'time.seconds': { 'zh-CN': '{n} 秒', en: '{n} seconds' },
+  'time.minute': { 'zh-CN': '{n} 分钟', en: '{n} minute' },
+  'time.minutes': { 'zh-CN': '{n} 分钟', en: '{n} minutes' },
+  'limits.signInPerAddress': {
+    'zh-CN': '你的网络登录尝试过多，请 {wait}后再试',
+    en: 'Too many sign-in attempts from your address, try again in {wait}',
+  },
+  'limits.attempts': {
+    'zh-CN': '尝试次数过多，请 {wait}后再试',
+    en: 'Too many attempts, try again in {wait}',
+  },
+  'limits.wrongPasswords': {
+    'zh-CN': '密码错误次数过多，请 {wait}后再试',
+    en: 'Too many wrong passwords, try again in {wait}',
+  },
+  'limits.captchaImages': {
+    'zh-CN': '验证码请求过多，请 {wait}后再试',
+    en: 'Too many captcha requests, try again in {wait}',
+  },
+  'limits.codeResend': {
+    'zh-CN': '请等待 {seconds} 秒后再获取验证码',
+    en: 'Please wait {seconds} s before requesting another code',
+  },
+  'limits.codesToTarget': {
+    'zh-CN': '今天发往这个地址的验证码过多，请明天再试',
+    en: 'Too many codes were sent to this address today, try again tomorrow',
+  },
+  'limits.codesFromNetwork': {
+    'zh-CN': '今天从你的网络发送的验证码过多，请明天再试',
+    en: 'Too many codes were sent from your network today, try again tomorrow',
+  },
+  'limits.codeTries': {
+    'zh-CN': '验证码错误次数过多，请重新获取验证码',
+    en: 'Too many wrong tries of this code, request a new code',
+  },
+  'limits.chatMessages': {
+    'zh-CN': '发送过于频繁：每分钟最多 {limit} 条，请稍候再试。',
+    en: 'Too many messages: at most {limit} a minute. Wait a moment and try again.',
+  },
+  'limits.serverBusy': {
+    'zh-CN': '服务器繁忙，请稍后再试',
+    en: 'The server is busy, try again in a moment',
+  },
+  'limits.tooManyInProgress': {
+    'zh-CN': '进行中的请求过多，请稍后再试',
+    en: 'Too many requests in progress, try again shortly',
+  },
+  'http.bodyStalled': {
+    'zh-CN': '请求内容中断，没有继续传来',
+    en: 'The request body stopped arriving',
+  },
+  'http.requestTimeout': {
+    'zh-CN': '请求传送时间过长',
+    en: 'The request took too long to arrive',
+  },
+  'http.headersTooLong': {
+    'zh-CN': '请求行或请求头过长',
+    en: 'The request line or headers are too long',
+  },
+  'http.malformed': { 'zh-CN': '无法解析的 HTTP 请求', en: 'Malformed HTTP request' },
 } as const satisfies Record<string, Texts>;
