@@ -29,17 +29,14 @@ export function isDocumentName(name: string): boolean {
   return ext !== undefined && (documentExtensions as readonly string[]).includes(ext);
 }
 
-const documentPath = textField().trim().min(1, 'is required').max(1000, 'at most 1000 characters');
+const documentPath = textField().trim().min(1).max(1000);
 
 export const documentListRequest = z.strictObject({ conversationId: recordId });
 
 export const documentAttachRequest = z.strictObject({
   conversationId: recordId,
   /** Paths of files in the member's own library. */
-  paths: z
-    .array(documentPath)
-    .min(1, 'choose at least one file')
-    .max(maxDocumentsPerConversation, `at most ${maxDocumentsPerConversation} files`),
+  paths: z.array(documentPath).min(1).max(maxDocumentsPerConversation),
 });
 export type DocumentAttachRequest = z.input<typeof documentAttachRequest>;
 

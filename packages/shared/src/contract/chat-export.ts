@@ -37,7 +37,10 @@ export {
 const epoch = bigIntField(0);
 const count = intField(0, 2_000_000_000);
 /** Ids inside an export file: only links between its own records; never stored as they are. */
-const fileId = intField(1, 2_000_000_000, { min: 'expected an id', max: 'expected an id' });
+const fileId = intField(1, 2_000_000_000, {
+  min: 'validation.invalid',
+  max: 'validation.invalid',
+});
 
 // ---------------------------------------------------------------------------------------------
 // The JSON export file (version 1). It holds every message of every branch; `leafId` names the
@@ -47,8 +50,8 @@ export const exportedMessage = z.strictObject({
   id: fileId,
   parentId: fileId.nullable(),
   role: z.enum(['user', 'assistant']),
-  content: textField().max(1_000_000, 'at most 1000000 characters'),
-  images: z.array(textField().max(1000)).max(20, 'at most 20 images'),
+  content: textField().max(1_000_000),
+  images: z.array(textField().max(1000)).max(20),
   status: z.enum(messageStatuses),
   error: textField().max(10_000).default(''),
   promptTokens: count.default(0),
@@ -62,14 +65,12 @@ export type ExportedMessage = z.infer<typeof exportedMessage>;
 export const exportedConversation = z
   .strictObject({
     id: fileId,
-    title: textField().trim().min(1, 'is required').max(100, 'at most 100 characters'),
+    title: textField().trim().min(1).max(100),
     room: z.strictObject({ id: recordId, title: textField().max(1000) }),
     leafId: fileId.nullable(),
     createdAt: epoch,
     updatedAt: epoch,
-    messages: z
-      .array(exportedMessage)
-      .max(chatImportMaxMessages, `at most ${chatImportMaxMessages} messages`),
+    messages: z.array(exportedMessage).max(chatImportMaxMessages),
   })
   .superRefine((conversation, ctx) => {
     // A tree: ids unique, and each message follows one listed before it (so no cycles).
@@ -79,14 +80,14 @@ export const exportedConversation = z
         ctx.addIssue({
           code: 'custom',
           path: ['messages', index, 'id'],
-          message: `id ${message.id} is used twice`,
+          message: 'chat.exportIdTwice',
         });
       }
       if (message.parentId !== null && !seen.has(message.parentId)) {
         ctx.addIssue({
           code: 'custom',
           path: ['messages', index, 'parentId'],
-          message: `names message ${message.parentId}, which is not listed before it`,
+          message: 'chat.exportParentMissing',
         });
       }
       seen.add(message.id);
@@ -95,23 +96,20 @@ export const exportedConversation = z
       ctx.addIssue({
         code: 'custom',
         path: ['leafId'],
-        message: `names message ${conversation.leafId}, which the conversation does not hold`,
+        message: 'chat.exportLeafMissing',
       });
     }
   });
 export type ExportedConversation = z.infer<typeof exportedConversation>;
 
 export const chatExportFile = z.strictObject({
-  format: z.literal(chatExportFormat, `expected "${chatExportFormat}"`),
-  version: z.literal(
-    chatExportVersion,
-    `expected ${chatExportVersion}: this file was written by another version of Atrium`,
-  ),
+  format: z.literal(chatExportFormat),
+  version: z.literal(chatExportVersion, 'chat.exportVersionOther'),
   exportedAt: epoch,
   conversations: z
     .array(exportedConversation)
-    .min(1, 'the file holds no conversation')
-    .max(chatImportMaxConversations, `at most ${chatImportMaxConversations} conversations`),
+    .min(1, 'chat.importNoConversation')
+    .max(chatImportMaxConversations),
 });
 export type ChatExportFile = z.infer<typeof chatExportFile>;
 
@@ -135,9 +133,7 @@ export type ChatExportRequest = z.input<typeof chatExportRequest>;
 
 export const chatImportRequest = z.strictObject({
   /** The export file's text, parsed and checked on the server. */
-  file: textField()
-    .min(1, 'the file is empty')
-    .max(chatImportMaxChars, `the file is too big: at most ${chatImportMaxChars / 1024 / 1024} MB`),
+  file: textField().min(1, 'chat.importEmpty').max(chatImportMaxChars, 'chat.importTooBig'),
   /** Every conversation goes into this room; omitted: each into the room it was exported from. */
   roomId: recordId.optional(),
 });
@@ -151,7 +147,7 @@ export const chatShareCreateRequest = z.strictObject({
 export type ChatShareCreateRequest = z.input<typeof chatShareCreateRequest>;
 
 /** A share link's token (43 base64url characters, 256 random bits); any other is not found. */
-export const shareToken = textField().trim().min(1, 'is required').max(200);
+export const shareToken = textField().trim().min(1).max(200);
 
 export const chatShareViewRequest = z.strictObject({ token: shareToken });
 export const chatShareRevokeRequest = z.strictObject({ id: recordId });

@@ -22,12 +22,9 @@ export const searchPageSize = 20;
 export const chatSearchRequest = z.strictObject({
   keywords: textField()
     .trim()
-    .min(1, 'is required')
-    .max(100, 'at most 100 characters')
-    .refine(
-      (value) => value.split(/\s+/).length <= maxSearchWords,
-      `at most ${maxSearchWords} words`,
-    ),
+    .min(1)
+    .max(100)
+    .refine((value) => value.split(/\s+/).length <= maxSearchWords, 'chat.searchTooManyWords'),
   /** Only this room's conversations; omitted: all rooms. */
   roomId: recordId.optional(),
   /** Cursor: only messages older than this one (the `next` of the page before). */

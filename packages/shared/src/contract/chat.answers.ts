@@ -133,8 +133,11 @@ export const messageRecord = z.strictObject({
   /** Image paths attached to a user message. */
   images: z.array(z.string()),
   status: z.enum(messageStatuses),
-  /** Why an answer failed, for status 'error' or 'interrupted'. */
+  /** Why an answer failed, for status 'error' or 'interrupted', in the request's language. */
   error: z.string(),
+  /** The same as a catalogue message (issue 27): absent when none was stored. */
+  errorKey: z.string().optional(),
+  errorParams: z.record(z.string(), z.unknown()).optional(),
   promptTokens: count,
   completionTokens: count,
   /** True when the provider gave no usage and the counts are estimates. */
@@ -179,7 +182,10 @@ export const streamDone = z.strictObject({
 });
 export const streamError = z.strictObject({
   status: z.enum(['error', 'interrupted']),
+  /** In the request's language; `errorKey` and `errorParams` name it in the catalogue. */
   msg: z.string(),
+  errorKey: z.string().optional(),
+  errorParams: z.record(z.string(), z.unknown()).optional(),
 });
 
 export const chatQuotaAnswer = z.strictObject({

@@ -49,18 +49,14 @@ const id = recordId;
 /** 0 means "new" in save calls. */
 const idOrNew = recordIdOrZero;
 const flag = z.boolean();
-const text = (max: number) => textField().max(max, `at most ${max} characters`);
-const requiredText = (max: number) =>
-  textField().trim().min(1, 'is required').max(max, `at most ${max} characters`);
+const text = (max: number) => textField().max(max);
+const requiredText = (max: number) => textField().trim().min(1).max(max);
 const sort = intField(-1_000_000, 1_000_000);
 /** A stored file path (`/data/...`) or an address typed by hand in the picker. */
 const mediaPath = text(1000);
 
 /** A file members may download from a room: a site path or an http(s) address, never javascript:. */
-const roomDownload = text(1000)
-  .trim()
-  .min(1, 'is required')
-  .refine(isSiteAddress, 'must be a path starting with "/" or an http(s) address');
+const roomDownload = text(1000).trim().min(1).refine(isSiteAddress, 'chat.downloadAddress');
 export const roomDownloadsMax = 20;
 
 export const idRequest = z.strictObject({ id });
@@ -75,7 +71,7 @@ export const providerSaveRequest = z.strictObject({
   baseUrl: textField()
     .trim()
     .max(500)
-    .refine((v) => /^https?:\/\/[^/\s]+/i.test(v) && URL.canParse(v), 'expected an http(s) URL')
+    .refine((v) => /^https?:\/\/[^/\s]+/i.test(v) && URL.canParse(v), 'validation.url')
     .transform((v) => v.replace(/\/+$/, '')),
   /** Omitted keeps the stored key; an empty string removes it. */
   apiKey: text(1000).optional(),
@@ -144,13 +140,10 @@ export const roomSaveRequest = z.strictObject({
   modelId: recordIdOrZero.default(0),
   systemPrompt: text(20_000).default(''),
   params: generationParams.default({}),
-  prompts: z.array(suggestedPrompt).max(20, 'at most 20 suggested prompts').default([]),
+  prompts: z.array(suggestedPrompt).max(20).default([]),
   introVideo: mediaPath.default(''),
   introAudio: mediaPath.default(''),
-  downloads: z
-    .array(roomDownload)
-    .max(roomDownloadsMax, `at most ${roomDownloadsMax} files`)
-    .default([]),
+  downloads: z.array(roomDownload).max(roomDownloadsMax).default([]),
   /** The whole room's budget, shared by everyone in it. */
   budget: chatBudget.default(noBudget),
   enabled: flag.default(true),
@@ -211,18 +204,12 @@ export const messageListRequest = z.strictObject({
 export type MessageListResponse = z.infer<typeof messageListResponse>;
 
 /** What a member types to the model. */
-const messageContent = textField()
-  .trim()
-  .min(1, 'type a message')
-  .max(maxMessageLength, `at most ${maxMessageLength} characters`);
+const messageContent = textField().trim().min(1).max(maxMessageLength);
 
 export const chatSendRequest = z.strictObject({
   conversationId: id,
   content: messageContent,
-  images: z
-    .array(text(1000))
-    .max(maxImagesPerMessage, `at most ${maxImagesPerMessage} images`)
-    .default([]),
+  images: z.array(text(1000)).max(maxImagesPerMessage).default([]),
 });
 export type ChatSendRequest = z.input<typeof chatSendRequest>;
 
@@ -267,7 +254,7 @@ export const defaultChatQuota: ChatQuota = {
   ...noBudget,
 };
 
-const day = textField().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
+const day = textField().regex(/^\d{4}-\d{2}-\d{2}$/, 'chat.notADay');
 
 export const usageRequest = z.strictObject({
   from: day,

@@ -1,3 +1,4 @@
+import { message, type MessageRef, type ParamValue } from '@atrium/shared/messages/catalogue';
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type {
   ChatCompletionChunk,
@@ -76,23 +77,50 @@ function providerMessage(error: APIError): string {
   return error.message.replace(/^\d{3}\s*/, '');
 }
 
-/** A message a member or admin can act on, without the key, for anything a provider call threw. */
-export function describeProviderError(error: unknown, apiKey: string, midStream: boolean): string {
-  let text: string;
+/** Removes the key from every text parameter of `ref`, nested ones too. */
+function scrubRef(ref: MessageRef, apiKey: string): MessageRef {
+  if (!ref.params) return ref;
+  const params: Record<string, ParamValue> = {};
+  for (const [name, value] of Object.entries(ref.params)) {
+    params[name] =
+      typeof value === 'string'
+        ? scrubKey(value, apiKey)
+        : typeof value === 'object'
+          ? scrubRef(value, apiKey)
+          : value;
+  }
+  return { ...ref, params };
+}
+
+/**
+ * A message a member or admin can act on, without the key, for anything a provider call threw:
+ * the provider's own words (its error text) are a parameter, as it sent them.
+ */
+export function describeProviderError(
+  error: unknown,
+  apiKey: string,
+  midStream: boolean,
+): MessageRef {
+  let ref: MessageRef;
   if (error instanceof APIConnectionTimeoutError) {
-    text = 'The model provider did not answer in time. Please try again.';
+    ref = message('ai.providerTimeout');
   } else if (error instanceof APIConnectionError) {
     const cause = error.cause instanceof Error ? error.cause.message : error.message;
-    text = `Could not reach the model provider (${clip(cause, 120)}).`;
+    ref = message('ai.providerUnreachable', { cause: clip(cause, 120) });
   } else if (error instanceof APIError && typeof error.status === 'number') {
-    text = `The model provider refused the request (HTTP ${error.status}): ${clip(providerMessage(error))}`;
+    ref = message('ai.providerRefused', {
+      status: error.status,
+      detail: clip(providerMessage(error)),
+    });
   } else if (error instanceof APIError) {
-    text = `The model provider reported an error: ${clip(providerMessage(error))}`;
+    ref = message('ai.providerError', { detail: clip(providerMessage(error)) });
   } else if (midStream) {
     const reason = error instanceof Error ? error.message : String(error);
-    text = `The connection to the model provider broke off mid-answer (${clip(reason, 120)}).`;
+    ref = message('ai.providerBrokeOff', { reason: clip(reason, 120) });
   } else {
-    text = `The model call failed: ${clip(error instanceof Error ? error.message : String(error))}`;
+    ref = message('ai.callFailed', {
+      reason: clip(error instanceof Error ? error.message : String(error)),
+    });
   }
-  return scrubKey(text, apiKey);
+  return scrubRef(ref, apiKey);
 }

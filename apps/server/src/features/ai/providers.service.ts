@@ -12,7 +12,8 @@ import { sameUrlAddress } from '@atrium/shared/contract/secret-address';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../../db/index';
-import { ApiError } from '../../http/envelope';
+import { fieldName } from '@atrium/shared/messages/catalogue';
+import { ApiError, message } from '../../http/envelope';
 import { aiDb, type ModelRow, type ProviderRow } from './ai.tables';
 import {
   describeProviderError,
@@ -41,11 +42,11 @@ const TEST_TIMEOUT_MS = 15_000;
 const MAX_LISTED_MODELS = 500;
 
 export const Messages = {
-  providerNotFound: 'Provider not found',
-  modelNotFound: 'Model not found',
-  keyUnreadable:
-    "The provider's API key cannot be decrypted (was ATRIUM_SECRET changed?): enter the key again",
-  keyForOtherAddress: 'apiKey: enter the key again for the new base URL, or remove it',
+  providerNotFound: message('ai.providerNotFound'),
+  modelNotFound: message('ai.modelNotFound'),
+  keyUnreadable: message('ai.keyUnreadable'),
+  keyForOtherAddress: { ...message('ai.keyForOtherAddress'), field: 'apiKey' },
+  baseUrl: { ...message('validation.url', { field: fieldName('baseUrl') }), field: 'baseUrl' },
 } as const;
 
 const toModel = (row: ModelRow): ModelRecord => ({
@@ -256,7 +257,7 @@ export class ProvidersService {
         .slice(0, MAX_LISTED_MODELS);
     } catch (error) {
       throw new ApiError(
-        `The provider did not list its models: ${describeProviderError(error, apiKey, false)}`,
+        message('ai.modelsNotListed', { reason: describeProviderError(error, apiKey, false) }),
       );
     }
   }
@@ -265,7 +266,7 @@ export class ProvidersService {
     const stored = request.id > 0 ? await this.getProvider(request.id) : undefined;
     const baseUrl = (request.baseUrl || stored?.baseUrl || '').replace(/\/+$/, '');
     if (!/^https?:\/\/[^/\s]+/i.test(baseUrl) || !URL.canParse(baseUrl)) {
-      throw new ApiError('baseUrl: expected an http(s) URL');
+      throw new ApiError(Messages.baseUrl);
     }
     if (stored) this.refuseKeyElsewhere(stored, baseUrl, request.apiKey);
     const apiKey =
@@ -280,7 +281,11 @@ export class ProvidersService {
     } catch (listError) {
       const model = request.model?.trim();
       if (!model) {
-        throw new ApiError(`Connection failed: ${describeProviderError(listError, apiKey, false)}`);
+        throw new ApiError(
+          message('ai.connectionFailed', {
+            reason: describeProviderError(listError, apiKey, false),
+          }),
+        );
       }
       try {
         await client.chat.completions.create({
@@ -294,7 +299,9 @@ export class ProvidersService {
           { provider: stored?.id, reason: scrubKey(String(error), apiKey) },
           'provider test failed',
         );
-        throw new ApiError(`Connection failed: ${describeProviderError(error, apiKey, false)}`);
+        throw new ApiError(
+          message('ai.connectionFailed', { reason: describeProviderError(error, apiKey, false) }),
+        );
       }
     }
   }

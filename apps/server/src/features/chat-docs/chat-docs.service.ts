@@ -6,7 +6,7 @@ import {
 } from '@atrium/shared/contract/chat-docs';
 import { parseDataPath } from '@atrium/shared/data-paths';
 import type { FastifyBaseLogger } from 'fastify';
-import { ApiError } from '../../http/envelope';
+import { ApiError, message } from '../../http/envelope';
 import type { MemberPrincipal } from '../../http/principal';
 import { holdFiles } from '../files/index';
 import { ChatDocsRepository, type ListedDocument } from './chat-docs.repository';
@@ -17,14 +17,17 @@ import { citedNumbers, retrievePassages, type Retrieved } from './retrieval';
 import { lockRow } from '../../db/row-lock';
 
 const Messages = {
-  conversationNotFound: 'Conversation not found',
-  documentNotFound: 'Document not found',
-  notOwned: (path: string) => `paths: ${path} is not a file of your own library`,
-  unsupported: (name: string) =>
-    `paths: ${name} cannot be used as a document: choose a ${documentExtensions
-      .map((ext) => ext.toUpperCase())
-      .join(', ')} file`,
-  tooMany: `A conversation holds at most ${maxDocumentsPerConversation} documents: remove one first`,
+  conversationNotFound: message('chat.conversationNotFound'),
+  documentNotFound: message('docs.notFound'),
+  notOwned: (path: string) => ({ ...message('docs.notOwned', { path }), field: 'paths' }),
+  unsupported: (name: string) => ({
+    ...message('docs.unsupported', {
+      name,
+      types: documentExtensions.map((ext) => ext.toUpperCase()).join(', '),
+    }),
+    field: 'paths',
+  }),
+  tooMany: message('docs.tooMany', { max: maxDocumentsPerConversation }),
 } as const;
 
 const supported = new Set<string>(documentExtensions);

@@ -5,6 +5,7 @@ import {
   type ExportedMessage,
 } from '@atrium/shared/contract/chat-export';
 import { branchPath } from './branches';
+import { errorText, titleIn } from './chat-texts';
 import type { ExportConversationRow, ExportMessageRow } from './archive.repository';
 import { parseImages } from './prompt';
 
@@ -111,7 +112,7 @@ export function conversationMarkdown(
   }
   const h = '#'.repeat(headingLevel);
   const lines: string[] = [
-    `${h} ${inlineText(conversation.title)}`,
+    `${h} ${inlineText(titleIn(conversation.title, options.lang))}`,
     '',
     `- ${l.room}: ${conversation.roomTitle === null ? l.roomGone : inlineText(conversation.roomTitle)}`,
     `- ${l.created}: ${when(conversation.createdAt)}`,
@@ -135,7 +136,8 @@ export function conversationMarkdown(
     }
     if (message.status !== 'done') {
       const note = l[message.status];
-      lines.push(message.error ? `_${note} ${inlineText(message.error)}_` : `_${note}_`, '');
+      const error = errorText(message.error, options.lang);
+      lines.push(error ? `_${note} ${inlineText(error)}_` : `_${note}_`, '');
     }
   }
   return lines.join('\n');
@@ -151,14 +153,19 @@ export function noConversationsMarkdown(lang: ExportLanguage): string {
   return `${labels[lang].noConversations}\n`;
 }
 
-/** One conversation in the JSON export's shape (version 1): every message of every branch. */
+/**
+ * One conversation in the JSON export's shape (version 1): every message of every branch. The
+ * default title and the answers' errors are written in `lang`, as a reader of the file reads
+ * them; an import stores them as messages again (archive-import.ts).
+ */
 export function conversationJson(
   conversation: ExportConversationRow,
   messages: readonly ExportMessageRow[],
+  lang: ExportLanguage,
 ): ExportedConversation {
   return {
     id: conversation.id,
-    title: conversation.title,
+    title: titleIn(conversation.title, lang),
     room: { id: conversation.roomId, title: conversation.roomTitle ?? '' },
     leafId: conversation.leafId,
     createdAt: conversation.createdAt,
@@ -170,7 +177,7 @@ export function conversationJson(
       content: m.content,
       images: parseImages(m.images),
       status: m.status,
-      error: m.error,
+      error: errorText(m.error, lang),
       promptTokens: m.promptTokens,
       completionTokens: m.completionTokens,
       tokensEstimated: m.tokensEstimated === 1,

@@ -11,26 +11,40 @@ import {
 } from '@atrium/shared/contract/chat-export';
 import { dataPathsOf } from '@atrium/shared/file-refs';
 import type { Db } from '../../db/index';
-import { ApiError } from '../../http/envelope';
+import type { z } from 'zod';
+import { ApiError, message, type MessageRef } from '../../http/envelope';
+import { describeZodError } from '../../http/errors';
 import type { MemberPrincipal } from '../../http/principal';
 import { holdFiles, type ImageAccess } from '../files/index';
 import type { RoomsService } from '../rooms/index';
 import type { ArchiveJob, ArchiveJobs } from './archive-jobs';
 import { parseExport } from './archive-parse';
+import { sqliteFileOf, writeOnThread } from './archive-writer';
+import { errorToStore, storedError, titleToStore } from './chat-texts';
 import { ChatRepository } from './chat.repository';
 import { chatDb } from './chat.tables';
 
+const atFile = (ref: MessageRef): MessageRef => ({ ...ref, field: 'file' });
+const atRoom = (ref: MessageRef): MessageRef => ({ ...ref, field: 'roomId' });
+
 const Messages = {
-  notJson: (why: string) => `file: is not a JSON file (${why})`,
-  notExport: `file: not an Atrium chat export (its "format" must be "${chatExportFormat}")`,
+  notJson: (reason: string) => atFile(message('chat.importNotJson', { reason })),
+  notExport: atFile(message('chat.importNotExport', { format: chatExportFormat })),
   wrongVersion: (version: unknown) =>
-    `file: export version ${JSON.stringify(version)} cannot be imported here: this Atrium reads version ${chatExportVersion}`,
-  invalid: (where: string, why: string) => `file: ${where}: ${why}`,
-  tooManyMessages: `file: at most ${chatImportMaxTotalMessages} messages in one import`,
-  roomClosed: 'roomId: this room is closed or does not exist',
-  roomsMissing: (rooms: string) =>
-    `roomId: ${rooms} is closed or does not exist on this site: choose a room to import into`,
-  streamingAnswer: 'Exported while still being written',
+    atFile(
+      message('chat.importWrongVersion', {
+        version: JSON.stringify(version) ?? 'undefined',
+        expected: chatExportVersion,
+      }),
+    ),
+  invalid: (where: string, reason: MessageRef) =>
+    atFile(message('chat.importInvalid', { where, reason })),
+  tooManyMessages: atFile(
+    message('chat.importTooManyMessages', { max: chatImportMaxTotalMessages }),
+  ),
+  roomClosed: atRoom(message('chat.importRoomClosed')),
+  roomsMissing: (rooms: string) => atRoom(message('chat.importRoomsMissing', { rooms })),
+  streamingAnswer: storedError(message('chat.answerExportedStreaming')),
 } as const;
 
 /**
@@ -96,26 +110,31 @@ export class ArchiveImport {
   ): Promise<ChatExportFile> {
     if (head.format !== chatExportFormat) throw new ApiError(Messages.notExport);
     if (head.version !== chatExportVersion) throw new ApiError(Messages.wrongVersion(head.version));
-    const refuse = (issue: { path: PropertyKey[]; message: string } | undefined, at: string[]) => {
-      const where = [...at, ...(issue?.path.map(String) ?? [])].join('.') || 'file';
-      return new ApiError(Messages.invalid(where, issue?.message ?? 'is not valid'));
+    /** A refusal naming where in the file (`at`, then the issue's own path) and what is wrong. */
+    const refuse = (reason: MessageRef, at: string[]) => {
+      const where = [...at, ...(reason.field ? [reason.field] : [])].join('.') || 'file';
+      const { field: _field, ...ref } = reason;
+      return new ApiError(Messages.invalid(where, ref));
     };
+    const invalid = (error: z.ZodError, value: unknown, at: string[]) =>
+      refuse(describeZodError(error, value), at);
     // The head and the list's length first, then each conversation in its own step.
     const shape = fileHead.safeParse(head);
-    if (!shape.success) throw refuse(shape.error.issues[0], []);
-    if (count < 0) throw refuse({ path: [], message: 'expected an array' }, ['conversations']);
-    if (count === 0)
-      throw refuse({ path: [], message: 'the file holds no conversation' }, ['conversations']);
+    if (!shape.success) throw invalid(shape.error, head, []);
+    if (count < 0) throw refuse(message('chat.importNotArray'), ['conversations']);
+    if (count === 0) throw refuse(message('chat.importNoConversation'), ['conversations']);
     if (count > chatImportMaxConversations)
-      throw refuse({ path: [], message: `at most ${chatImportMaxConversations} conversations` }, [
-        'conversations',
-      ]);
+      throw refuse(
+        message('chat.importTooManyConversations', { max: chatImportMaxConversations }),
+        ['conversations'],
+      );
     const conversations: ExportedConversation[] = [];
     let messages = 0;
     const slice = slicer();
     for (let i = 0; i < count; i++) {
-      const parsed = exportedConversation.safeParse(next());
-      if (!parsed.success) throw refuse(parsed.error.issues[0], ['conversations', String(i)]);
+      const value = next();
+      const parsed = exportedConversation.safeParse(value);
+      if (!parsed.success) throw invalid(parsed.error, value, ['conversations', String(i)]);
       messages += parsed.data.messages.length;
       if (messages > chatImportMaxTotalMessages) throw new ApiError(Messages.tooManyMessages);
       conversations.push(parsed.data);
@@ -155,7 +174,7 @@ export class ArchiveImport {
       else missing.set(c.room.id, c.room.title);
     }
     if (missing.size > 0) {
-      const named = [...missing].map(([id, title]) => `room "${title || id}" (id ${id})`);
+      const named = [...missing].map(([id, title]) => `"${title || id}" (#${id})`);
       throw new ApiError(Messages.roomsMissing(named.join(', ')));
     }
     return roomOf;
@@ -179,7 +198,9 @@ export class ArchiveImport {
 
   /**
    * Writes the conversations as chat writes them (ChatRepository), BATCH_ROWS rows or SLICE_MS
-   * a transaction, each recording in the member's job row what is written so far.
+   * a transaction, each recording in the member's job row what is written so far. On a SQLite
+   * file the same rows are written on a thread instead (archive-writer.ts); here on PostgreSQL,
+   * whose pool does not hold the event loop, and on an in-memory SQLite no thread can open.
    */
   private async write(
     member: MemberPrincipal,
@@ -189,6 +210,13 @@ export class ArchiveImport {
     kept: Set<string>,
     dropped: Set<string>,
   ): Promise<ChatImportResponse> {
+    // SQLite: written on a thread with its own connection (archive-writer.ts), off the event loop.
+    const sqliteFile = await sqliteFileOf(this.deps.db);
+    if (sqliteFile !== undefined) {
+      const streamingError = Messages.streamingAnswer;
+      return writeOnThread({ ...this.deps, file: sqliteFile, member, job, roomOf, kept, dropped,
+        conversations: file.conversations, streamingError });
+    }
     const created: ChatImportResponse['conversations'] = [];
     const written: number[] = [];
     let count = 0;
@@ -213,7 +241,7 @@ export class ArchiveImport {
                   await chat.insertConversation({
                     roomId: room,
                     memberId: member.id,
-                    title: c.title,
+                    title: titleToStore(c.title),
                     createdAt: c.createdAt,
                     updatedAt: c.updatedAt,
                   }),
@@ -234,7 +262,7 @@ export class ArchiveImport {
                   images: JSON.stringify(images),
                   // An answer exported mid-way is not being written here: it ends as interrupted.
                   status: streaming ? 'interrupted' : m.status,
-                  error: streaming && !m.error ? Messages.streamingAnswer : m.error,
+                  error: streaming && !m.error ? Messages.streamingAnswer : errorToStore(m.error),
                   modelId: null,
                   promptTokens: m.promptTokens,
                   completionTokens: m.completionTokens,

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import type { Database, Db } from '../../db/index';
-import { ApiError } from '../../http/envelope';
+import { ApiError, message } from '../../http/envelope';
 import type { Instances } from '../../instances/instances';
 import { releaseConversationFiles } from '../files/index';
 
@@ -23,7 +23,8 @@ type JobsDb = Kysely<Database & JobTables>;
 export type ArchiveJobKind = 'import' | 'export';
 
 const Messages = {
-  running: (kind: ArchiveJobKind) => `An ${kind} is already running, try again when it ends`,
+  running: (kind: ArchiveJobKind) =>
+    kind === 'import' ? message('chat.importRunning') : message('chat.exportRunning'),
 } as const;
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));

@@ -8,9 +8,11 @@ import {
   chatShareAdminCalls as adminCalls,
 } from '@atrium/shared/contract/chat-export';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { message, okSaying } from '../../http/envelope';
 import { route } from '../../http/route';
 import { attachmentHeader } from './archive-format';
 import type { ArchiveService, ExportChunks } from './archive.service';
+import { conversationIn } from './chat-texts';
 
 /**
  * A body carrying the file as a JSON string: escaping may double it (quotes, line ends), and
@@ -39,28 +41,36 @@ export function registerArchiveRoutes(app: FastifyInstance, archive: ArchiveServ
     calls['aigc/conversation/import'],
     async ({ body, member }) => {
       const result = await archive.import(member, body.file, body.roomId);
-      return ok(result, `Imported ${result.conversations.length} conversation(s)`);
+      return okSaying(
+        result,
+        message('chat.importedConversations', { count: result.conversations.length }),
+      );
     },
     { bodyLimit: importBodyLimit },
   );
 
-  route(app, calls['aigc/share/create'], async ({ body, member }) =>
-    ok(await archive.createShare(member, body.conversationId, body.public)),
+  route(app, calls['aigc/share/create'], async ({ body, member, req }) =>
+    ok(
+      conversationIn(await archive.createShare(member, body.conversationId, body.public), req.lang),
+    ),
   );
-  route(app, calls['aigc/share/list'], async ({ member }) => ok(await archive.listShares(member)));
+  route(app, calls['aigc/share/list'], async ({ member, req }) => {
+    const list = await archive.listShares(member);
+    return ok({ ...list, records: list.records.map((record) => conversationIn(record, req.lang)) });
+  });
   route(app, calls['aigc/share/revoke'], async ({ body, member }) => {
     await archive.revokeShare(member, body.id);
     return ok(null);
   });
-  route(app, calls['aigc/share/view'], async ({ body, member, reply }) => {
+  route(app, calls['aigc/share/view'], async ({ body, member, req, reply }) => {
     // A shared page is for the people it was sent to, never for search engines.
     reply.header('X-Robots-Tag', 'noindex, nofollow');
-    return ok(await archive.viewShare(member, body.token));
+    return ok(conversationIn(await archive.viewShare(member, body.token), req.lang));
   });
 
   route(app, adminCalls['aigc/share/setting'], async () => ok(await archive.shareSettings()));
   route(app, adminCalls['aigc/share/setting_save'], async ({ body }) =>
-    ok(await archive.saveShareSettings(body), 'Save Success'),
+    okSaying(await archive.saveShareSettings(body), message('common.saveSuccess')),
   );
 }
 

@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/index';
 import { lockRow } from '../../db/row-lock';
 import { SettingsRepository } from '../../db/settings.repository';
-import { ApiError, notLoggedIn } from '../../http/envelope';
+import { ApiError, message, notLoggedIn } from '../../http/envelope';
 import type { MemberPrincipal } from '../../http/principal';
 import type { ImageAccess } from '../files/index';
 import type { Instances } from '../../instances/instances';
@@ -38,6 +38,7 @@ import {
 import { ArchiveImport, slicer } from './archive-import';
 import { ArchiveJobs } from './archive-jobs';
 import { branchPath } from './branches';
+import { titleIn } from './chat-texts';
 import { parseImages } from './prompt';
 
 type SharedMessage = z.infer<typeof sharedMessage>;
@@ -51,10 +52,10 @@ export const shareSettingsKey = 'chatShare';
 const defaultShareSettings: ChatShareSettings = { publicLinks: false };
 
 const Messages = {
-  conversationNotFound: 'Conversation not found',
-  shareNotFound: 'This share link does not exist or was revoked',
-  publicOff: 'public: public links are turned off on this site',
-  tooManyShares: `You have ${chatSharesMax} share links: revoke some first`,
+  conversationNotFound: message('chat.conversationNotFound'),
+  shareNotFound: message('chat.shareNotFound'),
+  publicOff: { ...message('chat.publicLinksOff'), field: 'public' },
+  tooManyShares: message('chat.tooManyShares', { max: chatSharesMax }),
 } as const;
 
 export interface ExportChunks {
@@ -118,7 +119,7 @@ export class ArchiveService {
     }
     const day = new Date(now).toISOString().slice(0, 10);
     const base = first
-      ? fileNameOf(first.title, 'conversation')
+      ? fileNameOf(titleIn(first.title, request.lang), 'conversation')
       : `atrium-${request.lang === 'en' ? 'conversations' : '对话'}-${day}`;
     const markdown = request.format === 'markdown';
     const repo = this.repo;
@@ -167,7 +168,7 @@ export class ArchiveService {
         let any = false;
         for await (const conversation of pages()) {
           const messages = await messagesOf(conversation.id);
-          yield `${any ? ',\n' : ''}${JSON.stringify(conversationJson(conversation, messages))}`;
+          yield `${any ? ',\n' : ''}${JSON.stringify(conversationJson(conversation, messages, request.lang))}`;
           any = true;
           await slice();
         }
@@ -294,8 +295,7 @@ export class ArchiveService {
     if (!member) {
       const publicLinks = (await this.shareSettings()).publicLinks;
       if (!publicLinks || (row && row.public !== 1)) {
-        const refusal = notLoggedIn();
-        throw new ApiError(refusal.msg, refusal.code);
+        throw new ApiError(message('http.notLoggedIn'), notLoggedIn().code);
       }
     }
     if (!row) throw new ApiError(Messages.shareNotFound);

@@ -7,7 +7,7 @@ import {
 } from '@atrium/shared/contract/chat-budget';
 import type { ChatQuota } from '@atrium/shared/contract/chat';
 import { PostgresAdapter, sql } from 'kysely';
-import { ApiError } from '../../http/envelope';
+import { ApiError, message, type MessageRef } from '../../http/envelope';
 import type { ChatBudgetCountersTable, ChatDb } from './chat.tables';
 import { utcDay } from './tokens';
 
@@ -124,29 +124,40 @@ function countersOf(
 const money = (micros: number) => String(+fromMicros(micros).toFixed(6));
 
 /**
- * The refusal a member reads (English: the web shows it in the member's language): the limit is
- * used up, or what is left is too little for this message (its prompt and a useful answer).
+ * The refusal a member reads, in the request's language: the limit is used up, or what is left
+ * is too little for this message (its prompt and a useful answer).
  */
 export function refusal(
   counter: Pick<Counter, 'scope' | 'period'>,
   unit: Unit,
   limit: number,
   left = 0,
-): string {
-  if (unit === 'messages')
-    return `You have reached today's limit of ${limit} messages. It resets at 00:00 UTC.`;
-  const period = counter.period === 'day' ? "today's" : "this month's";
-  const amount = (n: number) => (unit === 'tokens' ? `${n} tokens` : `budget of ${money(n)}`);
-  const resets = counter.period === 'day' ? '00:00 UTC' : 'the start of next month (00:00 UTC)';
+): MessageRef {
+  if (unit === 'messages') return message('chat.quotaMessages', { limit });
+  const member = counter.scope === 'member';
+  const day = counter.period === 'day';
+  const resets = day ? message('chat.budgetResetsDay') : message('chat.budgetResetsMonth');
   if (left > 0) {
-    const whose = counter.scope === 'member' ? 'Your' : "This room's";
-    const what = unit === 'tokens' ? `${left} tokens` : money(left);
-    const every = counter.period === 'day' ? 'daily' : 'monthly';
-    const which = unit === 'tokens' ? `limit of ${limit} tokens` : `budget of ${money(limit)}`;
-    return `${whose} ${every} ${which} has ${what} left, too little for this message. The limit resets at ${resets}.`;
+    return message('chat.budgetTooLittle', {
+      whose: member ? message('chat.budgetYour') : message('chat.budgetRooms'),
+      period: day ? message('chat.budgetDaily') : message('chat.budgetMonthly'),
+      amount:
+        unit === 'tokens'
+          ? message('chat.budgetLimitTokens', { n: limit })
+          : message('chat.budgetCost', { n: money(limit) }),
+      left: unit === 'tokens' ? message('chat.budgetTokens', { n: left }) : money(left),
+      resets,
+    });
   }
-  const whose = counter.scope === 'member' ? 'You have' : 'This room has';
-  return `${whose} used ${period} ${amount(limit)}. The limit resets at ${resets}.`;
+  return message('chat.budgetUsed', {
+    whose: member ? message('chat.budgetYouHave') : message('chat.budgetRoomHas'),
+    period: day ? message('chat.budgetTodays') : message('chat.budgetMonths'),
+    amount:
+      unit === 'tokens'
+        ? message('chat.budgetTokens', { n: limit })
+        : message('chat.budgetCost', { n: money(limit) }),
+    resets,
+  });
 }
 
 const keyOf = (scope: Scope, scopeId: number, period: string) => `${scope}:${scopeId}:${period}`;

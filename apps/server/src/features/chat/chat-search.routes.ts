@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { route } from '../../http/route';
 import type { ChatService } from './chat.service';
 import { ChatSearchService } from './chat-search.service';
+import { conversationIn } from './chat-texts';
 import type { ChatDb } from './chat.tables';
 
 /**
@@ -19,9 +20,14 @@ export async function registerChatSearch(
     app.log.warn(
       'pg_trgm is not available (migration 2026_11_30_2000 found no pg_trgm): conversation search runs without an index',
     );
-  route(app, calls['aigc/conversation/search_all'], async ({ body, member }) =>
-    ok(await search.search(member, body)),
-  );
+  route(app, calls['aigc/conversation/search_all'], async ({ body, member, req }) => {
+    const found = await search.search(member, body);
+    const named = <T extends { conversation: { title: string } }>(hit: T): T => ({
+      ...hit,
+      conversation: conversationIn(hit.conversation, req.lang),
+    });
+    return ok({ ...found, titles: found.titles.map(named), records: found.records.map(named) });
+  });
   route(app, calls['aigc/conversation/reveal'], async ({ body, member }) =>
     ok(await search.reveal(member, body.messageId)),
   );

@@ -2,7 +2,9 @@ import { ok } from '@atrium/shared';
 import { chatCalls as calls } from '@atrium/shared/contract/chat';
 import { budgetCalls } from '@atrium/shared/contract/chat-budget';
 import type { FastifyInstance } from 'fastify';
+import { message } from '../../http/envelope';
 import { route } from '../../http/route';
+import { conversationIn, messageIn, storedError } from './chat-texts';
 import type { ChatService } from './chat.service';
 import { sseSink } from './sse';
 import type { ChatStreams } from './stream';
@@ -16,33 +18,41 @@ export function registerChatRoutes(
   route(app, budgetCalls['aigc/chat/budget'], async ({ body, member }) =>
     ok(await chat.budget(member, body.roomId)),
   );
-  route(app, calls['aigc/conversation/list'], async ({ body, member }) =>
-    ok({ records: await chat.listConversations(member, body.roomId) }),
+  route(app, calls['aigc/conversation/list'], async ({ body, member, req }) => {
+    const records = await chat.listConversations(member, body.roomId);
+    return ok({ records: records.map((record) => conversationIn(record, req.lang)) });
+  });
+  route(app, calls['aigc/conversation/search'], async ({ body, member, req }) => {
+    const hits = await chat.searchConversations(member, body.roomId, body.keywords);
+    return ok({
+      records: hits.map((hit) => ({
+        ...hit,
+        conversation: conversationIn(hit.conversation, req.lang),
+      })),
+    });
+  });
+  route(app, calls['aigc/conversation/create'], async ({ body, member, req }) =>
+    ok(conversationIn(await chat.createConversation(member, body.roomId, body.title), req.lang)),
   );
-  route(app, calls['aigc/conversation/search'], async ({ body, member }) =>
-    ok({ records: await chat.searchConversations(member, body.roomId, body.keywords) }),
-  );
-  route(app, calls['aigc/conversation/create'], async ({ body, member }) =>
-    ok(await chat.createConversation(member, body.roomId, body.title)),
-  );
-  route(app, calls['aigc/conversation/rename'], async ({ body, member }) =>
-    ok(await chat.renameConversation(member, body.id, body.title)),
+  route(app, calls['aigc/conversation/rename'], async ({ body, member, req }) =>
+    ok(conversationIn(await chat.renameConversation(member, body.id, body.title), req.lang)),
   );
   route(app, calls['aigc/conversation/delete'], async ({ body, member }) => {
     await chat.deleteConversation(member, body.id);
     return ok(null);
   });
-  route(app, calls['aigc/message/list'], async ({ body, member }) =>
-    ok(await chat.listMessages(member, body.conversationId, body.before, body.limit)),
-  );
+  route(app, calls['aigc/message/list'], async ({ body, member, req }) => {
+    const list = await chat.listMessages(member, body.conversationId, body.before, body.limit);
+    return ok({ ...list, records: list.records.map((record) => messageIn(record, req.lang)) });
+  });
   route(app, calls['aigc/chat/send'], async ({ body, member }) =>
     ok(await chat.send(member, body)),
   );
-  route(app, calls['aigc/chat/stop'], async ({ body, member }) =>
-    ok(await chat.stop(member, body.messageId)),
+  route(app, calls['aigc/chat/stop'], async ({ body, member, req }) =>
+    ok(messageIn(await chat.stop(member, body.messageId), req.lang)),
   );
-  route(app, calls['aigc/chat/regenerate'], async ({ body, member }) =>
-    ok(await chat.regenerate(member, body.messageId)),
+  route(app, calls['aigc/chat/regenerate'], async ({ body, member, req }) =>
+    ok(messageIn(await chat.regenerate(member, body.messageId), req.lang)),
   );
   route(app, calls['aigc/chat/edit'], async ({ body, member }) =>
     ok(await chat.edit(member, body)),
@@ -56,12 +66,12 @@ export function registerChatRoutes(
     // does the reply become an event stream. A live answer here knows its member already.
     if (streams.liveOwner(body.messageId) !== member.id)
       await chat.ownedMessage(member, body.messageId);
-    const sink = sseSink(reply);
+    const sink = sseSink(reply, req.lang);
     try {
       await streams.attach(body.messageId, body.offset, sink);
     } catch (error) {
       req.log.error({ err: error, messageId: body.messageId }, 'chat stream failed');
-      sink.error({ status: 'error', msg: 'The answer stream failed: reload to see the answer' });
+      sink.error({ status: 'error', error: storedError(message('chat.streamFailed')) });
       sink.end();
     }
     // Ignored by Fastify: the reply was hijacked and is written by the stream.

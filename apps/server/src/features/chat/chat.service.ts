@@ -13,7 +13,7 @@ import type {
 } from '@atrium/shared/contract/chat';
 import type { MemberBudget } from '@atrium/shared/contract/chat-budget';
 import type { z } from 'zod';
-import { ApiError } from '../../http/envelope';
+import { ApiError, message } from '../../http/envelope';
 import type { MemberPrincipal } from '../../http/principal';
 import type { ProvidersService } from '../ai/index';
 import type { RoomsService } from '../rooms/index';
@@ -29,23 +29,23 @@ import type { ChatQuotas } from './quota';
 import type { ShortCache } from './short-cache';
 import { UsageRepository } from './usage.repository';
 
-const DEFAULT_CONVERSATION_TITLE = 'New chat';
+/** A conversation nobody named: shown as "New chat" in the reader's language (chat-texts.ts). */
+const DEFAULT_CONVERSATION_TITLE = '';
 const MAX_CONVERSATIONS_LISTED = 200;
 const TITLE_LENGTH = 40;
 
 const Messages = {
-  conversationNotFound: 'Conversation not found',
-  messageNotFound: 'Message not found',
-  roomClosed: 'This room is closed',
-  noModel:
-    'This room has no AI model set up yet, so it cannot answer. Please ask an administrator to configure one.',
-  noVision: "This room's model cannot read images: send text only",
-  imageNotOwned: 'images: choose images from your own file library',
-  busy: 'An answer is still being written: wait for it or stop it first',
-  notLast: 'Only the latest answer can be regenerated',
-  notAnswer: 'Only answers can be regenerated',
-  notQuestion: 'Only your own questions can be edited',
-  stillStreaming: 'This answer is still being written: stop it first',
+  conversationNotFound: message('chat.conversationNotFound'),
+  messageNotFound: message('chat.messageNotFound'),
+  roomClosed: message('chat.roomClosed'),
+  noModel: message('chat.noModel'),
+  noVision: message('chat.noVision'),
+  imageNotOwned: { ...message('chat.imageNotOwned'), field: 'images' },
+  busy: message('chat.busy'),
+  notLast: message('chat.notLastAnswer'),
+  notAnswer: message('chat.notAnswer'),
+  notQuestion: message('chat.notQuestion'),
+  stillStreaming: message('chat.stillStreaming'),
 } as const;
 
 /** Characters of context shown on each side of the words a search found. */

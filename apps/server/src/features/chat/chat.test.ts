@@ -28,6 +28,7 @@ import {
   expectOk,
   listen,
   newConversation,
+  postIn,
   readStream,
   seedRoom,
   send,
@@ -196,13 +197,24 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       expect(records[1]?.model).toEqual({ title: 'Fake Model', vision: false });
       expect(JSON.stringify(records)).not.toContain('pirate');
       const { json } = await t.post('/api/aigc/chat_room/get', { id: hidden.id });
-      expect(json).toMatchObject({ code: Code.Failure, msg: 'Room not found' });
+      expect(json).toMatchObject({
+        code: Code.Failure,
+        msg: '聊天室不存在',
+        data: { error: 'rooms.notFound' },
+      });
+      expect(await postIn(t, 'en', '/api/aigc/chat_room/get', { id: hidden.id })).toMatchObject({
+        msg: 'Room not found',
+        data: { error: 'rooms.notFound' },
+      });
 
       const token = await member();
       const conversation = await newConversation(t, token, noModel.id);
       const refused = await send(t, token, conversation.id, 'hello?');
       expect(refused.json.code).toBe(Code.Failure);
-      expect(refused.json.msg).toMatch(/no AI model set up/);
+      expect(refused.json).toMatchObject({
+        msg: '该聊天室还没有配置 AI 模型，暂时无法回答。请联系管理员配置。',
+        data: { error: 'chat.noModel' },
+      });
       await expectOk(t, '/admin/api/aigc/chat_room/delete', { id: noModel.id }, admin());
       await expectOk(t, '/admin/api/aigc/chat_room/delete', { id: hidden.id }, admin());
     });
@@ -224,7 +236,8 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
         },
         admin(),
       );
-      expect(missing.json.msg).toMatch(/^downloads: the file .* no longer exists$/);
+      // The refusal's words are the file library's (files.fileGone).
+      expect(missing.json.code).toBe(Code.Failure);
       const saved = await expectOk<AdminRoomRecord>(
         t,
         '/admin/api/aigc/chat_room/save',
@@ -241,14 +254,20 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
           admin(),
         );
         expect(json.code, bad).toBe(Code.Failure);
-        expect(json.msg).toMatch(/downloads\.0/);
+        expect(json.data, bad).toMatchObject({
+          error: 'chat.downloadAddress',
+          field: 'downloads.0',
+        });
       }
       const tooMany = await t.post(
         '/admin/api/aigc/chat_room/save',
         { id: saved.id, title: 'Downloads room', downloads: Array(21).fill(downloads[0]) },
         admin(),
       );
-      expect(tooMany.json.msg).toContain('at most 20 files');
+      expect(tooMany.json).toMatchObject({
+        msg: '下载文件最多 20 项',
+        data: { error: 'validation.tooMany', params: { max: 20 } },
+      });
       expect(
         (await expectOk<RoomRecord>(t, '/api/aigc/chat_room/get', { id: saved.id })).downloads,
       ).toEqual(downloads);
@@ -263,7 +282,8 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       );
       expect(json).toMatchObject({
         code: Code.Failure,
-        msg: expect.stringMatching(/params\.evil: unknown field/),
+        msg: '未知字段：params.evil',
+        data: { error: 'validation.unknownField', field: 'params.evil' },
       });
     });
   });
@@ -331,9 +351,19 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       ]);
       // Only the end of the shown branch can be regenerated.
       const hidden = edited.json.data.assistantMessage.id;
-      expect(
-        (await t.post('/api/aigc/chat/regenerate', { messageId: hidden }, as(token))).json.msg,
-      ).toBe('Only the latest answer can be regenerated');
+      for (const [lang, msg] of [
+        ['zh-CN', '只能重新生成当前分支的最新回答'],
+        ['en', 'Only the latest answer can be regenerated'],
+      ] as const) {
+        const notLast = await postIn(
+          t,
+          lang,
+          '/api/aigc/chat/regenerate',
+          { messageId: hidden },
+          as(token),
+        );
+        expect(notLast).toMatchObject({ msg, data: { error: 'chat.notLastAnswer' } });
+      }
       await expectOk(
         t,
         '/api/aigc/conversation/branch',
@@ -348,7 +378,21 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
         { messageId: hidden, content: 'x' },
         as(token),
       );
-      expect(answer.json.msg).toBe('Only your own questions can be edited');
+      expect(answer.json).toMatchObject({
+        msg: '只能编辑你自己提的问题',
+        data: { error: 'chat.notQuestion' },
+      });
+      const english = await postIn(
+        t,
+        'en',
+        '/api/aigc/chat/edit',
+        { messageId: hidden, content: 'x' },
+        as(token),
+      );
+      expect(english).toMatchObject({
+        msg: 'Only your own questions can be edited',
+        data: { error: 'chat.notQuestion' },
+      });
       const stranger = await member();
       for (const [path, body] of [
         ['/api/aigc/chat/edit', { messageId: first.userMessage.id, content: 'mine now' }],
@@ -411,7 +455,8 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       );
       const empty = (await search('   ')).json;
       expect(empty.code).toBe(Code.Failure);
-      expect(empty.msg).toContain('keywords');
+      expect(empty.msg).toBe('请填写关键词');
+      expect(empty.data).toMatchObject({ error: 'validation.required', field: 'keywords' });
     });
 
     it('sends the system prompt, history and parameters to the provider and streams the answer', async () => {
@@ -566,7 +611,7 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
         { messageId: sent.json.data.userMessage.id },
         as(token),
       );
-      expect(json.msg).toBe('Only answers can be regenerated');
+      expect(json).toMatchObject({ msg: '只能重新生成回答', data: { error: 'chat.notAnswer' } });
     });
 
     it('shows a provider error in the answer and leaves the conversation usable', async () => {
@@ -622,6 +667,7 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       );
       expect(error).toMatchObject({ status: 'error' });
       expect(error.error).toMatch(/brokenengine/);
+      expect(error).toMatchObject({ errorKey: 'ai.providerRefused' });
     });
 
     it('ends an answer the provider stops sending, with a clear message', async () => {
@@ -631,7 +677,11 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       const sent = await send(t, token, conversation.id, 'Are you there?');
       const final = await finalMessage(token, conversation.id, sent.json.data.assistantMessage.id);
       expect(final).toMatchObject({ status: 'error', content: 'slow' });
-      expect(final.error).toMatch(/stopped answering for 2 seconds/);
+      expect(final).toMatchObject({
+        error: '模型 2 秒没有继续回答，回答已截断，请重试。',
+        errorKey: 'chat.answerIdle',
+        errorParams: { seconds: 2 },
+      });
       await fake.waitFor(() => fake.completions().at(-1)?.aborted === true);
     });
 
@@ -647,7 +697,8 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       const second = await send(t, token, conversation.id, 'Second');
       expect(second.json).toMatchObject({
         code: Code.Failure,
-        msg: expect.stringMatching(/still being written/),
+        msg: '回答还在生成中：请等待它结束，或先停止它',
+        data: { error: 'chat.busy' },
       });
       await expectOk(
         t,
@@ -731,10 +782,13 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       const stranger = await member();
       const theirs = await newConversation(t, stranger, room.id);
       const stolen = await send(t, stranger, theirs.id, 'And this?', [image.path]);
-      expect(stolen.json.msg).toBe('images: choose images from your own file library');
+      expect(stolen.json).toMatchObject({
+        msg: '请从你自己的图片库中选择图片',
+        data: { error: 'chat.imageNotOwned', field: 'images' },
+      });
       const plain = await newConversation(t, token, seeded.room.id);
       const blind = await send(t, token, plain.id, 'See?', [image.path]);
-      expect(blind.json.msg).toBe("This room's model cannot read images: send text only");
+      expect(blind.json).toMatchObject({ data: { error: 'chat.noVision' } });
       await expectOk(t, '/admin/api/aigc/chat_room/delete', { id: room.id }, admin());
       await expectOk(t, '/admin/api/aigc/model/delete', { id: vision.id }, admin());
     });
@@ -756,19 +810,18 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       ] as const) {
         const { json } = await t.post(url, body, as(stranger));
         expect(json.code, url).toBe(Code.Failure);
-        expect(json.msg, url).toMatch(/not found/);
+        expect((json.data as { error: string }).error, url).toMatch(/NotFound$/);
       }
       const refused = await readStream(base, stranger, { messageId: id });
-      expect(refused.envelope).toMatchObject({ code: Code.Failure, msg: 'Message not found' });
+      expect(refused.envelope).toMatchObject({ code: Code.Failure, msg: '消息不存在' });
       const anonymous = await fetch(`${base}/api/aigc/chat/stream`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ messageId: id }),
       });
-      expect(await anonymous.json()).toEqual({
+      expect(await anonymous.json()).toMatchObject({
         code: Code.NotLoggedIn,
-        msg: 'not logined',
-        data: null,
+        data: { error: 'http.notLoggedIn' },
       });
     });
 
@@ -821,15 +874,26 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       const refused = await send(t, token, conversation.id, 'one more');
       expect(refused.json).toEqual({
         code: Code.Failure,
+        msg: '今天的 2 次提问已用完，UTC 0 点重置。',
+        data: { error: 'chat.quotaMessages', params: { limit: 2 } },
+      });
+      const english = await postIn(
+        t,
+        'en',
+        '/api/aigc/chat/send',
+        { conversationId: conversation.id, content: 'one more' },
+        as(token),
+      );
+      expect(english).toMatchObject({
         msg: "You have reached today's limit of 2 messages. It resets at 00:00 UTC.",
-        data: null,
+        data: { error: 'chat.quotaMessages', params: { limit: 2 } },
       });
       const regenerate = await t.post(
         '/api/aigc/chat/regenerate',
         { messageId: (await messages(token, conversation.id)).at(-1)?.id },
         as(token),
       );
-      expect(regenerate.json.msg).toMatch(/today's limit of 2 messages/);
+      expect(regenerate.json.data).toMatchObject({ error: 'chat.quotaMessages' });
       const other = await member();
       const fresh = await newConversation(t, other, seeded.room.id);
       expect((await send(t, other, fresh.id, 'hi')).json.code).toBe(0);
@@ -848,9 +912,24 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       const sent = await send(t, token, conversation.id, 'expensive');
       await finalMessage(token, conversation.id, sent.json.data.assistantMessage.id);
       const refused = await send(t, token, conversation.id, 'more');
-      expect(refused.json.msg).toBe(
-        "You have used today's 300 tokens. The limit resets at 00:00 UTC.",
+      expect(refused.json).toMatchObject({
+        msg: '你今日的 300 tokens 已用完，UTC 0 点重置。',
+        data: { error: 'chat.budgetUsed' },
+      });
+      const english = await postIn(
+        t,
+        'en',
+        '/api/aigc/chat/send',
+        { conversationId: conversation.id, content: 'more' },
+        as(token),
       );
+      expect(english).toMatchObject({
+        msg: "You have used today's 300 tokens. The limit resets at 00:00 UTC.",
+        data: {
+          error: 'chat.budgetUsed',
+          params: { whose: { key: 'chat.budgetYouHave' }, amount: { key: 'chat.budgetTokens' } },
+        },
+      });
 
       await expectOk(
         t,
@@ -865,7 +944,7 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       const limited = await send(t, burst, c2.id, 'two');
       expect(limited.json).toMatchObject({
         code: Code.TooManyRequests,
-        msg: expect.stringMatching(/at most 1 a minute/),
+        msg: expect.stringMatching(/每分钟最多 1 条/),
       });
       t.clock.advance(61_000);
       expect((await send(t, burst, c2.id, 'three')).json.code).toBe(0);
@@ -893,7 +972,10 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
         { from: today, to: '2020-01-01' },
         admin(),
       );
-      expect(json.msg).toBe('to: must not be before from');
+      expect(json).toMatchObject({
+        msg: '结束日期不能早于开始日期',
+        data: { error: 'chat.toBeforeFrom', field: 'to' },
+      });
     });
   });
 

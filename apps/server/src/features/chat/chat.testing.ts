@@ -39,6 +39,27 @@ export async function expectOk<T>(
   return json.data;
 }
 
+/** POSTs as `t.post` does, asking for the answer in `lang` (Accept-Language). */
+export async function postIn<T = unknown>(
+  t: Pick<TestApp, 'app'>,
+  lang: string,
+  url: string,
+  body: unknown,
+  as?: Caller,
+): Promise<Envelope<T>> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url,
+    headers: {
+      'content-type': 'application/json',
+      'accept-language': lang,
+      ...(as ? authHeaders(as.area, as.token) : {}),
+    },
+    payload: JSON.stringify(body),
+  });
+  return res.json<Envelope<T>>();
+}
+
 /** A provider pointing at the fake server, one model and one room, through the admin API. */
 export async function seedRoom(
   t: Pick<TestApp, 'post' | 'loginAdmin'>,

@@ -1,6 +1,8 @@
 import type { MessageStatus, StreamUsage } from '@atrium/shared/contract/chat';
 import type { GenerationParams } from '@atrium/shared/contract/chat';
+import { message } from '@atrium/shared/messages/catalogue';
 import type { ResolvedModel } from '../ai/index';
+import { storedError } from './chat-texts';
 import type { PromptRow } from './prompt';
 import { FLOOR_RATES, TokenCounter, whole } from './tokens';
 
@@ -19,20 +21,18 @@ export const channelOf = (messageId: number) => `chat:${messageId}`;
  */
 export const MAX_ANSWER_CHARS = 200_000;
 
+/** Why an answer ended early, as `chat_messages.error` stores it (chat-texts.ts). */
 export const EndMessages = {
-  interrupted: 'The answer was interrupted (the server restarted). What was written is kept.',
+  interrupted: storedError(message('chat.answerInterrupted')),
   /**
    * The writer was alive but could not reach the database for longer than others wait: it was
    * taken over, or it learned on coming back that it had been.
    */
-  lostTouch:
-    'The answer was interrupted: the server writing it lost touch with the database for a while. What was written is kept.',
-  shutdown: 'The answer was interrupted because the server shut down. What was written is kept.',
-  length: 'The answer reached its length limit and was cut off. What was written is kept.',
-  idle: (seconds: number) =>
-    `The model stopped answering for ${seconds} seconds, so the answer was cut off. Try again.`,
-  noStart: (seconds: number) =>
-    `The model did not start answering within ${seconds} seconds. Try again later.`,
+  lostTouch: storedError(message('chat.answerLostTouch')),
+  shutdown: storedError(message('chat.answerShutdown')),
+  length: storedError(message('chat.answerLength')),
+  idle: (seconds: number) => storedError(message('chat.answerIdle', { seconds })),
+  noStart: (seconds: number) => storedError(message('chat.answerNoStart', { seconds })),
 } as const;
 
 export interface GenerationRequest {

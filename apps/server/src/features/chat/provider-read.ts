@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { describeProviderError, scrubKey, streamCompletion } from '../ai/index';
+import { storedError } from './chat-texts';
 import { EndMessages, storable, type EndStatus, type Job, type Outcome } from './job';
 
 interface ReportedUsage {
@@ -66,7 +67,7 @@ export async function readAnswer(job: Job, request: ReadRequest): Promise<Outcom
   } catch (thrown) {
     if (!job.endReason) {
       status = 'error';
-      error = storable(describeProviderError(thrown, apiKey, job.content.length > 0));
+      error = storable(storedError(describeProviderError(thrown, apiKey, job.content.length > 0)));
       request.log.warn(
         {
           messageId: job.messageId,

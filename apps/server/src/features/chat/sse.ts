@@ -1,13 +1,26 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import type { StreamSink } from './stream';
+import type { Language } from '@atrium/shared/messages/catalogue';
+import { errorFields } from './chat-texts';
+import type { StreamEnd, StreamSink } from './stream';
+
+/**
+ * An `error` event: `msg` in the client's language, and the message's `errorKey` and
+ * `errorParams` for clients that render it themselves (absent for an error stored before keys).
+ */
+function errorEvent(end: StreamEnd, lang: Language) {
+  const { error, errorKey, errorParams } = errorFields(end.error, lang);
+  return errorKey === undefined
+    ? { status: end.status, msg: error }
+    : { status: end.status, msg: error, errorKey, errorParams };
+}
 
 /**
  * Turns a reply into a Server-Sent Events stream. The reply is hijacked (Fastify sends nothing
  * more), so the headers Fastify's hooks already set (security headers, request id, a rotated
  * token) are copied onto the raw response first.
  */
-export function sseSink(reply: FastifyReply): StreamSink {
+export function sseSink(reply: FastifyReply, lang: Language): StreamSink {
   reply.hijack();
   const raw = reply.raw;
   const headers: OutgoingHttpHeaders = {};
@@ -46,7 +59,7 @@ export function sseSink(reply: FastifyReply): StreamSink {
   return {
     delta: (delta) => send('delta', delta, delta.seq),
     done: (done) => send('done', done),
-    error: (error) => send('error', error),
+    error: (end) => send('error', errorEvent(end, lang)),
     ping: () => {
       if (!closed && !raw.writableEnded) raw.write(': ping\n\n');
     },

@@ -5,16 +5,27 @@ import type {
   StreamUsage,
 } from '@atrium/shared/contract/chat';
 import type { FastifyBaseLogger } from 'fastify';
+import { message } from '@atrium/shared/messages/catalogue';
 import type { Bus } from '../../bus/index';
+import { storedError } from './chat-texts';
 import type { ChatRepository } from './chat.repository';
 import type { MessageRow } from './chat.tables';
 import { channelOf, type Generations, type JobEvent } from './generation';
+
+/**
+ * How an answer ended early, for a client: `error` as `chat_messages.error` stores it (a catalogue
+ * message, chat-texts.ts), rendered in the client's language by the sink.
+ */
+export interface StreamEnd {
+  status: StreamError['status'];
+  error: string;
+}
 
 /** Where the events of one attached client go (an SSE response in production). */
 export interface StreamSink {
   delta(delta: StreamDelta): void;
   done(done: StreamDone): void;
-  error(error: StreamError): void;
+  error(error: StreamEnd): void;
   ping(): void;
   /** Ends the response. */
   end(): void;
@@ -56,7 +67,10 @@ function sendEnd(sink: StreamSink, row: MessageRow): void {
   if (row.status === 'done' || row.status === 'stopped') {
     sink.done({ status: row.status, usage: usageOf(row) });
   } else if (row.status === 'error' || row.status === 'interrupted') {
-    sink.error({ status: row.status, msg: row.error || 'The answer failed' });
+    sink.error({
+      status: row.status,
+      error: row.error || storedError(message('chat.answerFailed')),
+    });
   }
 }
 
@@ -134,7 +148,7 @@ export class ChatStreams {
       if (event.status === 'done' || event.status === 'stopped') {
         sink.done({ status: event.status, usage: event.usage });
       } else {
-        sink.error({ status: event.status, msg: event.error });
+        sink.error({ status: event.status, error: event.error });
       }
       sink.end();
     });
@@ -173,7 +187,7 @@ export class ChatStreams {
 
     let row = await repo.findMessage(messageId);
     if (!row) {
-      sink.error({ status: 'error', msg: 'Message not found' });
+      sink.error({ status: 'error', error: storedError(message('chat.messageNotFound')) });
       sink.end();
       return;
     }
@@ -265,7 +279,7 @@ export class ChatStreams {
         // The database is behind this delta: wait for the next flush, then fill in from it.
         const filled = await this.waitForContent(messageId, event.offset, () => closed);
         if (!filled) {
-          sink.error({ status: 'error', msg: 'Lost the live answer: reload to see it' });
+          sink.error({ status: 'error', error: storedError(message('chat.streamLost')) });
           sink.end();
           return;
         }

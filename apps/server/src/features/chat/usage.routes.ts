@@ -1,6 +1,7 @@
 import { ok } from '@atrium/shared';
 import { usageCalls as calls } from '@atrium/shared/contract/chat';
 import type { FastifyInstance } from 'fastify';
+import { message, okSaying } from '../../http/envelope';
 import { route } from '../../http/route';
 import type { ChatQuotas } from './quota';
 import type { UsageService } from './usage.service';
@@ -13,6 +14,6 @@ export function registerUsageRoutes(
   route(app, calls['aigc/usage/summary'], async ({ body }) => ok(await usage.summary(body)));
   route(app, calls['aigc/usage/quota'], async () => ok(await quotas.current()));
   route(app, calls['aigc/usage/quota_save'], async ({ body }) =>
-    ok(await quotas.save(body), 'Save Success'),
+    okSaying(await quotas.save(body), message('common.saveSuccess')),
   );
 }

@@ -1,7 +1,8 @@
 import type { UsageResponse, UsageTotals, usageRequest } from '@atrium/shared/contract/chat';
 import { fromMicros } from '@atrium/shared/contract/chat-budget';
 import type { z } from 'zod';
-import { ApiError } from '../../http/envelope';
+import { fieldName } from '@atrium/shared/messages/catalogue';
+import { ApiError, message, type MessageRef } from '../../http/envelope';
 import type { RoomsService } from '../rooms/index';
 import type { UsageRepository, UsageSums } from './usage.repository';
 
@@ -27,11 +28,12 @@ export class UsageService {
   async summary(filter: z.output<typeof usageRequest>): Promise<UsageResponse> {
     const from = Date.parse(`${filter.from}T00:00:00Z`);
     const to = Date.parse(`${filter.to}T00:00:00Z`);
-    if (Number.isNaN(from)) throw new ApiError('from: not a date');
-    if (Number.isNaN(to)) throw new ApiError('to: not a date');
-    if (to < from) throw new ApiError('to: must not be before from');
+    const at = (field: 'from' | 'to', ref: MessageRef) => new ApiError({ ...ref, field });
+    if (Number.isNaN(from)) throw at('from', message('chat.notADay', { field: fieldName('from') }));
+    if (Number.isNaN(to)) throw at('to', message('chat.notADay', { field: fieldName('to') }));
+    if (to < from) throw at('to', message('chat.toBeforeFrom'));
     if ((to - from) / DAY_MS >= MAX_DAYS)
-      throw new ApiError(`to: at most ${MAX_DAYS} days at once`);
+      throw at('to', message('chat.tooManyDays', { max: MAX_DAYS }));
 
     const [days, rooms, members, titles] = await Promise.all([
       this.usage.byDay(filter),

@@ -1,6 +1,7 @@
 import { ok } from '@atrium/shared';
 import { roomsAdminCalls, roomsMemberCalls } from '@atrium/shared/contract/chat';
 import type { FastifyInstance } from 'fastify';
+import { message, okSaying } from '../../http/envelope';
 import { route } from '../../http/route';
 import type { ModelCatalog, RoomsService } from './rooms.service';
 
@@ -23,18 +24,18 @@ export function registerRoomRoutes(
     ok({ records: await models.modelOptions() }),
   );
   route(app, calls['aigc/chat_room/save'], async ({ body }) =>
-    ok(await rooms.save(body), 'Save Success'),
+    okSaying(await rooms.save(body), message('common.saveSuccess')),
   );
   route(app, calls['aigc/chat_room/enable'], async ({ body }) => {
     await rooms.setEnabled(body.id, body.enabled);
-    return ok(null, 'Save Success');
+    return okSaying(null, message('common.saveSuccess'));
   });
   route(app, calls['aigc/chat_room/sort'], async ({ body }) => {
     await rooms.sort(body.ids);
-    return ok(null, 'Save Success');
+    return okSaying(null, message('common.saveSuccess'));
   });
   route(app, calls['aigc/chat_room/delete'], async ({ body }) => {
     await rooms.delete(body.id);
-    return ok(null, 'Delete Success');
+    return okSaying(null, message('common.deleteSuccess'));
   });
 }

@@ -12,7 +12,7 @@ import {
 import { chatBudget, noBudget, type ChatBudget } from '@atrium/shared/contract/chat-budget';
 import { z } from 'zod';
 import type { Db } from '../../db/index';
-import { ApiError } from '../../http/envelope';
+import { ApiError, message } from '../../http/envelope';
 import { roomHeldPaths, roomRefKinds } from '@atrium/shared/file-refs';
 import { holdFiles, releaseConversationFiles } from '../files/index';
 import { RoomsRepository } from './rooms.repository';
@@ -22,8 +22,8 @@ import { sanitizeRichText } from '../../security/sanitize-html';
 export const ROOMS_LAZY_KEY = 'Rooms';
 
 const Messages = {
-  roomNotFound: 'Room not found',
-  modelNotFound: 'modelId: no such model',
+  roomNotFound: message('rooms.notFound'),
+  modelNotFound: { ...message('rooms.modelNotFound'), field: 'modelId' },
 } as const;
 
 /** What rooms need to know of models; the AI feature answers it. */
