@@ -41,6 +41,8 @@ interface MembersTable {
   nickname: string;
   avatar: string;
   disabled: number;
+  /** The language the member reads ('zh-CN' | 'en'); null until set at registration or sign-in. */
+  lang: string | null;
   createdAt: number;
   updatedAt: number;
 }

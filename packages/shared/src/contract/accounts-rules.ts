@@ -59,17 +59,21 @@ export function parseTarget(raw: string): Target | undefined {
 
 export type VerifySendResponse = z.infer<typeof verifySendResponse>;
 
-/** Why a password is too weak, or undefined when it passes (at least 8 characters, letters and digits). */
-export function passwordProblem(password: string): string | undefined {
-  if (password.length < AccountLimits.passwordMinLength) {
-    return `use at least ${AccountLimits.passwordMinLength} characters`;
-  }
-  if (password.length > AccountLimits.passwordMaxLength) {
-    return `use at most ${AccountLimits.passwordMaxLength} characters`;
-  }
-  if (!/\p{L}/u.test(password) || !/\p{Nd}/u.test(password)) {
-    return 'use both letters and digits';
-  }
+/**
+ * Why a password is too weak, as a catalogue key (issue 27; the zod message of the password
+ * fields, rendered naming the field), or undefined when it passes (at least 8 characters, letters
+ * and digits).
+ */
+export function passwordProblem(
+  password: string,
+):
+  | 'account.passwordTooShort'
+  | 'account.passwordTooLong'
+  | 'account.passwordLettersDigits'
+  | undefined {
+  if (password.length < AccountLimits.passwordMinLength) return 'account.passwordTooShort';
+  if (password.length > AccountLimits.passwordMaxLength) return 'account.passwordTooLong';
+  if (!/\p{L}/u.test(password) || !/\p{Nd}/u.test(password)) return 'account.passwordLettersDigits';
   return undefined;
 }
 

@@ -34,9 +34,9 @@ const captchaField = textField().trim().max(20);
 
 const targetField = textField()
   .trim()
-  .min(1, 'enter an e-mail address or a phone number')
+  .min(1)
   .max(254)
-  .refine((v) => parseTarget(v) !== undefined, 'enter a valid e-mail address or phone number');
+  .refine((v) => parseTarget(v) !== undefined, 'account.targetInvalid');
 
 export const verifySendRequest = z.strictObject({
   target: targetField,
@@ -51,12 +51,10 @@ const passwordField = textField().superRefine((value, ctx) => {
 
 const codeField = textField()
   .trim()
-  .regex(/^\d{6}$/, 'enter the 6-digit code');
+  .regex(/^\d{6}$/, 'account.codeFormat');
 
 export const registerRequest = z.strictObject({
-  username: textField()
-    .trim()
-    .regex(usernamePattern, '3-32 letters, digits or _, starting with a letter'),
+  username: textField().trim().regex(usernamePattern, 'account.usernameRule'),
   password: passwordField,
   target: targetField,
   code: codeField,
@@ -73,15 +71,15 @@ export const passwordResetRequest = z.strictObject({
 export type PasswordResetRequest = z.infer<typeof passwordResetRequest>;
 
 export const profileSaveRequest = z.strictObject({
-  nickname: textField().trim().min(1, 'is required').max(50),
+  nickname: textField().trim().min(1).max(50),
   avatar: textField()
     .trim()
-    .refine((v) => v === '' || isImageDataPath(v), 'choose an image from the library'),
+    .refine((v) => v === '' || isImageDataPath(v), 'account.avatarNotImage'),
 });
 export type ProfileSaveRequest = z.infer<typeof profileSaveRequest>;
 
 export const passwordChangeRequest = z.strictObject({
-  oldPassword: textField().min(1, 'is required').max(AccountLimits.passwordMaxLength),
+  oldPassword: textField().min(1).max(AccountLimits.passwordMaxLength),
   password: passwordField,
 });
 export type PasswordChangeRequest = z.infer<typeof passwordChangeRequest>;
@@ -91,7 +89,7 @@ export type PasswordChangeRequest = z.infer<typeof passwordChangeRequest>;
 const hostField = textField()
   .trim()
   .max(253)
-  .regex(/^[A-Za-z0-9.:[\]-]*$/, 'enter a host name or address');
+  .regex(/^[A-Za-z0-9.:[\]-]*$/, 'account.hostInvalid');
 
 /** The `messaging` setting as the admin form edits it; the SMTP password is write-only. */
 export const messagingForm = z.strictObject({
@@ -110,14 +108,11 @@ export const messagingForm = z.strictObject({
     url: textField()
       .trim()
       .max(2000)
-      .refine(
-        (v) => v === '' || (/^https?:\/\//i.test(v) && URL.canParse(v)),
-        'enter an http(s) URL',
-      ),
+      .refine((v) => v === '' || (/^https?:\/\//i.test(v) && URL.canParse(v)), 'validation.url'),
     template: textField()
       .trim()
       .max(500)
-      .refine((v) => v.includes('{code}'), 'must contain {code}'),
+      .refine((v) => v.includes('{code}'), 'account.templateNeedsCode'),
     /**
      * Sent as `Authorization: Bearer <secret>`, only to the URL it was saved with. Omitted keeps
      * the stored one (refused when the URL changed), empty removes it.

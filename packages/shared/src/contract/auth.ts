@@ -4,8 +4,8 @@ import { defineCalls } from './call';
 import { recordIdOrZero, textField } from './fields';
 
 export const loginRequest = z.strictObject({
-  username: textField().trim().min(1, 'username is required').max(100),
-  password: textField().min(1, 'password is required').max(200),
+  username: textField().trim().min(1).max(100),
+  password: textField().min(1).max(200),
   /** The image captcha answer; required only when the server says so (DESIGN 7). */
   captcha: textField().max(20).optional(),
 });

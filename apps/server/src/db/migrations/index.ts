@@ -23,6 +23,7 @@ import * as chatShares from './2026_11_30_3000_chat_shares';
 import * as chatSearch from './2026_11_30_2000_chat_search';
 import * as chatBudgets from './2026_11_30_4000_chat_budgets';
 import * as chatBounds from './2026_12_01_1000_chat_bounds';
+import * as memberLanguage from './2026_12_03_1000_member_language';
 import * as chatMessageKeys from './2026_12_03_2000_chat_message_keys';
 
 /**
@@ -54,5 +55,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_30_2000_chat_search': chatSearch,
   '2026_11_30_4000_chat_budgets': chatBudgets,
   '2026_12_01_1000_chat_bounds': chatBounds,
+  '2026_12_03_1000_member_language': memberLanguage,
   '2026_12_03_2000_chat_message_keys': chatMessageKeys,
 };

@@ -1,6 +1,7 @@
 import { ok, TokenKey } from '@atrium/shared';
 import { accountCalls as calls } from '@atrium/shared/contract/accounts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { okSaying } from '../../http/envelope';
 import { route } from '../../http/route';
 import { clientIdOf } from '../captcha/index';
 import { AccountMessages, type AccountService, type ClientInfo } from './account.service';
@@ -9,6 +10,7 @@ const clientOf = (req: FastifyRequest): ClientInfo => ({
   clientId: clientIdOf(req),
   ip: req.ip,
   userAgent: req.headers['user-agent'] ?? '',
+  lang: req.lang,
 });
 
 /** Member sign-up, password reset, profile and password change (DESIGN 5, 7). */
@@ -21,17 +23,17 @@ export function registerAccountRoutes(app: FastifyInstance, account: AccountServ
 
   route(app, calls['auth/password_reset'], async ({ body }) => {
     await account.resetPassword(body);
-    return ok(null, AccountMessages.passwordReset);
+    return okSaying(null, AccountMessages.passwordReset);
   });
 
   route(app, calls['account/profile'], async ({ member }) => ok(await account.profile(member)));
 
   route(app, calls['account/profile/save'], async ({ member, body }) =>
-    ok(await account.saveProfile(member, body), AccountMessages.profileSaved),
+    okSaying(await account.saveProfile(member, body), AccountMessages.profileSaved),
   );
 
   route(app, calls['account/password'], async ({ member, body }) => {
     await account.changePassword(member, body);
-    return ok(null, AccountMessages.passwordChanged);
+    return okSaying(null, AccountMessages.passwordChanged);
   });
 }

@@ -6,13 +6,14 @@ import type {
   ProfileSaveRequest,
   RegisterRequest,
 } from '@atrium/shared/contract/accounts';
-import { ApiError } from '../../http/envelope';
+import type { Language } from '@atrium/shared/messages/catalogue';
+import { ApiError, message } from '../../http/envelope';
 import type { MemberPrincipal } from '../../http/principal';
 import type { RateLimits } from '../../http/rate-limits';
 import { hashPassword, verifyPassword } from '../../security/passwords';
 import type { SessionsService } from '../auth/index';
 import type { CaptchaService } from '../captcha/index';
-import type { MembersService } from '../members/index';
+import { usernameTaken, type MembersService } from '../members/index';
 import { targetOf, type VerifyService } from '../verify/index';
 import type { AccountRepository } from './account.repository';
 
@@ -20,16 +21,25 @@ export interface ClientInfo {
   clientId: string | undefined;
   ip: string;
   userAgent: string;
+  /** The request's language: the member's from now on. */
+  lang: Language;
 }
 
 export const AccountMessages = {
-  noAccount: 'No account uses this e-mail address or phone number',
-  passwordReset: 'Password changed, please sign in again',
-  passwordChanged: 'Password changed; other devices have been signed out',
-  wrongOldPassword: 'oldPassword: wrong password',
-  samePassword: 'password: choose a password different from the current one',
-  profileSaved: 'Profile saved',
-  notOwnAvatar: 'avatar: choose an image from your own library',
+  noAccount: { ...message('account.noAccount'), field: 'target' },
+  passwordReset: message('account.passwordReset'),
+  passwordChanged: message('account.passwordChanged'),
+  wrongOldPassword: {
+    ...message('account.wrongOldPassword', { field: message('field.oldPassword') }),
+    field: 'oldPassword',
+  },
+  samePassword: { ...message('account.samePassword'), field: 'password' },
+  profileSaved: message('account.profileSaved'),
+  notOwnAvatar: {
+    ...message('account.notOwnAvatar', { field: message('field.avatar') }),
+    field: 'avatar',
+  },
+  notFound: message('account.notFound'),
 } as const;
 
 export class AccountService {
@@ -55,19 +65,21 @@ export class AccountService {
     // Usernames are public, so a taken one is said before the code is used up. Whether an
     // address is registered is not: only someone who holds its code learns that.
     if (await members.findByLogin(body.username)) {
-      throw new ApiError(`username: ${body.username} is taken`);
+      throw new ApiError(usernameTaken(body.username));
     }
     await verify.consume(target, body.code);
     if (await repo.findIdByContact(target.kind, target.value)) {
-      throw new ApiError(
-        `target: this ${target.kind === 'email' ? 'e-mail address' : 'phone number'} is already registered`,
-      );
+      throw new ApiError({
+        ...message(target.kind === 'email' ? 'account.emailRegistered' : 'account.phoneRegistered'),
+        field: 'target',
+      });
     }
     const member = await members.create({
       username: body.username,
       password: body.password,
       ...(target.kind === 'email' ? { email: target.value } : { phone: target.value }),
       nickname: body.nickname || body.username,
+      lang: client.lang,
     });
     const { token } = await sessions.issue('member', member.id, {
       ip: client.ip,
@@ -97,7 +109,7 @@ export class AccountService {
 
   async profile(member: MemberPrincipal): Promise<Profile> {
     const profile = await this.deps.repo.profile(member.id);
-    if (!profile) throw new ApiError('Account not found');
+    if (!profile) throw new ApiError(AccountMessages.notFound);
     return profile;
   }
 

@@ -1,11 +1,12 @@
 import { Code, TokenKey, type LoginResponse } from '@atrium/shared';
-import type { Profile } from '@atrium/shared/contract/accounts';
+import { AccountLimits, type Profile } from '@atrium/shared/contract/accounts';
+import { message, render } from '@atrium/shared/messages/catalogue';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp, withMovableSystemClock } from '../../testing/test-app';
 import { FileClient } from '../files/files.testing';
-import { codeFromOutbox, testBrowser, type TestBrowser } from './accounts.testing';
+import { codeFromOutbox, lastSentTo, testBrowser, type TestBrowser } from './accounts.testing';
 
 const tinyPng = (color: string) =>
   sharp({ create: { width: 8, height: 8, channels: 3, background: color } })
@@ -28,6 +29,19 @@ const whoAmI = async (token: string) => {
 
 const login = (username: string, password: string) =>
   t.post<LoginResponse>('/api/auth/login', { username, password });
+
+const lastSent = (target: string) => lastSentTo(t, target);
+
+const memberLang = async (username: string) =>
+  (
+    await t.db
+      .selectFrom('members')
+      .select('lang')
+      .where('username', '=', username)
+      .executeTakeFirstOrThrow()
+  ).lang;
+
+const han = /\p{Script=Han}/u;
 
 async function register(
   browser: TestBrowser,
@@ -96,7 +110,8 @@ describe.each(testDbKinds)('on %s', (kind) => {
       });
       expect(otherTarget.json).toMatchObject({
         code: Code.Failure,
-        msg: 'code: wrong or expired, request a new code',
+        msg: '验证码错误或已过期，请重新获取',
+        data: { error: 'account.codeExpired', field: 'code' },
       });
       expect(
         (await browser.post('/api/auth/register', { ...body, captcha: await browser.captcha() }))
@@ -107,27 +122,32 @@ describe.each(testDbKinds)('on %s', (kind) => {
     it('refuses weak passwords and usernames that could pass for an e-mail or phone', async () => {
       const browser = testBrowser(t);
       const base = { target: email(), code: '123456', captcha: 'ABCD' };
-      const attempts: [Record<string, string>, string][] = [
-        [{ username: 'weakling', password: 'short1' }, 'password: use at least 8 characters'],
-        [
-          { username: 'weakling', password: 'lettersonly' },
-          'password: use both letters and digits',
-        ],
-        [{ username: 'weakling', password: '1234567890' }, 'password: use both letters and digits'],
-        [
-          { username: '13800138000', password: 'good pass 1' },
-          'username: 3-32 letters, digits or _, starting with a letter',
-        ],
-        [
-          { username: 'a@b.com', password: 'good pass 1' },
-          'username: 3-32 letters, digits or _, starting with a letter',
-        ],
+      const usernameRule = '用户名须为 3-32 个字母、数字或下划线，并以字母开头';
+      const attempts: [Record<string, string>, string, string][] = [
+        [{ username: 'weakling', password: 'short1' }, '密码至少需要 8 个字符', 'password'],
+        [{ username: 'weakling', password: 'lettersonly' }, '密码须同时包含字母和数字', 'password'],
+        [{ username: 'weakling', password: '1234567890' }, '密码须同时包含字母和数字', 'password'],
+        [{ username: '13800138000', password: 'good pass 1' }, usernameRule, 'username'],
+        [{ username: 'a@b.com', password: 'good pass 1' }, usernameRule, 'username'],
       ];
-      for (const [fields, msg] of attempts) {
-        expect((await browser.post('/api/auth/register', { ...base, ...fields })).json.msg).toBe(
-          msg,
-        );
+      for (const [fields, msg, field] of attempts) {
+        expect(
+          (await browser.post('/api/auth/register', { ...base, ...fields })).json,
+        ).toMatchObject({ code: Code.Failure, msg, data: { field } });
       }
+      browser.lang = 'en';
+      expect(
+        (
+          await browser.post('/api/auth/register', {
+            ...base,
+            username: 'weakling',
+            password: 'short1',
+          })
+        ).json,
+      ).toMatchObject({
+        msg: 'Password needs at least 8 characters',
+        data: { error: 'account.passwordTooShort', params: { field: { key: 'field.password' } } },
+      });
     });
 
     it('a taken username is refused without using up the code', async () => {
@@ -147,7 +167,20 @@ describe.each(testDbKinds)('on %s', (kind) => {
             captcha: await browser.captcha(),
           })
         ).json;
-      expect(await attempt('taken_name')).toMatchObject({ msg: 'username: taken_name is taken' });
+      expect(await attempt('taken_name')).toMatchObject({
+        code: Code.Failure,
+        msg: '用户名“taken_name”已被占用',
+        data: {
+          error: 'account.usernameTaken',
+          field: 'username',
+          params: { username: 'taken_name' },
+        },
+      });
+      browser.lang = 'en';
+      expect(await attempt('taken_name')).toMatchObject({
+        msg: 'Username taken_name is taken',
+        data: { error: 'account.usernameTaken', field: 'username' },
+      });
       expect(await attempt('fresh_name')).toMatchObject({ code: 0 });
     });
 
@@ -174,14 +207,112 @@ describe.each(testDbKinds)('on %s', (kind) => {
       t.clock.advance(61_000);
       await testBrowser(t).sendCode(known);
       const forKnown = await withCode(known, '000000');
-      expect(forKnown.msg).toMatch(/^code: /);
-      expect(forKnown.msg.replace(/\d+ tries/, 'n tries')).toBe(
-        forUnknown.msg.replace(/\d+ tries/, 'n tries'),
-      );
+      expect(forKnown).toMatchObject({ data: { error: 'account.codeWrong', field: 'code' } });
+      expect(forKnown.msg).toMatch(/^验证码错误，还可尝试 \d 次$/);
+      expect(forKnown.msg.replace(/\d/, 'n')).toBe(forUnknown.msg.replace(/\d/, 'n'));
       // The owner of the address, holding its code, learns it is taken.
       expect(await withCode(known, await codeFromOutbox(t, known))).toMatchObject({
-        msg: 'target: this e-mail address is already registered',
+        msg: '该邮箱地址已被注册',
+        data: { error: 'account.emailRegistered', field: 'target' },
       });
+    });
+  });
+
+  describe("the member's language", () => {
+    withMovableSystemClock();
+    it('writes the registration code in the language of the request, and keeps it on the member', async () => {
+      const zh = testBrowser(t, '127.0.0.1', 'zh-CN');
+      const zhTarget = email();
+      expect((await zh.sendCode(zhTarget)).msg).toBe('验证码已发送');
+      const zhMail = await lastSent(zhTarget);
+      expect(zhMail.subject).toBe('Atrium验证码');
+      expect(zhMail.body).toMatch(/^您的Atrium验证码是 \d{6}，10 分钟内有效。/);
+      expect(zhMail.body.replaceAll('Atrium', '')).not.toMatch(/[A-Za-z]/);
+      expect((await register(zh, { username: 'speaks_zh', target: zhTarget })).json.code).toBe(0);
+      expect(await memberLang('speaks_zh')).toBe('zh-CN');
+
+      const en = testBrowser(t, '127.0.0.2', 'en');
+      const enTarget = email();
+      expect((await en.sendCode(enTarget)).msg).toBe('Verification code sent');
+      const enMail = await lastSent(enTarget);
+      expect(enMail.subject).toBe('Atrium verification code');
+      expect(enMail.body).toMatch(/^Your Atrium verification code is \d{6}\. It expires/);
+      expect(enMail.body).not.toMatch(han);
+      expect((await register(en, { username: 'speaks_en', target: enTarget })).json.code).toBe(0);
+      expect(await memberLang('speaks_en')).toBe('en');
+    });
+
+    it("sends a member's codes in the language they last signed in with", async () => {
+      const target = email();
+      const { member, password } = await t.createMember({ email: target });
+      expect(await memberLang(member.username)).toBeNull();
+      const en = testBrowser(t, '127.0.0.3', 'en');
+      expect((await en.post('/api/auth/login', { username: target, password })).json.code).toBe(0);
+      expect(await memberLang(member.username)).toBe('en');
+      // A reset asked for in Chinese still reaches them in their own language.
+      const zh = testBrowser(t, '127.0.0.4', 'zh-CN');
+      expect((await zh.sendCode(target)).code).toBe(0);
+      expect((await lastSent(target)).body).toMatch(/^Your Atrium verification code is/);
+
+      const reset = await zh.post('/api/auth/password_reset', {
+        target,
+        code: await codeFromOutbox(t, target),
+        password: 'new pass 12',
+      });
+      expect(reset.json).toEqual({ code: 0, msg: '密码已修改，请重新登录', data: null });
+      t.clock.advance(61_000);
+      expect(
+        (await zh.post('/api/auth/login', { username: target, password: 'new pass 12' })).json.code,
+      ).toBe(0);
+      expect(await memberLang(member.username)).toBe('zh-CN');
+      expect((await zh.sendCode(target)).code).toBe(0);
+      expect((await lastSent(target)).body).toMatch(/^您的Atrium验证码是/);
+    });
+
+    it('says a wrong code in the language of the request', async () => {
+      const browser = testBrowser(t, '127.0.0.5', 'en');
+      const target = email();
+      await browser.sendCode(target);
+      const answer = async () =>
+        (
+          await browser.post('/api/auth/password_reset', {
+            target,
+            code: '000000',
+            password: 'new pass 12',
+          })
+        ).json;
+      expect(await answer()).toMatchObject({
+        code: Code.Failure,
+        msg: 'Verification code is wrong, 4 tries left',
+        data: { error: 'account.codeWrong', field: 'code', params: { left: 4 } },
+      });
+      browser.lang = 'zh-CN';
+      expect(await answer()).toMatchObject({
+        msg: '验证码错误，还可尝试 3 次',
+        data: { error: 'account.codeWrong', field: 'code' },
+      });
+      await answer();
+      browser.lang = 'en';
+      expect(await answer()).toMatchObject({
+        msg: 'Verification code is wrong, 1 try left',
+        data: { error: 'account.codeWrongLastTry', field: 'code' },
+      });
+      expect(await answer()).toMatchObject({
+        msg: 'Verification code: too many wrong tries, request a new code',
+        data: { error: 'account.codeTooManyTries', field: 'code' },
+      });
+    });
+
+    it('keeps the password rule of the texts in step with AccountLimits', () => {
+      expect(render('en', message('account.passwordTooShort', { field: 'x' }))).toContain(
+        ` ${AccountLimits.passwordMinLength} `,
+      );
+      expect(render('en', message('account.passwordTooLong', { field: 'x' }))).toContain(
+        ` ${AccountLimits.passwordMaxLength} `,
+      );
+      expect(render('zh-CN', message('account.codeFormat', { field: 'x' }))).toContain(
+        ` ${AccountLimits.codeLength} `,
+      );
     });
   });
 
@@ -201,7 +332,7 @@ describe.each(testDbKinds)('on %s', (kind) => {
       );
       expect(saved.json).toMatchObject({
         code: 0,
-        msg: 'Profile saved',
+        msg: '资料已保存',
         data: { nickname: 'Neo', avatar },
       });
       const profile = await t.post<Profile>('/api/account/profile', {}, as);
@@ -229,11 +360,11 @@ describe.each(testDbKinds)('on %s', (kind) => {
       ]) {
         expect(
           (await t.post('/api/account/profile/save', { nickname: 'x', avatar }, as)).json.msg,
-        ).toBe('avatar: choose an image from the library');
+        ).toBe('头像：请从图片库中选择图片');
       }
       expect(
-        (await t.post('/api/account/profile/save', { nickname: ' ', avatar: '' }, as)).json.msg,
-      ).toBe('nickname: is required');
+        (await t.post('/api/account/profile/save', { nickname: ' ', avatar: '' }, as)).json,
+      ).toMatchObject({ msg: '请填写昵称', data: { field: 'nickname' } });
     });
 
     it("takes no other member's image as avatar, and keeps one's own", async () => {
@@ -252,7 +383,8 @@ describe.each(testDbKinds)('on %s', (kind) => {
       );
       expect(taken.json).toMatchObject({
         code: Code.Failure,
-        msg: 'avatar: choose an image from your own library',
+        msg: '头像：请从自己的图片库中选择图片',
+        data: { error: 'account.notOwnAvatar', field: 'avatar' },
       });
       expect((await t.post<Profile>('/api/account/profile', {}, as)).json.data.avatar).toBe('');
       const mine = await new FileClient(t, as, 'image').uploadAndSave({
@@ -287,8 +419,11 @@ describe.each(testDbKinds)('on %s', (kind) => {
             { oldPassword: 'nope', password: 'changed pass 4' },
             as,
           )
-        ).json.msg,
-      ).toBe('oldPassword: wrong password');
+        ).json,
+      ).toMatchObject({
+        msg: '当前密码错误',
+        data: { error: 'account.wrongOldPassword', field: 'oldPassword' },
+      });
       expect(await whoAmI(other)).toBe(member.id);
 
       const { json } = await t.post(
@@ -298,7 +433,7 @@ describe.each(testDbKinds)('on %s', (kind) => {
       );
       expect(json).toEqual({
         code: 0,
-        msg: 'Password changed; other devices have been signed out',
+        msg: '密码已修改，其他设备已退出登录',
         data: null,
       });
       expect(await whoAmI(current)).toBe(member.id);
@@ -313,11 +448,11 @@ describe.each(testDbKinds)('on %s', (kind) => {
       const as = { area: 'member' as const, token };
       expect(
         (await t.post('/api/account/password', { oldPassword: password, password }, as)).json.msg,
-      ).toBe('password: choose a password different from the current one');
+      ).toBe('新密码不能与当前密码相同');
       expect(
         (await t.post('/api/account/password', { oldPassword: password, password: 'abc' }, as)).json
           .msg,
-      ).toBe('password: use at least 8 characters');
+      ).toBe('密码至少需要 8 个字符');
     });
 
     it('locks for 15 minutes after 5 wrong current passwords', async () => {
@@ -339,10 +474,9 @@ describe.each(testDbKinds)('on %s', (kind) => {
             as,
           )
         ).json,
-      ).toEqual({
+      ).toMatchObject({
         code: Code.TooManyRequests,
-        msg: 'Too many wrong passwords, try again in 15 minutes',
-        data: { wait: 900 },
+        data: { wait: expect.closeTo(900, -1), error: 'limits.wrongPasswords' },
       });
     });
   });

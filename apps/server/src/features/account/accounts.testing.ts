@@ -1,12 +1,15 @@
 import type { AreaName } from '@atrium/shared/areas';
 import { TokenKey, XsrfCookie, XsrfHeader, type Envelope } from '@atrium/shared';
 import type { CaptchaImageResponse } from '@atrium/shared/contract/accounts';
+import type { Language } from '@atrium/shared/messages/catalogue';
 import type { LightMyRequestResponse } from 'fastify';
 import { TEST_XSRF, type TestApp } from '../../testing/test-app';
 import { answerCaptcha } from '../captcha/captcha.testing';
 
 export interface TestBrowser {
   cookies: Map<string, string>;
+  /** The browser's language (sent as Accept-Language); none: the site's default, zh-CN. */
+  lang: Language | undefined;
   post<T = unknown>(
     url: string,
     body?: unknown,
@@ -19,13 +22,15 @@ export interface TestBrowser {
 }
 
 /** A client that keeps its cookies (the captcha client id) and its address between calls. */
-export function testBrowser(t: TestApp, remoteAddress = '127.0.0.1'): TestBrowser {
+export function testBrowser(t: TestApp, remoteAddress = '127.0.0.1', lang?: Language): TestBrowser {
   const cookies = new Map<string, string>();
   const browser: TestBrowser = {
     cookies,
+    lang,
     async post<T>(url: string, body: unknown = {}, as?: { area: AreaName; token: string }) {
       const jar = new Map(cookies);
       const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (browser.lang) headers['accept-language'] = browser.lang;
       if (as) {
         jar.set(XsrfCookie, TEST_XSRF);
         headers[XsrfHeader] = TEST_XSRF;
@@ -58,4 +63,4 @@ export function testBrowser(t: TestApp, remoteAddress = '127.0.0.1'): TestBrowse
   return browser;
 }
 
-export { codeFromOutbox } from '../verify/verify.testing';
+export { codeFromOutbox, lastSentTo } from '../verify/verify.testing';

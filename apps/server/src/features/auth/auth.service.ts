@@ -3,7 +3,7 @@ import { Code, type LoginRequest, type LoginResponse } from '@atrium/shared';
 import type { FastifyRequest } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addressKey } from '../../http/client-address';
-import { ApiError } from '../../http/envelope';
+import { ApiError, message } from '../../http/envelope';
 import { signInDelayMs, type LimitName } from '../../http/limits';
 import type { RateLimits } from '../../http/rate-limits';
 import { verifyPassword } from '../../security/passwords';
@@ -12,7 +12,8 @@ import type { MembersService } from '../members/index';
 import type { CaptchaVerifier } from './captcha';
 import type { SessionsService } from './sessions.service';
 
-export const WRONG_LOGIN = 'Wrong username or password';
+/** The one answer to an unknown, wrong or disabled account. */
+export const WRONG_LOGIN = message('account.wrongLogin');
 
 type Area = AreaName;
 
@@ -69,11 +70,13 @@ export class AuthService {
         req,
       );
       if (verdict !== 'ok') {
-        throw new ApiError(
-          verdict === 'required' ? 'Please enter the captcha' : 'Wrong captcha',
-          Code.CaptchaWrong,
-          { captchaRequired: true },
-        );
+        const ref =
+          verdict === 'required'
+            ? message('account.captchaRequired')
+            : message('account.captchaWrong');
+        throw new ApiError({ ...ref, field: 'captcha' }, Code.CaptchaWrong, {
+          captchaRequired: true,
+        });
       }
       // The hard blocks count only attempts that will have their password checked.
       await limits.consumeAll([
@@ -96,6 +99,8 @@ export class AuthService {
       }
 
       await limits.reset('signInFailuresPerAccountAddress', pair);
+      // Their e-mails and SMS texts are written in the language they last signed in with.
+      if (area === 'member') await this.deps.members.setLanguage(subject.id, req.lang);
       const { token } = await this.deps.sessions.issue(area, subject.id, {
         ip: address,
         userAgent: req.headers['user-agent'] ?? '',

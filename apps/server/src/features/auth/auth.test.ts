@@ -75,8 +75,40 @@ describe('login', () => {
       (await login('admin', 'login_disabled', password)).json,
     ];
     for (const answer of answers) {
-      expect(answer).toEqual({ code: Code.Failure, msg: 'Wrong username or password', data: null });
+      expect(answer).toEqual({
+        code: Code.Failure,
+        msg: '用户名或密码错误',
+        data: { error: 'account.wrongLogin', params: {} },
+      });
     }
+  });
+
+  it('says a wrong password in the language of the request', async () => {
+    const { member } = await t.createMember({ username: 'login_languages' });
+    const ask = async (headers: Record<string, string>) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          remoteAddress: '10.9.0.1',
+          headers: { 'content-type': 'application/json', ...headers },
+          payload: JSON.stringify({ username: member.username, password: 'not it 123' }),
+        })
+      ).json<{ code: number; msg: string; data: unknown }>();
+    const wrong = { code: Code.Failure, data: { error: 'account.wrongLogin' } };
+    expect(await ask({ 'accept-language': 'zh-CN,zh;q=0.9' })).toMatchObject({
+      ...wrong,
+      msg: '用户名或密码错误',
+    });
+    expect(await ask({ 'accept-language': 'en-US,en;q=0.9' })).toMatchObject({
+      ...wrong,
+      msg: 'Wrong username or password',
+    });
+    // The web names its UI language, which wins over the browser's.
+    expect(await ask({ 'x-atrium-lang': 'en', 'accept-language': 'zh-CN' })).toMatchObject({
+      ...wrong,
+      msg: 'Wrong username or password',
+    });
   });
 
   it('lets members sign in with username, e-mail or phone', async () => {
@@ -262,8 +294,8 @@ describe('XSRF', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
         code: Code.Failure,
-        msg: expect.stringMatching(/^XSRF token mismatch/),
-        data: null,
+        msg: '页面已过期（XSRF 校验失败），请刷新页面后重试',
+        data: { error: 'http.xsrfMismatch', params: {} },
       });
     }
     expect((await whoAmI(token)).id).toBeGreaterThan(0);
@@ -316,14 +348,14 @@ describe('failed-login limits', () => {
     const { password } = await t.createAdmin({ username: 'limited_account' });
     for (let i = 0; i < 10; i++) {
       expect((await login('admin', 'limited_account', `wrong-${i}`)).json.msg).toBe(
-        'Wrong username or password',
+        '用户名或密码错误',
       );
     }
     const locked = await login('admin', 'limited_account', password);
-    expect(locked.json).toEqual({
+    expect(locked.json).toMatchObject({
       code: Code.TooManyRequests,
-      msg: 'Too many attempts, try again in 15 minutes',
-      data: { wait: 900 },
+      msg: expect.stringContaining('15'),
+      data: { wait: 900, error: 'limits.attempts' },
     });
     const owner = await t.app.inject({
       method: 'POST',
@@ -334,9 +366,10 @@ describe('failed-login limits', () => {
     });
     expect(owner.json()).toMatchObject({ code: 0 });
     t.clock.advance(10 * MIN);
-    expect((await login('admin', 'Limited_Account', password)).json.msg).toBe(
-      'Too many attempts, try again in 5 minutes',
-    );
+    expect((await login('admin', 'Limited_Account', password)).json).toMatchObject({
+      msg: expect.stringContaining('5'),
+      data: { error: 'limits.attempts' },
+    });
     t.clock.advance(5 * MIN);
     expect((await login('admin', 'limited_account', password)).json.code).toBe(0);
   });
@@ -359,7 +392,8 @@ describe('failed-login limits', () => {
     }
     expect((await fromAddress('ip_victim', password, '10.0.0.9')).json()).toMatchObject({
       code: Code.TooManyRequests,
-      msg: 'Too many attempts, try again in 14 minutes',
+      msg: expect.stringContaining('14'),
+      data: { error: 'limits.attempts' },
     });
     expect((await fromAddress('ip_victim', password, '10.0.0.10')).json()).toMatchObject({
       code: 0,
@@ -387,9 +421,7 @@ describe('failed-login limits', () => {
     }
     expect((await fromAddress('signs_in_often', password, '10.7.0.3')).json()).toMatchObject({
       code: Code.TooManyRequests,
-      msg: expect.stringMatching(
-        /^Too many sign-in attempts from your address, try again in (\d+ seconds?|1 minute)$/,
-      ),
+      data: { error: 'limits.signInPerAddress' },
     });
     expect((await fromAddress('signs_in_often', password, '10.7.0.4')).json().code).toBe(0);
     t.clock.advance(MIN);
@@ -413,10 +445,11 @@ describe('captcha hook', () => {
       const { admin, password } = await c.createAdmin();
       const attempt = (extra: Record<string, unknown>, pw = password) =>
         c.post('/admin/api/auth/login', { username: admin.username, password: pw, ...extra });
-      expect((await attempt({}, 'wrong')).json.msg).toBe('Wrong username or password');
+      expect((await attempt({}, 'wrong')).json.msg).toBe('用户名或密码错误');
       expect((await attempt({})).json).toMatchObject({
         code: Code.CaptchaWrong,
-        data: { captchaRequired: true },
+        msg: '请输入图形验证码',
+        data: { captchaRequired: true, error: 'account.captchaRequired', field: 'captcha' },
       });
       expect((await attempt({ captcha: 'zzzz' })).json).toMatchObject({ code: Code.CaptchaWrong });
       expect((await attempt({ captcha: 'ABCD' })).json.code).toBe(0);

@@ -9,7 +9,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../../bus/types';
 import { addressKey } from '../../http/client-address';
-import { ApiError } from '../../http/envelope';
+import { ApiError, message } from '../../http/envelope';
 import type { RateLimits } from '../../http/rate-limits';
 import { safeEqual } from '../../http/tokens';
 import type { SettingsRepository } from '../../db/settings.repository';
@@ -22,8 +22,8 @@ export type CaptchaArea = AreaName;
 export const LOGIN_CAPTCHA_SETTING = 'loginCaptcha';
 
 const CaptchaMessages = {
-  required: 'Please enter the captcha',
-  wrong: 'Wrong captcha',
+  required: { ...message('account.captchaRequired'), field: 'captcha' },
+  wrong: { ...message('account.captchaWrong'), field: 'captcha' },
 } as const;
 
 /**

@@ -70,8 +70,14 @@ describe('captcha check', () => {
     expect((await spend(browser, answer)).json.code).toBe(0);
     expect((await spend(browser, answer)).json).toEqual({
       code: Code.CaptchaWrong,
+      msg: '图形验证码错误',
+      data: { error: 'account.captchaWrong', params: {}, field: 'captcha' },
+    });
+    browser.lang = 'en';
+    expect((await spend(browser, answer)).json).toMatchObject({
+      code: Code.CaptchaWrong,
       msg: 'Wrong captcha',
-      data: null,
+      data: { error: 'account.captchaWrong', field: 'captcha' },
     });
   });
 
@@ -111,8 +117,11 @@ describe('captcha check', () => {
     await browser.captcha();
     expect((await spend(browser, '')).json).toMatchObject({
       code: Code.CaptchaWrong,
-      msg: 'Please enter the captcha',
+      msg: '请输入图形验证码',
+      data: { error: 'account.captchaRequired', field: 'captcha' },
     });
+    browser.lang = 'en';
+    expect((await spend(browser, '')).json.msg).toBe('Please enter the captcha');
   });
 
   it('keeps the admin and member captchas apart', async () => {
@@ -162,28 +171,35 @@ describe('login captcha', () => {
           ? (await c.createAdmin()).admin.username
           : (await c.createMember()).member.username;
       const password = area === 'admin' ? 'correct horse battery' : 'member password 1';
-      const browser = testBrowser(c, area === 'admin' ? '10.1.0.1' : '10.1.0.2');
+      const browser = testBrowser(c, area === 'admin' ? '10.1.0.1' : '10.1.0.2', 'en');
+      const wrongLogin = { error: 'account.wrongLogin', params: {} };
       expect((await login(browser, area, account, 'wrong-1')).json).toEqual({
         code: Code.Failure,
         msg: 'Wrong username or password',
-        data: null,
+        data: wrongLogin,
       });
       await login(browser, area, account, 'wrong-2');
       expect((await login(browser, area, account, 'wrong-3')).json).toEqual({
         code: Code.Failure,
         msg: 'Wrong username or password',
-        data: { captchaRequired: true },
+        data: { ...wrongLogin, captchaRequired: true },
       });
       expect((await login(browser, area, account, password)).json).toEqual({
         code: Code.CaptchaWrong,
         msg: 'Please enter the captcha',
-        data: { captchaRequired: true },
+        data: {
+          error: 'account.captchaRequired',
+          params: {},
+          field: 'captcha',
+          captchaRequired: true,
+        },
       });
       await browser.captcha(area);
+      browser.lang = 'zh-CN';
       expect((await login(browser, area, account, password, 'ZZZZ')).json).toMatchObject({
         code: Code.CaptchaWrong,
-        msg: 'Wrong captcha',
-        data: { captchaRequired: true },
+        msg: '图形验证码错误',
+        data: { captchaRequired: true, error: 'account.captchaWrong', field: 'captcha' },
       });
       const answer = await browser.captcha(area);
       const ok = await login(browser, area, account, password, answer);
@@ -201,7 +217,7 @@ describe('login captcha', () => {
       (await login(browser, 'member', 'nobody_2', 'x3')).json,
     ];
     expect(answers[0]).toEqual(answers[1]);
-    expect(answers[2]?.data).toEqual({ captchaRequired: true });
+    expect(answers[2]?.data).toMatchObject({ captchaRequired: true });
     expect((await login(browser, 'member', member.username, password)).json.code).toBe(
       Code.CaptchaWrong,
     );
@@ -228,7 +244,10 @@ describe('login captcha', () => {
     expect((await setMode('never')).json.code).toBe(0);
     const many = testBrowser(c, '10.1.0.6');
     for (let i = 0; i < 5; i++) {
-      expect((await login(many, 'member', member.username, 'wrong')).json.data).toBeNull();
+      expect((await login(many, 'member', member.username, 'wrong')).json.data).toEqual({
+        error: 'account.wrongLogin',
+        params: {},
+      });
     }
     expect((await login(many, 'member', member.username, password)).json.code).toBe(0);
 

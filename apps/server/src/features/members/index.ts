@@ -1,3 +1,3 @@
 /** Member accounts, the service every member-facing feature shares (AppServices.members). */
-export { MembersService } from './members.service';
+export { MembersService, usernameTaken } from './members.service';
 export type { Member } from './members.repository';

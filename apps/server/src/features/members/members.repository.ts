@@ -1,3 +1,4 @@
+import { isLanguage, type Language } from '@atrium/shared/messages/catalogue';
 import type { Db } from '../../db/index';
 import { prepare } from '../../db/prepared';
 import type { MemberRow } from '../../db/types';
@@ -11,6 +12,8 @@ export interface Member {
   nickname: string;
   avatar: string;
   disabled: boolean;
+  /** The language the member reads; undefined until set at registration or sign-in. */
+  lang: Language | undefined;
   createdAt: number;
   updatedAt: number;
 }
@@ -22,6 +25,7 @@ export interface NewMember {
   passwordHash: string;
   nickname?: string;
   avatar?: string;
+  lang?: Language;
   now: number;
 }
 
@@ -34,11 +38,16 @@ const columns = [
   'nickname',
   'avatar',
   'disabled',
+  'lang',
   'createdAt',
   'updatedAt',
 ] as const;
 
-const toMember = (row: MemberRow): Member => ({ ...row, disabled: row.disabled === 1 });
+const toMember = (row: MemberRow): Member => ({
+  ...row,
+  disabled: row.disabled === 1,
+  lang: isLanguage(row.lang) ? row.lang : undefined,
+});
 
 /** Run on every signed-in member request. */
 const findById = prepare((db: Db, id: number) =>
@@ -88,12 +97,33 @@ export class MembersRepository {
         nickname: input.nickname ?? '',
         avatar: input.avatar ?? '',
         disabled: 0,
+        lang: input.lang ?? null,
         createdAt: input.now,
         updatedAt: input.now,
       })
       .returning(columns)
       .executeTakeFirstOrThrow();
     return toMember(row);
+  }
+
+  /** Notes the language the member reads (their e-mails and SMS texts are written in it). */
+  async setLanguage(id: number, lang: Language): Promise<void> {
+    await this.db
+      .updateTable('members')
+      .set({ lang })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('lang', 'is', null), eb('lang', '!=', lang)]))
+      .execute();
+  }
+
+  /** The language of the member whose e-mail or phone is exactly this (normalised) value. */
+  async languageByContact(kind: 'email' | 'phone', value: string): Promise<Language | undefined> {
+    const row = await this.db
+      .selectFrom('members')
+      .select('lang')
+      .where(kind, '=', value)
+      .executeTakeFirst();
+    return isLanguage(row?.lang) ? row.lang : undefined;
   }
 
   async setDisabled(id: number, disabled: boolean, now: number): Promise<void> {

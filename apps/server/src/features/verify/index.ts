@@ -20,7 +20,7 @@ export function registerVerifyFeature(
   app: FastifyInstance,
   deps: { config: Config; captcha: CaptchaService },
 ): VerifyFeature {
-  const { db, bus, limits, now, settings } = app.services;
+  const { db, bus, limits, now, settings, members } = app.services;
   const secret = resolveSecret(deps.config).secret;
   const messaging = new MessagingSettings(
     settings,
@@ -29,7 +29,15 @@ export function registerVerifyFeature(
   );
   const outbox = new OutboxRepository(db);
   const messenger = new Messenger({ messaging, settings, outbox, log: app.log, now });
-  const verify = new VerifyService({ bus, limits, captcha: deps.captcha, messenger, secret, now });
+  const verify = new VerifyService({
+    bus,
+    limits,
+    captcha: deps.captcha,
+    messenger,
+    members,
+    secret,
+    now,
+  });
   registerVerifyRoutes(app, {
     verify,
     messenger,

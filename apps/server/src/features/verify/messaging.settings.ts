@@ -8,7 +8,7 @@ import {
 } from '@atrium/shared/contract/accounts';
 import { sameSmtpAddress, sameUrlAddress } from '@atrium/shared/contract/secret-address';
 import { z } from 'zod';
-import { ApiError } from '../../http/envelope';
+import { ApiError, message } from '../../http/envelope';
 import type { SecretBox } from '../../security/secret-box';
 import type { SettingsRepository } from '../../db/settings.repository';
 
@@ -22,9 +22,8 @@ export interface MessagingConfig extends Omit<MessagingForm, 'smtp' | 'sms'> {
 }
 
 export const MessagingMessages = {
-  passwordForOtherServer:
-    'smtp.password: enter the password again for the new host, port, encryption or user',
-  secretForOtherUrl: 'sms.secret: enter the secret again for the new webhook URL, or remove it',
+  passwordForOtherServer: { ...message('account.smtpPasswordAgain'), field: 'smtp.password' },
+  secretForOtherUrl: { ...message('account.smsSecretAgain'), field: 'sms.secret' },
 } as const;
 
 /** The stored form: everything as edited, the secrets sealed with the secret box. */

@@ -3,7 +3,6 @@ import type { MessagingView } from '@atrium/shared/contract/accounts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import { MessagingMessages } from './messaging.settings';
 import { startSmtpServer, startWebhook } from './verify.testing';
 
 const PASSWORD = 'smtp-pass-Secret9';
@@ -82,8 +81,8 @@ describe.each(testDbKinds)(
           const { json } = await save({ smtp: smtp() });
           expect(json).toEqual({
             code: Code.Failure,
-            msg: MessagingMessages.passwordForOtherServer,
-            data: null,
+            msg: '主机、端口、加密方式或用户名已更改，请重新输入 SMTP 密码',
+            data: { error: 'account.smtpPasswordAgain', params: {}, field: 'smtp.password' },
           });
           const view = await t.post<MessagingView>('/admin/api/system/message/get', {}, admin);
           expect(view.json.data.smtp).toMatchObject({
@@ -102,7 +101,10 @@ describe.each(testDbKinds)(
         // Without a user there is no login to offer: the password goes, the mail is refused.
         const anonymous = await save({ smtp: server(b.port, { user: '' }) });
         expect(anonymous.json.data.smtp).toMatchObject({ port: b.port, hasPassword: false });
-        expect((await sendTest('ops@example.com')).json.msg).toMatch(/^Sending failed: /);
+        expect((await sendTest('ops@example.com')).json).toMatchObject({
+          msg: expect.stringMatching(/^发送失败：/),
+          data: { error: 'account.sendFailed' },
+        });
         expect(b.logins).toEqual([]);
         expect(b.mails).toEqual([]);
 
@@ -168,8 +170,8 @@ describe.each(testDbKinds)(
           const { json } = await save({ sms: { url } });
           expect(json, url).toEqual({
             code: Code.Failure,
-            msg: MessagingMessages.secretForOtherUrl,
-            data: null,
+            msg: 'Webhook 地址已更改，请重新输入短信密钥，或将其删除',
+            data: { error: 'account.smsSecretAgain', params: {}, field: 'sms.secret' },
           });
         }
         expect((await sendTest(phone)).json.code).toBe(0);

@@ -1,16 +1,38 @@
-import { maskTarget, type Target } from '@atrium/shared/contract/accounts';
+import { defaultSmsTemplate, maskTarget, type Target } from '@atrium/shared/contract/accounts';
+import {
+  isMessageKey,
+  message,
+  render,
+  type Language,
+  type MessageRef,
+} from '@atrium/shared/messages/catalogue';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SettingsRepository } from '../../db/settings.repository';
 import type { MessagingSettings } from './messaging.settings';
 import type { OutboxRepository } from './outbox.repository';
-import { smtpSender, webhookSender, type Message, type Send } from './transports';
+import { deliveryReason, smtpSender, webhookSender, type Message, type Send } from './transports';
 
 /** Outbox entries are kept this long. */
 const OUTBOX_RETENTION_MS = 30 * 24 * 60 * 60_000;
 
 const HIDDEN_CODE = '******';
 
-export type Delivery = { ok: true } | { ok: false; error: string };
+export type Delivery = { ok: true } | { ok: false; error: MessageRef };
+
+/** A delivery's error as the outbox keeps it: the message as JSON, rendered when it is read. */
+const storedError = (ref: MessageRef): string =>
+  JSON.stringify({ key: ref.key, params: ref.params });
+
+/** An outbox row's error in `lang` (rows written before issue 27 hold plain text). */
+export function outboxErrorText(stored: string, lang: Language): string {
+  if (!stored.startsWith('{')) return stored;
+  try {
+    const ref = JSON.parse(stored) as MessageRef;
+    return isMessageKey(ref.key) ? render(lang, ref) : stored;
+  } catch {
+    return stored;
+  }
+}
 
 /**
  * Sends verification and test messages through the configured transport (DESIGN 7) and records
@@ -33,31 +55,39 @@ export class Messenger {
     return typeof name === 'string' && name.trim() ? name.trim() : 'Atrium';
   }
 
-  async sendCode(target: Target, code: string, ip: string): Promise<Delivery> {
+  /**
+   * A verification code in `lang`, the language of the member the address belongs to (or of the
+   * request, before there is one). An SMS template the admin wrote is sent as written; the
+   * default one is the catalogue's text in `lang`.
+   */
+  async sendCode(target: Target, code: string, ip: string, lang: Language): Promise<Delivery> {
     const { sms } = await this.deps.messaging.load();
     const site = await this.siteName();
+    const customSms = sms.template.trim() !== defaultSmsTemplate;
     const text = (c: string) =>
       target.kind === 'phone'
-        ? sms.template.replaceAll('{code}', c)
-        : [
-            `Your ${site} verification code is ${c}. It expires in 10 minutes.`,
-            `您的${site}验证码是 ${c}，10 分钟内有效。`,
-            'If you did not ask for it, ignore this message.',
-          ].join('\n\n');
+        ? customSms
+          ? sms.template.replaceAll('{code}', c)
+          : render(lang, message('account.codeSms', { code: c }))
+        : render(lang, message('account.codeMailBody', { site, code: c }));
     return this.deliver(target, ip, {
       to: target.value,
-      subject: `${site} verification code`,
+      subject: render(lang, message('account.codeMailSubject', { site })),
       text: text(code),
       stored: text(HIDDEN_CODE),
     });
   }
 
-  async sendTest(target: Target, ip: string): Promise<Delivery> {
+  /** The admin's test message, in the admin's language. */
+  async sendTest(target: Target, ip: string, lang: Language): Promise<Delivery> {
     const site = await this.siteName();
-    const text = `This is a test message from ${site}: the ${target.kind === 'email' ? 'e-mail' : 'SMS'} transport works.`;
+    const channel = message(
+      target.kind === 'email' ? 'account.channelEmail' : 'account.channelSms',
+    );
+    const text = render(lang, message('account.testMessageBody', { site, channel }));
     return this.deliver(target, ip, {
       to: target.value,
-      subject: `${site} test message`,
+      subject: render(lang, message('account.testMailSubject', { site })),
       text,
       stored: text,
     });
@@ -66,7 +96,7 @@ export class Messenger {
   private async deliver(
     target: Target,
     ip: string,
-    message: Message & { stored: string },
+    mail: Message & { stored: string },
   ): Promise<Delivery> {
     const { outbox, log, now } = this.deps;
     const config = await this.deps.messaging.load();
@@ -75,16 +105,16 @@ export class Messenger {
       channel: target.kind,
       transport,
       target: target.value,
-      subject: target.kind === 'email' ? message.subject : '',
+      subject: target.kind === 'email' ? mail.subject : '',
       ip,
       createdAt: now(),
     };
     await outbox.deleteOlderThan(now() - OUTBOX_RETENTION_MS);
 
     if (transport === 'log') {
-      await outbox.add({ ...entry, body: message.text, status: 'logged', error: '' });
+      await outbox.add({ ...entry, body: mail.text, status: 'logged', error: '' });
       log.info(
-        { channel: target.kind, to: target.value, subject: entry.subject, text: message.text },
+        { channel: target.kind, to: target.value, subject: entry.subject, text: mail.text },
         'message kept in the outbox (log transport)',
       );
       return { ok: true };
@@ -92,12 +122,17 @@ export class Messenger {
 
     const send: Send = transport === 'smtp' ? smtpSender(config.smtp) : webhookSender(config.sms);
     try {
-      await send({ to: message.to, subject: message.subject, text: message.text });
-      await outbox.add({ ...entry, body: message.stored, status: 'sent', error: '' });
+      await send({ to: mail.to, subject: mail.subject, text: mail.text });
+      await outbox.add({ ...entry, body: mail.stored, status: 'sent', error: '' });
       return { ok: true };
     } catch (err) {
-      const error = err instanceof Error ? err.message : String(err);
-      await outbox.add({ ...entry, body: message.stored, status: 'failed', error });
+      const error = deliveryReason(err);
+      await outbox.add({
+        ...entry,
+        body: mail.stored,
+        status: 'failed',
+        error: storedError(error),
+      });
       log.warn(
         { err, channel: target.kind, to: maskTarget(target.value), transport },
         'message not delivered',

@@ -1,10 +1,27 @@
 import nodemailer from 'nodemailer';
+import { message, type MessageRef } from '@atrium/shared/messages/catalogue';
 import type { MessagingConfig } from './messaging.settings';
 
 export interface Message {
   to: string;
   subject: string;
   text: string;
+}
+
+/** A transport's refusal in words of the catalogue (issue 27), for the admin's outbox and test. */
+export class DeliveryFailure extends Error {
+  constructor(readonly ref: MessageRef) {
+    super(ref.key);
+    this.name = 'DeliveryFailure';
+  }
+}
+
+/** Why a delivery failed, as a message: ours, or the transport's own words wrapped in one. */
+export function deliveryReason(err: unknown): MessageRef {
+  if (err instanceof DeliveryFailure) return err.ref;
+  return message('account.deliveryError', {
+    reason: err instanceof Error ? err.message : String(err),
+  });
 }
 
 /** Delivers one message or throws with a reason an admin can act on. */
@@ -14,7 +31,9 @@ const TIMEOUT_MS = 10_000;
 
 /** SMTP through nodemailer; `none` never upgrades the connection, `starttls` insists on it. */
 export function smtpSender(smtp: MessagingConfig['smtp']): Send {
-  if (!smtp.host) return () => Promise.reject(new Error('SMTP host is not configured'));
+  if (!smtp.host) {
+    return () => Promise.reject(new DeliveryFailure(message('account.smtpHostMissing')));
+  }
   const transporter = nodemailer.createTransport({
     host: smtp.host,
     port: smtp.port,
@@ -43,7 +62,7 @@ export function smtpSender(smtp: MessagingConfig['smtp']): Send {
  */
 export function webhookSender(sms: MessagingConfig['sms']): Send {
   return async ({ to, text }) => {
-    if (!sms.url) throw new Error('SMS webhook URL is not configured');
+    if (!sms.url) throw new DeliveryFailure(message('account.webhookUrlMissing'));
     const res = await fetch(sms.url, {
       method: 'POST',
       headers: {
@@ -55,6 +74,7 @@ export function webhookSender(sms: MessagingConfig['sms']): Send {
       redirect: 'error',
     });
     await res.body?.cancel();
-    if (!res.ok) throw new Error(`SMS webhook answered HTTP ${res.status}`);
+    if (!res.ok)
+      throw new DeliveryFailure(message('account.webhookStatus', { status: res.status }));
   };
 }

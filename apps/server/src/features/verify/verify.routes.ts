@@ -5,13 +5,13 @@ import {
   maskTarget,
 } from '@atrium/shared/contract/accounts';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../http/envelope';
+import { ApiError, message, okSaying } from '../../http/envelope';
 import { route } from '../../http/route';
 import type { SettingsRepository } from '../../db/settings.repository';
 import { LOGIN_CAPTCHA_SETTING, type CaptchaService } from '../captcha/index';
 import { clientIdOf } from '../captcha/index';
 import type { MessagingSettings } from './messaging.settings';
-import type { Messenger } from './messenger';
+import { outboxErrorText, type Messenger } from './messenger';
 import type { OutboxRepository } from './outbox.repository';
 import { targetOf, VerifyMessages, type VerifyService } from './verify.service';
 
@@ -34,13 +34,18 @@ export function registerVerifyRoutes(
       captcha: body.captcha,
       clientId: clientIdOf(req),
       ip: req.ip,
+      lang: req.lang,
     });
-    return ok(result, VerifyMessages.sent);
+    return okSaying(result, VerifyMessages.sent);
   });
-  route(app, calls['system/outbox/list'], async ({ body }) => {
+  route(app, calls['system/outbox/list'], async ({ body, req }) => {
     const { rows, total } = await outbox.page(body.page, body.pageSize);
     return ok({
-      records: rows.map(({ ip: _ip, ...row }) => ({ ...row, target: maskTarget(row.target) })),
+      records: rows.map(({ ip: _ip, ...row }) => ({
+        ...row,
+        target: maskTarget(row.target),
+        error: outboxErrorText(row.error, req.lang),
+      })),
       total,
       pageSize: body.pageSize,
     });
@@ -48,18 +53,18 @@ export function registerVerifyRoutes(
   route(app, calls['system/message/get'], async () => ok(await messaging.view()));
   route(app, calls['system/message/save'], async ({ body }) => {
     await messaging.save(body);
-    return ok(await messaging.view(), 'Saved');
+    return okSaying(await messaging.view(), message('common.saved'));
   });
   route(app, calls['system/message/test'], async ({ body, req }) => {
-    const delivery = await messenger.sendTest(targetOf(body.target), req.ip);
-    if (!delivery.ok) throw new ApiError(`Sending failed: ${delivery.error}`);
-    return ok(null, 'Test message sent');
+    const delivery = await messenger.sendTest(targetOf(body.target), req.ip, req.lang);
+    if (!delivery.ok) throw new ApiError(message('account.sendFailed', { reason: delivery.error }));
+    return okSaying(null, message('account.testSent'));
   });
   route(app, calls['system/login_captcha/get'], async () =>
     ok({ mode: await captcha.loginMode() }),
   );
   route(app, calls['system/login_captcha/save'], async ({ body }) => {
     await settings.set(LOGIN_CAPTCHA_SETTING, body.mode, now());
-    return ok({ mode: body.mode }, 'Saved');
+    return okSaying({ mode: body.mode }, message('common.saved'));
   });
 }

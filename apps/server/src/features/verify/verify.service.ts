@@ -1,25 +1,35 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { AccountLimits, parseTarget, type Target } from '@atrium/shared/contract/accounts';
+import type { Language } from '@atrium/shared/messages/catalogue';
 import type { Bus } from '../../bus/types';
 import { addressKey } from '../../http/client-address';
-import { ApiError } from '../../http/envelope';
+import { ApiError, message, type MessageRef } from '../../http/envelope';
 import type { RateLimits } from '../../http/rate-limits';
 import { safeEqual } from '../../http/tokens';
 import type { CaptchaService } from '../captcha/index';
+import type { MembersService } from '../members/index';
 import type { Messenger } from './messenger';
 
+const codeField = message('field.code');
+const aboutCode = (ref: MessageRef): MessageRef => ({ ...ref, field: 'code' });
+
 export const VerifyMessages = {
-  sent: 'Verification code sent',
-  notSent: 'Could not send the verification code, please try again later',
-  expired: 'code: wrong or expired, request a new code',
-  tooManyTries: 'code: too many wrong tries, request a new code',
-  wrong: (left: number) => `code: wrong code, ${left} ${left === 1 ? 'try' : 'tries'} left`,
+  sent: message('account.codeSent'),
+  notSent: message('account.codeNotSent'),
+  expired: aboutCode(message('account.codeExpired', { field: codeField })),
+  tooManyTries: aboutCode(message('account.codeTooManyTries', { field: codeField })),
+  wrong: (left: number) =>
+    aboutCode(
+      left === 1
+        ? message('account.codeWrongLastTry', { field: codeField })
+        : message('account.codeWrong', { field: codeField, left }),
+    ),
 } as const;
 
 /** The target of a request body; the schema has already checked that it parses. */
 export function targetOf(raw: string): Target {
   const target = parseTarget(raw);
-  if (!target) throw new ApiError('target: enter a valid e-mail address or phone number');
+  if (!target) throw new ApiError({ ...message('account.targetInvalid'), field: 'target' });
   return target;
 }
 
@@ -35,6 +45,7 @@ export class VerifyService {
       limits: RateLimits;
       captcha: CaptchaService;
       messenger: Messenger;
+      members: Pick<MembersService, 'languageByContact'>;
       secret: string;
       now: () => number;
     },
@@ -55,8 +66,10 @@ export class VerifyService {
     captcha: string;
     clientId: string | undefined;
     ip: string;
+    /** The request's language: the code's text is in it unless a member with a language owns the target. */
+    lang: Language;
   }): Promise<{ wait: number }> {
-    const { bus, limits, captcha, messenger } = this.deps;
+    const { bus, limits, captcha, messenger, members } = this.deps;
     const { target, ip } = input;
     await captcha.require('member', input.clientId, input.captcha);
 
@@ -78,7 +91,10 @@ export class VerifyService {
       `${nonce}.${this.digest(target, code)}`,
       AccountLimits.codeTtlMs,
     );
-    const delivery = await messenger.sendCode(target, code, ip);
+    // The member's own language (a password reset); before there is one (registration), the
+    // request's. Nothing of which is said in the answer.
+    const lang = (await members.languageByContact(target.kind, target.value)) ?? input.lang;
+    const delivery = await messenger.sendCode(target, code, ip, lang);
     if (!delivery.ok) {
       await Promise.all([
         bus.del(this.codeKey(target)),

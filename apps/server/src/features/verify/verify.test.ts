@@ -46,7 +46,7 @@ describe('sending a code (log transport)', () => {
     const target = email();
     expect(await browser.sendCode(target)).toEqual({
       code: 0,
-      msg: 'Verification code sent',
+      msg: '验证码已发送',
       data: { wait: 60 },
     });
     expect(await codeFromOutbox(t, target)).toMatch(/^\d{6}$/);
@@ -68,7 +68,8 @@ describe('sending a code (log transport)', () => {
       });
       expect(json, target).toMatchObject({
         code: Code.Failure,
-        msg: expect.stringMatching(/^target: /),
+        msg: '请输入有效的邮箱地址或手机号',
+        data: { error: 'account.targetInvalid', field: 'target' },
       });
     }
     expect((await browser.sendCode('+86 138-0013-8000')).code).toBe(0);
@@ -80,12 +81,11 @@ describe('sending a code (log transport)', () => {
     const target = email();
     expect((await browser.sendCode(target)).code).toBe(0);
     t.clock.advance(20_000);
-    expect(await browser.sendCode(target.toUpperCase())).toEqual({
+    expect(await browser.sendCode(target.toUpperCase())).toMatchObject({
       code: Code.TooManyRequests,
-      msg: 'Please wait 40 s before requesting another code',
-      data: { wait: 40 },
+      data: { wait: 40, error: 'limits.codeResend' },
     });
-    expect((await testBrowser(t, '10.2.0.1').sendCode(target)).data).toEqual({ wait: 40 });
+    expect((await testBrowser(t, '10.2.0.1').sendCode(target)).data).toMatchObject({ wait: 40 });
     expect((await browser.sendCode(email())).code).toBe(0);
     t.clock.advance(40_000);
     expect((await browser.sendCode(target)).code).toBe(0);
@@ -117,7 +117,7 @@ describe('sending a code (log transport)', () => {
     }
     expect(await browser.sendCode(target)).toMatchObject({
       code: Code.TooManyRequests,
-      msg: 'Too many codes were sent to this address today, try again tomorrow',
+      data: { error: 'limits.codesToTarget' },
     });
     t.clock.advance(24 * 60 * 60_000);
     expect((await browser.sendCode(target)).code).toBe(0);
@@ -132,7 +132,7 @@ describe('sending a code (log transport)', () => {
     }
     expect(await browser.sendCode(email())).toMatchObject({
       code: Code.TooManyRequests,
-      msg: 'Too many codes were sent from your network today, try again tomorrow',
+      data: { error: 'limits.codesFromNetwork' },
     });
     expect((await testBrowser(t, '10.2.0.4').sendCode(email())).code).toBe(0);
   });
@@ -142,18 +142,18 @@ describe('checking a code', () => {
   it('is refused after 5 wrong tries even when the 6th is right', async () => {
     const target = email();
     const { member, password } = await t.createMember({ email: target });
-    const browser = testBrowser(t);
+    const browser = testBrowser(t, '127.0.0.1', 'en');
     await browser.sendCode(target);
     const code = await codeFromOutbox(t, target);
     const wrong = code === '000000' ? '111111' : '000000';
     const answers = [];
     for (let i = 0; i < 5; i++) answers.push((await reset(browser, target, wrong)).json.msg);
     expect(answers).toEqual([
-      'code: wrong code, 4 tries left',
-      'code: wrong code, 3 tries left',
-      'code: wrong code, 2 tries left',
-      'code: wrong code, 1 try left',
-      'code: too many wrong tries, request a new code',
+      'Verification code is wrong, 4 tries left',
+      'Verification code is wrong, 3 tries left',
+      'Verification code is wrong, 2 tries left',
+      'Verification code is wrong, 1 try left',
+      'Verification code: too many wrong tries, request a new code',
     ]);
     expect((await reset(browser, target, code)).json).toMatchObject({ code: Code.Failure });
     expect((await login(member.username, password)).json.code).toBe(0);
@@ -171,7 +171,8 @@ describe('checking a code', () => {
     expect((await login(member.username, 'after four 44')).json.code).toBe(0);
     expect((await reset(browser, target, code, 'second use 55')).json).toMatchObject({
       code: Code.Failure,
-      msg: 'code: wrong or expired, request a new code',
+      msg: '验证码错误或已过期，请重新获取',
+      data: { error: 'account.codeExpired', field: 'code' },
     });
   });
 
@@ -195,9 +196,7 @@ describe('checking a code', () => {
     await browser.sendCode(target);
     const code = await codeFromOutbox(t, target);
     t.clock.advance(10 * 60_000 + 1);
-    expect((await reset(browser, target, code)).json.msg).toBe(
-      'code: wrong or expired, request a new code',
-    );
+    expect((await reset(browser, target, code)).json.msg).toBe('验证码错误或已过期，请重新获取');
   });
 
   it('a new code replaces the previous one', async () => {
@@ -217,7 +216,7 @@ describe('checking a code', () => {
 
 describe('outbox (admin)', () => {
   it('lists messages newest first with the target masked', async () => {
-    const browser = testBrowser(t, '10.3.0.1');
+    const browser = testBrowser(t, '10.3.0.1', 'en');
     await browser.sendCode('alice@example.org');
     await browser.sendCode('13812345678');
     const { json } = await browser.post<OutboxListResponse>(
@@ -309,14 +308,14 @@ describe('SMTP transport', () => {
     await useSmtp();
     const target = email();
     const { member } = await t.createMember({ email: target });
-    const browser = testBrowser(t);
+    const browser = testBrowser(t, '127.0.0.1', 'en');
     expect((await browser.sendCode(target)).code).toBe(0);
     const mail = smtp.mails.find((m) => m.to.includes(target));
     expect(mail?.from).toBe('no-reply@atrium.test');
     expect(mail?.raw).toMatch(/^Subject: Atrium verification code/m);
     const code = /code is (\d{6})\./.exec(mail?.text ?? '')?.[1] ?? '';
     expect(code).toMatch(/^\d{6}$/);
-    expect(mail?.text).toContain(`您的Atrium验证码是 ${code}`);
+    expect(mail?.text).not.toMatch(/\p{Script=Han}/u);
 
     const outbox = await browser.post<OutboxListResponse>(
       '/admin/api/system/outbox/list',
@@ -332,14 +331,29 @@ describe('SMTP transport', () => {
     expect((await login(member.username, 'mailed pass 7')).json.code).toBe(0);
   });
 
+  it('writes the code mail in the language of the request before there is a member', async () => {
+    await useSmtp('smtp-pass-Secret9');
+    const zhTarget = email();
+    expect((await testBrowser(t, '10.4.0.1', 'zh-CN').sendCode(zhTarget)).code).toBe(0);
+    const zhMail = smtp.mails.find((m) => m.to.includes(zhTarget));
+    expect(zhMail?.text).toMatch(/^您的Atrium验证码是 \d{6}，10 分钟内有效。/);
+    expect(zhMail?.text.replaceAll('Atrium', '')).not.toMatch(/[A-Za-z]/);
+    const enTarget = email();
+    expect((await testBrowser(t, '10.4.0.2', 'en').sendCode(enTarget)).code).toBe(0);
+    const enMail = smtp.mails.find((m) => m.to.includes(enTarget));
+    expect(enMail?.raw).toMatch(/^Subject: Atrium verification code/m);
+    expect(enMail?.text).toMatch(/^Your Atrium verification code is \d{6}\./);
+    expect(enMail?.text).not.toMatch(/\p{Script=Han}/u);
+  });
+
   it('a failed delivery is reported, kept as failed, and does not start the wait', async () => {
     await useSmtp('not the password 1');
     const browser = testBrowser(t);
     const target = email();
     expect(await browser.sendCode(target)).toEqual({
       code: Code.Failure,
-      msg: 'Could not send the verification code, please try again later',
-      data: null,
+      msg: '验证码发送失败，请稍后重试',
+      data: { error: 'account.codeNotSent', params: {} },
     });
     const outbox = await browser.post<OutboxListResponse>(
       '/admin/api/system/outbox/list',
@@ -347,7 +361,7 @@ describe('SMTP transport', () => {
       await admin(),
     );
     expect(outbox.json.data.records[0]).toMatchObject({ status: 'failed', transport: 'smtp' });
-    expect(outbox.json.data.records[0]?.error).toMatch(/Invalid username or password/);
+    expect(outbox.json.data.records[0]?.error).toMatch(/^投递出错：.*Invalid username or password/);
     await useSmtp('smtp-pass-Secret9');
     expect((await browser.sendCode(target)).code).toBe(0);
   });
@@ -360,22 +374,38 @@ describe('SMTP transport', () => {
       { target: 'ops@example.com' },
       await admin(),
     );
-    expect(ok.json).toEqual({ code: 0, msg: 'Test message sent', data: null });
+    expect(ok.json).toEqual({ code: 0, msg: '测试消息已发送', data: null });
     const mail = smtp.mails.find((m) => m.to.includes('ops@example.com'));
-    expect(mail?.raw).toMatch(/^Subject: Atrium test message/m);
+    expect(mail?.text.trim()).toBe('这是一条来自Atrium的测试消息：邮件通道工作正常。');
+    const english = adminBrowser();
+    english.lang = 'en';
+    expect(
+      (
+        await english.post(
+          '/admin/api/system/message/test',
+          { target: 'ops@example.com' },
+          await admin(),
+        )
+      ).json.msg,
+    ).toBe('Test message sent');
+    expect(smtp.mails.at(-1)?.raw).toMatch(/^Subject: Atrium test message/m);
+    expect(smtp.mails.at(-1)?.text.trim()).toBe(
+      'This is a test message from Atrium: the e-mail transport works.',
+    );
 
     await saveMessaging(browser, {
       emailTransport: 'smtp',
       smtp: { host: '127.0.0.1', port: 1, security: 'none', user: '', from: '' },
     });
-    const failed = await browser.post(
+    const failed = await english.post(
       '/admin/api/system/message/test',
       { target: 'ops@example.com' },
       await admin(),
     );
     expect(failed.json).toMatchObject({
       code: Code.Failure,
-      msg: expect.stringMatching(/^Sending failed: .*ECONNREFUSED/),
+      msg: expect.stringMatching(/^Sending failed: Delivery error: .*ECONNREFUSED/),
+      data: { error: 'account.sendFailed' },
     });
   });
 });
@@ -432,8 +462,15 @@ describe('SMS webhook transport', () => {
     expect(outbox.json.data.records[0]).toMatchObject({
       target: '+86****2222',
       status: 'failed',
-      error: 'SMS webhook answered HTTP 500',
+      error: '短信 Webhook 返回了 HTTP 500',
     });
+    browser.lang = 'en';
+    const inEnglish = await browser.post<OutboxListResponse>(
+      '/admin/api/system/outbox/list',
+      {},
+      await admin(),
+    );
+    expect(inEnglish.json.data.records[0]?.error).toBe('SMS webhook answered HTTP 500');
     hook.state.status = 200;
   });
 
@@ -441,10 +478,17 @@ describe('SMS webhook transport', () => {
     const browser = testBrowser(t);
     expect(
       (await saveMessaging(browser, { sms: { url: hook.url, template: 'no code here' } })).json.msg,
-    ).toBe('sms.template: must contain {code}');
+    ).toBe('短信模板必须包含 {code}');
     expect(
       (await saveMessaging(browser, { sms: { url: 'file:///etc/passwd', template: '{code}' } }))
-        .json.msg,
-    ).toBe('sms.url: enter an http(s) URL');
+        .json,
+    ).toMatchObject({ data: { error: 'validation.url', field: 'sms.url' } });
+    browser.lang = 'en';
+    expect(
+      (await saveMessaging(browser, { sms: { url: hook.url, template: 'no code here' } })).json,
+    ).toMatchObject({
+      msg: 'SMS template must contain {code}',
+      data: { error: 'account.templateNeedsCode', field: 'sms.template' },
+    });
   });
 });

@@ -111,6 +111,15 @@ export async function startWebhook(status = 200) {
   };
 }
 
+/** The newest outbox entry to `target`: the mail or SMS as it was written. */
+export async function lastSentTo(t: TestApp, target: string) {
+  const { rows } = await new OutboxRepository(t.db).page(1, 100);
+  const to = parseTarget(target)?.value;
+  const row = rows.find((r) => r.target === to);
+  if (!row) throw new Error(`nothing sent to ${target}`);
+  return row;
+}
+
 /** The code in the newest outbox message to `target` (the `log` transport keeps it whole). */
 export async function codeFromOutbox(t: TestApp, target: string): Promise<string> {
   const { rows } = await new OutboxRepository(t.db).page(1, 100);
