@@ -10,18 +10,16 @@ import { pagedAnswer } from './paging.answers';
 
 export const accountUsername = textField()
   .trim()
-  .regex(/^[\w.@-]{1,64}$/, 'use 1-64 letters, digits, _ . @ or -');
+  .regex(/^[\w.@-]{1,64}$/, 'admin.usernameRule');
 
+/** Custom messages here are catalogue keys (issue 27); the limits speak through `validation.*`. */
 export const newPassword = textField()
-  .min(
-    AccountLimits.passwordMinLength,
-    `must be at least ${AccountLimits.passwordMinLength} characters`,
-  )
-  .max(AccountLimits.passwordMaxLength, `at most ${AccountLimits.passwordMaxLength} characters`);
+  .min(AccountLimits.passwordMinLength)
+  .max(AccountLimits.passwordMaxLength);
 
-export const nicknameField = textField().trim().max(64, 'at most 64 characters');
+export const nicknameField = textField().trim().max(64);
 
-const roleIds = z.array(idField).max(50, 'at most 50 roles');
+const roleIds = z.array(idField).max(50);
 
 export const adminListRequest = z.strictObject({ ...pageFields, keyword: keywordField });
 export type AdminListRequest = z.input<typeof adminListRequest>;
@@ -53,13 +51,13 @@ export type AdminView = z.infer<typeof adminView>;
  */
 export const ruleText = textField()
   .trim()
-  .min(1, 'a rule cannot be empty')
-  .max(200, 'a rule is at most 200 characters')
-  .regex(/^[A-Za-z0-9_*/.:-]+$/, 'use letters, digits, _ / . : - and the * wildcard');
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9_*/.:-]+$/, 'admin.ruleRule');
 
-export const roleName = textField().trim().min(1, 'is required').max(64, 'at most 64 characters');
+export const roleName = textField().trim().min(1).max(64);
 
-const ruleList = z.array(ruleText).max(200, 'at most 200 rules');
+const ruleList = z.array(ruleText).max(200);
 
 export const roleListRequest = z.strictObject({});
 

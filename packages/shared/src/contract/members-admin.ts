@@ -22,7 +22,10 @@ export const memberListRequest = z.strictObject({ ...pageFields, keyword: keywor
 export type MemberListRequest = z.input<typeof memberListRequest>;
 
 /** Empty means none, so a form can always send the field; otherwise normalised like at sign-up. */
-const contactField = (kind: 'email' | 'phone', message: string) =>
+const contactField = (
+  kind: 'email' | 'phone',
+  message: 'validation.email' | 'admin.phoneInvalid',
+) =>
   textField()
     .trim()
     .max(254)
@@ -38,12 +41,10 @@ const contactField = (kind: 'email' | 'phone', message: string) =>
     });
 
 export const memberCreateRequest = z.strictObject({
-  username: textField()
-    .trim()
-    .regex(usernamePattern, '3-32 letters, digits or _, starting with a letter'),
+  username: textField().trim().regex(usernamePattern, 'account.usernameRule'),
   password: memberPassword,
-  email: contactField('email', 'is not an e-mail address'),
-  phone: contactField('phone', 'is not a phone number'),
+  email: contactField('email', 'validation.email'),
+  phone: contactField('phone', 'admin.phoneInvalid'),
   nickname: nicknameField.default(''),
 });
 export type MemberCreateRequest = z.input<typeof memberCreateRequest>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCalls } from './call';
+import { defaultLanguage, languages } from '../messages/render';
 import { textField } from './fields';
 import type { sitePublicConfig } from './site-settings.answers';
 
@@ -30,10 +31,7 @@ export function isSiteAddress(value: string): boolean {
 const address = textField()
   .trim()
   .max(sitePathMaxLength)
-  .refine(
-    (v) => v === '' || isSiteAddress(v),
-    'must be a path starting with "/" or an http(s) address',
-  );
+  .refine((v) => v === '' || isSiteAddress(v), 'admin.siteAddress');
 
 /** Meta names as pages use them ("description", "og:title", "twitter:card"). */
 export const metaNamePattern = /^[A-Za-z][A-Za-z0-9:._-]*$/;
@@ -41,9 +39,9 @@ export const metaNamePattern = /^[A-Za-z][A-Za-z0-9:._-]*$/;
 export const siteMetaTagSchema = z.strictObject({
   name: textField()
     .trim()
-    .min(1, 'is required')
+    .min(1)
     .max(siteMetaNameMaxLength)
-    .regex(metaNamePattern, 'is letters, digits and : . _ - starting with a letter'),
+    .regex(metaNamePattern, 'admin.metaNameRule'),
   value: textField().max(siteMetaValueMaxLength),
 });
 export type SiteMetaTag = z.infer<typeof siteMetaTagSchema>;
@@ -63,11 +61,17 @@ export function jsonProblem(text: string): string | null {
 export const selectorModes = ['builtin', 'external'] as const;
 export type SelectorMode = (typeof selectorModes)[number];
 
+/**
+ * The form's custom messages are catalogue keys (issue 27): a refusal names the field in the
+ * request's language.
+ */
 export const siteSettingsSchema = z.strictObject({
-  siteName: textField().trim().min(1, 'is required').max(siteNameMaxLength),
+  siteName: textField().trim().min(1).max(siteNameMaxLength),
+  /** The language the site answers a request that names none in (issue 27), and a first visit's. */
+  siteLanguage: z.enum(languages).default(defaultLanguage),
   logo: address,
   favicon: address,
-  banners: z.array(address.refine((v) => v !== '', 'is empty')).max(siteBannersMax),
+  banners: z.array(address.refine((v) => v !== '', 'validation.required')).max(siteBannersMax),
   terms: address,
   /** Rich text; the server sanitises it before storing. */
   about: textField().max(siteAboutMaxLength),
@@ -80,7 +84,7 @@ export const siteSettingsSchema = z.strictObject({
     .max(siteAdvancedMaxLength)
     .superRefine((text, ctx) => {
       const problem = jsonProblem(text);
-      if (problem) ctx.addIssue({ code: 'custom', message: `is not valid JSON (${problem})` });
+      if (problem) ctx.addIssue({ code: 'custom', message: 'admin.invalidJson' });
     }),
 });
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;

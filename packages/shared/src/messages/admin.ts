@@ -76,10 +76,6 @@ export const admin = {
 
   // Member accounts.
   'admin.memberNotFound': { 'zh-CN': '会员 {id} 不存在', en: 'Member {id} does not exist' },
-  'admin.memberUsernameRule': {
-    'zh-CN': '{field}须为 3-32 位字母、数字或 _，并以字母开头',
-    en: '{field}: 3-32 letters, digits or _, starting with a letter',
-  },
   'admin.phoneInvalid': {
     'zh-CN': '{field}不是有效的手机号码',
     en: '{field} is not a phone number',

@@ -2,7 +2,7 @@ import type { AdminView, RoleOption } from '@atrium/shared/contract/admins';
 import type { Paged } from '@atrium/shared/contract/paging';
 import { coversRules } from '@atrium/shared/role-rules';
 import type { Db } from '../../db/index';
-import { ApiError } from '../../http/envelope';
+import { ApiError, message } from '../../http/envelope';
 import type { AdminPrincipal } from '../../http/principal';
 import { hashPassword } from '../../security/passwords';
 import { AdminsRepository, type Admin } from './admins.repository';
@@ -71,7 +71,7 @@ export class AdminAccountsService {
   async edit(actor: AdminPrincipal, id: number, input: AdminFields): Promise<AdminView> {
     const target = await this.manageable(actor, id);
     if (target.isFounder && input.roleIds.length > 0) {
-      throw new ApiError('The founder holds every rule; roles would change nothing');
+      throw new ApiError({ ...message('admin.founderHoldsEveryRule'), field: 'roleIds' });
     }
     const roleIds = await this.grantableRoles(actor, input.roleIds);
     const now = this.now();
@@ -108,15 +108,29 @@ export class AdminAccountsService {
     await this.admins.delete(id);
   }
 
-  private refuseSelfOrFounder(actor: AdminPrincipal, target: Admin, verb: string): void {
-    if (target.id === actor.id) throw new ApiError(`You can't ${verb} your own account`);
-    if (target.isFounder)
-      throw new ApiError(`The founder account ${target.username} can't be ${verb}d`);
+  private refuseSelfOrFounder(
+    actor: AdminPrincipal,
+    target: Admin,
+    verb: 'disable' | 'delete',
+  ): void {
+    if (target.id === actor.id) {
+      throw new ApiError(
+        message(verb === 'disable' ? 'admin.cannotDisableSelf' : 'admin.cannotDeleteSelf'),
+      );
+    }
+    if (target.isFounder) {
+      const username = target.username;
+      throw new ApiError(
+        verb === 'disable'
+          ? message('admin.cannotDisableFounder', { username })
+          : message('admin.cannotDeleteFounder', { username }),
+      );
+    }
   }
 
   private async found(id: number): Promise<Admin> {
     const admin = await this.admins.findById(id);
-    if (!admin) throw new ApiError(`id: admin ${id} does not exist`);
+    if (!admin) throw new ApiError({ ...message('admin.adminNotFound', { id }), field: 'id' });
     return admin;
   }
 
@@ -125,10 +139,10 @@ export class AdminAccountsService {
     const target = await this.found(id);
     if (target.id === actor.id) return target;
     if (target.isFounder && !actor.isFounder) {
-      throw new ApiError(`Only the founder can change the founder account ${target.username}`);
+      throw new ApiError(message('admin.onlyFounderChangesFounder', { username: target.username }));
     }
     if (!coversRules(actor.rules, await this.accounts.rulesOf(target))) {
-      throw new ApiError(`${target.username} holds rules you don't hold, so you can't manage them`);
+      throw new ApiError(message('admin.adminHoldsMoreRules', { username: target.username }));
     }
     return target;
   }
@@ -138,13 +152,18 @@ export class AdminAccountsService {
     const unique = [...new Set(ids)];
     const roles = await this.roles.findByIds(unique);
     const missing = unique.filter((id) => !roles.some((r) => r.id === id));
-    if (missing.length > 0)
-      throw new ApiError(`roleIds: role ${missing.join(', ')} does not exist`);
+    if (missing.length > 0) {
+      throw new ApiError({
+        ...message('admin.rolesNotFound', { ids: missing.join(', ') }),
+        field: 'roleIds',
+      });
+    }
     const beyond = roles.filter((role: Role) => !coversRules(actor.rules, role.rules));
     if (beyond.length > 0) {
-      throw new ApiError(
-        `roleIds: ${beyond.map((r) => r.name).join(', ')} holds rules you don't hold yourself`,
-      );
+      throw new ApiError({
+        ...message('admin.rolesBeyondRules', { names: beyond.map((r) => r.name).join(', ') }),
+        field: 'roleIds',
+      });
     }
     return unique;
   }

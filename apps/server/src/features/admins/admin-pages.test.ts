@@ -138,7 +138,11 @@ describe.each(pages)('page guarded by $rule', ({ rule, calls }) => {
       area: 'admin',
       token: without.token,
     });
-    expect(refused.json).toEqual({ code: Code.NoPermission, msg: 'No permission', data: null });
+    expect(refused.json).toEqual({
+      code: Code.NoPermission,
+      msg: '没有权限',
+      data: { error: 'http.noPermission', params: {} },
+    });
 
     const holder = await t.loginAdmin({ rules: [rule] });
     const allowed = await t.post(call.path, await call.body(), {

@@ -1,6 +1,7 @@
 import { ok } from '@atrium/shared';
 import { adminsCalls as calls } from '@atrium/shared/contract/admins';
 import type { FastifyInstance } from 'fastify';
+import { message, okSaying } from '../../http/envelope';
 import { route } from '../../http/route';
 import type { AdminAccountsService } from './admin-accounts.service';
 
@@ -10,28 +11,28 @@ export function registerAdminsRoutes(app: FastifyInstance, service: AdminAccount
   route(app, calls['admins/options'], async () => ok({ roles: await service.roleOptions() }));
 
   route(app, calls['admins/create'], async ({ admin, body }) =>
-    ok(await service.create(admin, body), 'Add Success'),
+    okSaying(await service.create(admin, body), message('common.addSuccess')),
   );
 
   route(app, calls['admins/edit'], async ({ admin, body }) =>
-    ok(await service.edit(admin, body.id, body), 'Edit Success'),
+    okSaying(await service.edit(admin, body.id, body), message('common.editSuccess')),
   );
 
   route(app, calls['admins/disable'], async ({ admin, body }) =>
-    ok(await service.setDisabled(admin, body.id, true), 'Disabled'),
+    okSaying(await service.setDisabled(admin, body.id, true), message('common.disabled')),
   );
 
   route(app, calls['admins/enable'], async ({ admin, body }) =>
-    ok(await service.setDisabled(admin, body.id, false), 'Enabled'),
+    okSaying(await service.setDisabled(admin, body.id, false), message('common.enabled')),
   );
 
   route(app, calls['admins/reset_password'], async ({ admin, body }) => {
     await service.resetPassword(admin, body.id, body.password);
-    return ok(null, 'Password changed');
+    return okSaying(null, message('admin.passwordChanged'));
   });
 
   route(app, calls['admins/delete'], async ({ admin, body }) => {
     await service.delete(admin, body.id);
-    return ok(null, 'Delete Success');
+    return okSaying(null, message('common.deleteSuccess'));
   });
 }

@@ -1,5 +1,7 @@
 import type { Db } from '../../db/index';
-import { ApiError } from '../../http/envelope';
+import { fieldName } from '@atrium/shared/messages/catalogue';
+import { AccountLimits } from '@atrium/shared/contract/accounts-rules';
+import { ApiError, message } from '../../http/envelope';
 import type { AdminPrincipal } from '../../http/principal';
 import { generatePassword, hashPassword } from '../../security/passwords';
 import { AdminsRepository, type Admin } from './admins.repository';
@@ -37,13 +39,23 @@ export class AdminsService {
   async create(input: CreateAdminInput): Promise<Admin> {
     const username = input.username.trim();
     if (!/^[\w.@-]{1,64}$/.test(username)) {
-      throw new ApiError('username: use 1-64 letters, digits, _ . @ or -');
+      throw new ApiError({
+        ...message('admin.usernameRule', { field: fieldName('username') }),
+        field: 'username',
+      });
     }
-    if (input.password.length < 8) throw new ApiError('password: must be at least 8 characters');
-    if (await this.admins.findByUsername(username))
-      throw new ApiError(`username: ${username} is taken`);
+    const min = AccountLimits.passwordMinLength;
+    if (input.password.length < min) {
+      throw new ApiError({
+        ...message('validation.tooShort', { field: fieldName('password'), min }),
+        field: 'password',
+      });
+    }
+    if (await this.admins.findByUsername(username)) {
+      throw new ApiError({ ...message('admin.usernameTaken', { username }), field: 'username' });
+    }
     if (input.rules && (await this.roles.findByName(username))) {
-      throw new ApiError(`A role named ${username} already exists`);
+      throw new ApiError(message('admin.roleNameTaken', { name: username }));
     }
     const passwordHash = await hashPassword(input.password);
     const now = this.now();

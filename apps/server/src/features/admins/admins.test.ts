@@ -1,9 +1,9 @@
-import { Code, type AdminAppConfigResponse } from '@atrium/shared';
+import { Code, type AdminAppConfigResponse, type Envelope } from '@atrium/shared';
 import type { AdminView } from '@atrium/shared/contract/admins';
 import type { Paged } from '@atrium/shared/contract/paging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { authHeaders, createTestApp, type TestApp } from '../../testing/test-app';
 
 describe.each(testDbKinds)('admin management on %s', (kind) => {
   let t: TestApp;
@@ -29,6 +29,26 @@ describe.each(testDbKinds)('admin management on %s', (kind) => {
     expect(res, res.msg).toMatchObject({ code: 0 });
     return res.data.id;
   }
+
+  /** A call asking for its answer in `lang` (Accept-Language), as a browser would. */
+  const callIn = async <T = unknown>(
+    lang: string,
+    token: string,
+    path: string,
+    body: Record<string, unknown> = {},
+  ) =>
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: `/admin/api/${path}`,
+        headers: {
+          'content-type': 'application/json',
+          'accept-language': lang,
+          ...authHeaders('admin', token),
+        },
+        payload: JSON.stringify(body),
+      })
+    ).json<Envelope<T>>();
 
   const whoAmI = (token: string) =>
     t.post<AdminAppConfigResponse>('/admin/api/app/config', {}, as(token)).then((r) => r.json.data);
@@ -113,7 +133,15 @@ describe.each(testDbKinds)('admin management on %s', (kind) => {
         username: 'taken_name',
         password: 'secret password',
       });
-      expect(taken).toMatchObject({ code: Code.Failure, msg: 'username: taken_name is taken' });
+      expect(taken).toMatchObject({
+        code: Code.Failure,
+        msg: '用户名 taken_name 已被使用',
+        data: {
+          error: 'admin.usernameTaken',
+          params: { username: 'taken_name' },
+          field: 'username',
+        },
+      });
       const unknown = await call(founder.token, 'admins/create', {
         username: 'fresh_name',
         password: 'secret password',
@@ -121,13 +149,48 @@ describe.each(testDbKinds)('admin management on %s', (kind) => {
       });
       expect(unknown).toMatchObject({
         code: Code.Failure,
-        msg: 'roleIds: role 99999 does not exist',
+        msg: '角色 99999 不存在',
+        data: { error: 'admin.rolesNotFound', field: 'roleIds' },
       });
       const short = await call(founder.token, 'admins/create', {
         username: 'x1',
         password: 'short',
       });
-      expect(short.msg).toBe('password: must be at least 8 characters');
+      expect(short).toMatchObject({
+        msg: '密码至少需要 8 个字符',
+        data: { error: 'validation.tooShort', field: 'password' },
+      });
+    });
+
+    it('refuses in the language the request asks for: zh-CN or en', async () => {
+      const body = { username: 'taken_name', password: 'secret password' };
+      const zh = await callIn('zh-CN,zh;q=0.9', founder.token, 'admins/create', body);
+      const en = await callIn('en-US,en;q=0.9', founder.token, 'admins/create', body);
+      expect(zh).toMatchObject({ msg: '用户名 taken_name 已被使用' });
+      expect(en).toMatchObject({ msg: 'Username taken_name is taken' });
+      for (const res of [zh, en]) {
+        expect(res).toMatchObject({ code: Code.Failure, data: { error: 'admin.usernameTaken' } });
+      }
+
+      const badName = { username: 'no spaces please', password: 'secret password' };
+      const zhName = await callIn('zh-CN', founder.token, 'admins/create', badName);
+      const enName = await callIn('en', founder.token, 'admins/create', badName);
+      expect(zhName.msg).toBe('用户名只能使用 1-64 位字母、数字或 _ . @ -');
+      expect(enName.msg).toBe('Username: use 1-64 letters, digits, _ . @ or -');
+      expect(zhName.data).toMatchObject({ error: 'admin.usernameRule', field: 'username' });
+
+      const short = { username: 'fresh_one', password: 'short' };
+      expect((await callIn('en', founder.token, 'admins/create', short)).msg).toBe(
+        'Password needs at least 8 characters',
+      );
+      const self = await callIn('en', founder.token, 'admins/delete', { id: founderId });
+      expect(self).toMatchObject({
+        msg: "You can't delete your own account",
+        data: { error: 'admin.cannotDeleteSelf' },
+      });
+      expect((await callIn('zh-CN', founder.token, 'admins/delete', { id: founderId })).msg).toBe(
+        '不能删除自己的账号',
+      );
     });
   });
 
@@ -137,7 +200,7 @@ describe.each(testDbKinds)('admin management on %s', (kind) => {
       for (const verb of ['disable', 'delete']) {
         const res = await call(token, `admins/${verb}`, { id: founderId });
         expect(res.code).toBe(Code.Failure);
-        expect(res.msg).toContain('founder');
+        expect(res.msg).toContain('创始人账号');
       }
       const me = await whoAmI(founder.token);
       expect(me.user.id).toBe(founderId);
@@ -150,12 +213,10 @@ describe.each(testDbKinds)('admin management on %s', (kind) => {
       });
       const { token } = await t.loginAdmin({ username: 'self_harm', password });
       expect((await call(token, 'admins/disable', { id: admin.id })).msg).toBe(
-        "You can't disable your own account",
+        '不能禁用自己的账号',
       );
-      expect((await call(token, 'admins/delete', { id: admin.id })).msg).toBe(
-        "You can't delete your own account",
-      );
-      expect((await call(founder.token, 'admins/disable', { id: founderId })).msg).toBe(
+      expect((await call(token, 'admins/delete', { id: admin.id })).msg).toBe('不能删除自己的账号');
+      expect((await callIn('en', founder.token, 'admins/disable', { id: founderId })).msg).toBe(
         "You can't disable your own account",
       );
     });
@@ -170,10 +231,10 @@ describe.each(testDbKinds)('admin management on %s', (kind) => {
 
       const res = await call<AdminView>(founder.token, 'admins/disable', { id: admin.id });
       expect(res.data.disabled).toBe(true);
-      expect(await call(token, 'dashboard/stats')).toEqual({
+      expect(await callIn('en', token, 'dashboard/stats')).toEqual({
         code: Code.NotLoggedIn,
         msg: 'not logined',
-        data: null,
+        data: { error: 'http.notLoggedIn', params: {} },
       });
       const login = await t.post('/admin/api/auth/login', { username: 'to_disable', password });
       expect(login.json.code).toBe(Code.Failure);
@@ -212,7 +273,7 @@ describe.each(testDbKinds)('admin management on %s', (kind) => {
         id: admin.id,
         password: 'brand new password',
       });
-      expect(res).toMatchObject({ code: 0, msg: 'Password changed' });
+      expect(res).toMatchObject({ code: 0, msg: '密码已修改' });
       expect((await call(token, 'dashboard/stats')).code).toBe(Code.NotLoggedIn);
       expect(
         (await t.post('/admin/api/auth/login', { username: 'forgetful', password })).json.code,
@@ -243,7 +304,10 @@ describe.each(testDbKinds)('admin management on %s', (kind) => {
         password: 'hijacked password',
       });
       expect(res.code).toBe(Code.Failure);
-      expect(res.msg).toContain('Only the founder');
+      expect(res).toMatchObject({
+        msg: '只有创始人可以修改创始人账号 founder',
+        data: { error: 'admin.onlyFounderChangesFounder' },
+      });
     });
   });
 
@@ -262,7 +326,8 @@ describe.each(testDbKinds)('admin management on %s', (kind) => {
       });
       expect(self).toMatchObject({
         code: Code.Failure,
-        msg: "roleIds: Strong holds rules you don't hold yourself",
+        msg: '角色 Strong 含有你自己没有的权限',
+        data: { error: 'admin.rolesBeyondRules', field: 'roleIds' },
       });
       const other = await call(token, 'admins/create', {
         username: 'climber_friend',
@@ -279,8 +344,11 @@ describe.each(testDbKinds)('admin management on %s', (kind) => {
       const res = await call(token, 'admins/disable', { id: admin.id });
       expect(res).toMatchObject({
         code: Code.Failure,
-        msg: "boss holds rules you don't hold, so you can't manage them",
+        msg: 'boss 拥有你没有的权限，你不能管理该账号',
       });
+      expect((await callIn('en', token, 'admins/disable', { id: admin.id })).msg).toBe(
+        "boss holds rules you don't hold, so you can't manage them",
+      );
     });
   });
 });

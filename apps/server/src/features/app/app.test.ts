@@ -33,6 +33,7 @@ describe('POST /api/app/config', () => {
       data: {
         config: {
           siteName: 'Atrium',
+          siteLanguage: 'zh-CN',
           version: serverPackage.version,
           logo: '',
           favicon: '',

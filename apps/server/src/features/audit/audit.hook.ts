@@ -29,6 +29,8 @@ const readVerbs = new Set([
   'stats',
   'summary',
   'tree',
+  'trash',
+  'usage',
 ]);
 
 const secretKey = /password|secret|token|api_?key/i;
@@ -40,11 +42,17 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The action name: the path under `/admin/api/` (or `/admin/`), plus `:<action>` when the body names one. */
+/**
+ * The action name: the path under `/admin/api/` (or `/admin/`), plus `:<action>` for the file
+ * manager, whose body names its action (another call's `action`, such as the audit list's filter,
+ * is data).
+ */
 export function auditAction(url: string, body: Json): string {
   const path = url.split('?')[0] ?? '';
   const name = path.replace(/^\/admin\/(api\/)?/, '');
-  return typeof body.action === 'string' ? `${name}:${body.action}` : name;
+  return name.startsWith('data/file_manager/') && typeof body.action === 'string'
+    ? `${name}:${body.action}`
+    : name;
 }
 
 export function isReadAction(action: string): boolean {

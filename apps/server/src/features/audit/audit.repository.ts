@@ -1,4 +1,3 @@
-import type { AuditEntry } from '@atrium/shared/contract/audit';
 import type { Db } from '../../db/index';
 import { auditDb, type AuditDb } from './audit.tables';
 
@@ -17,6 +16,11 @@ export interface AuditFilter {
   action?: string | undefined;
   from?: number | undefined;
   to?: number | undefined;
+}
+
+/** An entry as stored; the list adds its phrase. */
+export interface StoredAuditEntry extends NewAuditEntry {
+  id: number;
 }
 
 const columns = [
@@ -54,7 +58,7 @@ export class AuditRepository {
     filter: AuditFilter,
     offset: number,
     limit: number,
-  ): Promise<{ records: AuditEntry[]; total: number }> {
+  ): Promise<{ records: StoredAuditEntry[]; total: number }> {
     const [records, count] = await Promise.all([
       this.filtered(filter)
         .select(columns)

@@ -16,7 +16,7 @@ export function registerAuditFeature(
 ): AuditService {
   const service = new AuditService(deps.db);
   registerAuditHook(app, service, deps.now);
-  route(app, calls['audit/list'], async ({ body }) => ok(await service.list(body)));
-  route(app, calls['audit/options'], async () => ok(await service.options()));
+  route(app, calls['audit/list'], async ({ body, req }) => ok(await service.list(body, req.lang)));
+  route(app, calls['audit/options'], async ({ req }) => ok(await service.options(req.lang)));
   return service;
 }

@@ -1,12 +1,16 @@
-import { Code } from '@atrium/shared';
+import { Code, type Envelope } from '@atrium/shared';
+import { fileManagerCalls, libraries } from '@atrium/shared/contract/files';
 import type { AuditEntry, AuditOptions } from '@atrium/shared/contract/audit';
 import type { Paged } from '@atrium/shared/contract/paging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { authHeaders, createTestApp, type TestApp } from '../../testing/test-app';
 import { FileClient } from '../files/files.testing';
 import { adminTable } from '@atrium/shared/contract/table';
 import { auditAction, auditDetail, auditTarget, isReadAction } from './audit.hook';
+import { auditActionText, auditPhrase } from './audit.phrases';
+
+const chinese = /\p{Script=Han}/u;
 
 describe.each(testDbKinds)('audit log on %s', (kind) => {
   let t: TestApp;
@@ -29,6 +33,21 @@ describe.each(testDbKinds)('audit log on %s', (kind) => {
   const entries = async (filter: Record<string, unknown> = {}) =>
     (await call<Paged<AuditEntry>>(founder, 'audit/list', { pageSize: 100, ...filter })).data;
 
+  /** `audit/list` or `audit/options` asked in `lang` (Accept-Language). */
+  const readIn = async <T>(lang: string, path: string, body: Record<string, unknown> = {}) =>
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: `/admin/api/${path}`,
+        headers: {
+          'content-type': 'application/json',
+          'accept-language': lang,
+          ...authHeaders('admin', founder),
+        },
+        payload: JSON.stringify(body),
+      })
+    ).json<Envelope<T>>().data;
+
   describe('the audit log', () => {
     it('records an admin write with who, what, target, when and IP, secrets hidden', async () => {
       const created = await call<{ id: number }>(founder, 'admins/create', {
@@ -41,6 +60,7 @@ describe.each(testDbKinds)('audit log on %s', (kind) => {
         adminId: founderId,
         adminUsername: expect.any(String),
         action: 'admins/create',
+        actionText: '添加管理员',
         target: `#${created.data.id} audited_one`,
         ip: '127.0.0.1',
         createdAt: t.clock.now(),
@@ -76,7 +96,64 @@ describe.each(testDbKinds)('audit log on %s', (kind) => {
       const { records } = await entries({ action: 'data/file_manager/image:categoryEdit' });
       expect(records).toHaveLength(1);
       expect(records[0]?.target).toContain('Logos');
+      expect(records[0]?.actionText).toBe('保存分类 · 图片库');
       expect((await entries({ action: 'data/file_manager/image:list' })).total).toBe(0);
+    });
+
+    it('shows each action as a phrase in the language of the request, never as a route', async () => {
+      await call(founder, 'roles/create', { name: 'Phrased role', rules: [] });
+      const zh = await readIn<Paged<AuditEntry>>('zh-CN', 'audit/list', { pageSize: 100 });
+      const en = await readIn<Paged<AuditEntry>>('en', 'audit/list', { pageSize: 100 });
+      expect(zh.records.length).toBeGreaterThan(1);
+      for (const entry of zh.records) {
+        expect(entry.actionText, entry.action).toMatch(chinese);
+        expect(entry.actionText).not.toContain('/');
+      }
+      for (const entry of en.records) {
+        expect(entry.actionText, entry.action).not.toMatch(chinese);
+        expect(entry.actionText).not.toContain('/');
+      }
+      const role = (records: AuditEntry[]) =>
+        records.find((e) => e.action === 'roles/create')?.actionText;
+      expect([role(zh.records), role(en.records)]).toEqual(['添加角色', 'Add role']);
+      const category = (records: AuditEntry[]) =>
+        records.find((e) => e.action === 'data/file_manager/image:categoryEdit')?.actionText;
+      expect([category(zh.records), category(en.records)]).toEqual([
+        '保存分类 · 图片库',
+        'Save category · Image Gallery',
+      ]);
+
+      const zhOptions = await readIn<AuditOptions>('zh-CN', 'audit/options');
+      const enOptions = await readIn<AuditOptions>('en', 'audit/options');
+      expect(zhOptions.actions).toContainEqual({ action: 'roles/create', text: '添加角色' });
+      expect(enOptions.actions).toContainEqual({ action: 'roles/create', text: 'Add role' });
+    });
+
+    it('has a phrase in both languages for every audited admin route', async () => {
+      const audited: string[] = [];
+      for (const record of t.app.routeRegistry) {
+        if (record.area !== 'admin') continue;
+        if (record.path.includes(':category')) {
+          for (const library of libraries) {
+            const url = record.path.replace(':category', library);
+            for (const verb of Object.keys(fileManagerCalls)) {
+              // Chunks are multipart: the hook records the `save` that files them.
+              if (verb !== 'chunk') audited.push(auditAction(url, { action: verb }));
+            }
+          }
+        } else {
+          audited.push(auditAction(record.path, {}));
+        }
+      }
+      const writes = audited.filter((action) => !isReadAction(action));
+      expect(writes).toContain('aigc/chat_room/save');
+      expect(writes).toContain('data/file_manager/audio:purge');
+      const missing = writes.filter((action) => auditPhrase(action) === undefined);
+      expect(missing, 'audited admin routes without a phrase in admin-audit.ts').toEqual([]);
+      for (const action of writes) {
+        expect(auditActionText('zh-CN', action), action).toMatch(chinese);
+        expect(auditActionText('en', action), action).not.toMatch(chinese);
+      }
     });
 
     it('filters by admin, action and time range, newest first, paged', async () => {
@@ -114,16 +191,41 @@ describe.each(testDbKinds)('audit log on %s', (kind) => {
 
       const options = await call<AuditOptions>(founder, 'audit/options');
       expect(options.data.actions).toEqual(
-        expect.arrayContaining(['admins/create', 'members/create', 'roles/create']),
+        expect.arrayContaining([
+          { action: 'admins/create', text: '添加管理员' },
+          { action: 'members/create', text: '添加会员' },
+          { action: 'roles/create', text: '添加角色' },
+        ]),
       );
       expect(options.data.admins).toContainEqual({ id: admin.id, username: 'second_admin' });
     });
   });
 });
 
+describe('the phrase of an action', () => {
+  it('names the route in words, and the library of a file manager action', () => {
+    expect(auditActionText('zh-CN', 'data/file_manager/image:fileDelete')).toBe(
+      '删除文件 · 图片库',
+    );
+    expect(auditActionText('en', 'data/file_manager/image:fileDelete')).toBe(
+      'Delete files · Image Gallery',
+    );
+    expect(auditActionText('zh-CN', 'aigc/chat_room/save')).toBe('保存聊天室');
+    expect(auditActionText('en', 'aigc/chat_room/save')).toBe('Save room');
+    expect(auditActionText('en', 'admins/reset_password')).toBe('Reset administrator password');
+  });
+
+  it('keeps an action it has no phrase for (a route since removed) as it was stored', () => {
+    expect(auditPhrase('gone/route')).toBeUndefined();
+    expect(auditActionText('zh-CN', 'gone/route')).toBe('gone/route');
+    expect(auditPhrase('data/file_manager/scrolls:fileDelete')).toBeUndefined();
+  });
+});
+
 describe('what counts as a write', () => {
   it('names the action by path, plus the body action of the file manager', () => {
     expect(auditAction('/admin/api/admins/disable?x=1', {})).toBe('admins/disable');
+    expect(auditAction('/admin/api/audit/list', { action: 'x:fileDelete' })).toBe('audit/list');
     expect(auditAction('/admin/data/file_manager/file', { action: 'fileDelete' })).toBe(
       'data/file_manager/file:fileDelete',
     );
@@ -131,6 +233,8 @@ describe('what counts as a write', () => {
 
   it('treats reading verbs as reads and anything else as a write', () => {
     for (const read of [
+      'data/file_manager/image:trash',
+      'data/file_manager/image:usage',
       'admins/list',
       'members/get',
       'aigc/chat_room/all',

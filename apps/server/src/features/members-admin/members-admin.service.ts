@@ -2,7 +2,7 @@ import { libraries } from '@atrium/shared/contract/files';
 import type { MemberDetail, MemberView } from '@atrium/shared/contract/members-admin';
 import type { Paged } from '@atrium/shared/contract/paging';
 import type { Db } from '../../db/index';
-import { ApiError } from '../../http/envelope';
+import { ApiError, message } from '../../http/envelope';
 import { hashPassword } from '../../security/passwords';
 import type { SessionsService } from '../auth/index';
 import type { Member, MembersService } from '../members/index';
@@ -94,7 +94,7 @@ export class MembersAdminService {
 
   private async found(id: number): Promise<Member> {
     const member = await this.accounts.findById(id);
-    if (!member) throw new ApiError(`id: member ${id} does not exist`);
+    if (!member) throw new ApiError({ ...message('admin.memberNotFound', { id }), field: 'id' });
     return member;
   }
 }

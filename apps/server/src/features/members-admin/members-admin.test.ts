@@ -1,9 +1,9 @@
-import { Code } from '@atrium/shared';
+import { Code, type Envelope } from '@atrium/shared';
 import type { MemberDetail, MemberView } from '@atrium/shared/contract/members-admin';
 import type { Paged } from '@atrium/shared/contract/paging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { authHeaders, createTestApp, type TestApp } from '../../testing/test-app';
 import { FileClient, textFile, useUploadConfig } from '../files/files.testing';
 
 describe.each(testDbKinds)('member management on %s', (kind) => {
@@ -22,6 +22,21 @@ describe.each(testDbKinds)('member management on %s', (kind) => {
     t
       .post<T>(`/admin/api/members/${path}`, body, { area: 'admin', token: founder })
       .then((r) => r.json);
+
+  /** A call asking for its answer in `lang` (Accept-Language). */
+  const callIn = async (lang: string, path: string, body: Record<string, unknown>) =>
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: `/admin/api/members/${path}`,
+        headers: {
+          'content-type': 'application/json',
+          'accept-language': lang,
+          ...authHeaders('admin', founder),
+        },
+        payload: JSON.stringify(body),
+      })
+    ).json<Envelope>();
 
   const memberCall = (token: string) =>
     t.post('/api/app/config', {}, { area: 'member', token }).then((r) => r.json);
@@ -48,25 +63,51 @@ describe.each(testDbKinds)('member management on %s', (kind) => {
     });
 
     it('applies the sign-up rules', async () => {
-      const cases: [Record<string, unknown>, string][] = [
+      const cases: [Record<string, unknown>, { error: string; field: string }][] = [
         [
           { username: '1abc', password: 'pass word 1' },
-          'username: 3-32 letters, digits or _, starting with a letter',
+          { error: 'account.usernameRule', field: 'username' },
         ],
-        [{ username: 'bobby', password: 'onlyletters' }, 'password: use both letters and digits'],
+        [
+          { username: 'bobby', password: 'onlyletters' },
+          { error: 'account.passwordLettersDigits', field: 'password' },
+        ],
         [
           { username: 'bobby', password: 'pass word 1', email: 'nope' },
-          'email: is not an e-mail address',
+          { error: 'validation.email', field: 'email' },
         ],
         [
           { username: 'bobby', password: 'pass word 1', phone: 'a@b.cd' },
-          'phone: is not a phone number',
+          { error: 'admin.phoneInvalid', field: 'phone' },
         ],
-        [{ username: 'alice', password: 'pass word 1' }, 'username: alice is taken'],
+        [
+          { username: 'alice', password: 'pass word 1' },
+          { error: 'account.usernameTaken', field: 'username' },
+        ],
       ];
-      for (const [body, msg] of cases) {
-        expect(await call('create', body)).toMatchObject({ code: Code.Failure, msg });
+      for (const [body, data] of cases) {
+        expect(await call('create', body)).toMatchObject({ code: Code.Failure, data });
       }
+    });
+
+    it('refuses in the language the request asks for', async () => {
+      const badPhone = { username: 'bobby', password: 'pass word 1', phone: 'a@b.cd' };
+      expect(await callIn('zh-CN', 'create', badPhone)).toMatchObject({
+        msg: '手机号不是有效的手机号码',
+        data: { error: 'admin.phoneInvalid', field: 'phone' },
+      });
+      expect((await callIn('en', 'create', badPhone)).msg).toBe(
+        'Phone number is not a phone number',
+      );
+      expect((await callIn('zh-CN', 'get', { id: 987654 })).msg).toBe('会员 987654 不存在');
+      expect(await callIn('en', 'get', { id: 987654 })).toMatchObject({
+        msg: 'Member 987654 does not exist',
+        data: { error: 'admin.memberNotFound', field: 'id' },
+      });
+      const { member } = await t.createMember({ username: 'polyglot' });
+      const zh = await callIn('zh-CN', 'disable', { id: member.id });
+      const en = await callIn('en', 'enable', { id: member.id });
+      expect([zh.msg, en.msg]).toEqual(['已禁用', 'Enabled']);
     });
 
     it('searches by username, e-mail or phone, newest first, paged', async () => {
@@ -105,14 +146,15 @@ describe.each(testDbKinds)('member management on %s', (kind) => {
     it('resetting the password signs the member out and the new one works', async () => {
       const { member, password } = await t.createMember({ username: 'forgetter' });
       const { token } = await t.loginMember({ username: 'forgetter', password });
-      expect((await call('reset_password', { id: member.id, password: 'fresh pass 9' })).code).toBe(
-        0,
-      );
+      expect(
+        await call('reset_password', { id: member.id, password: 'fresh pass 9' }),
+      ).toMatchObject({ code: 0, msg: '密码已修改' });
       expect((await memberCall(token)).data).toMatchObject({ user: { id: 0 } });
       await t.loginMember({ username: 'forgetter', password: 'fresh pass 9' });
-      expect((await call('reset_password', { id: member.id, password: 'short' })).msg).toBe(
-        'password: use at least 8 characters',
-      );
+      expect(await call('reset_password', { id: member.id, password: 'short' })).toMatchObject({
+        code: Code.Failure,
+        data: { error: 'account.passwordTooShort', field: 'password' },
+      });
     });
 
     it("shows a member with their storage use: the sum of their own library's files", async () => {
@@ -146,7 +188,8 @@ describe.each(testDbKinds)('member management on %s', (kind) => {
       expect(res.data.lastActiveAt).toBe(t.clock.now());
       expect(await call('get', { id: 987654 })).toMatchObject({
         code: Code.Failure,
-        msg: 'id: member 987654 does not exist',
+        msg: '会员 987654 不存在',
+        data: { error: 'admin.memberNotFound', params: { id: 987654 }, field: 'id' },
       });
     });
   });

@@ -1,6 +1,7 @@
 import { ok } from '@atrium/shared';
 import { rolesCalls as calls } from '@atrium/shared/contract/admins';
 import type { FastifyInstance } from 'fastify';
+import { message, okSaying } from '../../http/envelope';
 import { route } from '../../http/route';
 import type { RolesService } from './roles.service';
 
@@ -8,15 +9,15 @@ export function registerRolesRoutes(app: FastifyInstance, service: RolesService)
   route(app, calls['roles/list'], async () => ok({ records: await service.list() }));
 
   route(app, calls['roles/create'], async ({ admin, body }) =>
-    ok(await service.create(admin, body), 'Add Success'),
+    okSaying(await service.create(admin, body), message('common.addSuccess')),
   );
 
   route(app, calls['roles/edit'], async ({ admin, body }) =>
-    ok(await service.edit(admin, body.id, body), 'Edit Success'),
+    okSaying(await service.edit(admin, body.id, body), message('common.editSuccess')),
   );
 
   route(app, calls['roles/delete'], async ({ admin, body }) => {
     await service.delete(admin, body.id);
-    return ok(null, 'Delete Success');
+    return okSaying(null, message('common.deleteSuccess'));
   });
 }

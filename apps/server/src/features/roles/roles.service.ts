@@ -1,7 +1,7 @@
 import type { RoleView } from '@atrium/shared/contract/admins';
 import { coversRules } from '@atrium/shared/role-rules';
 import type { Db } from '../../db/index';
-import { ApiError } from '../../http/envelope';
+import { ApiError, message } from '../../http/envelope';
 import type { AdminPrincipal } from '../../http/principal';
 import { RolesRepository, type Role } from './roles.repository';
 
@@ -48,16 +48,14 @@ export class RolesService {
     const role = await this.manageable(actor, id);
     const holders = (await this.roles.adminCounts()).get(id) ?? 0;
     if (holders > 0) {
-      throw new ApiError(
-        `Role ${role.name} is held by ${holders} admin(s): take it from them before deleting it`,
-      );
+      throw new ApiError(message('admin.roleInUse', { name: role.name, count: holders }));
     }
     await this.roles.delete(id);
   }
 
   private async view(id: number): Promise<RoleView> {
     const role = await this.roles.findById(id);
-    if (!role) throw new ApiError(`id: role ${id} does not exist`);
+    if (!role) throw new ApiError({ ...message('admin.roleNotFound', { id }), field: 'id' });
     return this.toView(role, (await this.roles.adminCounts()).get(id) ?? 0);
   }
 
@@ -67,9 +65,9 @@ export class RolesService {
 
   private async manageable(actor: AdminPrincipal, id: number): Promise<Role> {
     const role = await this.roles.findById(id);
-    if (!role) throw new ApiError(`id: role ${id} does not exist`);
+    if (!role) throw new ApiError({ ...message('admin.roleNotFound', { id }), field: 'id' });
     if (!coversRules(actor.rules, role.rules)) {
-      throw new ApiError(`Role ${role.name} holds rules you don't hold, so you can't change it`);
+      throw new ApiError(message('admin.roleBeyondRules', { name: role.name }));
     }
     return role;
   }
@@ -78,12 +76,17 @@ export class RolesService {
     const unique = [...new Set(rules)];
     const beyond = unique.filter((rule) => !coversRules(actor.rules, [rule]));
     if (beyond.length > 0) {
-      throw new ApiError(`rules: you can't grant ${beyond.join(', ')}: you don't hold it yourself`);
+      throw new ApiError({
+        ...message('admin.ruleNotHeld', { rules: beyond.join(', ') }),
+        field: 'rules',
+      });
     }
     return unique;
   }
 
   private async refuseTakenName(name: string): Promise<void> {
-    if (await this.roles.findByName(name)) throw new ApiError(`name: a role named ${name} exists`);
+    if (await this.roles.findByName(name)) {
+      throw new ApiError({ ...message('admin.roleNameTaken', { name }), field: 'name' });
+    }
   }
 }

@@ -1,7 +1,7 @@
-import { Code } from '@atrium/shared';
+import { Code, type Envelope } from '@atrium/shared';
 import type { RoleView } from '@atrium/shared/contract/admins';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { authHeaders, createTestApp, type TestApp } from '../../testing/test-app';
 
 let t: TestApp;
 let founder: string;
@@ -17,6 +17,21 @@ afterAll(async () => {
 const call = <T = unknown>(token: string, path: string, body: Record<string, unknown> = {}) =>
   t.post<T>(`/admin/api/${path}`, body, { area: 'admin', token }).then((r) => r.json);
 
+/** A call asking for its answer in `lang` (Accept-Language). */
+const callIn = async (lang: string, token: string, path: string, body: Record<string, unknown>) =>
+  (
+    await t.app.inject({
+      method: 'POST',
+      url: `/admin/api/${path}`,
+      headers: {
+        'content-type': 'application/json',
+        'accept-language': lang,
+        ...authHeaders('admin', token),
+      },
+      payload: JSON.stringify(body),
+    })
+  ).json<Envelope>();
+
 const listed = async () =>
   (await call<{ records: RoleView[] }>(founder, 'roles/list')).data.records;
 
@@ -28,7 +43,7 @@ describe('roles', () => {
     });
     expect(created).toMatchObject({
       code: 0,
-      msg: 'Add Success',
+      msg: '添加成功',
       data: { name: 'Editors', rules: ['aigc/chat_room*', 'dashboard'], adminCount: 0 },
     });
     const id = created.data.id;
@@ -77,21 +92,36 @@ describe('roles', () => {
     const res = await call(founder, 'roles/delete', { id: role?.id });
     expect(res).toMatchObject({
       code: Code.Failure,
-      msg: 'Role holder is held by 1 admin(s): take it from them before deleting it',
+      msg: '角色 holder 正被 1 位管理员使用：请先从他们的账号中移除该角色，再删除',
+      data: { error: 'admin.roleInUse', params: { name: 'holder', count: 1 } },
     });
+    expect((await callIn('en', founder, 'roles/delete', { id: role?.id })).msg).toBe(
+      'Role holder is held by 1 admin(s): take it from them before deleting it',
+    );
   });
 
   it('refuses a duplicate name and malformed rules, naming the field', async () => {
     await call(founder, 'roles/create', { name: 'Twin', rules: [] });
-    expect((await call(founder, 'roles/create', { name: 'Twin', rules: [] })).msg).toBe(
-      'name: a role named Twin exists',
+    expect(await call(founder, 'roles/create', { name: 'Twin', rules: [] })).toMatchObject({
+      msg: '已存在名为 Twin 的角色',
+      data: { error: 'admin.roleNameTaken', field: 'name' },
+    });
+    expect(await callIn('en', founder, 'roles/create', { name: 'Twin', rules: [] })).toMatchObject({
+      msg: 'A role named Twin already exists',
+      data: { error: 'admin.roleNameTaken' },
+    });
+    const bad = { name: 'Bad', rules: ['system admin'] };
+    expect(await call(founder, 'roles/create', bad)).toMatchObject({
+      msg: '权限规则只能使用字母、数字、_ / . : - 和通配符 *',
+      data: { error: 'admin.ruleRule', field: 'rules.0' },
+    });
+    expect((await callIn('en', founder, 'roles/create', bad)).msg).toBe(
+      'Rules: use letters, digits, _ / . : - and the * wildcard',
     );
-    expect(
-      (await call(founder, 'roles/create', { name: 'Bad', rules: ['system admin'] })).msg,
-    ).toBe('rules.0: use letters, digits, _ / . : - and the * wildcard');
-    expect((await call(founder, 'roles/create', { name: '   ', rules: [] })).msg).toBe(
-      'name: is required',
-    );
+    expect(await call(founder, 'roles/create', { name: '   ', rules: [] })).toMatchObject({
+      msg: '请填写名称',
+      data: { error: 'validation.required', field: 'name' },
+    });
   });
 
   it('an admin only writes rules they hold, and only touches roles within them', async () => {
@@ -104,7 +134,8 @@ describe('roles', () => {
     const wider = await call(token, 'roles/create', { name: 'Wider', rules: ['aigc/*', 'member'] });
     expect(wider).toMatchObject({
       code: Code.Failure,
-      msg: "rules: you can't grant member: you don't hold it yourself",
+      msg: '你不能授予 member：你自己没有该权限',
+      data: { error: 'admin.ruleNotHeld', field: 'rules' },
     });
     const all = await call<RoleView>(founder, 'roles/create', { name: 'Everything', rules: ['*'] });
     const tamper = await call(token, 'roles/edit', {
@@ -112,6 +143,15 @@ describe('roles', () => {
       name: 'Everything',
       rules: [],
     });
-    expect(tamper.msg).toBe("Role Everything holds rules you don't hold, so you can't change it");
+    expect(tamper.msg).toBe('角色 Everything 含有你没有的权限，你不能修改它');
+    const tamperEn = await callIn('en', token, 'roles/edit', {
+      id: all.data.id,
+      name: 'Everything',
+      rules: [],
+    });
+    expect(tamperEn).toMatchObject({
+      msg: "Role Everything holds rules you don't hold, so you can't change it",
+      data: { error: 'admin.roleBeyondRules' },
+    });
   });
 });

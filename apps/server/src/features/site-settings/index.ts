@@ -2,13 +2,54 @@ import type { FastifyInstance } from 'fastify';
 import { registerSiteSettingsRoutes } from './site-settings.routes';
 import { SiteSettingsService } from './site-settings.service';
 
-/** Site name, logo, banners, about text and meta tags (DESIGN 5). */
+export { siteLanguageKey } from './site-settings.service';
+
+/**
+ * How often an instance reads the site's default language again, so a save on another instance
+ * reaches this one within that time (one small row per instance; no read per request).
+ */
+export const SITE_LANGUAGE_REFRESH_MS = 2_000;
+
+/**
+ * The site's default language (issue 27): read when the app is ready and every
+ * SITE_LANGUAGE_REFRESH_MS after, and set at once by a save on this instance.
+ */
+function keepSiteLanguage(app: FastifyInstance, site: SiteSettingsService): void {
+  let timer: NodeJS.Timeout | undefined;
+  let failing = false;
+  const refresh = async () => {
+    try {
+      await site.language();
+      failing = false;
+    } catch (error) {
+      // The database is out: the language held stays, and the next beat tries again.
+      if (!failing) app.log.warn({ err: error }, 'site language not read');
+      failing = true;
+    }
+  };
+  app.addHook('onReady', async () => {
+    await refresh();
+    timer = setInterval(() => void refresh(), SITE_LANGUAGE_REFRESH_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+  });
+}
+
+/** Site name, default language, logo, banners, about text and meta tags (DESIGN 5). */
 export function registerSiteSettingsFeature(
   app: FastifyInstance,
   deps: { defaultSiteName: string },
 ): SiteSettingsService {
   const { db, now } = app.services;
-  const site = new SiteSettingsService({ db, now, defaultSiteName: deps.defaultSiteName });
+  const site = new SiteSettingsService({
+    db,
+    now,
+    defaultSiteName: deps.defaultSiteName,
+    siteLanguage: app.siteLanguage,
+  });
   registerSiteSettingsRoutes(app, site);
+  keepSiteLanguage(app, site);
   return site;
 }

@@ -3,6 +3,7 @@ import {
   type SitePublicConfig,
   type SiteSettings,
 } from '@atrium/shared/contract/site-settings';
+import { defaultLanguage, isLanguage, type Language } from '@atrium/shared/messages/catalogue';
 import type { Db } from '../../db/index';
 import { siteHeldPaths, siteRefKinds } from '@atrium/shared/file-refs';
 import { sanitizeRichText } from '../../security/sanitize-html';
@@ -11,10 +12,15 @@ import { SettingsRepository } from '../../db/settings.repository';
 
 /** The site name keeps its own key: the app config and the mail templates already read it. */
 const siteNameKey = 'siteName';
+/**
+ * The site's default language keeps its own key too: every instance reads it every few seconds
+ * (see index.ts), so the read is one small value, not the whole form.
+ */
+export const siteLanguageKey = 'siteLanguage';
 /** Everything else of the form, as one JSON value. */
 export const siteKey = 'site';
 
-type StoredSite = Omit<SiteSettings, 'siteName'>;
+type StoredSite = Omit<SiteSettings, 'siteName' | 'siteLanguage'>;
 
 const emptySite: StoredSite = {
   logo: '',
@@ -28,7 +34,7 @@ const emptySite: StoredSite = {
   advanced: '',
 };
 
-const storedShape = siteSettingsSchema.omit({ siteName: true }).shape;
+const storedShape = siteSettingsSchema.omit({ siteName: true, siteLanguage: true }).shape;
 
 /**
  * Each field of the stored value on its own: a value written by an older version, or edited by
@@ -47,7 +53,18 @@ function readSite(value: unknown): StoredSite {
 }
 
 export class SiteSettingsService {
-  constructor(private readonly deps: { db: Db; now: () => number; defaultSiteName: string }) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+      now: () => number;
+      defaultSiteName: string;
+      /**
+       * The app's site language (http/language.ts): set whenever the stored one is read or
+       * saved, and read for app/config.
+       */
+      siteLanguage: { get(): Language; set(lang: Language): void };
+    },
+  ) {}
 
   private get settings() {
     return new SettingsRepository(this.deps.db);
@@ -60,16 +77,24 @@ export class SiteSettingsService {
     return { ...site, about: sanitizeRichText(site.about) };
   }
 
+  /** The site's default language as stored (zh-CN until one is saved), passed on to onLanguage. */
+  async language(): Promise<Language> {
+    const stored = await this.settings.get(siteLanguageKey);
+    const lang = isLanguage(stored) ? stored : defaultLanguage;
+    this.deps.siteLanguage.set(lang);
+    return lang;
+  }
+
   async get(): Promise<SiteSettings> {
     const name = await this.settings.get(siteNameKey);
     const siteName =
       typeof name === 'string' && name.trim() ? name.trim() : this.deps.defaultSiteName;
-    return { siteName, ...(await this.stored()) };
+    return { siteName, siteLanguage: await this.language(), ...(await this.stored()) };
   }
 
   /** Stores a validated form; the about text is reduced to the rich-text allow-list first. */
   async save(input: SiteSettings): Promise<SiteSettings> {
-    const { siteName, ...rest } = input;
+    const { siteName, siteLanguage, ...rest } = input;
     const site: StoredSite = {
       ...rest,
       about: sanitizeRichText(rest.about),
@@ -79,6 +104,7 @@ export class SiteSettingsService {
     await this.deps.db.transaction().execute(async (trx) => {
       const settings = new SettingsRepository(trx);
       await settings.set(siteNameKey, siteName, now);
+      await settings.set(siteLanguageKey, siteLanguage, now);
       await settings.set(siteKey, site, now);
       await holdFiles(
         trx,
@@ -86,13 +112,18 @@ export class SiteSettingsService {
         siteHeldPaths(site),
       );
     });
+    this.deps.siteLanguage.set(siteLanguage);
     return this.get();
   }
 
-  /** The part every visitor may see, merged into the member and admin `app/config` answers. */
+  /**
+   * The part every visitor may see, merged into the member and admin `app/config` answers. The
+   * language is the one this instance holds (read at start, on save and every few seconds).
+   */
   async publicConfig(): Promise<Omit<SitePublicConfig, 'siteName'>> {
     const site = readSite(await this.settings.get(siteKey));
     return {
+      siteLanguage: this.deps.siteLanguage.get(),
       logo: site.logo,
       favicon: site.favicon,
       banners: site.banners,
