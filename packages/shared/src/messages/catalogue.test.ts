@@ -40,6 +40,8 @@ const asciiInChinese = new Set([
   'md',
   'SPEC',
   'Webhook',
+  'UTF',
+  'NUL',
 ]);
 
 describe('the message catalogue', () => {
@@ -93,6 +95,8 @@ describe('the message catalogue', () => {
     expect(fieldName('username')).toEqual({ key: 'field.username' });
     expect(fieldName('items.3.title')).toEqual({ key: 'field.title' });
     expect(fieldName('options.unheardOf')).toBe('options.unheardOf');
+    expect(fieldName('smtp.from')).toEqual({ key: 'field.smtp.from' });
+    expect(fieldName('filters.from')).toEqual({ key: 'field.from' });
   });
 
   it('types the parameters: a missing or unknown one does not compile', () => {

@@ -62,15 +62,17 @@ export function isMessageKey(key: unknown): key is MessageKey {
   return typeof key === 'string' && Object.prototype.hasOwnProperty.call(catalogue, key);
 }
 
-/** A field's name as a message: `field.<name>` when the catalogue has it, else the name itself. */
+/**
+ * A field's name as a message: the catalogue's `field.<path>` for the most specific end of the
+ * path it has (`field.smtp.from` before `field.from`; list indexes skipped), else the path itself.
+ */
 export function fieldName(path: string): ParamValue {
-  const last =
-    path
-      .split('.')
-      .filter((segment) => !/^\d+$/.test(segment))
-      .at(-1) ?? path;
-  const key = `field.${last}`;
-  return isMessageKey(key) ? { key } : path;
+  const segments = path.split('.').filter((segment) => !/^\d+$/.test(segment));
+  for (let start = 0; start < segments.length; start++) {
+    const key = `field.${segments.slice(start).join('.')}`;
+    if (isMessageKey(key)) return { key };
+  }
+  return path;
 }
 
 /** `ref` in `lang`. */

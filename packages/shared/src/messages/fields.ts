@@ -17,4 +17,6 @@ export const fields = {
   'field.page': { 'zh-CN': '页码', en: 'Page' },
   'field.pageSize': { 'zh-CN': '每页条数', en: 'Page size' },
   'field.url': { 'zh-CN': '地址', en: 'Address' },
+  // A field named by its parent too where the same key means another thing elsewhere.
+  'field.smtp.from': { 'zh-CN': '发件人', en: 'Sender' },
 } as const satisfies Record<string, Texts>;
