@@ -1,4 +1,5 @@
 import type { SiteMetaTag, SitePublicConfig } from '@atrium/shared/contract/site-settings';
+import { defaultLanguage, isLanguage } from '@atrium/shared/messages/catalogue';
 import type { SiteConfig } from '@/stores/config-store';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -18,6 +19,7 @@ function metaTags(value: unknown): SiteMetaTag[] {
 export function siteLook(config: SiteConfig): SitePublicConfig {
   return {
     siteName: text(config.siteName),
+    siteLanguage: isLanguage(config.siteLanguage) ? config.siteLanguage : defaultLanguage,
     logo: text(config.logo),
     favicon: text(config.favicon),
     banners: Array.isArray(config.banners) ? config.banners.map(text).filter(Boolean) : [],

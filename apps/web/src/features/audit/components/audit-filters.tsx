@@ -44,13 +44,13 @@ export function AuditFilters({ value, onChange }: AuditFiltersProps) {
       />
       <Select
         allowClear
-        showSearch
+        showSearch={{ optionFilterProp: 'label' }}
         style={{ width: 260 }}
         placeholder={t('audit.allActions')}
         aria-label={t('audit.action')}
         value={value.action}
         loading={options.isPending}
-        options={(options.data?.actions ?? []).map((a) => ({ value: a, label: a }))}
+        options={(options.data?.actions ?? []).map((a) => ({ value: a.action, label: a.text }))}
         onChange={(action: string | undefined) => onChange({ ...value, action })}
       />
       <DatePicker.RangePicker

@@ -42,10 +42,9 @@ export function AuditTable({ data, loading, onPage }: AuditTableProps) {
     { title: t('audit.admin'), dataIndex: 'adminUsername', width: 150, ellipsis: true },
     {
       title: t('audit.action'),
-      dataIndex: 'action',
-      render: (_, entry) => (
-        <Tag style={{ fontFamily: token.fontFamilyCode, marginInlineEnd: 0 }}>{entry.action}</Tag>
-      ),
+      dataIndex: 'actionText',
+      // The phrase in the page's language ("删除文件 · 图片库"); the route stays in the data.
+      render: (_, entry) => <Tag style={{ marginInlineEnd: 0 }}>{entry.actionText}</Tag>,
     },
     {
       title: t('audit.target'),

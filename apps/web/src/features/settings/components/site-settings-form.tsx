@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Button, Card, Flex, Form, Input, Radio } from 'antd';
+import { Button, Card, Flex, Form, Input, Radio, Select } from 'antd';
 import { SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import {
   metaNamePattern,
@@ -22,6 +22,7 @@ import {
 } from '@/components/fields/name-value-list/name-value-list';
 import { RichTextField } from '@/components/fields/rich-text-field/rich-text-field';
 import { refreshAppConfig } from '@/features/app';
+import { ApiError } from '@/lib/api';
 import { withLoading } from '@/lib/loading';
 import { useSmallWindow } from '@/lib/use-media-query';
 import { useSaveSiteSettings } from '../api/save-site-settings';
@@ -32,6 +33,7 @@ const adminLibrary = '/admin/data/file_manager';
 
 const fieldNames: readonly (keyof SiteSettings)[] = [
   'siteName',
+  'siteLanguage',
   'logo',
   'favicon',
   'banners',
@@ -50,9 +52,18 @@ function cleanMetaTags(rows: NameValueItem[] | undefined): NameValueItem[] {
     .filter((row) => row.name !== '' || row.value.trim() !== '');
 }
 
-/** `settings.metaTags.0.name: ...` from the server: the field it names, when it is one of ours. */
-function fieldOf(msg: string): keyof SiteSettings | undefined {
-  const name = /^settings\.(\w+)/.exec(msg)?.[1];
+/**
+ * The form field a refusal is about: its data names the field's path (`settings.metaTags.0.name`);
+ * its text is already in the page's language (rendered from the catalogue key).
+ */
+function fieldOf(error: unknown): keyof SiteSettings | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const data: unknown = error.result.data;
+  const path =
+    typeof data === 'object' && data !== null && 'field' in data && typeof data.field === 'string'
+      ? data.field
+      : '';
+  const name = /^settings\.(\w+)/.exec(path)?.[1];
   return fieldNames.find((field) => field === name);
 }
 
@@ -81,11 +92,13 @@ export function SiteSettingsForm({ settings }: SiteSettingsFormProps) {
         }),
       );
       form.setFieldsValue(saved);
-      void refreshAppConfig();
+      // The header and the site's language follow at once; a refresh that fails or is cut short
+      // changes nothing (the next page load reads the config again).
+      refreshAppConfig().catch(() => undefined);
     } catch (error) {
-      const msg = error instanceof Error ? error.message : '';
-      const field = fieldOf(msg);
-      if (field) form.setFields([{ name: field, errors: [msg] }]);
+      const field = fieldOf(error);
+      if (field && error instanceof Error)
+        form.setFields([{ name: field, errors: [error.message] }]);
     }
   };
 
@@ -120,6 +133,19 @@ export function SiteSettingsForm({ settings }: SiteSettingsFormProps) {
               textLength={siteNameMaxLength}
               placeholder={t('settings.siteNamePlaceholder')}
             />
+            <Form.Item
+              name="siteLanguage"
+              label={t('settings.siteLanguage')}
+              extra={t('settings.siteLanguageHelp')}
+            >
+              <Select
+                style={{ maxWidth: 240 }}
+                options={[
+                  { value: 'zh-CN', label: t('settings.siteLanguageZhCN') },
+                  { value: 'en', label: t('settings.siteLanguageEn') },
+                ]}
+              />
+            </Form.Item>
             <Form.Item name="logo" label={t('settings.logo')} extra={t('settings.logoHelp')}>
               <ImageField upload />
             </Form.Item>

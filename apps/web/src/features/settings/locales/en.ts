@@ -20,6 +20,11 @@ export const settingsEn: SettingsMessages = {
     'The dialog opens “address/library”, e.g. https://media.example.com/selector/image.',
   'settings.siteName': 'Site name',
   'settings.siteNamePlaceholder': 'e.g. Atrium',
+  'settings.siteLanguage': 'Default language',
+  'settings.siteLanguageHelp':
+    'What a visitor sees who chose no language and whose browser asks for neither Chinese nor English; the server also answers requests that name no language in it.',
+  'settings.siteLanguageZhCN': 'Simplified Chinese',
+  'settings.siteLanguageEn': 'English',
   'settings.logo': 'Logo',
   'settings.logoHelp':
     'Shown left of the site name in the header; a square or wide image works best.',

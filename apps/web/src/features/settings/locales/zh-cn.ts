@@ -16,6 +16,11 @@ export const settingsZhCN = {
     '对话框打开“地址/分类”，例如 https://media.example.com/selector/image。',
   'settings.siteName': '站点名称',
   'settings.siteNamePlaceholder': '例如 Atrium',
+  'settings.siteLanguage': '站点默认语言',
+  'settings.siteLanguageHelp':
+    '访客未自行选择语言、浏览器也未指明中文或英文时看到的语言；服务器回复未指明语言的请求时也使用它。',
+  'settings.siteLanguageZhCN': '简体中文',
+  'settings.siteLanguageEn': '英文',
   'settings.logo': '标志',
   'settings.logoHelp': '显示在页头站点名称左侧，建议使用方形或横向图片。',
   'settings.favicon': '网站图标',
