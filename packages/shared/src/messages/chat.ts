@@ -177,10 +177,6 @@ export const chat = {
     'zh-CN': '聊天室 {rooms} 在本站已关闭或不存在：请选择一个聊天室导入',
     en: 'roomId: room {rooms} is closed or does not exist on this site: choose a room to import into',
   },
-  'chat.importRoomNamed': {
-    'zh-CN': '聊天室“{title}”（ID {id}）',
-    en: 'room "{title}" (id {id})',
-  },
   'chat.exportIdTwice': { 'zh-CN': '{field}重复出现', en: '{field} is used twice' },
   'chat.exportParentMissing': {
     'zh-CN': '{field}指向的消息不在它之前',
@@ -293,10 +289,6 @@ export const chat = {
   'docs.tooMany': {
     'zh-CN': '一个对话最多 {max} 个文档：请先移除一个',
     en: 'A conversation holds at most {max} documents: remove one first',
-  },
-  'docs.cannotRead': {
-    'zh-CN': '无法读取这个文件：{reason}',
-    en: 'This file cannot be read: {reason}',
   },
 
   // Fields of the AI and room calls.

@@ -16,6 +16,7 @@ import {
   TEST_API_KEY,
   type Seeded,
 } from '../chat/chat.testing';
+import { render } from '@atrium/shared/messages/catalogue';
 import { Messages } from './providers.service';
 
 /** A key typed in for the second address, to tell it apart from the stored one. */
@@ -104,7 +105,11 @@ describe.each(testDbKinds)(
         { id: seeded.provider.id + 1000 },
         admin(),
       );
-      expect(json).toMatchObject({ code: Code.Failure, msg: Messages.providerNotFound });
+      expect(json).toMatchObject({
+        code: Code.Failure,
+        msg: render('zh-CN', Messages.providerNotFound),
+        data: { error: 'ai.providerNotFound' },
+      });
     });
 
     it.each([
@@ -115,7 +120,11 @@ describe.each(testDbKinds)(
     ])('a connection test at %s is refused before anything is sent', async (_name, url) => {
       const before = a.requests.length + b.requests.length;
       const { json } = await testProvider({ baseUrl: url() });
-      expect(json).toEqual({ code: Code.Failure, msg: Messages.keyForOtherAddress, data: null });
+      expect(json).toEqual({
+        code: Code.Failure,
+        msg: render('zh-CN', Messages.keyForOtherAddress),
+        data: { error: 'ai.keyForOtherAddress', params: {}, field: 'apiKey' },
+      });
       expect(a.requests.length + b.requests.length).toBe(before);
     });
 
@@ -132,7 +141,11 @@ describe.each(testDbKinds)(
 
     it('saving a new address without the key is refused and leaves the provider as it was', async () => {
       const { json } = await saveProvider({ baseUrl: b.url });
-      expect(json).toEqual({ code: Code.Failure, msg: Messages.keyForOtherAddress, data: null });
+      expect(json).toEqual({
+        code: Code.Failure,
+        msg: render('zh-CN', Messages.keyForOtherAddress),
+        data: { error: 'ai.keyForOtherAddress', params: {}, field: 'apiKey' },
+      });
       expect(await stored()).toMatchObject({ baseUrl: a.url, hasKey: true, keyHint: '••••cdef' });
 
       const reply = await chatOnce('still there?', a);
@@ -154,7 +167,12 @@ describe.each(testDbKinds)(
       // Back to the first address: the removed key does not come back with it.
       await saveProvider({ baseUrl: a.url });
       expect(await stored()).toMatchObject({ baseUrl: a.url, hasKey: false });
-      expect((await testProvider({})).json.msg).toMatch(/HTTP 401/);
+      const refused = (await testProvider({})).json;
+      expect(refused.msg).toMatch(/^连接失败：模型服务商拒绝了请求（HTTP 401）/);
+      expect(refused.data).toMatchObject({
+        error: 'ai.connectionFailed',
+        params: { reason: { key: 'ai.providerRefused', params: { status: 401 } } },
+      });
     });
 
     it('a key typed with the new address goes there, and only it', async () => {

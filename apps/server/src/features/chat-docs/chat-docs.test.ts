@@ -281,21 +281,25 @@ describe.each(testDbKinds)('documents as chat context on %s', (kind) => {
 
     const refused = await attach(owner.token, conversation.id, [theirs.path]);
     expect(refused.json.code).not.toBe(0);
-    expect(refused.json.msg).toBe(`paths: ${theirs.path} is not a file of your own library`);
+    expect(refused.json).toMatchObject({
+      msg: `${theirs.path} 不是你自己文件库中的文件`,
+      data: { error: 'docs.notOwned', params: { path: theirs.path }, field: 'paths' },
+    });
     const wrongType = await attach(owner.token, conversation.id, [json.path]);
-    expect(wrongType.json.msg).toMatch(/^paths: data\.json cannot be used as a document/);
+    expect(wrongType.json.msg).toMatch(/^data\.json 不能用作文档/);
+    expect(wrongType.json.data).toMatchObject({ error: 'docs.unsupported', field: 'paths' });
 
     const mine = await owner.files.uploadAndSave({ name: 'mine.txt', data: Buffer.from('mine') });
     const intoTheirs = await attach(other.token, conversation.id, [
       (await other.files.uploadAndSave({ name: 'x.txt', data: Buffer.from('x') })).path,
     ]);
-    expect(intoTheirs.json.msg).toBe('Conversation not found');
+    expect(intoTheirs.json.msg).toBe('对话不存在');
     const listTheirs = await t.post(
       '/api/aigc/document/list',
       { conversationId: conversation.id },
       as(other.token),
     );
-    expect(listTheirs.json.msg).toBe('Conversation not found');
+    expect(listTheirs.json.data).toMatchObject({ error: 'chat.conversationNotFound' });
 
     const many: FileRecord[] = [];
     for (let i = 0; i < 20; i++)
@@ -312,7 +316,10 @@ describe.each(testDbKinds)('documents as chat context on %s', (kind) => {
       ).json.code,
     ).toBe(0);
     const over = await attach(owner.token, conversation.id, [mine.path]);
-    expect(over.json.msg).toBe('A conversation holds at most 20 documents: remove one first');
+    expect(over.json).toMatchObject({
+      msg: '一个对话最多 20 个文档：请先移除一个',
+      data: { error: 'docs.tooMany', params: { max: 20 } },
+    });
   });
 
   it('reads a stored file once for every library holding it, names the conversation among its uses, and lets go with the conversation', async () => {

@@ -25,6 +25,7 @@ import {
   eventually,
   expectOk,
   newConversation,
+  postIn,
   seedRoom,
   send,
   TEST_API_KEY,
@@ -93,6 +94,14 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
 
   const importFile = (token: string, file: string, roomId?: number) =>
     t.post<ChatImportResponse>('/api/aigc/conversation/import', { file, roomId }, as(token));
+  const importIn = (lang: string, token: string, file: string, roomId?: number) =>
+    postIn<ChatImportResponse>(
+      t,
+      lang,
+      '/api/aigc/conversation/import',
+      { file, roomId },
+      as(token),
+    );
 
   async function conversationCount(token: string): Promise<number> {
     return (await exportJson(token)).conversations.length;
@@ -248,7 +257,11 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
     const empty = await member();
     expect((await exportJson(empty)).conversations).toEqual([]);
     const refused = await exportRaw(other, { conversationId: made[0]?.id, format: 'json' });
-    expect(refused.json()).toEqual({ code: -1, msg: 'Conversation not found', data: null });
+    expect(refused.json()).toEqual({
+      code: -1,
+      msg: '对话不存在',
+      data: { error: 'chat.conversationNotFound', params: {} },
+    });
     const anonymous = await t.post('/api/aigc/conversation/export', { format: 'json' });
     expect(anonymous.json.code).toBe(Code.NotLoggedIn);
   });
@@ -259,7 +272,7 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
     const first = await exportJson(token, conversation.id);
     const { json } = await importFile(token, JSON.stringify(first));
     expect(json.code, json.msg).toBe(0);
-    expect(json.msg).toBe('Imported 1 conversation(s)');
+    expect(json.msg).toBe('已导入 1 个对话');
     expect(json.data).toMatchObject({ messages: 6, droppedImages: [] });
     const [copy] = json.data.conversations;
     expect(copy).toMatchObject({ roomId: seeded.room.id, title: '周报：第一季度' });
@@ -332,8 +345,9 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
     const messages = await shown(token, json.data.conversations[0]?.id ?? 0);
     expect(messages.map((m) => [m.content, m.status, m.error])).toEqual([
       ['q', 'done', ''],
-      ['half an ans', 'interrupted', 'Exported while still being written'],
+      ['half an ans', 'interrupted', '导出时仍在生成'],
     ]);
+    expect(messages[1]).toMatchObject({ errorKey: 'chat.answerExportedStreaming' });
     expect(messages[1]).toMatchObject({
       promptTokens: 3,
       completionTokens: 4,
@@ -362,18 +376,15 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
     if (firstMessage) firstMessage.parentId = 999_999;
     refusals.push([
       broken,
-      'file: conversations.0.messages.0.parentId: names message 999999, which is not listed before it',
+      'file: conversations.0.messages.0.parentId: messages.0.parentId names a message which is not listed before it',
     ]);
     const twice = structuredClone(good);
     const last = twice.conversations[0]?.messages.at(-1);
     if (last) last.id = c.messages[0]?.id ?? 1;
-    refusals.push([
-      twice,
-      `file: conversations.0.messages.5.id: id ${c.messages[0]?.id} is used twice`,
-    ]);
+    refusals.push([twice, 'file: conversations.0.messages.5.id: ID is used twice']);
     refusals.push([
       { ...good, conversations: [{ ...c, leafId: 999_999 }] },
-      'file: conversations.0.leafId: names message 999999, which the conversation does not hold',
+      'file: conversations.0.leafId: leafId names a message which the conversation does not hold',
     ]);
     refusals.push([
       { ...good, conversations: [c, { ...c, messages: [{ ...c.messages[0], role: 'system' }] }] },
@@ -381,24 +392,27 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
     ]);
     refusals.push([
       { ...good, conversations: [{ ...c, room: { id: 999_999, title: 'Gone room' } }] },
-      'roomId: room "Gone room" (id 999999) is closed or does not exist on this site: choose a room to import into',
+      'roomId: room "Gone room" (#999999) is closed or does not exist on this site: choose a room to import into',
     ]);
     for (const [file, msg] of refusals) {
       const text = typeof file === 'string' ? file : JSON.stringify(file);
-      const { json } = await importFile(token, text);
+      const json = await importIn('en', token, text);
       expect(json.code, msg).toBe(Code.Failure);
       expect(json.msg.startsWith(msg), `${json.msg} / ${msg}`).toBe(true);
     }
-    const tooBig = await importFile(token, ' '.repeat(chatImportMaxChars + 1));
-    expect(tooBig.json).toEqual({
+    const tooBig = await importIn('en', token, ' '.repeat(chatImportMaxChars + 1));
+    expect(tooBig).toMatchObject({
       code: -1,
       msg: 'file: the file is too big: at most 10 MB',
-      data: null,
+      data: { error: 'chat.importTooBig', field: 'file' },
     });
+    const notJson = await importFile(token, 'not json');
+    expect(notJson.json.msg).toMatch(/^文件不是 JSON 文件（/);
+    expect(notJson.json.data).toMatchObject({ error: 'chat.importNotJson', field: 'file' });
     expect(await conversationCount(token)).toBe(count);
 
-    const closed = await importFile(token, JSON.stringify(good), 999_999);
-    expect(closed.json.msg).toBe('roomId: this room is closed or does not exist');
+    const closed = await importIn('en', token, JSON.stringify(good), 999_999);
+    expect(closed.msg).toBe('roomId: this room is closed or does not exist');
     expect(await conversationCount(token)).toBe(count);
   });
 
@@ -423,7 +437,7 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
     expect(theirs.conversations[0]?.messages.flatMap((m) => m.images)).toEqual([]);
     // The owner's image is still theirs alone: the stranger cannot send it either.
     const sent = await send(t, stranger, copy?.id ?? 0, 'Look', [image]);
-    expect(sent.json.msg).toBe('images: choose images from your own file library');
+    expect(sent.json.data).toMatchObject({ error: 'chat.imageNotOwned', field: 'images' });
     await expectOk(t, '/admin/api/aigc/chat_room/delete', { id: room.id }, admin());
   });
 
@@ -484,8 +498,8 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
       const refused = await t.post('/api/aigc/share/revoke', { id: share.id }, as(reader));
       expect(refused.json).toEqual({
         code: -1,
-        msg: 'This share link does not exist or was revoked',
-        data: null,
+        msg: '这个分享链接不存在或已被撤销',
+        data: { error: 'chat.shareNotFound', params: {} },
       });
       expect((await view(reader, share.token)).json.code).toBe(0);
 
@@ -494,8 +508,8 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
       const unknown = await view(reader, 'A'.repeat(43));
       expect(revoked.json).toEqual({
         code: -1,
-        msg: 'This share link does not exist or was revoked',
-        data: null,
+        msg: '这个分享链接不存在或已被撤销',
+        data: { error: 'chat.shareNotFound', params: {} },
       });
       expect(unknown.json).toEqual(revoked.json);
       expect((await view(reader, 'short')).json).toEqual(revoked.json);
@@ -511,9 +525,10 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
           { conversationId: conversation.id, public: isPublic },
           as(owner),
         );
-      expect((await create(true)).json.msg).toBe(
-        'public: public links are turned off on this site',
-      );
+      expect((await create(true)).json).toMatchObject({
+        msg: '本站已关闭公开链接',
+        data: { error: 'chat.publicLinksOff', field: 'public' },
+      });
       await setPublic(true);
       try {
         const open = (await create(true)).json.data;
@@ -527,7 +542,7 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
         ]);
         expect((await view(undefined, closed.token)).json.code).toBe(Code.NotLoggedIn);
         expect((await view(undefined, 'B'.repeat(43))).json.msg).toBe(
-          'This share link does not exist or was revoked',
+          '这个分享链接不存在或已被撤销',
         );
         expect(
           (await expectOk<ChatShareList>(t, '/api/aigc/share/list', {}, as(owner))).publicLinks,
@@ -552,9 +567,7 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
         as(owner),
       );
       await expectOk(t, '/api/aigc/conversation/delete', { id: conversation.id }, as(owner));
-      expect((await view(owner, share.token)).json.msg).toBe(
-        'This share link does not exist or was revoked',
-      );
+      expect((await view(owner, share.token)).json.msg).toBe('这个分享链接不存在或已被撤销');
       expect(
         (await expectOk<ChatShareList>(t, '/api/aigc/share/list', {}, as(owner))).records,
       ).toEqual([]);
@@ -564,7 +577,7 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
         { conversationId: (await newConversation(t, owner, seeded.room.id)).id },
         as(stranger),
       );
-      expect(other.json.msg).toBe('Conversation not found');
+      expect(other.json.msg).toBe('对话不存在');
     });
 
     it("hides a disabled member's links from everyone until the member is enabled again", async () => {
@@ -591,7 +604,11 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
         expect((await seenBy()).map((json) => json.code)).toEqual([0, 0, 0]);
 
         await expectOk(t, '/admin/api/members/disable', { id: user.id }, admin());
-        const gone = { code: -1, msg: 'This share link does not exist or was revoked', data: null };
+        const gone = {
+          code: -1,
+          msg: '这个分享链接不存在或已被撤销',
+          data: { error: 'chat.shareNotFound', params: {} },
+        };
         expect(await seenBy()).toEqual([gone, gone, gone]);
 
         await expectOk(t, '/admin/api/members/enable', { id: user.id }, admin());

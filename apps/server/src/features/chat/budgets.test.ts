@@ -21,6 +21,7 @@ import { captchaNotRequired } from '../auth/index';
 import { RETRIEVAL_MAX_TOKENS } from '../chat-docs/index';
 import { FileClient, useUploadConfig } from '../files/files.testing';
 import { createTestApp } from '../../testing/test-app';
+import { render, type MessageRef } from '@atrium/shared/messages/catalogue';
 import { refusal } from './budgets';
 import { chatDb } from './chat.tables';
 import {
@@ -236,9 +237,10 @@ describe.each(testDbKinds)('budgets across two instances (%s)', (kind) => {
     const accepted = answers.filter((s) => s.json.code === 0);
     expect(accepted).toHaveLength(3);
     for (const refused of answers.filter((s) => s.json.code !== 0))
-      expect(refused.json.msg).toBe(
-        "You have reached today's limit of 3 messages. It resets at 00:00 UTC.",
-      );
+      expect(refused.json).toMatchObject({
+        msg: '今天的 3 次提问已用完，UTC 0 点重置。',
+        data: { error: 'chat.quotaMessages', params: { limit: 3 } },
+      });
     const left = await expectOk<MemberBudget>(
       a,
       '/api/aigc/chat/budget',
@@ -313,7 +315,7 @@ describe.each(testDbKinds)('budgets across two instances (%s)', (kind) => {
       await allSettled(seeded.room.id);
     }
     expect(refused).toMatch(
-      /^(Your daily limit of 2000 tokens has \d+ tokens left, too little for this message|You have used today's 2000 tokens)\. The limit resets at 00:00 UTC\.$/,
+      /^你(每日的 2000 tokens 额度 只剩 \d+ tokens，不够这条消息使用|今日的 2000 tokens 已用完)，UTC 0 点重置。$/,
     );
     const final = await expectOk<MemberBudget>(
       a,
@@ -350,7 +352,7 @@ describe.each(testDbKinds)('budgets across two instances (%s)', (kind) => {
     const tokens = Array.from({ length: PARALLEL }, (_, i) => members[i % members.length] ?? '');
     const answers = await sendAll([a, b], tokens);
     expect(answers.some((s) => s.json.code === 0)).toBe(true);
-    expect(answers.some((s) => /^This room/.test(s.json.msg))).toBe(true);
+    expect(answers.some((s) => /^本聊天室/.test(s.json.msg))).toBe(true);
     await allSettled(seeded.room.id);
     const spent = (await usageRows(seeded.room.id)).reduce((s, r) => s + r.cost, 0) - before;
     // Costs are whole millionths: $0.05 is 50,000.
@@ -422,23 +424,32 @@ describe.each(testDbKinds)('budgets across two instances (%s)', (kind) => {
 });
 
 describe('budget refusals', () => {
-  // The web translates these texts by their shape (apps/web server-text.test.ts holds the same).
-  it('words each limit as the web expects it', () => {
+  it('words each limit in both languages', () => {
     const member = { scope: 'member', period: 'day' } as const;
     const roomMonth = { scope: 'room', period: 'month' } as const;
-    expect(refusal(member, 'messages', 3)).toBe(
+    const zh = (ref: MessageRef) => render('zh-CN', ref);
+    expect(zh(refusal(member, 'messages', 3))).toBe('今天的 3 次提问已用完，UTC 0 点重置。');
+    expect(zh(refusal(member, 'tokens', 2000))).toBe('你今日的 2000 tokens 已用完，UTC 0 点重置。');
+    expect(zh(refusal(roomMonth, 'cost', 50_000))).toBe(
+      '本聊天室本月的 预算 0.05 已用完，下月 1 日 UTC 0 点重置。',
+    );
+    expect(zh(refusal(member, 'tokens', 2000, 12))).toBe(
+      '你每日的 2000 tokens 额度 只剩 12 tokens，不够这条消息使用，UTC 0 点重置。',
+    );
+    const english = (ref: MessageRef) => render('en', ref);
+    expect(english(refusal(member, 'messages', 3))).toBe(
       "You have reached today's limit of 3 messages. It resets at 00:00 UTC.",
     );
-    expect(refusal(member, 'tokens', 2000)).toBe(
+    expect(english(refusal(member, 'tokens', 2000))).toBe(
       "You have used today's 2000 tokens. The limit resets at 00:00 UTC.",
     );
-    expect(refusal(roomMonth, 'cost', 50_000)).toBe(
+    expect(english(refusal(roomMonth, 'cost', 50_000))).toBe(
       "This room has used this month's budget of 0.05. The limit resets at the start of next month (00:00 UTC).",
     );
-    expect(refusal(member, 'tokens', 2000, 12)).toBe(
+    expect(english(refusal(member, 'tokens', 2000, 12))).toBe(
       'Your daily limit of 2000 tokens has 12 tokens left, too little for this message. The limit resets at 00:00 UTC.',
     );
-    expect(refusal(roomMonth, 'cost', 1_500_000, 2)).toBe(
+    expect(english(refusal(roomMonth, 'cost', 1_500_000, 2))).toBe(
       "This room's monthly budget of 1.5 has 0.000002 left, too little for this message. The limit resets at the start of next month (00:00 UTC).",
     );
   });

@@ -7,6 +7,7 @@ import type {
 import { chatImportMaxChars } from '@atrium/shared/contract/chat-export-limits';
 import { maxSearchWords } from '@atrium/shared/contract/chat-search';
 import { render } from '@atrium/shared/messages/catalogue';
+import type { Generated } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyedError } from '../../db/migrations/2026_12_03_2000_chat_message_keys';
 import { startFakeOpenAi, type FakeOpenAi } from '../../testing/fake-openai';
@@ -141,7 +142,7 @@ describe.each(testDbKinds)('chat texts in the reader’s language on %s', (kind)
     );
     const db = t.db.withTables<{
       chatMessages: {
-        id: number;
+        id: Generated<number>;
         conversationId: number;
         parentId: number | null;
         role: string;

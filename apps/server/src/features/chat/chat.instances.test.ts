@@ -24,6 +24,7 @@ import {
   type Seeded,
 } from './chat.testing';
 import { chatDb } from './chat.tables';
+import { EndMessages } from './job';
 
 /**
  * Two instances sharing one SQLite file and one bus: in memory (the same object, as if it were
@@ -240,7 +241,7 @@ describe.each(cases)('two instances on a $name bus', ({ buses }) => {
     });
     expect(row).toMatchObject({
       content: 'left behind',
-      error: expect.stringMatching(/interrupted/),
+      error: EndMessages.interrupted,
     });
   });
 });

@@ -239,7 +239,7 @@ describe.each(cases)(
 
       // Written elsewhere by a live instance: the conversation is busy on every instance.
       const busy = await send(b, token, conversation.id, 'Too early');
-      expect(busy.json.msg).toMatch(/still being written/);
+      expect(busy.json.data).toMatchObject({ error: 'chat.busy' });
 
       // A reload lands on B holding everything so far: nothing to send until the next token.
       const onB = watch(b.base, token, id, onA.text);
@@ -307,7 +307,7 @@ describe.each(cases)(
       expect(row.content.startsWith(onA.text)).toBe(true);
       expect(await stored(lonely)).toMatchObject({
         status: 'interrupted',
-        error: expect.stringMatching(/interrupted/),
+        error: EndMessages.interrupted,
       });
 
       fake.script({ text: 'Fresh start' });
@@ -481,7 +481,7 @@ describe.each(cases)(
         conversation.id,
         'Now?',
       );
-      expect(refused.json.msg).toMatch(/still being written/);
+      expect(refused.json.data).toMatchObject({ error: 'chat.busy' });
       await a.kill();
       fake.script({ text: 'Now.' });
       let taken: Envelope<ChatSendResponse> | undefined;
