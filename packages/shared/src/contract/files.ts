@@ -33,9 +33,7 @@ export const libraryRootNames: Record<Library, string> = {
 const MiB = 1024 * 1024;
 
 export const uploadLibraryConfigSchema = z.object({
-  extensions: z
-    .array(textField().regex(/^[a-z0-9]{1,10}$/, 'extensions are lower-case letters and digits'))
-    .min(1),
+  extensions: z.array(textField().regex(/^[a-z0-9]{1,10}$/, 'files.extensionRule')).min(1),
   maxSize: bigIntField(1),
   /**
    * Keep the original metadata of JPEG, PNG, WebP and HEIC uploads (issue 17). Off or absent:
@@ -118,15 +116,15 @@ const idField = intOrDigitsField(0, int32Max);
 const idListField = z
   .union([
     recordId,
-    textField().regex(/^\s*\d{1,15}(\s*,\s*\d{1,15})*\s*$/, 'expected ids joined with commas'),
-    z.array(recordId).max(1000, 'at most 1000 ids at once'),
+    textField().regex(/^\s*\d{1,15}(\s*,\s*\d{1,15})*\s*$/, 'files.idsFormat'),
+    z.array(recordId).max(1000),
   ])
   .transform((value) => {
     if (typeof value === 'number') return [value];
     if (Array.isArray(value)) return value;
     return value.split(',').map((part) => Number(part.trim()));
   })
-  .pipe(z.array(recordId).min(1, 'no id given').max(1000, 'at most 1000 ids at once'));
+  .pipe(z.array(recordId).min(1, 'files.chooseFiles').max(1000));
 
 export const configRequest = z.object({ action: z.literal('config') });
 
@@ -137,10 +135,10 @@ export const initRequest = z.object({
   lastModifiedDate: textField().max(100).optional(),
   /** Bytes, a `bigint` column: files may be larger than 2 GiB. */
   size: bigIntField(1, Number.MAX_SAFE_INTEGER, {
-    int: 'size: expected a whole number of bytes',
-    min: 'size: an empty file cannot be uploaded',
+    int: 'files.sizeWhole',
+    min: 'files.emptyFile',
   }),
-  md5: textField().regex(/^[0-9a-fA-F]{32}$/, 'md5: expected 32 hex digits'),
+  md5: textField().regex(/^[0-9a-fA-F]{32}$/, 'files.md5Format'),
 });
 export type InitRequest = z.infer<typeof initRequest>;
 
@@ -170,7 +168,7 @@ export const listRequest = z
       .transform((page) => Math.max(1, page)),
     categoryId: idField.default(0),
     /** Only files whose name holds these words (any case), within the category and below it. */
-    keywords: textField().trim().max(100, 'at most 100 characters').optional(),
+    keywords: textField().trim().max(100).optional(),
     /** Only files nothing uses (issue 17). */
     unused: z.boolean().optional(),
     /** Each record with the places using it (`usedBy`), in the same answer (issue 17). */
@@ -179,20 +177,18 @@ export const listRequest = z
      * Order of the list (issue 17): `date` (the order files were filed in), `name` or `size`, in
      * `order` (default: descending for date and size, ascending for name). Absent: newest first.
      */
-    sort: z
-      .enum(listSortKeys, { message: `expected one of ${listSortKeys.join(', ')}` })
-      .optional(),
-    order: z.enum(['asc', 'desc'], { message: 'expected asc or desc' }).optional(),
+    sort: z.enum(listSortKeys).optional(),
+    order: z.enum(['asc', 'desc']).optional(),
     /** Only files with these extensions (any case, e.g. `['pdf', 'png']`). */
     types: z
       .array(
         textField()
           .trim()
           .toLowerCase()
-          .regex(/^[a-z0-9]{1,10}$/, 'expected extensions such as pdf or png'),
+          .regex(/^[a-z0-9]{1,10}$/, 'files.extensionRule'),
       )
-      .min(1, 'choose at least one type, or leave types out')
-      .max(maxListTypes, `at most ${maxListTypes} types`)
+      .min(1, 'files.typesEmpty')
+      .max(maxListTypes)
       .optional(),
     /** Only files filed at or after this time (epoch milliseconds). */
     from: bigIntField(0).optional(),
@@ -200,7 +196,7 @@ export const listRequest = z
     to: bigIntField(0).optional(),
   })
   .refine((body) => body.from === undefined || body.to === undefined || body.from <= body.to, {
-    message: 'must not be after to',
+    message: 'files.fromAfterTo',
     path: ['from'],
   });
 export type ListRequest = z.infer<typeof listRequest>;
@@ -240,14 +236,14 @@ export const restoreRequest = z.object({ action: z.literal('restore'), id: idLis
 export const purgeRequest = z
   .object({ action: z.literal('purge'), id: idListField.optional(), all: z.boolean().optional() })
   .refine((body) => body.all === true || body.id !== undefined, {
-    message: 'id: choose files, or all: true to empty the trash',
+    message: 'files.purgeWhat',
     path: ['id'],
   });
 
 /** Replace in place (issue 17): file `id` takes the bytes of the caller's upload at `path`. */
 export const replaceRequest = z.object({
   action: z.literal('replace'),
-  id: intOrDigitsField(1, int32Max, { min: 'id: choose a file' }),
+  id: intOrDigitsField(1, int32Max, { min: 'files.chooseFile' }),
   path: textField().min(1).max(500),
 });
 
@@ -260,16 +256,13 @@ export const categoryEditRequest = z.object({
   action: z.literal('categoryEdit'),
   id: idField.default(0),
   pid: idField.default(0),
-  title: textField()
-    .trim()
-    .min(1, 'title: is required')
-    .max(maxCategoryNameLength, `title: at most ${maxCategoryNameLength} characters`),
+  title: textField().trim().min(1).max(maxCategoryNameLength),
 });
 export type CategoryEditRequest = z.infer<typeof categoryEditRequest>;
 
 export const categoryDeleteRequest = z.object({
   action: z.literal('categoryDelete'),
-  id: intOrDigitsField(1, int32Max, { min: 'id: choose a category' }),
+  id: intOrDigitsField(1, int32Max, { min: 'files.chooseCategory' }),
 });
 export type CategoryDeleteRequest = z.infer<typeof categoryDeleteRequest>;
 

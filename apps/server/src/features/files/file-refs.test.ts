@@ -147,9 +147,15 @@ describe.each(testDbKinds)('where files are used (%s)', (kind) => {
     expect(unused.records.map((r) => r.id)).not.toContain(cover.id);
     expect(unused.total).toBe(unused.records.length);
 
-    const refused = await admin.call({ action: 'fileDelete', id: [cover.id] });
+    const refused = await admin.in('en').call({ action: 'fileDelete', id: [cover.id] });
     expect(refused.code).not.toBe(0);
-    expect(refused.msg).toContain('room "Welcome room" (cover)');
+    expect(refused.msg).toBe(
+      'In use, delete anyway only with confirm: room "Welcome room" (cover); room "Welcome room" (description)',
+    );
+    expect(refused.data).toMatchObject({ error: 'files.inUse', field: 'confirm' });
+    expect((await admin.call({ action: 'fileDelete', id: [cover.id] })).msg).toBe(
+      '文件正在使用中，只有确认后才能删除：聊天室 “Welcome room”（封面）；聊天室 “Welcome room”（介绍）',
+    );
     expect((await listed(admin)).records.map((r) => r.id)).toContain(cover.id);
 
     // Re-pointed elsewhere, the file is free to go without asking.
@@ -160,7 +166,11 @@ describe.each(testDbKinds)('where files are used (%s)', (kind) => {
     // A place can't start using a file that is gone.
     const gone = await saveRoom({ ...room, cover: cover.path });
     expect(gone.json.code).not.toBe(0);
-    expect(gone.json.msg).toMatch(/^cover: the file .* no longer exists$/);
+    expect(gone.json.data).toMatchObject({
+      error: 'files.fileGone',
+      params: { path: cover.path },
+      field: 'cover',
+    });
     // Confirmed, a used file goes.
     expect((await admin.call({ action: 'fileDelete', id: [spare.id] })).code).not.toBe(0);
     expect((await admin.call({ action: 'fileDelete', id: [spare.id], confirm: true })).code).toBe(
@@ -287,11 +297,14 @@ describe.each(testDbKinds)('where files are used (%s)', (kind) => {
       id: original.id,
       path: wrongType.data.path,
     });
-    expect(refused.msg).toBe('path: the new version must be a .png file, like the one it replaces');
+    expect(refused).toMatchObject({
+      msg: '新版本必须是 .png 文件，与被替换的文件相同',
+      data: { error: 'files.replaceSameType', params: { ext: 'png' }, field: 'path' },
+    });
     // Someone else's upload can't become your file's content.
     const other = await admin.upload({ name: 'other.png', data: await png(seed + 1000) });
     const stolen = await member.call({ action: 'replace', id: original.id, path: other.data.path });
-    expect(stolen.msg).toBe('path: you have no upload with this path');
+    expect(stolen.data).toMatchObject({ error: 'files.noSuchUpload', field: 'path' });
 
     const replaced = await member.call<FileRecord>({ action: 'replace', id: original.id, path });
     expect(replaced.code, replaced.msg).toBe(0);
@@ -350,7 +363,7 @@ describe.each(testDbKinds)('where files are used (%s)', (kind) => {
 
       // A place starts using the file; a delete arriving meanwhile waits, then sees the use.
       const a = await image();
-      let deleting: Promise<{ code: number; msg: string }> | undefined;
+      let deleting: Promise<{ code: number; msg: string; data: unknown }> | undefined;
       let deleteWaited = false;
       await t.db.transaction().execute(async (trx) => {
         await holdFiles(trx, holder, [{ kind: 'roomCover', path: a.path }]);
@@ -358,11 +371,11 @@ describe.each(testDbKinds)('where files are used (%s)', (kind) => {
         deleteWaited = !(await settled(deleting));
       });
       expect(deleteWaited).toBe(true);
-      expect((await deleting)?.msg).toMatch(/^confirm: in use/);
+      expect((await deleting)?.data).toMatchObject({ error: 'files.inUse' });
 
       // A delete is under way; a place starting to use the file meanwhile waits, then is refused.
       const b = await image();
-      let pointing: Promise<{ json: { code: number; msg: string } }> | undefined;
+      let pointing: Promise<{ json: { code: number; msg: string; data: unknown } }> | undefined;
       let pointWaited = false;
       await t.db.transaction().execute(async (trx) => {
         // What `fileDelete` does, held open: lock, move to the trash, count it out.
@@ -376,7 +389,10 @@ describe.each(testDbKinds)('where files are used (%s)', (kind) => {
         pointWaited = !(await settled(pointing));
       });
       expect(pointWaited).toBe(true);
-      expect((await pointing)?.json.msg).toMatch(/^cover: the file .* no longer exists$/);
+      expect((await pointing)?.json.data).toMatchObject({
+        error: 'files.fileGone',
+        field: 'cover',
+      });
       await expectOk(t, '/admin/api/aigc/chat_room/delete', { id: room.id }, adminAs());
     },
   );

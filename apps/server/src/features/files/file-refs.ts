@@ -2,7 +2,7 @@ import type { FileRefKind, HeldPath } from '@atrium/shared/file-refs';
 import { PostgresAdapter, type Kysely } from 'kysely';
 import { filesDb, type FilesDb } from '../../db/files.tables';
 import type { Database, Db } from '../../db/index';
-import { ApiError } from '../../http/envelope';
+import { ApiError, message, type MessageRef } from '../../http/envelope';
 import { UploadRepository } from '../upload/index';
 
 /** One place that holds paths: a room, the site settings (0), a member, an admin, a message. */
@@ -30,6 +30,12 @@ const fieldOf: Record<FileRefKind, string> = {
   chatImage: 'images',
   chatDocument: 'paths',
 };
+
+/** The refusal of a newly held path that names no file, about the field it came from. */
+const fileGone = (ref: HeldPath): MessageRef => ({
+  ...message('files.fileGone', { path: ref.path }),
+  field: fieldOf[ref.kind],
+});
 
 /** Kinds whose reference keeps the blob (and so the address) alive on its own. */
 const keepsBlob: ReadonlySet<FileRefKind> = new Set(['chatImage', 'chatDocument']);
@@ -81,11 +87,11 @@ export class FileRefs {
     for (const ref of added) {
       const blobId = await this.liveBlobOf(ref.path);
       if (blobId === undefined) {
-        throw new ApiError(`${fieldOf[ref.kind]}: the file ${ref.path} no longer exists`);
+        throw new ApiError(fileGone(ref));
       }
       const keep = keepsBlob.has(ref.kind);
       if (keep && !(await this.blobs.addBlobRefs(blobId, 1))) {
-        throw new ApiError(`${fieldOf[ref.kind]}: the file ${ref.path} no longer exists`);
+        throw new ApiError(fileGone(ref));
       }
       await this.db
         .insertInto('fileRefs')

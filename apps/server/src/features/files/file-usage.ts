@@ -1,6 +1,8 @@
 import type { FileUse } from '@atrium/shared/contract/files';
 import type { FileRefKind } from '@atrium/shared/file-refs';
 import type { FilesDb } from '../../db/files.tables';
+import { message, refOf, type MessageRef } from '../../http/envelope';
+import type { MessageKey } from '@atrium/shared/messages/catalogue';
 import type { UsageRow } from './file-refs';
 
 /** The columns of other features' tables a usage label reads (read only, by id). */
@@ -99,34 +101,44 @@ export async function labelUsage(
   return labels;
 }
 
-/** What each field is called in a message (English: the API's messages are English). */
-const fieldNames: Record<FileRefKind, string> = {
-  roomCover: 'cover',
-  roomDescription: 'description',
-  roomIntroVideo: 'intro video',
-  roomIntroAudio: 'intro audio',
-  roomDownload: 'downloads',
-  siteLogo: 'logo',
-  siteFavicon: 'favicon',
-  siteBanner: 'banners',
-  siteAbout: 'about text',
-  memberAvatar: 'avatar',
-  adminAvatar: 'avatar',
-  chatImage: 'image',
-  chatDocument: 'document',
+/** What each field is called in a message. */
+const useNames: Record<FileRefKind, MessageKey> = {
+  roomCover: 'files.useCover',
+  roomDescription: 'files.useDescription',
+  roomIntroVideo: 'files.useIntroVideo',
+  roomIntroAudio: 'files.useIntroAudio',
+  roomDownload: 'files.useDownloads',
+  siteLogo: 'files.useLogo',
+  siteFavicon: 'files.useFavicon',
+  siteBanner: 'files.useBanners',
+  siteAbout: 'files.useAbout',
+  memberAvatar: 'files.useAvatar',
+  adminAvatar: 'files.useAvatar',
+  chatImage: 'files.useImage',
+  chatDocument: 'files.useDocument',
 };
 
-/** The places in words, for a refusal: `room "Welcome" (cover)`, `site settings (logo)`. */
-export async function describeUsage(db: FilesDb, refs: readonly UsageRow[]): Promise<string[]> {
+/** Places named in a refusal; the others are counted. */
+const maxNamedPlaces = 10;
+
+/**
+ * The places in words, for a refusal: `room "Welcome" (cover); site settings (logo); and 3 more`,
+ * one message rendered in the request's language.
+ */
+export async function describeUsage(db: FilesDb, refs: readonly UsageRow[]): Promise<MessageRef> {
   const labels = await labelUsage(db, refs);
-  return refs.map((ref) => {
-    const use = labels.get(ref);
-    const field = fieldNames[ref.kind];
-    const name = use?.label ? ` "${use.label}"` : ` #${ref.holderId}`;
-    if (ref.kind.startsWith('room')) return `room${name} (${field})`;
-    if (ref.kind.startsWith('site')) return `site settings (${field})`;
-    if (ref.kind === 'memberAvatar') return `member${name} (${field})`;
-    if (ref.kind === 'adminAvatar') return `admin${name} (${field})`;
-    return `conversation${name} (${field})`;
+  const places = refs.slice(0, maxNamedPlaces).map((ref): MessageRef => {
+    const label = labels.get(ref)?.label;
+    const use = refOf(useNames[ref.kind]);
+    const name = label ? message('files.quoted', { text: label }) : `#${ref.holderId}`;
+    if (ref.kind.startsWith('room')) return message('files.usedByRoom', { name, use });
+    if (ref.kind.startsWith('site')) return message('files.usedBySite', { use });
+    if (ref.kind === 'memberAvatar') return message('files.usedByMember', { name, use });
+    if (ref.kind === 'adminAvatar') return message('files.usedByAdmin', { name, use });
+    return message('files.usedByConversation', { name, use });
   });
+  if (refs.length > maxNamedPlaces)
+    places.push(message('files.andMore', { count: refs.length - maxNamedPlaces }));
+  // Never empty: a refusal names at least one place.
+  return places.reduceRight((rest, first) => message('files.listMore', { first, rest }));
 }

@@ -47,10 +47,20 @@ describe.each(testDbKinds)('list: sort, filters and name search (%s)', (kind) =>
       expect(answer.code, answer.msg).toBe(0);
       return answer.data;
     };
-    const refuse = async (body: Record<string, unknown>, message: RegExp) => {
+    /** A refusal about `field`, with its message key and, when given, its English text. */
+    const refuse = async (
+      body: Record<string, unknown>,
+      field: string,
+      error?: string,
+      english?: string,
+    ) => {
       const answer = await call(body);
       expect(answer.code).toBe(Code.Failure);
-      expect(answer.msg).toMatch(message);
+      expect(answer.data).toMatchObject({ field, ...(error ? { error } : {}) });
+      if (english) {
+        const asked = await c.in('en').call({ action: 'list', page: 1, categoryId: 0, ...body });
+        expect(asked.msg).toBe(english);
+      }
     };
 
     beforeAll(async () => {
@@ -211,16 +221,36 @@ describe.each(testDbKinds)('list: sort, filters and name search (%s)', (kind) =>
     });
 
     it('refuses bad sorts, types and dates, naming the field', async () => {
-      await refuse({ sort: 'colour' }, /^sort: expected one of date, name, size/);
-      await refuse({ sort: 'name', order: 'up' }, /^order: expected asc or desc/);
-      await refuse({ types: 'pdf' }, /^types: /);
-      await refuse({ types: [] }, /^types: choose at least one type/);
-      await refuse({ types: ['p.df'] }, /^types\.0: expected extensions such as pdf or png/);
-      await refuse({ types: Array.from({ length: 21 }, (_, i) => `t${i}`) }, /^types: at most 20/);
-      await refuse({ from: 'yesterday' }, /^from: /);
-      await refuse({ from: 1.5 }, /^from: expected int/);
-      await refuse({ to: -1 }, /^to: /);
-      await refuse({ from: 2000, to: 1000 }, /^from: must not be after to/);
+      await refuse(
+        { sort: 'colour' },
+        'sort',
+        'validation.oneOf',
+        'Sort by must be one of: date, name, size',
+      );
+      await refuse({ sort: 'name', order: 'up' }, 'order', 'validation.oneOf');
+      await refuse({ types: 'pdf' }, 'types');
+      await refuse(
+        { types: [] },
+        'types',
+        'files.typesEmpty',
+        'Choose at least one type, or leave types out',
+      );
+      await refuse({ types: ['p.df'] }, 'types.0', 'files.extensionRule');
+      await refuse(
+        { types: Array.from({ length: 21 }, (_, i) => `t${i}`) },
+        'types',
+        'validation.tooMany',
+        'File types takes at most 20 items',
+      );
+      await refuse({ from: 'yesterday' }, 'from');
+      await refuse({ from: 1.5 }, 'from');
+      await refuse({ to: -1 }, 'to');
+      await refuse(
+        { from: 2000, to: 1000 },
+        'from',
+        'files.fromAfterTo',
+        'The start must not be after the end',
+      );
     });
   });
 

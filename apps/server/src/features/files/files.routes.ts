@@ -1,4 +1,5 @@
 import { hasRule, Limits, ok, type Envelope } from '@atrium/shared';
+import { fieldName, type Language, type MessageKey } from '@atrium/shared/messages/catalogue';
 import {
   chunkFields,
   fileLibraryAddresses,
@@ -12,7 +13,16 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../../config';
-import { ApiError, fail, Messages, noPermission, notLoggedIn } from '../../http/envelope';
+import {
+  ApiError,
+  message,
+  noPermission,
+  notLoggedIn,
+  okSaying,
+  refOf,
+  refusal,
+  type MessageRef,
+} from '../../http/envelope';
 import { describeZodError } from '../../http/errors';
 import { checkedAnswer } from '../../http/route';
 import { xsrfEchoed } from '../../http/xsrf';
@@ -34,13 +44,14 @@ import type { LibraryScope } from './files.repository';
 import { registerServeRoutes } from './serve.routes';
 import type { Thumbnails } from './thumbnails';
 
-const successMessages: Partial<Record<FileManagerAction, string>> = {
-  fileEdit: 'Edit Success',
-  fileDelete: 'Delete Success',
-  restore: 'Restore Success',
-  purge: 'Delete Success',
-  categoryEdit: 'Add Success',
-  categoryDelete: 'Delete Success',
+/** SPEC 7.3's notices ("Edit Success", …), in the request's language. */
+const successMessages: Partial<Record<FileManagerAction, MessageKey>> = {
+  fileEdit: 'common.editSuccess',
+  fileDelete: 'common.deleteSuccess',
+  restore: 'files.restoreSuccess',
+  purge: 'common.deleteSuccess',
+  categoryEdit: 'common.addSuccess',
+  categoryDelete: 'common.deleteSuccess',
 };
 
 /** A part one byte over the chunk size still arrives, so the answer can say it was one byte too long. */
@@ -51,10 +62,16 @@ function isMultipart(req: FastifyRequest): boolean {
 }
 
 /** The body's first problem; an unknown `action` names the ones there are (SPEC 7.2, 7.3). */
-function firstIssue(error: z.ZodError, body: unknown): string {
+function firstIssue(error: z.ZodError, body: unknown): MessageRef {
   const issue = error.issues[0];
   if (issue?.code === 'invalid_union' && issue.path.join('.') === 'action') {
-    return `action: expected one of ${fileManagerActions.join(', ')}`;
+    return {
+      ...message('validation.oneOf', {
+        field: fieldName('action'),
+        options: fileManagerActions.join(', '),
+      }),
+      field: 'action',
+    };
   }
   return describeZodError(error, body);
 }
@@ -97,6 +114,7 @@ export async function registerFileManagerRoutes(
     scope: LibraryScope,
     body: FileManagerRequest,
     origin: string,
+    lang: Language,
   ): Promise<unknown> => {
     switch (body.action) {
       case 'config':
@@ -106,7 +124,7 @@ export async function registerFileManagerRoutes(
       case 'save':
         return files.save(scope, body, origin);
       case 'category':
-        return files.category(scope);
+        return files.category(scope, lang);
       case 'list':
         return files.list(scope, body, origin);
       case 'fileEdit':
@@ -173,7 +191,9 @@ export async function registerFileManagerRoutes(
     } catch (error) {
       if (!(error instanceof ChunkFormError)) throw error;
       throw new ApiError(
-        error.tooLarge ? `file: a chunk is at most ${chunkSize} bytes` : error.message,
+        error.tooLarge
+          ? { ...message('files.chunkTooLarge', { max: chunkSize }), field: 'file' }
+          : error.ref,
       );
     }
     const written = form.written;
@@ -182,7 +202,9 @@ export async function registerFileManagerRoutes(
       if (!form.file || !parsed.success) {
         form.release();
         throw new ApiError(
-          parsed.success ? 'file: is required' : firstIssue(parsed.error, form.fields),
+          parsed.success
+            ? { ...message('validation.required', { field: fieldName('file') }), field: 'file' }
+            : firstIssue(parsed.error, form.fields),
         );
       }
       const file = fileOfChunk(scope.library, parsed.data);
@@ -214,7 +236,15 @@ export async function registerFileManagerRoutes(
     caller: Caller,
   ): Promise<Envelope> => {
     const library = parseLibrary(req.params.category);
-    if (!library) throw new ApiError(`category: expected one of ${libraries.join(', ')}`);
+    if (!library) {
+      throw new ApiError({
+        ...message('validation.oneOf', {
+          field: fieldName('category'),
+          options: libraries.join(', '),
+        }),
+        field: 'category',
+      });
+    }
     const scope: LibraryScope = { owner: caller.owner, library };
     const origin = originOf(req);
     const auth = callers.of(req);
@@ -233,14 +263,19 @@ export async function registerFileManagerRoutes(
         ? { library, md5: body.md5.toLowerCase(), size: body.size, name: body.name }
         : undefined;
     if (auth.grant && !grantCovers(auth.grant, file)) return notLoggedIn();
-    if (!file && !xsrfEchoed(req)) return fail(Messages.xsrfMismatch);
+    if (!file && !xsrfEchoed(req)) return refusal(message('http.xsrfMismatch'));
     if (!allowed(caller, body.action)) return noPermission();
-    const data = await dispatch(caller, scope, body, origin);
+    const data = await dispatch(caller, scope, body, origin, req.lang);
     if (file) {
       await grants.note(auth.token, auth.sessionId, file);
       await grants.dropStale(auth.sessionId);
     }
-    return answer(req, body.action, ok(data ?? null, successMessages[body.action] ?? ''));
+    const notice = successMessages[body.action];
+    return answer(
+      req,
+      body.action,
+      notice ? okSaying(data ?? null, refOf(notice)) : ok(data ?? null),
+    );
   };
 
   await app.register(async (scoped) => {

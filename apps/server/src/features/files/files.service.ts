@@ -1,7 +1,6 @@
 import {
   fileListPageSize,
   listCountPagesAhead,
-  libraryRootNames,
   type CategoryEditRequest,
   type CategoryListItem,
   type CategoryNode,
@@ -15,9 +14,10 @@ import {
   type UsageResponse,
 } from '@atrium/shared/contract/files';
 import { Limits } from '@atrium/shared';
-import { ApiError } from '../../http/envelope';
+import { render, type Language } from '@atrium/shared/messages/catalogue';
+import { ApiError, message } from '../../http/envelope';
 import { parseDataPath, thumbnailOf } from '@atrium/shared/data-paths';
-import { checkFileName } from '../upload/index';
+import { about, checkFileName, libraryName } from '../upload/index';
 import { UploadRepository } from '../upload/index';
 import type { UploadService } from '../upload/index';
 import { FileRefs, type UsageRow } from './file-refs';
@@ -91,9 +91,10 @@ export class FilesService {
     return this.repo.ownsPath(scope, path);
   }
 
-  async category(scope: LibraryScope): Promise<CategoryResponse> {
+  /** The category tree; the root is named in `lang`, the language of the request (issue 27). */
+  async category(scope: LibraryScope, lang: Language): Promise<CategoryResponse> {
     const rows = await this.repo.listCategories(scope);
-    const rootName = libraryRootNames[scope.library];
+    const rootName = render(lang, libraryName(scope.library));
     const root: CategoryNode = {
       id: 0,
       pid: 0,
@@ -160,7 +161,7 @@ export class FilesService {
   ): Promise<CategoryRow | undefined> {
     if (id === 0) return undefined;
     const row = await repo.getCategory(scope, id);
-    if (!row) throw new ApiError(`${field}: category ${id} does not exist in this library`);
+    if (!row) throw new ApiError(about(field, message('files.categoryMissing', { id })));
     return row;
   }
 
@@ -272,9 +273,12 @@ export class FilesService {
   /** Files an upload of the caller into its library (SPEC 7.3 `save`). */
   async save(scope: LibraryScope, request: SaveRequest, origin: string): Promise<FileRecord> {
     const parsed = parseDataPath(request.path);
-    if (!parsed) throw new ApiError('path: not the path of an uploaded file');
-    if (parsed.library !== scope.library)
-      throw new ApiError(`path: belongs to the ${parsed.library} library`);
+    if (!parsed) throw new ApiError(about('path', message('files.notUploadPath')));
+    if (parsed.library !== scope.library) {
+      throw new ApiError(
+        about('path', message('files.pathOtherLibrary', { library: libraryName(parsed.library) })),
+      );
+    }
     const { name } = checkFileName(request.name);
     const row = await this.db.transaction().execute(async (trx) => {
       const repo = new FilesRepository(trx);
@@ -284,14 +288,14 @@ export class FilesService {
       const blobId =
         pending[0]?.blobId ??
         (await uploadRepo.ownsFilePath(scope.owner, scope.library, request.path))?.blobId;
-      if (blobId === undefined) throw new ApiError('path: you have no upload with this path');
+      if (blobId === undefined) throw new ApiError(about('path', message('files.noSuchUpload')));
       const blob = await trx
         .selectFrom('fileBlobs')
         .select(['id', 'size'])
         .where('id', '=', blobId)
         .executeTakeFirst();
       if (!blob || !(await uploadRepo.addBlobRefs(blob.id, 1)))
-        throw new ApiError('path: this upload has expired');
+        throw new ApiError(about('path', message('files.uploadPathExpired')));
       // Places may hold the path already (an upload is usable before it is filed).
       const useCount = await new FileRefs(trx).countAt(request.path);
       const file = await repo.insertFile({
@@ -334,7 +338,7 @@ export class FilesService {
     if (rows.length !== unique.length) {
       const found = new Set(rows.map((r) => r.id));
       const missing = unique.find((id) => !found.has(id));
-      throw new ApiError(`id: file ${missing} does not exist in this library`);
+      throw new ApiError(about('id', message('files.fileMissing', { id: missing ?? 0 })));
     }
     return rows;
   }
@@ -373,12 +377,8 @@ export class FilesService {
       const used = await refs.lockForDelete([...new Set(ids)]);
       const rows = await this.ownFiles(repo, scope, ids);
       if (used.length > 0 && scope.owner.type === 'admin' && !confirm) {
-        const names = await describeUsage(trx, used);
-        throw new ApiError(
-          `confirm: in use, delete anyway only with confirm: ${names.slice(0, 10).join('; ')}${
-            names.length > 10 ? `; and ${names.length - 10} more` : ''
-          }`,
-        );
+        const places = await describeUsage(trx, used);
+        throw new ApiError(about('confirm', message('files.inUse', { places })));
       }
       // To the trash: the row keeps its blob reference until the trash lets it go.
       await repo.trashFiles(rows, this.clock());
@@ -435,7 +435,8 @@ export class FilesService {
       const taken = await repo.takeTrashed(scope, [...new Set(ids)]);
       if (taken.length !== new Set(ids).size) {
         const found = new Set(taken.map((row) => row.id));
-        throw new ApiError(`id: file ${ids.find((id) => !found.has(id))} is not in the trash`);
+        const id = ids.find((one) => !found.has(one)) ?? 0;
+        throw new ApiError(about('id', message('files.notInTrash', { id })));
       }
       const categories = new Set((await repo.listCategories(scope)).map((category) => category.id));
       const rows = [];
@@ -463,7 +464,8 @@ export class FilesService {
       );
       if (ids !== 'all' && taken.length !== new Set(ids).size) {
         const found = new Set(taken.map((row) => row.id));
-        throw new ApiError(`id: file ${ids.find((id) => !found.has(id))} is not in the trash`);
+        const id = ids.find((one) => !found.has(one)) ?? 0;
+        throw new ApiError(about('id', message('files.notInTrash', { id })));
       }
       return FilesService.dropBlobs(new UploadRepository(trx), taken);
     });
@@ -510,20 +512,18 @@ export class FilesService {
   ): Promise<FileRecord> {
     const parsed = parseDataPath(path);
     if (!parsed || parsed.library !== scope.library)
-      throw new ApiError('path: not the path of an upload in this library');
+      throw new ApiError(about('path', message('files.notLibraryUpload')));
     const { row, dropped } = await this.db.transaction().execute(async (trx) => {
       const repo = new FilesRepository(trx);
       const uploadRepo = new UploadRepository(trx);
       const [file] = await repo.lockFiles(scope, [id]);
-      if (!file) throw new ApiError(`id: file ${id} does not exist in this library`);
+      if (!file) throw new ApiError(about('id', message('files.fileMissing', { id })));
       if (parsed.ext !== file.ext) {
-        throw new ApiError(
-          `path: the new version must be a .${file.ext} file, like the one it replaces`,
-        );
+        throw new ApiError(about('path', message('files.replaceSameType', { ext: file.ext })));
       }
       const pending = await uploadRepo.ownedUploads(scope.owner, scope.library, path);
       const blobId = pending[0]?.blobId;
-      if (blobId === undefined) throw new ApiError('path: you have no upload with this path');
+      if (blobId === undefined) throw new ApiError(about('path', message('files.noSuchUpload')));
       const blob = await trx
         .selectFrom('fileBlobs')
         .select(['id', 'size'])
@@ -552,7 +552,7 @@ export class FilesService {
       const already = old.filter((b) => b === blob.id).length;
       if (already > 0) await uploadRepo.dropBlobRefs(blob.id, already);
       const [row] = await repo.filesByIds(scope, [id]);
-      if (!row) throw new ApiError(`id: file ${id} does not exist in this library`);
+      if (!row) throw new ApiError(about('id', message('files.fileMissing', { id })));
       return { row, dropped };
     });
     for (const blobId of dropped) await this.uploads.collectBlob(blobId);
@@ -603,7 +603,7 @@ export class FilesService {
       const parentPath = parent?.path ?? '/';
       const parentDepth = depthOf(parentPath);
       const tooDeep = () =>
-        new ApiError(`pid: categories nest at most ${maxCategoryDepth} levels deep`);
+        new ApiError(about('pid', message('files.categoryTooDeep', { max: maxCategoryDepth })));
 
       if (request.id === 0) {
         if (parentDepth + 1 > maxCategoryDepth) throw tooDeep();
@@ -624,13 +624,13 @@ export class FilesService {
       }
 
       const category = await this.ownCategory(repo, scope, request.id, 'id');
-      if (!category) throw new ApiError('id: choose a category');
+      if (!category) throw new ApiError(about('id', message('files.chooseCategory')));
       if (request.pid === category.pid) {
         await repo.updateCategory(category.id, { name: request.title, updatedAt: now });
         return { id: category.id };
       }
       if (parentPath.startsWith(category.path))
-        throw new ApiError('pid: a category cannot move under itself');
+        throw new ApiError(about('pid', message('files.categoryUnderItself')));
       const height = await repo.subtreeHeight(scope, category.path);
       if (parentDepth + 1 + height > maxCategoryDepth) throw tooDeep();
       const newPath = `${parentPath}${category.id}/`;
@@ -650,7 +650,7 @@ export class FilesService {
     await this.db.transaction().execute(async (trx) => {
       const repo = new FilesRepository(trx);
       const category = await this.ownCategory(repo, scope, id, 'id');
-      if (!category) throw new ApiError('id: choose a category');
+      if (!category) throw new ApiError(about('id', message('files.chooseCategory')));
       const parent = await this.ownCategory(repo, scope, category.pid, 'pid');
       const now = this.clock();
       const moved = await repo.moveCategoryFiles(scope, category.id, category.pid);

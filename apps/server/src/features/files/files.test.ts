@@ -48,7 +48,7 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
 
   const addCategory = async (c: FileClient, title: string, pid = 0) => {
     const answer = await c.call<{ id: number }>({ action: 'categoryEdit', id: 0, pid, title });
-    expect(answer, answer.msg).toMatchObject({ code: 0, msg: 'Add Success' });
+    expect(answer, answer.msg).toMatchObject({ code: 0, msg: '添加成功' });
     return answer.data.id;
   };
   const list = async (c: FileClient, categoryId = 0, page = 1) => {
@@ -70,12 +70,19 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
         {
           id: 0,
           pid: 0,
-          name: 'File Gallery',
-          title: 'File Gallery',
+          name: '文件库',
+          title: '文件库',
           sort: 0,
           _child: expect.any(Array),
         },
       ]);
+      // The root is named in the request's language.
+      const english = await c.in('en').call<CategoryResponse>({ action: 'category' });
+      expect(english.data.categoryTreeAll[0]).toMatchObject({
+        name: 'File Gallery',
+        title: 'File Gallery',
+      });
+      expect(english.data.categoryListAll[0]).toMatchObject({ title: 'File Gallery' });
       const docs = await addCategory(c, `Docs ${area}`);
       const drafts = await addCategory(c, 'Drafts', docs);
       const old = await addCategory(c, 'Old', drafts);
@@ -107,8 +114,12 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
         action: 'category',
       });
       expect(image.data.categoryTreeAll).toEqual([
-        { id: 0, pid: 0, name: 'Image Gallery', title: 'Image Gallery', sort: 0, _child: [] },
+        { id: 0, pid: 0, name: '图片库', title: '图片库', sort: 0, _child: [] },
       ]);
+      const englishImage = await new FileClient(t, c.as, 'image', 'en').call<CategoryResponse>({
+        action: 'category',
+      });
+      expect(englishImage.data.categoryTreeAll[0]?.title).toBe('Image Gallery');
     });
 
     it('save, list (newest first, paged, descendants included), fileEdit, fileDelete', async () => {
@@ -159,11 +170,11 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
         categoryId: child,
         id: `${saved[5]?.id},${saved[6]?.id}`,
       });
-      expect(moved).toMatchObject({ code: 0, msg: 'Edit Success' });
+      expect(moved).toMatchObject({ code: 0, msg: '编辑成功' });
       expect((await list(c, child)).total).toBe(5);
       expect((await list(c, top)).total).toBe(7);
 
-      const removed = await c.call({
+      const removed = await c.in('en').call({
         action: 'fileDelete',
         id: `${saved[9]?.id},${saved[10]?.id}`,
       });
@@ -220,20 +231,26 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
       expect((await search('   ', child)).total).toBe(13);
       const tooLong = await own.call({ action: 'list', keywords: 'x'.repeat(101) });
       expect(tooLong.code).toBe(Code.Failure);
-      expect(tooLong.msg).toContain('keywords');
+      expect(tooLong.msg).toBe('关键词最多 100 个字符');
+      expect(tooLong.data).toMatchObject({ error: 'validation.tooLong', field: 'keywords' });
     });
 
     it('categoryEdit renames and moves; a category cannot move under itself', async () => {
       const a = await addCategory(c, 'A');
       const b = await addCategory(c, 'B', a);
-      const renamed = await c.call({ action: 'categoryEdit', id: a, pid: 0, title: 'A renamed' });
+      const renamed = await c
+        .in('en')
+        .call({ action: 'categoryEdit', id: a, pid: 0, title: 'A renamed' });
       expect(renamed).toMatchObject({ code: 0, msg: 'Add Success' });
       const underItself = await c.call({ action: 'categoryEdit', id: a, pid: b, title: 'A' });
       expect(underItself).toEqual({
         code: Code.Failure,
-        msg: 'pid: a category cannot move under itself',
-        data: null,
+        msg: '分类不能移动到它自己之下',
+        data: { error: 'files.categoryUnderItself', params: {}, field: 'pid' },
       });
+      expect(
+        (await c.in('en').call({ action: 'categoryEdit', id: a, pid: b, title: 'A' })).msg,
+      ).toBe('A category cannot move under itself');
       const ownChild = await c.call({ action: 'categoryEdit', id: a, pid: a, title: 'A' });
       expect(ownChild.code).toBe(Code.Failure);
 
@@ -260,7 +277,7 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
       await c.uploadAndSave({ name: 'deep.txt', data: textFile(810, `deep ${area}`) }, grandchild);
 
       const answer = await c.call({ action: 'categoryDelete', id: doomed });
-      expect(answer).toMatchObject({ code: 0, msg: 'Delete Success' });
+      expect(answer).toMatchObject({ code: 0, msg: '删除成功' });
       const tree = (await c.call<CategoryResponse>({ action: 'category' })).data;
       expect(tree.categoryListAll.find((i) => i.id === doomed)).toBeUndefined();
       expect(tree.categoryListAll.find((i) => i.id === grandchild)).toMatchObject({
@@ -279,15 +296,20 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
     it('refuses bad input with the field named', async () => {
       expect(await c.call({ action: 'nope' })).toMatchObject({
         code: Code.Failure,
-        msg: expect.stringMatching(/^action: /),
+        msg: expect.stringMatching(/^操作只能是以下之一：config, init, save, /),
+        data: { error: 'validation.oneOf', field: 'action' },
+      });
+      expect(await c.in('en').call({ action: 'nope' })).toMatchObject({
+        msg: expect.stringMatching(/^Action must be one of: config, init, save, /),
       });
       expect(await c.call({ action: 'categoryEdit', id: 0, pid: 0, title: '  ' })).toMatchObject({
         code: Code.Failure,
-        msg: 'title: is required',
+        msg: '请填写标题',
+        data: { error: 'validation.required', field: 'title' },
       });
       expect(await c.call({ action: 'fileDelete', id: '1,,2' })).toMatchObject({
         code: Code.Failure,
-        msg: /^id: /,
+        data: { field: 'id' },
       });
       expect(
         await c.call({
@@ -299,14 +321,18 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
         }),
       ).toMatchObject({
         code: Code.Failure,
-        msg: 'path: not the path of an uploaded file',
+        msg: '这不是已上传文件的地址',
+        data: { error: 'files.notUploadPath', field: 'path' },
       });
-      const wrongLibrary = await new FileClient(t, c.as, 'books').call({
+      const wrongLibrary = await new FileClient(t, c.as, 'books', 'en').call({
         action: 'list',
         page: 1,
         categoryId: 0,
       });
-      expect(wrongLibrary.msg).toBe('category: expected one of image, file, video, audio');
+      expect(wrongLibrary).toMatchObject({
+        msg: 'Library must be one of: image, file, video, audio',
+        data: { error: 'validation.oneOf', field: 'category' },
+      });
     });
   });
 
@@ -389,7 +415,9 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
       const before = await snapshot();
       const answer = await bob.call(body());
       expect(answer.code).toBe(Code.Failure);
-      expect(answer.msg).toMatch(/^(id|pid|categoryId|path): /);
+      expect(['id', 'pid', 'categoryId', 'path']).toContain(
+        (answer.data as { field?: string } | null)?.field,
+      );
       expect(await snapshot()).toEqual(before);
     });
 
@@ -480,12 +508,16 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
           else
             expect
               .soft(answer, `${rule} ${action}`)
-              .toEqual({ code: Code.NoPermission, msg: 'No permission', data: null });
+              .toMatchObject({ code: Code.NoPermission, data: { error: 'http.noPermission' } });
         }
       }
       const viewer = await adminClient(['data/file_manager/view']);
       const chunk = await viewer.sendChunk({ name: 'x.txt', data: textFile(100) }, 0);
-      expect(chunk.json).toEqual({ code: Code.NoPermission, msg: 'No permission', data: null });
+      expect(chunk.json).toMatchObject({
+        code: Code.NoPermission,
+        msg: '没有权限',
+        data: { error: 'http.noPermission' },
+      });
       const nobody = await adminClient(['member']);
       expect(await nobody.call({ action: 'list', page: 1, categoryId: 0 })).toMatchObject({
         code: Code.NoPermission,
@@ -495,7 +527,11 @@ describe.each(testDbKinds)('file library (%s)', (kind) => {
     it('anonymous callers hear "not logged in" on both areas', async () => {
       for (const url of ['/member_data/file_manager/file', '/admin/data/file_manager/file']) {
         const { json } = await t.post(url, { action: 'list', page: 1, categoryId: 0 });
-        expect(json).toEqual({ code: Code.NotLoggedIn, msg: 'not logined', data: null });
+        expect(json).toMatchObject({
+          code: Code.NotLoggedIn,
+          msg: '请先登录',
+          data: { error: 'http.notLoggedIn' },
+        });
       }
     });
   });

@@ -8,6 +8,7 @@ import type {
   UploadConfig,
 } from '@atrium/shared/contract/files';
 import { defaultUploadConfig } from '@atrium/shared/contract/files';
+import type { Language } from '@atrium/shared/messages/catalogue';
 import type { LightMyRequestResponse } from 'fastify';
 import { authHeaders, type TestApp } from '../../testing/test-app';
 
@@ -90,15 +91,34 @@ export class FileClient {
     readonly t: TestApp,
     readonly as: Caller,
     readonly library: string,
+    /** The language asked for (Accept-Language); none: the site's default, zh-CN. */
+    readonly lang?: Language,
   ) {}
 
   get url(): string {
     return managerUrl(this.as.area, this.library);
   }
 
+  /** The same caller asking in `lang`. */
+  in(lang: Language): FileClient {
+    return new FileClient(this.t, this.as, this.library, lang);
+  }
+
+  private headers(): Record<string, string> {
+    return {
+      ...authHeaders(this.as.area, this.as.token),
+      ...(this.lang ? { 'accept-language': this.lang } : {}),
+    };
+  }
+
   async call<T = unknown>(body: Record<string, unknown>): Promise<Envelope<T>> {
-    const { json } = await this.t.post<T>(this.url, body, this.as);
-    return json;
+    const res = await this.t.app.inject({
+      method: 'POST',
+      url: this.url,
+      headers: { 'content-type': 'application/json', ...this.headers() },
+      payload: JSON.stringify(body),
+    });
+    return res.json<Envelope<T>>();
   }
 
   init(file: UploadFile): Promise<Envelope<InitResponse>> {
@@ -136,7 +156,7 @@ export class FileClient {
     const res = await this.t.app.inject({
       method: 'POST',
       url: this.url,
-      headers: { ...authHeaders(this.as.area, this.as.token), 'content-type': contentType },
+      headers: { ...this.headers(), 'content-type': contentType },
       payload,
     });
     return { res, json: res.json<Envelope<ChunkResponse>>() };

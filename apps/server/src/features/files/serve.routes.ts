@@ -1,4 +1,5 @@
 import { Limits } from '@atrium/shared';
+import { message, render } from '@atrium/shared/messages/catalogue';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { outageOf } from '../../http/unavailable';
 import type { ByteRange, Storage } from '../../storage/index';
@@ -51,7 +52,7 @@ function notFound(reply: FastifyReply) {
     .code(404)
     .type('text/plain; charset=utf-8')
     .header('Cache-Control', 'no-store')
-    .send('Not found\n');
+    .send(`${render(reply.request.lang, message('http.notFound'))}\n`);
 }
 
 /** The stored image paths whose thumbnail this is (one for a random address). */

@@ -89,7 +89,10 @@ describe.each(testDbKinds)('the library trash (%s)', (kind) => {
       expect(ids(await ok<TrashResponse>(c, { action: 'trash' }))).not.toContain(file.id);
       // Restoring twice: the second finds nothing in the trash and says so.
       const again = await c.call({ action: 'restore', id: [file.id] });
-      expect(again.msg).toBe(`id: file ${file.id} is not in the trash`);
+      expect(again).toMatchObject({
+        msg: `文件 ${file.id} 不在回收站中`,
+        data: { error: 'files.notInTrash', params: { id: file.id }, field: 'id' },
+      });
     });
 
     it('restores to the root when the category is gone, and re-uploading trashed content restores it', async () => {
@@ -153,8 +156,11 @@ describe.each(testDbKinds)('the library trash (%s)', (kind) => {
       expect((await c.call({ action: 'restore', id: [a.id] })).code).not.toBe(0);
       expect(await served(a.path)).toBe(404);
       expect(await served(b.path)).toBe(404);
-      const bad = await c.call({ action: 'purge' });
-      expect(bad.msg).toBe('id: choose files, or all: true to empty the trash');
+      const bad = await c.in('en').call({ action: 'purge' });
+      expect(bad).toMatchObject({
+        msg: 'Choose files, or all: true to empty the trash',
+        data: { error: 'files.purgeWhat', field: 'id' },
+      });
     });
   });
 

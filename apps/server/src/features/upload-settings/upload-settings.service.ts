@@ -3,14 +3,16 @@ import {
   browserRunnableExtensions,
   type UploadSettingsView,
 } from '@atrium/shared/contract/upload-settings';
-import { ApiError } from '../../http/envelope';
+import { ApiError, message, type MessageRef } from '../../http/envelope';
 import type { SettingsRepository } from '../../db/settings.repository';
 import { loadUploadConfig, uploadSettingKey } from '../upload/index';
 
 const MiB = 1024 * 1024;
 
-const formatMiB = (bytes: number) =>
-  bytes < MiB ? `${bytes} bytes` : `${Number((bytes / MiB).toFixed(2))} MiB`;
+const formatMiB = (bytes: number): MessageRef =>
+  bytes < MiB
+    ? message('files.bytes', { count: bytes })
+    : message('files.mebibytes', { count: Number((bytes / MiB).toFixed(2)) });
 
 /**
  * The admin editor of the `upload` setting (DESIGN 7, rule `system/upload`). The upload engine
@@ -38,15 +40,22 @@ export class UploadSettingsService {
       (browserRunnableExtensions as readonly string[]).includes(ext),
     );
     if (runnable.length > 0) {
-      throw new ApiError(
-        `category.image.extensions: ${runnable.join(', ')} can run scripts in a browser and is not allowed in the image library; put such files in the file library`,
-      );
+      throw new ApiError({
+        ...message('files.runnableInImages', { extensions: runnable.join(', ') }),
+        field: 'category.image.extensions',
+      });
     }
     if (config.chunkSize < this.storage.minChunkSize) {
-      const why = this.storage.driver === 's3' ? ' with S3 storage (its smallest part)' : '';
-      throw new ApiError(
-        `chunkSize: at least ${formatMiB(this.storage.minChunkSize)}${why}; got ${formatMiB(config.chunkSize)}`,
-      );
+      const sizes = {
+        min: formatMiB(this.storage.minChunkSize),
+        got: formatMiB(config.chunkSize),
+      };
+      throw new ApiError({
+        ...(this.storage.driver === 's3'
+          ? message('files.chunkSizeMinS3', sizes)
+          : message('files.chunkSizeMin', sizes)),
+        field: 'chunkSize',
+      });
     }
     await this.settings.set(uploadSettingKey, config, this.now());
     return this.get();

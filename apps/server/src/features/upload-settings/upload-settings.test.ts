@@ -1,8 +1,8 @@
-import { Code } from '@atrium/shared';
+import { Code, type Envelope } from '@atrium/shared';
 import { defaultUploadConfig, type UploadConfig } from '@atrium/shared/contract/files';
 import type { UploadSettingsView } from '@atrium/shared/contract/upload-settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { authHeaders, createTestApp, type TestApp } from '../../testing/test-app';
 import { FileClient, md5Of } from '../files/files.testing';
 
 const MiB = 1024 * 1024;
@@ -22,6 +22,21 @@ describe('upload settings on local storage', () => {
     t
       .post<T>(`/admin/api/settings/upload/${path}`, body, { area: 'admin', token: founder })
       .then((r) => r.json);
+
+  /** A call asking for English answers. */
+  const callInEnglish = async (path: string, body: Record<string, unknown> = {}) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/admin/api/settings/upload/${path}`,
+      headers: {
+        'content-type': 'application/json',
+        'accept-language': 'en',
+        ...authHeaders('admin', founder),
+      },
+      payload: JSON.stringify(body),
+    });
+    return res.json<Envelope>();
+  };
 
   it('starts from the defaults', async () => {
     const res = await call<UploadSettingsView>('get');
@@ -43,7 +58,7 @@ describe('upload settings on local storage', () => {
       },
     };
     const saved = await call<UploadSettingsView>('save', { config });
-    expect(saved).toMatchObject({ code: 0, msg: 'Save Success' });
+    expect(saved).toMatchObject({ code: 0, msg: '保存成功' });
     expect(saved.data.config.category.file.extensions).toEqual(['txt', 'log']);
 
     const member = await t.loginMember();
@@ -68,7 +83,17 @@ describe('upload settings on local storage', () => {
     config.category.image.extensions.push('svg', 'html');
     const res = await call('save', { config });
     expect(res.code).toBe(Code.Failure);
-    expect(res.msg).toContain('category.image.extensions: svg, html can run scripts in a browser');
+    expect(res.msg).toBe(
+      'svg, html 可以在浏览器中运行脚本，不允许放入图片库；请把这类文件放入文件库',
+    );
+    expect(res.data).toEqual({
+      error: 'files.runnableInImages',
+      params: { extensions: 'svg, html' },
+      field: 'category.image.extensions',
+    });
+    expect((await callInEnglish('save', { config })).msg).toBe(
+      'svg, html can run scripts in a browser and is not allowed in the image library; put such files in the file library',
+    );
 
     // The file library serves them as downloads, so they are fine there.
     const fileConfig = structuredClone(defaultUploadConfig);
@@ -100,22 +125,27 @@ describe('upload settings on local storage', () => {
         video: { extensions: ['mp4'], maxSize: 10, keepMetadata: 'yes' },
       },
     };
-    expect((await call('save', { config: bad })).msg).toMatch(
-      /^config\.category\.video\.keepMetadata: /,
-    );
+    expect((await call('save', { config: bad })).data).toMatchObject({
+      error: 'validation.type',
+      field: 'config.category.video.keepMetadata',
+    });
   });
 
   it('refuses malformed extensions and sizes with the field named', async () => {
     const config = structuredClone(defaultUploadConfig);
     config.category.video.extensions = ['.MP4'];
-    expect((await call('save', { config })).msg).toBe(
-      'config.category.video.extensions.0: extensions are lower-case letters and digits',
+    expect(await call('save', { config })).toMatchObject({
+      msg: '扩展名只能由小写字母和数字组成，例如 pdf 或 png',
+      data: { error: 'files.extensionRule', field: 'config.category.video.extensions.0' },
+    });
+    expect((await callInEnglish('save', { config })).msg).toBe(
+      'Extensions: expected extensions such as pdf or png (lower-case letters and digits)',
     );
     const sized = structuredClone(defaultUploadConfig);
     sized.category.audio.maxSize = 0;
-    expect((await call('save', { config: sized })).msg).toMatch(
-      /^config\.category\.audio\.maxSize: /,
-    );
+    expect((await call('save', { config: sized })).data).toMatchObject({
+      field: 'config.category.audio.maxSize',
+    });
   });
 });
 
@@ -150,7 +180,8 @@ describe('upload settings on S3 storage', () => {
     const small = await post('save', { config: { ...defaultUploadConfig, chunkSize: 4 * MiB } });
     expect(small).toMatchObject({
       code: Code.Failure,
-      msg: 'chunkSize: at least 5 MiB with S3 storage (its smallest part); got 4 MiB',
+      msg: '使用 S3 存储时分片大小至少为 5 MiB（S3 的最小分段），当前为 4 MiB',
+      data: { error: 'files.chunkSizeMinS3', field: 'chunkSize' },
     });
     expect(
       (await post('save', { config: { ...defaultUploadConfig, chunkSize: 8 * MiB } })).code,

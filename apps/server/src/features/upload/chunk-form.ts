@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { fieldName, message, type MessageRef } from '@atrium/shared/messages/catalogue';
 
 /**
  * Reads the multipart/form-data body of one upload chunk (SPEC 7.2: a few short text fields and
@@ -80,17 +81,31 @@ export class BodyPool {
 const poolGrain = 64 * 1024;
 const pool = new BodyPool(4);
 
-/** A malformed or oversized form; its message names what is wrong. */
+/**
+ * A malformed or oversized form: `ref` tells the person what is wrong (a catalogue message), the
+ * error's own message the technical detail (for the log).
+ */
 export class ChunkFormError extends Error {
   constructor(
-    message: string,
+    detail: string,
+    readonly ref: MessageRef,
     /** The file part (or the whole body) is over the limit. */
     readonly tooLarge = false,
   ) {
-    super(message);
+    super(detail);
     this.name = 'ChunkFormError';
   }
 }
+
+const malformed = (detail: string) => new ChunkFormError(detail, message('files.formMalformed'));
+const lengthMismatch = (detail: string) =>
+  new ChunkFormError(detail, message('http.contentLengthMismatch'));
+const overSize = () =>
+  new ChunkFormError(
+    'file: the chunk is larger than the chunk size',
+    { ...message('files.chunkOverSize'), field: 'file' },
+    true,
+  );
 
 export interface ChunkFormLimits {
   /** Largest file part. */
@@ -107,7 +122,7 @@ const overheadOf = (limits: ChunkFormLimits) =>
 function boundaryOf(contentType: string | undefined): string {
   const match = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(contentType ?? '');
   const boundary = match?.[1] ?? match?.[2];
-  if (!boundary) throw new ChunkFormError('body: multipart/form-data without a boundary');
+  if (!boundary) throw malformed('body: multipart/form-data without a boundary');
   return boundary;
 }
 
@@ -178,9 +193,8 @@ async function readBody(
   if (declared !== undefined) {
     const length = Number(declared);
     if (!Number.isSafeInteger(length) || length < 0)
-      throw new ChunkFormError('body: bad Content-Length');
-    if (length > max)
-      throw new ChunkFormError('file: the chunk is larger than the chunk size', true);
+      throw lengthMismatch('body: bad Content-Length');
+    if (length > max) throw overSize();
     const pooled = pool.take(length);
     let feed: Feed | undefined;
     // Looking for the file part stops once it is found, or when the head is too long to hold it.
@@ -189,7 +203,7 @@ async function readBody(
       let offset = 0;
       for await (const piece of req) {
         if (offset + piece.length > length)
-          throw new ChunkFormError('body: longer than its Content-Length');
+          throw lengthMismatch('body: longer than its Content-Length');
         piece.copy(pooled, offset);
         offset += piece.length;
         if (seekingHead && tapping) {
@@ -207,7 +221,7 @@ async function readBody(
         }
         feed?.feed(pooled, offset, false);
       }
-      if (offset !== length) throw new ChunkFormError('body: shorter than its Content-Length');
+      if (offset !== length) throw lengthMismatch('body: shorter than its Content-Length');
     } catch (error) {
       if (feed) await feed.settle(-1);
       pool.give(pooled);
@@ -219,8 +233,7 @@ async function readBody(
   let total = 0;
   for await (const piece of req) {
     total += piece.length;
-    if (total > max)
-      throw new ChunkFormError('file: the chunk is larger than the chunk size', true);
+    if (total > max) throw overSize();
     pieces.push(piece);
   }
   return { body: Buffer.concat(pieces, total), pooled: undefined, feed: undefined };
@@ -339,39 +352,51 @@ function parse(
 
   // The first delimiter may open the body without the leading CRLF.
   let cursor = body.indexOf(delimiter.subarray(2));
-  if (cursor < 0) throw new ChunkFormError('body: no multipart part found');
+  if (cursor < 0) throw malformed('body: no multipart part found');
   cursor += delimiter.length - 2;
   for (;;) {
     if (body[cursor] === 0x2d && body[cursor + 1] === 0x2d) break;
     if (body[cursor] !== 0x0d || body[cursor + 1] !== 0x0a)
-      throw new ChunkFormError('body: malformed multipart delimiter');
+      throw malformed('body: malformed multipart delimiter');
     const headersStart = cursor + 2;
     const headersEnd = body.indexOf('\r\n\r\n', headersStart);
     if (headersEnd < 0 || headersEnd - headersStart > maxHeaderBytes)
-      throw new ChunkFormError('body: malformed part headers');
+      throw malformed('body: malformed part headers');
     const headers = body.toString('utf8', headersStart, headersEnd);
     const contentStart = headersEnd + 4;
     const disposition = /^content-disposition:(.*)$/im.exec(headers)?.[1] ?? '';
     const name = dispositionParam(disposition, 'name');
-    if (!name) throw new ChunkFormError('body: a part has no name');
+    if (!name) throw malformed('body: a part has no name');
     const isFile = dispositionParam(disposition, 'filename') !== undefined;
     // The parts after the file are at most `overhead` bytes, so the file's closing delimiter lies
     // in the body's last `overhead` bytes: no need to scan the megabytes of the file for it.
     const searchFrom = isFile ? Math.max(contentStart, body.length - overhead) : contentStart;
     const contentEnd = body.indexOf(delimiter, searchFrom);
-    if (contentEnd < 0) throw new ChunkFormError('body: a part is not closed');
+    if (contentEnd < 0) throw malformed('body: a part is not closed');
     if (isFile) {
       if (name !== 'file')
-        throw new ChunkFormError(`${name}: unexpected file part; send the chunk as "file"`);
-      if (file) throw new ChunkFormError('file: send one chunk per request');
-      if (contentEnd - contentStart > limits.fileSize)
-        throw new ChunkFormError('file: the chunk is larger than the chunk size', true);
+        throw new ChunkFormError(`${name}: unexpected file part; send the chunk as "file"`, {
+          ...message('files.formUnexpectedFile', { name }),
+          field: name,
+        });
+      if (file) {
+        throw new ChunkFormError('file: send one chunk per request', {
+          ...message('files.formOneChunk'),
+          field: 'file',
+        });
+      }
+      if (contentEnd - contentStart > limits.fileSize) throw overSize();
       file = body.subarray(contentStart, contentEnd);
     } else {
       fieldCount += 1;
-      if (fieldCount > limits.fields) throw new ChunkFormError('body: too many form fields');
+      if (fieldCount > limits.fields) {
+        throw new ChunkFormError('body: too many form fields', message('files.formTooManyFields'));
+      }
       if (contentEnd - contentStart > limits.fieldSize)
-        throw new ChunkFormError(`${name}: too long`);
+        throw new ChunkFormError(`${name}: too long`, {
+          ...message('validation.tooLong', { field: fieldName(name), max: limits.fieldSize }),
+          field: name,
+        });
       fields[name] = body.toString('utf8', contentStart, contentEnd);
     }
     cursor = contentEnd + delimiter.length;

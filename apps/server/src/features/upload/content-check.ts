@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { fileTypeFromStream } from 'file-type/node';
+import { message, type MessageRef } from '@atrium/shared/messages/catalogue';
 import { outageOf } from '../../http/unavailable';
 
 /**
@@ -62,12 +63,12 @@ export function isTextExtension(ext: string): boolean {
 
 /**
  * Sniffs a binary upload's real type from its first bytes; undefined when it matches `ext`,
- * otherwise a description of what it is.
+ * otherwise what it is, as a message.
  */
 export async function checkBinaryContent(
   ext: string,
   stream: Readable,
-): Promise<string | undefined> {
+): Promise<MessageRef | undefined> {
   // A damaged container can make the sniffer give up: that is "not recognised", not a crash. A
   // store out of reach is no verdict on the file: the upload is kept for the retry.
   const found = await fileTypeFromStream(stream).catch((error: unknown) => {
@@ -77,23 +78,25 @@ export async function checkBinaryContent(
   stream.destroy();
   const allowed = magic[ext];
   if (allowed) {
-    if (!found) return `the content is not a .${ext} file`;
-    return allowed.includes(found.ext) ? undefined : `the content is .${found.ext}, not .${ext}`;
+    if (!found) return message('files.contentNotType', { ext });
+    return allowed.includes(found.ext)
+      ? undefined
+      : message('files.contentIsOther', { found: found.ext, ext });
   }
   // An extension nobody described: refuse only a recognisable other format.
-  if (found && found.ext !== ext) return `the content is .${found.ext}, not .${ext}`;
+  if (found && found.ext !== ext) return message('files.contentIsOther', { found: found.ext, ext });
   return undefined;
 }
 
 /**
  * Streams a text upload through a strict UTF-8 decoder (and JSON.parse for .json); undefined when
- * it is valid, otherwise what is wrong.
+ * it is valid, otherwise what is wrong, as a message.
  */
 export async function checkTextContent(
   ext: string,
   size: number,
   stream: Readable,
-): Promise<string | undefined> {
+): Promise<MessageRef | undefined> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const parseJson = ext === 'json' && size <= maxParsedJson;
   const pieces: string[] = [];
@@ -109,17 +112,17 @@ export async function checkTextContent(
   } catch (error) {
     stream.destroy();
     if (outageOf(error)) throw error;
-    return `the content is not UTF-8 text, as a .${ext} file must be`;
+    return message('files.contentNotUtf8', { ext });
   }
   if (ext === 'json') {
     if (parseJson) {
       try {
         JSON.parse(pieces.join(''));
       } catch {
-        return 'the content is not valid JSON';
+        return message('files.contentNotJson');
       }
     } else if (firstChar !== '{' && firstChar !== '[') {
-      return 'the content is not valid JSON';
+      return message('files.contentNotJson');
     }
   }
   return undefined;

@@ -1,7 +1,9 @@
 export { ChunkFormError, readChunkForm, type FileTap } from './chunk-form';
 export { UploadGrants, fileOfChunk, grantCovers, type Grant } from './upload-grants.service';
 export {
+  about,
   checkFileName,
+  libraryName,
   loadUploadConfig,
   newAddress,
   parseLibrary,

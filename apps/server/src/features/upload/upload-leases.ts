@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError } from '../../http/envelope';
+import { ApiError, message } from '../../http/envelope';
 import type { Instances } from '../../instances/instances';
 import type { ChunkWriter } from '../../storage/index';
 import type { SessionRow } from '../../db/files.tables';
@@ -32,7 +32,7 @@ export interface Claim {
 /** Thrown inside a transaction that must not commit: the finish lease went to another instance. */
 export class LeaseLost extends ApiError {
   constructor() {
-    super('This upload is being finished: try again in a moment');
+    super(message('files.beingFinished'));
   }
 }
 
@@ -104,8 +104,7 @@ export class UploadLeases {
   async fence(): Promise<void> {
     if (this.instances.holdsOn()) return;
     await this.instances.beat();
-    if (!this.instances.holdsOn())
-      throw new ApiError('This server lost touch with the database: send the chunk again');
+    if (!this.instances.holdsOn()) throw new ApiError(message('files.lostDatabase'));
   }
 
   /**
@@ -126,8 +125,7 @@ export class UploadLeases {
     const deadline = performance.now() + this.takeoverWaitMs;
     let current: SessionRow | undefined = session;
     while (current && (await this.finishingElsewhere(current))) {
-      if (performance.now() >= deadline)
-        throw new ApiError('This upload is being finished: try again in a moment');
+      if (performance.now() >= deadline) throw new ApiError(message('files.beingFinished'));
       await sleep(this.pollMs);
       current = await this.repo.getSession(session.id);
     }
@@ -175,7 +173,7 @@ export class UploadLeases {
     } catch (error) {
       // The session went away meanwhile (its claims go with it).
       if (!(await this.repo.getSession(sessionId)))
-        throw retryUpload('No upload in progress for this file: start it with init');
+        throw retryUpload(message('files.noUploadInProgress'));
       throw error;
     }
     if (!claimed) return undefined;
@@ -206,9 +204,7 @@ export class UploadLeases {
       if (claim) return claim;
       if (await this.repo.getChunk(sessionId, index)) return undefined;
       if (performance.now() >= deadline) {
-        throw new ApiError(
-          'This chunk is being received by another request: send it again in a moment',
-        );
+        throw new ApiError(message('files.chunkBusy'));
       }
       await sleep(this.pollMs);
     }

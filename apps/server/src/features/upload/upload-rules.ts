@@ -3,12 +3,27 @@ import {
   defaultUploadConfig,
   librarySchema,
   maxFileNameBytes,
-  shouldRetryUpload,
   uploadConfigSchema,
   type Library,
   type UploadConfig,
 } from '@atrium/shared/contract/files';
-import { ApiError } from '../../http/envelope';
+import { fieldName, type MessageKey } from '@atrium/shared/messages/catalogue';
+import { ApiError, message, type MessageRef } from '../../http/envelope';
+
+/** `ref` as a refusal about the body's `field` (its `data.field`). */
+export function about(field: string, ref: MessageRef): MessageRef {
+  return { ...ref, field };
+}
+
+/** Each library's name (its root category's), a catalogue message. */
+export const libraryNames = {
+  image: 'files.libraryImage',
+  file: 'files.libraryFile',
+  video: 'files.libraryVideo',
+  audio: 'files.libraryAudio',
+} as const satisfies Record<Library, MessageKey>;
+
+export const libraryName = (library: Library): MessageRef => message(libraryNames[library]);
 
 /** Where the admin-editable upload configuration is kept (DESIGN 6). */
 export const uploadSettingKey = 'upload';
@@ -51,17 +66,23 @@ function hasControlCharacter(text: string): boolean {
  * as `../` are fine: a name never reaches a filesystem path.
  */
 export function checkFileName(name: unknown): { name: string; ext: string } {
-  if (typeof name !== 'string' || name.length === 0) throw new ApiError('name: is required');
+  if (typeof name !== 'string' || name.length === 0) {
+    throw new ApiError(
+      about('name', message('validation.required', { field: message('files.fileName') })),
+    );
+  }
   const bytes = Buffer.byteLength(name, 'utf8');
   if (bytes > maxFileNameBytes) {
-    throw new ApiError(`name: at most ${maxFileNameBytes} bytes (UTF-8), this one has ${bytes}`);
+    throw new ApiError(
+      about('name', message('files.nameTooLong', { max: maxFileNameBytes, bytes })),
+    );
   }
   if (hasControlCharacter(name))
-    throw new ApiError('name: control characters such as NUL are not allowed');
+    throw new ApiError(about('name', message('files.nameControlCharacters')));
   const dot = name.lastIndexOf('.');
   const ext = dot >= 0 ? name.slice(dot + 1).toLowerCase() : '';
   if (!/^[a-z0-9]{1,10}$/.test(ext))
-    throw new ApiError('name: needs a file extension such as .jpg');
+    throw new ApiError(about('name', message('files.nameNoExtension')));
   return { name, ext };
 }
 
@@ -74,9 +95,11 @@ export function checkAllowed(
 ): void {
   const rules = config.category[library];
   if (!rules.extensions.includes(ext)) {
-    throw new ApiError(`文件类型不合法（只能上传${rules.extensions.join(',')}文件）`);
+    throw new ApiError(
+      about('name', message('files.typeNotAllowed', { extensions: rules.extensions.join(',') })),
+    );
   }
-  if (size > rules.maxSize) throw new ApiError('文件大小不合法');
+  if (size > rules.maxSize) throw new ApiError(about('size', message('files.sizeNotAllowed')));
 }
 
 const strictInteger = /^(0|[1-9][0-9]{0,14})$/;
@@ -84,22 +107,20 @@ const strictInteger = /^(0|[1-9][0-9]{0,14})$/;
 /** A multipart number field: digits only, so "1.5", "-1", "0/../x" and "1e3" are refused. */
 export function parseStrictInteger(field: string, value: unknown): number {
   if (typeof value !== 'string' || !strictInteger.test(value)) {
-    throw new ApiError(
-      `${field}: expected a whole number written with digits only, got ${JSON.stringify(value)}`,
-    );
+    throw new ApiError(about(field, message('files.digitsOnly', { field: fieldName(field) })));
   }
   return Number(value);
 }
 
 export function checkMd5(value: unknown): string {
   if (typeof value !== 'string' || !/^[0-9a-fA-F]{32}$/.test(value))
-    throw new ApiError('md5: expected 32 hex digits');
+    throw new ApiError(about('md5', message('files.md5Format', { field: fieldName('md5') })));
   return value.toLowerCase();
 }
 
 /** A failure after which the upload button must start the file again (SPEC 4.5). */
-export function retryUpload(reason: string): ApiError {
-  return new ApiError(`${reason} (${shouldRetryUpload})`);
+export function retryUpload(reason: MessageRef, data: unknown = null): ApiError {
+  return new ApiError(message('http.shouldRetryUpload', { reason }), undefined, data);
 }
 
 /** What a chunk's fields say about its file and its place in it, checked. */
@@ -118,7 +139,7 @@ export interface ChunkOfFile {
  */
 export class NoUploadInProgress extends ApiError {
   constructor(readonly chunk: ChunkOfFile) {
-    super(`No upload in progress for this file: start it with init (${shouldRetryUpload})`);
+    super(message('http.shouldRetryUpload', { reason: message('files.noUploadInProgress') }));
   }
 }
 

@@ -9,7 +9,7 @@ import type {
 } from '@atrium/shared/contract/files';
 import { int32Max } from '@atrium/shared/contract/fields';
 import { missingRanges } from '@atrium/shared/upload-chunks';
-import { ApiError } from '../../http/envelope';
+import { ApiError, message, type MessageRef } from '../../http/envelope';
 import type { Instances } from '../../instances/instances';
 import {
   StorageDamagedError,
@@ -25,6 +25,7 @@ import { checkBinaryContent, checkTextContent, isTextExtension } from './content
 import { receiptOf, RunningHashes, stagingOf, type Release } from './running-hash';
 import { ChunkSink, LeaseLost, UploadLeases, type Claim, type Log } from './upload-leases';
 import {
+  about,
   checkAllowed,
   checkFileName,
   checkMd5,
@@ -82,11 +83,14 @@ export interface UploadServiceDeps {
   log?: Log;
 }
 
-/** The answer to an image whose metadata could not be read to be removed. */
+/**
+ * The answer to an image whose metadata could not be read to be removed; where it is broken is
+ * told in `data.detail` (for the technical reader).
+ */
 function unreadableImage(error: MalformedImage): ApiError {
-  return retryUpload(
-    `The file does not match its extension: the image is damaged (${error.message})`,
-  );
+  return retryUpload(message('files.contentMismatch', { problem: message('files.imageDamaged') }), {
+    detail: error.message,
+  });
 }
 
 /** Chunks held from index 0 without a gap. */
@@ -221,13 +225,13 @@ export class UploadService {
     // The count is kept in an `integer` column: an admin's tiny chunk size and huge size limit
     // must not let a file need more chunks than that holds.
     if (chunks > int32Max) {
-      throw new ApiError(`size: too large for chunks of ${chunkSize} bytes`);
+      throw new ApiError(about('size', message('files.tooManyChunks', { chunkSize })));
     }
     const key: SessionKey = { owner, library, md5, size, name };
     const stripped = stripsIn(config, library, ext);
     if (stripped && size > maxStrippedSize) {
       throw new ApiError(
-        `size: images above ${maxStrippedSize / 1024 / 1024} MiB cannot have their location and device metadata removed; this library removes it`,
+        about('size', message('files.tooLargeToStrip', { max: maxStrippedSize / 1024 / 1024 })),
       );
     }
 
@@ -393,10 +397,15 @@ export class UploadService {
     }
     const { holdsChunk, ...session } = found;
     if (chunks !== session.chunks)
-      throw new ApiError(`chunks: this file has ${session.chunks} chunks, not ${chunks}`);
+      throw new ApiError(
+        about(
+          'chunks',
+          message('files.chunkCountMismatch', { expected: session.chunks, got: chunks }),
+        ),
+      );
     if (index >= session.chunks) {
       throw new ApiError(
-        `chunk: expected a whole number from 0 to ${session.chunks - 1}, got ${index}`,
+        about('chunk', message('files.chunkIndexRange', { last: session.chunks - 1, got: index })),
       );
     }
     return { session, index, expected: chunkLength(session, index), held: holdsChunk === 1 };
@@ -459,7 +468,7 @@ export class UploadService {
     const { index, expected } = target;
     if (data.length !== expected) {
       throw new ApiError(
-        `chunk ${index}: expected exactly ${expected} bytes, received ${data.length}`,
+        about('file', message('files.chunkLength', { index, expected, received: data.length })),
       );
     }
     if (await this.leases.finishingElsewhere(target.session)) {
@@ -500,7 +509,7 @@ export class UploadService {
     }
     // Held already (sent again, or recorded by the request this one waited for).
     counts ??= await this.repo.touchSession(session.id, this.clock());
-    if (!counts) throw retryUpload('No upload in progress for this file: start it with init');
+    if (!counts) throw retryUpload(message('files.noUploadInProgress'));
     if (counts.heldChunks === session.chunks) return this.finish(session, origin);
     return { chunkUploaded: counts.contiguousChunks, chunks: session.chunks };
   }
@@ -524,13 +533,11 @@ export class UploadService {
         receipt = await this.storage.writeChunk(stagingOf(session), index, session.chunkSize, data);
       } catch (error) {
         if (error instanceof StorageDamagedError) {
-          throw new ApiError(
-            `chunk ${index}: the storage refused its bytes as damaged on the way: send it again`,
-          );
+          throw new ApiError(message('files.chunkDamaged', { index }));
         }
         if (!(error instanceof StorageNotFoundError)) throw error;
         await this.resetSession(session);
-        throw retryUpload('The stored part of this upload has expired');
+        throw retryUpload(message('files.uploadExpired'));
       }
     }
     // On disk with the sync that runs behind the chunks (see `RunningHashes.written`).
@@ -563,8 +570,8 @@ export class UploadService {
       return counts;
     }
     if (!(await this.repo.getSession(session.id)))
-      throw retryUpload('No upload in progress for this file: start it with init');
-    throw new ApiError('This chunk was taken over by another request: send it again in a moment');
+      throw retryUpload(message('files.noUploadInProgress'));
+    throw new ApiError(message('files.chunkTakenOver'));
   }
 
   /**
@@ -575,7 +582,7 @@ export class UploadService {
    */
   private async finish(held: SessionRow, origin: string): Promise<ChunkResponse> {
     if (!(await this.leases.claimFinish(held.id)))
-      throw new ApiError('This upload is being finished: try again in a moment');
+      throw new ApiError(message('files.beingFinished'));
     const session = (await this.repo.getSession(held.id)) ?? held;
     try {
       const verified = session.verifiedBlob
@@ -593,7 +600,7 @@ export class UploadService {
     } catch (error) {
       if (error instanceof StorageNotFoundError) {
         await this.resetSession(session);
-        throw retryUpload('The stored part of this upload is gone');
+        throw retryUpload(message('files.uploadGone'));
       }
       if (error instanceof MalformedImage) {
         await this.resetSession(session);
@@ -640,12 +647,12 @@ export class UploadService {
     );
     if (md5 !== session.md5) {
       await this.resetSession(session);
-      throw retryUpload("The file's MD5 does not match the one declared at init");
+      throw retryUpload(message('files.md5Mismatch'));
     }
     const problem = await this.checkContent(session, staging);
     if (problem) {
       await this.resetSession(session);
-      throw retryUpload(`The file does not match its extension: ${problem}`);
+      throw retryUpload(message('files.contentMismatch', { problem }));
     }
     const form = await this.storedForm(session);
     let bytes: Buffer | undefined;
@@ -665,7 +672,7 @@ export class UploadService {
   private async checkContent(
     session: SessionRow,
     staging: StagingRef,
-  ): Promise<string | undefined> {
+  ): Promise<MessageRef | undefined> {
     const read = (): Promise<Readable> =>
       this.storage.readStaging(staging, { start: 0, end: session.size - 1 });
     if (isTextExtension(session.ext))

@@ -186,21 +186,23 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
       expect((await files.init(file)).code).toBe(0);
     });
 
+    const digitsOnly = 'Chunk number must be a whole number written with digits only';
     it.each([
-      ['0/../x', /^chunk: expected a whole number written with digits only, got "0\/\.\.\/x"$/],
-      ['-1', /^chunk: expected a whole number written with digits only/],
-      ['1.5', /^chunk: expected a whole number written with digits only/],
-      ['1e1', /^chunk: expected a whole number written with digits only/],
-      ['', /^chunk: expected a whole number written with digits only/],
-      ['4', /^chunk: expected a whole number from 0 to 3, got 4$/],
-      ['5', /^chunk: expected a whole number from 0 to 3, got 5$/],
+      ['0/../x', digitsOnly],
+      ['-1', digitsOnly],
+      ['1.5', digitsOnly],
+      ['1e1', digitsOnly],
+      ['', digitsOnly],
+      ['4', 'The chunk number must be a whole number from 0 to 3, got 4'],
+      ['5', 'The chunk number must be a whole number from 0 to 3, got 5'],
     ])('chunk %j', async (chunk, message) => {
       const rowsBefore = await chunkRows();
       const bytesBefore = await stagingBytes();
-      const { res, json } = await files.sendChunk(file, 0, { fields: { chunk } });
+      const { res, json } = await files.in('en').sendChunk(file, 0, { fields: { chunk } });
       expect(res.statusCode).toBe(200);
       expect(json.code).toBe(Code.Failure);
-      expect(json.msg).toMatch(message);
+      expect(json.msg).toBe(message);
+      expect(json.data).toMatchObject({ field: 'chunk' });
       expect(await chunkRows()).toBe(rowsBefore);
       expect(await stagingBytes()).toBe(bytesBefore);
     });
@@ -209,23 +211,19 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
       [
         'one byte short',
         (b: Buffer) => b.subarray(0, b.length - 1),
-        /^chunk 1: expected exactly 1024 bytes, received 1023$/,
+        /^Chunk 1: expected exactly 1024 bytes, received 1023$/,
       ],
       [
         'one byte long',
         (b: Buffer) => Buffer.concat([b, Buffer.from('x')]),
-        /^chunk 1: expected exactly 1024 bytes, received 1025$/,
+        /^Chunk 1: expected exactly 1024 bytes, received 1025$/,
       ],
-      [
-        'far too long',
-        (b: Buffer) => Buffer.concat([b, b, b]),
-        /^file: a chunk is at most 1024 bytes$/,
-      ],
+      ['far too long', (b: Buffer) => Buffer.concat([b, b, b]), /^A chunk is at most 1024 bytes$/],
     ])('a body %s', async (_name, change, message) => {
       const rowsBefore = await chunkRows();
       const bytesBefore = await stagingBytes();
       const body = change(file.data.subarray(testChunkSize, testChunkSize * 2));
-      const { json } = await files.sendChunk(file, 1, { body });
+      const { json } = await files.in('en').sendChunk(file, 1, { body });
       expect(json).toMatchObject({ code: Code.Failure, msg: expect.stringMatching(message) });
       expect(await chunkRows()).toBe(rowsBefore);
       expect(await stagingBytes()).toBe(bytesBefore);
@@ -233,12 +231,18 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
 
     it('the last chunk must be exactly the remainder', async () => {
       const { json } = await files.sendChunk(file, 3, { body: Buffer.alloc(testChunkSize) });
-      expect(json.msg).toBe('chunk 3: expected exactly 10 bytes, received 1024');
+      expect(json).toMatchObject({
+        msg: '分片 3 应恰好为 10 字节，收到 1024 字节',
+        data: { error: 'files.chunkLength', params: { index: 3, expected: 10, received: 1024 } },
+      });
     });
 
     it('a chunk count that does not match the file', async () => {
-      const { json } = await files.sendChunk(file, 0, { fields: { chunks: '5' } });
-      expect(json.msg).toBe('chunks: this file has 4 chunks, not 5');
+      const { json } = await files.in('en').sendChunk(file, 0, { fields: { chunks: '5' } });
+      expect(json).toMatchObject({
+        msg: 'This file has 4 chunks, not 5',
+        data: { error: 'files.chunkCountMismatch', field: 'chunks' },
+      });
     });
 
     it('a chunk of a file never initialised', async () => {
@@ -258,27 +262,33 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
     const file = { name: 'wrong.txt', data: textFile(2500, 'wrong md5'), md5: 'f'.repeat(32) };
     const answer = await files.upload(file);
     expect(answer.code).toBe(Code.Failure);
-    expect(answer.msg).toContain('ShouldRetryUpload');
-    expect(answer.msg).toContain('MD5');
+    expect(answer.msg).toBe('文件的 MD5 与开始上传时声明的不一致 (ShouldRetryUpload)');
     expect((await files.init(file)).data.chunkUploaded).toBe(0);
     expect(await stagingBytes()).toBe(0);
   });
 
   it('content that does not match its extension fails with ShouldRetryUpload', async () => {
     const fake = { name: 'fake.png', data: textFile(2100, 'not an image') };
-    const answer = await member.upload(fake);
+    const answer = await member.in('en').upload(fake);
     expect(answer).toMatchObject({
       code: Code.Failure,
-      msg: expect.stringContaining('ShouldRetryUpload'),
+      msg: 'The file does not match its extension: the content is not a .png file (ShouldRetryUpload)',
+      data: {
+        error: 'http.shouldRetryUpload',
+        params: { reason: { key: 'files.contentMismatch' } },
+      },
     });
-    expect(answer.msg).toContain('does not match its extension');
 
     const binaryText = { name: 'binary.txt', data: randomBytes(1500) };
     const text = await files.upload(binaryText);
-    expect(text.msg).toMatch(/not UTF-8 text.*ShouldRetryUpload/);
+    expect(text.msg).toBe(
+      '文件内容与扩展名不符：内容不是 UTF-8 文本，而 .txt 文件必须是 (ShouldRetryUpload)',
+    );
 
     const badJson = { name: 'broken.json', data: Buffer.from('{"a": [1, 2') };
-    expect((await files.upload(badJson)).msg).toMatch(/not valid JSON.*ShouldRetryUpload/);
+    expect((await files.in('en').upload(badJson)).msg).toBe(
+      'The file does not match its extension: the content is not valid JSON (ShouldRetryUpload)',
+    );
   });
 
   describe('init refuses', () => {
@@ -286,35 +296,130 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
       [
         'a forbidden extension',
         { name: 'run.exe', size: 10 },
+        'files.typeNotAllowed',
         '文件类型不合法（只能上传jpg,jpeg,png,gif,webp文件）',
+        'Illegal file type (only jpg,jpeg,png,gif,webp files may be uploaded)',
       ],
-      ['a size over maxSize', { name: 'big.png', size: 20 * 1024 * 1024 + 1 }, '文件大小不合法'],
+      [
+        'a size over maxSize',
+        { name: 'big.png', size: 20 * 1024 * 1024 + 1 },
+        'files.sizeNotAllowed',
+        '文件大小不合法',
+        'Illegal file size',
+      ],
       [
         'a 201-byte name',
         { name: `${'a'.repeat(197)}.png`, size: 10 },
-        'name: at most 200 bytes (UTF-8), this one has 201',
-      ],
-      [
-        'a name with NUL',
-        { name: 'a\u0000b.png', size: 10 },
-        'name: must not contain NUL characters',
+        'files.nameTooLong',
+        '文件名最多 200 字节（UTF-8），这个文件名有 201 字节',
+        'The file name takes at most 200 bytes (UTF-8), this one has 201',
       ],
       [
         'a name with a control character',
         { name: 'a\u0001b.png', size: 10 },
-        'name: control characters such as NUL are not allowed',
+        'files.nameControlCharacters',
+        '文件名不能包含控制字符（如 NUL）',
+        'The file name must not contain control characters such as NUL',
       ],
       [
         'a name without extension',
         { name: 'README', size: 10 },
-        'name: needs a file extension such as .jpg',
+        'files.nameNoExtension',
+        '文件名需要扩展名，例如 .jpg',
+        'The file name needs an extension such as .jpg',
       ],
-      ['a bad md5', { name: 'a.png', size: 10, md5: 'xyz' }, 'md5: expected 32 hex digits'],
-      ['an empty file', { name: 'a.png', size: 0 }, 'size: an empty file cannot be uploaded'],
-    ])('%s', async (_name, fields, message) => {
+      [
+        'a bad md5',
+        { name: 'a.png', size: 10, md5: 'xyz' },
+        'files.md5Format',
+        'MD5必须是 32 位十六进制数字',
+        'MD5 must be 32 hex digits',
+      ],
+      [
+        'an empty file',
+        { name: 'a.png', size: 0 },
+        'files.emptyFile',
+        '不能上传空文件',
+        'An empty file cannot be uploaded',
+      ],
+    ])('%s', async (_name, fields, key, zh, en) => {
       const before = await sessionCount();
-      const answer = await member.call({ action: 'init', md5: 'a'.repeat(32), ...fields });
-      expect(answer).toEqual({ code: Code.Failure, msg: message, data: null });
+      const body = { action: 'init', md5: 'a'.repeat(32), ...fields };
+      const answer = await member.call(body);
+      expect(answer).toMatchObject({ code: Code.Failure, msg: zh, data: { error: key } });
+      expect(await member.in('en').call(body)).toMatchObject({
+        code: Code.Failure,
+        msg: en,
+        data: { error: key },
+      });
+      expect(await sessionCount()).toBe(before);
+    });
+
+    it.each([
+      [
+        'zh-CN',
+        '文件类型不合法（只能上传jpg,jpeg,png,gif,webp文件）',
+        '文件大小不合法',
+        '这个文件没有进行中的上传，请重新开始上传 (ShouldRetryUpload)',
+      ],
+      [
+        'en',
+        'Illegal file type (only jpg,jpeg,png,gif,webp files may be uploaded)',
+        'Illegal file size',
+        'No upload in progress for this file: start it with init (ShouldRetryUpload)',
+      ],
+    ] as const)(
+      "a refused type, a refused size and a retry in the request's language (%s)",
+      async (lang, typeText, sizeText, retryText) => {
+        const asking = member.in(lang);
+        const md5 = 'a'.repeat(32);
+        expect(await asking.call({ action: 'init', name: 'run.exe', size: 10, md5 })).toEqual({
+          code: Code.Failure,
+          msg: typeText,
+          data: {
+            error: 'files.typeNotAllowed',
+            params: { extensions: 'jpg,jpeg,png,gif,webp' },
+            field: 'name',
+          },
+        });
+        expect(
+          await asking.call({ action: 'init', name: 'big.png', size: 20 * 1024 * 1024 + 1, md5 }),
+        ).toEqual({
+          code: Code.Failure,
+          msg: sizeText,
+          data: { error: 'files.sizeNotAllowed', params: {}, field: 'size' },
+        });
+        // A chunk sent without init (WebUploader's own chunks) is refused the same way.
+        const exe = { name: 'run.exe', data: Buffer.from('MZ not really a program') };
+        expect((await asking.sendChunk(exe, 0)).json).toMatchObject({
+          code: Code.Failure,
+          msg: typeText,
+          data: { error: 'files.typeNotAllowed' },
+        });
+        // A refusal after which the uploader starts over keeps the ASCII marker it looks for.
+        const never = { name: 'never.png', data: randomBytes(100) };
+        const retry = (await asking.sendChunk(never, 0)).json;
+        expect(retry).toMatchObject({
+          code: Code.Failure,
+          msg: retryText,
+          data: {
+            error: 'http.shouldRetryUpload',
+            params: { reason: { key: 'files.noUploadInProgress' } },
+          },
+        });
+        expect(retry.msg.endsWith(' (ShouldRetryUpload)')).toBe(true);
+      },
+    );
+
+    it('a name with NUL, naming the field', async () => {
+      const before = await sessionCount();
+      const answer = await member.call({
+        action: 'init',
+        md5: 'a'.repeat(32),
+        name: 'a\u0000b.png',
+        size: 10,
+      });
+      expect(answer).toMatchObject({ code: Code.Failure, data: { field: 'name' } });
       expect(await sessionCount()).toBe(before);
     });
 
@@ -335,8 +440,8 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
         const before = await sessionCount();
         expect(await init(2_147_483_648)).toEqual({
           code: Code.Failure,
-          msg: 'size: too large for chunks of 1 bytes',
-          data: null,
+          msg: '文件太大，无法按每片 1 字节分片上传',
+          data: { error: 'files.tooManyChunks', params: { chunkSize: 1 }, field: 'size' },
         });
         expect(await sessionCount()).toBe(before);
         expect(await init(2_147_483_647)).toMatchObject({
@@ -469,18 +574,18 @@ describe.each(testDbKinds)('one writer per chunk, claims tied to live instances 
     // A second send waits for the holder to finish or die, then is refused.
     const started = performance.now();
     await expect(uploads.chunk(owner, 'file', fields(0), other, '')).rejects.toThrow(
-      /being received by another request/,
+      'files.chunkBusy',
     );
     expect(performance.now() - started).toBeGreaterThanOrEqual(waited);
     // Also on another instance on the same database and storage.
     const b = await otherInstance();
     await expect(b.uploads.chunk(owner, 'file', fields(0), other, '')).rejects.toThrow(
-      /being received by another request/,
+      'files.chunkBusy',
     );
     expect(await b.uploads.openChunkSink(owner, 'file', fields(0))).toBeUndefined();
     await b.close();
-    expect((await admin.sendChunk(file, 0, { body: other })).json.msg).toMatch(
-      /being received by another request/,
+    expect((await admin.sendChunk(file, 0, { body: other })).json.msg).toBe(
+      '这个分片正由另一个请求接收，请稍后重新发送',
     );
 
     // Its bytes in place and kept, the first request records the chunk and lets go of it.
@@ -516,13 +621,17 @@ describe.each(testDbKinds)('one writer per chunk, claims tied to live instances 
     const b = await otherInstance();
     const held = await b.uploads.openChunkSink(owner, 'file', fields(0));
     expect(held).toBeDefined();
-    expect((await admin.sendChunk(file, 0)).json.msg).toMatch(/being received by another request/);
+    expect((await admin.in('en').sendChunk(file, 0)).json.msg).toBe(
+      'This chunk is being received by another request: send it again in a moment',
+    );
 
     b.crash();
     t.clock.advance(timing.deadAfterMs - 1);
     await t.app.services.instances.beat();
     // Not stale yet.
-    expect((await admin.sendChunk(file, 0)).json.msg).toMatch(/being received by another request/);
+    expect((await admin.in('en').sendChunk(file, 0)).json.msg).toBe(
+      'This chunk is being received by another request: send it again in a moment',
+    );
     t.clock.advance(2);
     await t.app.services.instances.beat();
     const uploads = t.app.features.files.uploads;
@@ -533,7 +642,7 @@ describe.each(testDbKinds)('one writer per chunk, claims tied to live instances 
     await held?.close(true);
     await expect(
       b.uploads.chunk(owner, 'file', fields(0), bytes(0), '', { written: held }),
-    ).rejects.toThrow(/taken over by another request/);
+    ).rejects.toThrow('files.chunkTakenOver');
     await takeover?.write(bytes(0), 0);
     await takeover?.close(true);
     const taken = await uploads.chunk(owner, 'file', fields(0), bytes(0), '', {
@@ -549,7 +658,7 @@ describe.each(testDbKinds)('one writer per chunk, claims tied to live instances 
     await c.instances.stop();
     // A stopped instance records nothing: what it held may be someone else's already.
     await expect(c.uploads.chunk(owner, 'file', fields(1), bytes(1), '')).rejects.toThrow(
-      /lost touch with the database/,
+      'files.lostDatabase',
     );
     // Its claim is free at once.
     expect((await admin.sendChunk(file, 1)).json).toMatchObject({
@@ -581,7 +690,9 @@ describe.each(testDbKinds)('one writer per chunk, claims tied to live instances 
       ),
     ).toBe(true);
     // Every chunk held and a live instance finishing: the last chunk waits for it, then is refused.
-    expect((await admin.sendChunk(file, 2)).json.msg).toMatch(/being finished/);
+    expect((await admin.sendChunk(file, 2)).json.data).toMatchObject({
+      error: 'files.beingFinished',
+    });
     expect((await admin.init(file)).data).toMatchObject({ chunkUploaded: 2 });
 
     b.crash();

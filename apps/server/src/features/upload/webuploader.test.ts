@@ -159,7 +159,11 @@ describe.each(testDbKinds)('WebUploader as ModStart drives it (%s)', (kind) => {
       headers: { [TokenKey.member]: token, 'content-type': 'application/json' },
       payload: JSON.stringify({ action: 'list' }),
     });
-    expect(res.json()).toMatchObject({ code: Code.Failure, msg: expect.stringMatching(/XSRF/) });
+    expect(res.json()).toMatchObject({
+      code: Code.Failure,
+      msg: expect.stringMatching(/XSRF/),
+      data: { error: 'http.xsrfMismatch' },
+    });
     const echoed = await t.post(
       managerUrl('member', 'file'),
       { action: 'list' },
@@ -234,11 +238,15 @@ describe.each(testDbKinds)('WebUploader as ModStart drives it (%s)', (kind) => {
     const foreign = (await other.chunk(file, 2)).json;
     expect(foreign.code).toBe(Code.Failure);
     expect(foreign.msg).toContain('ShouldRetryUpload');
-    expect(foreign.data).toBeNull();
+    expect(foreign.data).toEqual({
+      error: 'http.shouldRetryUpload',
+      params: { reason: { key: 'files.noUploadInProgress' } },
+    });
 
     const short = (await owner.chunk(file, 2, file.data.subarray(testChunkSize * 2 + 1))).json;
     expect(short.code).toBe(Code.Failure);
-    expect(short.data).toBeNull();
+    expect(short.data).not.toHaveProperty('path');
+    expect(short.data).toHaveProperty('error');
   });
 
   it('goes on with the token it started with while the page rotates it, and that token does nothing else', async () => {
