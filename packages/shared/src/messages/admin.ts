@@ -108,4 +108,7 @@ export const admin = {
   'field.selectorServer': { 'zh-CN': '外部选择器地址', en: 'External selector address' },
   'field.advanced': { 'zh-CN': '高级配置（JSON）', en: 'Advanced settings (JSON)' },
   'field.adminId': { 'zh-CN': '管理员', en: 'Administrator' },
+  'field.keyword': { 'zh-CN': '关键词', en: 'Keyword' },
+  'field.days': { 'zh-CN': '统计天数', en: 'Days' },
+  'field.utcOffsetMinutes': { 'zh-CN': '时区偏移（分钟）', en: 'Time zone offset (minutes)' },
 } as const satisfies Record<string, Texts>;
