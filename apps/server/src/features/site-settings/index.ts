@@ -17,7 +17,11 @@ export const SITE_LANGUAGE_REFRESH_MS = 2_000;
 function keepSiteLanguage(app: FastifyInstance, site: SiteSettingsService): void {
   let timer: NodeJS.Timeout | undefined;
   let failing = false;
+  let reading = false;
   const refresh = async () => {
+    // One read at a time: while the database hangs, beats don't pile up on the pool.
+    if (reading) return;
+    reading = true;
     try {
       await site.language();
       failing = false;
@@ -25,6 +29,8 @@ function keepSiteLanguage(app: FastifyInstance, site: SiteSettingsService): void
       // The database is out: the language held stays, and the next beat tries again.
       if (!failing) app.log.warn({ err: error }, 'site language not read');
       failing = true;
+    } finally {
+      reading = false;
     }
   };
   app.addHook('onReady', async () => {
