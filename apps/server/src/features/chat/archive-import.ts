@@ -214,8 +214,9 @@ export class ArchiveImport {
     const sqliteFile = await sqliteFileOf(this.deps.db);
     if (sqliteFile !== undefined) {
       const streamingError = Messages.streamingAnswer;
-      return writeOnThread({ ...this.deps, file: sqliteFile, member, job, roomOf, kept, dropped,
-        conversations: file.conversations, streamingError });
+      const conversations = file.conversations;
+      const input = { member, job, conversations, roomOf, kept, dropped, streamingError };
+      return writeOnThread({ ...input, db: this.deps.db, file: sqliteFile });
     }
     const created: ChatImportResponse['conversations'] = [];
     const written: number[] = [];

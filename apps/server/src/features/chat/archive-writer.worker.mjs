@@ -1,0 +1,176 @@
+// @ts-check
+// The thread that writes an import's conversations and messages on SQLite for `ArchiveWriter`
+// (archive-writer.ts). Plain JavaScript, checked by the compiler (checkJs) and lint, so it runs
+// unchanged from the sources (tests, tsx) and next to the bundle (dist). It opens its own
+// connection to the database file (WAL, the pragmas of db/index.ts): the full-text index's
+// triggers (FTS5 merging its segments inside an insert, 50-400 ms a statement) then run here,
+// not on the event loop that serves other members. Each transaction is short (TX_ROWS rows or
+// TX_MS), so a writer of the instance waiting on SQLite's write lock waits little; the
+// instance's reads are never blocked in WAL.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parentPort, workerData } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
+
+const port = parentPort;
+if (!port) throw new Error('archive-writer.worker.mjs runs as a worker thread');
+
+/**
+ * @typedef {object} Options
+ * @property {string} file The database file.
+ * @property {number} busyTimeoutMs How long a transaction waits for the write lock.
+ * @property {number} memberId The importing member (the conversations' owner and the job row's).
+ * @property {string} instanceId The instance holding the member's job row.
+ * @property {number} txRows Rows a transaction writes at most.
+ * @property {number} txMs Milliseconds a transaction writes at most (it ends after the row).
+ * @property {number} pauseMs Milliseconds between transactions, for the instance's writers.
+ */
+const options = /** @type {Options} */ (workerData);
+
+/**
+ * @typedef {object} Row A message as archive-writer.ts prepares it (the stored values).
+ * @property {number} id The message's id in the file.
+ * @property {number | null} parentId Its parent's id in the file.
+ * @property {'user' | 'assistant'} role
+ * @property {string} content
+ * @property {string} images JSON list of the image paths kept.
+ * @property {string} status
+ * @property {string} error
+ * @property {number} promptTokens
+ * @property {number} completionTokens
+ * @property {number} tokensEstimated
+ * @property {number} createdAt
+ * @property {number} updatedAt
+ * @property {boolean} holds Whether it keeps images (held by the instance once written).
+ */
+
+/**
+ * @typedef {object} Conversation A conversation as archive-writer.ts prepares it.
+ * @property {number} roomId
+ * @property {string} title The stored title.
+ * @property {number | null} leafId The id in the file of the message its branch ends at.
+ * @property {number} createdAt
+ * @property {number} updatedAt
+ * @property {Row[]} messages
+ */
+
+const db = new SQLite(options.file);
+db.pragma('journal_mode = WAL');
+db.pragma('foreign_keys = ON');
+db.pragma(`busy_timeout = ${String(options.busyTimeoutMs)}`);
+db.pragma('synchronous = NORMAL');
+
+const insertConversation = db.prepare(
+  `insert into chat_conversations (room_id, member_id, title, created_at, updated_at)
+    values (?, ?, ?, ?, ?)`,
+);
+const insertMessage = db.prepare(
+  `insert into chat_messages (conversation_id, parent_id, role, content, images, status, error,
+    model_id, prompt_tokens, completion_tokens, tokens_estimated, created_at, updated_at)
+    values (?, ?, ?, ?, ?, ?, ?, null, ?, ?, ?, ?, ?)`,
+);
+const setLeaf = db.prepare('update chat_conversations set leaf_id = ? where id = ?');
+const record = db.prepare(
+  'update chat_archive_jobs set conversation_ids = ? where member_id = ? and instance_id = ?',
+);
+
+/** Every conversation written so far, in the job row with the rows (undone if the import dies). */
+const written = /** @type {number[]} */ ([]);
+
+/**
+ * Writes one batch of whole conversations in short transactions; answers the conversations'
+ * ids, the messages written, and the messages whose images the instance holds.
+ * @param {Conversation[]} batch
+ */
+async function writeBatch(batch) {
+  const ids = /** @type {number[]} */ ([]);
+  const holds = /** @type {[number, string][]} */ ([]);
+  let count = 0;
+  let at = 0;
+  let next = 0;
+  let idOf = new Map();
+  const step = db.transaction(() => {
+    const started = performance.now();
+    let rows = 0;
+    const hasRoom = () => rows < options.txRows && performance.now() - started < options.txMs;
+    while (at < batch.length && hasRoom()) {
+      const c = /** @type {Conversation} */ (batch[at]);
+      if (next === 0) {
+        const { lastInsertRowid } = insertConversation.run(
+          c.roomId,
+          options.memberId,
+          c.title,
+          c.createdAt,
+          c.updatedAt,
+        );
+        ids.push(Number(lastInsertRowid));
+        written.push(Number(lastInsertRowid));
+        idOf = new Map();
+        rows++;
+      }
+      const conversationId = /** @type {number} */ (ids.at(-1));
+      for (; next < c.messages.length && hasRoom(); next++, rows++) {
+        const m = /** @type {Row} */ (c.messages[next]);
+        const { lastInsertRowid } = insertMessage.run(
+          conversationId,
+          m.parentId === null ? null : (idOf.get(m.parentId) ?? null),
+          m.role,
+          m.content,
+          m.images,
+          m.status,
+          m.error,
+          m.promptTokens,
+          m.completionTokens,
+          m.tokensEstimated,
+          m.createdAt,
+          m.updatedAt,
+        );
+        const id = Number(lastInsertRowid);
+        idOf.set(m.id, id);
+        if (m.holds) holds.push([id, m.images]);
+        count++;
+      }
+      if (next < c.messages.length) break;
+      if (c.leafId !== null) setLeaf.run(idOf.get(c.leafId) ?? null, conversationId);
+      at++;
+      next = 0;
+    }
+    record.run(JSON.stringify(written), options.memberId, options.instanceId);
+  });
+  while (at < batch.length) {
+    // Immediate: the write lock is taken (or waited for) at the start, never mid-way.
+    step.immediate();
+    if (options.pauseMs > 0) await sleep(options.pauseMs);
+  }
+  return { ids, messages: count, holds };
+}
+
+/** What an error tells the instance: its text and SQLite's code (SQLITE_FULL, SQLITE_BUSY…). */
+function errorOf(/** @type {unknown} */ error) {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const code = /** @type {{ code?: unknown }} */ (error).code;
+  return {
+    message: error.message,
+    name: error.name,
+    ...(typeof code === 'string' ? { code } : {}),
+  };
+}
+
+// Batches are written one after another, in the order they come; none after one failed.
+let queue = Promise.resolve();
+let failed = false;
+port.on('message', (/** @type {{ batch?: Conversation[] }} */ { batch }) => {
+  queue = queue.then(async () => {
+    if (!batch) {
+      db.close();
+      port.close();
+      return;
+    }
+    if (failed) return;
+    try {
+      port.postMessage({ done: await writeBatch(batch) });
+    } catch (error) {
+      failed = true;
+      port.postMessage({ error: errorOf(error) });
+    }
+  });
+});
