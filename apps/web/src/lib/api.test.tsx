@@ -2,8 +2,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { cleanup, screen } from '@testing-library/react';
 import { Code } from '@atrium/shared/codes';
 import { unavailableData, type Outage } from '@atrium/shared/outage';
+import { catalogue, languageHeader } from '@atrium/shared/messages/catalogue';
 import { setLanguage } from './i18n';
-import { request, fetchData, ApiError } from './api';
+import { request, fetchData, ApiError, callHeaders, failureText } from './api';
 import { readCookie, writeCookie, removeCookie } from './cookies';
 import { useApiStore, notLoggedInProcessor } from '@/stores/api-store';
 import { useUserStore } from '@/stores/user-store';
@@ -46,7 +47,18 @@ describe('request conventions', () => {
     expect(seen?.headers['is-ajax']).toBe('true');
     expect(seen?.headers['api-token']).toBe('tok-123');
     expect(seen?.headers['x-xsrf-token']).toBe('xsrf-abc');
+    expect(seen?.headers[languageHeader]).toBe('en');
     expect(JSON.parse(seen?.body ?? '')).toEqual(login);
+  });
+
+  it("names the page's language on every call, as it is when the call goes", async () => {
+    setLanguage('zh-CN');
+    await request('member', 'aigc/chat_room/all', {});
+    setLanguage('en');
+    await request('member', 'aigc/chat_room/all', {});
+    expect(server.requests.map((seen) => seen.headers[languageHeader])).toEqual(['zh-CN', 'en']);
+    // The upload button's calls and the chat stream send these same headers.
+    expect(callHeaders()[languageHeader]).toBe('en');
   });
 
   it('sends neither header when there is no token or XSRF cookie', async () => {
@@ -253,22 +265,14 @@ describe('outage refusals (code 1005)', () => {
     data: unavailableData(outage),
   });
 
-  it('shows each outage from data.params.outage in Chinese and in English, never the English msg', async () => {
-    const texts: Record<Outage, [string, string]> = {
-      storage: [
-        '存储暂时不可用，请稍后重试',
-        'Storage is temporarily unavailable, please try again later',
-      ],
-      diskFull: ['磁盘已满，请联系管理员', 'The disk is full, please contact the administrator'],
-      database: [
-        '数据库暂时不可用，请稍后重试',
-        'The database is temporarily unavailable, please try again later',
-      ],
-      redis: [
-        '服务暂时不可用（Redis），请稍后重试',
-        'The service is temporarily unavailable (Redis), please try again later',
-      ],
-    };
+  it('shows each outage from its key in Chinese and in English, never the English msg', async () => {
+    const texts = Object.fromEntries(
+      (['storage', 'diskFull', 'database', 'redis'] as const).map((outage) => {
+        const { 'zh-CN': zh, en } = catalogue[`unavailable.${outage}`];
+        return [outage, [zh, en]];
+      }),
+    ) as Record<Outage, [string, string]>;
+    expect(texts.storage[0]).toBe('存储暂时不可用：没有丢失任何内容，请重试');
     for (const [outage, [zh, en]] of Object.entries(texts) as [Outage, [string, string]][]) {
       server.handle((_req, res) => sendJson(res, refusal(outage)));
       setLanguage('zh-CN');
@@ -280,5 +284,69 @@ describe('outage refusals (code 1005)', () => {
       expect(await screen.findByText(en)).toBeInTheDocument();
     }
     expect(screen.queryByText(/Something in English/)).toBeNull();
+  });
+});
+
+describe('refusals from the catalogue (issue 27)', () => {
+  const refusal = {
+    code: Code.Failure,
+    // What the server wrote: the web renders the key, not these words.
+    msg: 'words the server wrote',
+    data: {
+      error: 'validation.tooShort',
+      params: { field: { key: 'field.username' }, min: 3 },
+      field: 'username',
+    },
+  };
+
+  it('renders a refusal from its key and parameters in Chinese and in English', async () => {
+    server.handle((_req, res) => sendJson(res, refusal));
+    setLanguage('zh-CN');
+    const zh = await request('member', 'aigc/chat_room/all', {});
+    expect(zh.msg).toMatch(/[\u4e00-\u9fff]/);
+    expect(zh.msg).toContain('用户名');
+    expect(zh.msg).toContain('3');
+    expect(await screen.findByText(zh.msg)).toBeInTheDocument();
+    expect(zh.data).toEqual(refusal.data);
+
+    setLanguage('en');
+    const error = await fetchData('member', 'aigc/chat_room/all', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    const en = (error as ApiError).message;
+    expect(en).not.toMatch(/[\u4e00-\u9fff]/);
+    expect(en).toMatch(/username/i);
+    expect(en).toContain('3');
+    expect(await screen.findByText(en)).toBeInTheDocument();
+    expect(screen.queryByText('words the server wrote')).toBeNull();
+  });
+
+  it('passes the rendered text to the failure handler', async () => {
+    server.handle((_req, res) =>
+      sendJson(res, { code: 1003, msg: 'No permission', data: { error: 'http.noPermission' } }),
+    );
+    setLanguage('zh-CN');
+    const onFailure = vi.fn(() => true);
+    await request('member', 'aigc/chat_room/all', {}, { onFailure });
+    expect(onFailure).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 1003, msg: catalogue['http.noPermission']['zh-CN'] }),
+    );
+  });
+
+  it('shows msg as sent when data names no catalogue key', () => {
+    setLanguage('zh-CN');
+    expect(failureText({ code: -1, msg: 'as sent', data: { error: 'no.suchKey' } })).toBe(
+      'as sent',
+    );
+    expect(failureText({ code: -1, msg: 'as sent', data: null })).toBe('as sent');
+    expect(failureText({ code: -1, msg: 'as sent', data: [1] })).toBe('as sent');
+  });
+
+  it('shows a success msg as the server sent it', async () => {
+    setLanguage('zh-CN');
+    server.handle((_req, res) =>
+      sendJson(res, { code: 0, msg: '保存成功', data: { records: [] } }),
+    );
+    await request('member', 'aigc/chat_room/all', {});
+    expect(await screen.findByText('保存成功')).toBeInTheDocument();
   });
 });

@@ -4,11 +4,12 @@ import { outageOfEnvelope, type Outage } from '@atrium/shared/outage';
 import type { AnswerOf, RequestOf } from '@atrium/shared/contract/call';
 import type { AdminTable, MemberTable } from '@atrium/shared/contract/table';
 import { Limits, TokenKey, XsrfCookie } from '@atrium/shared/limits';
+import { languageHeader } from '@atrium/shared/messages/catalogue';
 import { useApiStore } from '@/stores/api-store';
 import { readCookie } from './cookies';
 import { toast } from './feedback';
-import { t } from './i18n';
-import { serverText } from './server-text';
+import { currentLanguage, t } from './i18n';
+import { failureRef, messageText } from './messages';
 import { apiUrl, type Query } from './urls';
 
 /**
@@ -32,24 +33,26 @@ export interface RequestOptions {
 
 /** What the person reads when a call was refused because infrastructure is out (code 1005). */
 export function outageText(outage: Outage): string {
-  return t(`unavailable.${outage}`);
+  return messageText({ key: `unavailable.${outage}` });
 }
 
 /**
- * The text of a failed call in the person's language: an outage refusal (code 1005) from the
- * outage it names, never from the server's English words; anything else as `serverText` reads it.
+ * The text of a failed call in the page's language (issue 27): rendered from the catalogue key
+ * and parameters its data names (`{error, params}`); an outage refusal (code 1005) that names no
+ * key, from the outage; anything else (a client's own "Request failed..." texts, an unknown key)
+ * as `msg` came.
  */
 export function failureText(result: Pick<Envelope, 'code' | 'msg' | 'data'>): string {
+  const ref = failureRef(result.data);
+  if (ref) return messageText(ref);
   const outage = outageOfEnvelope(result);
-  return outage ? outageText(outage) : serverText(result.msg);
+  return outage ? outageText(outage) : result.msg;
 }
 
 export class ApiError extends Error {
   readonly result: Envelope;
   constructor(result: Envelope) {
-    // An outage reads in the person's language; other texts stay the server's (callers match some).
-    const outage = outageOfEnvelope(result);
-    super(outage ? outageText(outage) : result.msg);
+    super(failureText(result));
     this.name = 'ApiError';
     this.result = result;
   }
@@ -85,10 +88,16 @@ function errorText(error: unknown): string {
   return String(error);
 }
 
-/** The headers every call sends (SPEC 7.1): is-ajax, the area's token, the XSRF echo. */
+/**
+ * The headers every call sends (SPEC 7.1): is-ajax, the area's token, the XSRF echo, and the
+ * page's language (issue 27), in which the server writes `msg`.
+ */
 export function callHeaders(): Record<string, string> {
   const { tokenKey } = useApiStore.getState();
-  const headers: Record<string, string> = { 'is-ajax': 'true' };
+  const headers: Record<string, string> = {
+    'is-ajax': 'true',
+    [languageHeader]: currentLanguage(),
+  };
   const token = readCookie(tokenKey);
   if (token) headers[tokenKey] = token;
   const xsrf = readCookie(XsrfCookie);
@@ -101,7 +110,9 @@ export type AnswerKind = 'answered' | 'server' | 'network';
 
 /**
  * The envelope an HTTP answer stands for (SPEC 8.1), with a renewed token taken from its
- * header: 404, another non-2xx status and a body that is no envelope each become code -1.
+ * header: 404, another non-2xx status and a body that is no envelope each become code -1. A
+ * refusal's `msg` is its text in the page's language (`failureText`: from the key its data
+ * names), so whoever shows it (a toast, the upload button, a form) shows the catalogue's words.
  */
 export function readAnswer(answer: {
   status: number;
@@ -131,14 +142,13 @@ export function readAnswer(answer: {
     const shown = text.length > shownResponseChars ? `${text.slice(0, shownResponseChars)}…` : text;
     return { result: failure(t('api.failedResponse', { response: shown })), kind: 'server' };
   }
-  return {
-    result: {
-      code: parsed.code,
-      msg: typeof parsed.msg === 'string' ? parsed.msg : '',
-      data: parsed.data,
-    },
-    kind: 'answered',
+  const result: Envelope = {
+    code: parsed.code,
+    msg: typeof parsed.msg === 'string' ? parsed.msg : '',
+    data: parsed.data,
   };
+  if (result.code !== Code.Success) result.msg = failureText(result);
+  return { result, kind: 'answered' };
 }
 
 /**
@@ -154,8 +164,8 @@ export function announce(
   },
 ): void {
   if (result.code === Code.Success) {
-    if (options.successToast && result.msg)
-      toast.success(serverText(result.msg), resultToastSeconds);
+    // The server wrote it in the language the call named (callHeaders).
+    if (options.successToast && result.msg) toast.success(result.msg, resultToastSeconds);
     return;
   }
   const processor = useApiStore.getState().codeProcessors.find((p) => p.code === result.code);

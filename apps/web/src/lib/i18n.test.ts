@@ -1,9 +1,21 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { en } from './locales/en';
 import { zhCN } from './locales/zh-cn';
-import { currentLanguage, i18n, setLanguage, t, tText } from './i18n';
+import {
+  adoptSiteLanguage,
+  browserLanguage,
+  currentLanguage,
+  firstLanguage,
+  i18n,
+  setLanguage,
+  t,
+  tText,
+} from './i18n';
 
-afterEach(() => setLanguage('zh-CN'));
+afterEach(() => {
+  vi.restoreAllMocks();
+  setLanguage('zh-CN');
+});
 
 describe('translation', () => {
   it('speaks Chinese by default and English when chosen, remembering the choice', () => {
@@ -41,5 +53,45 @@ describe('translation', () => {
 
   it('does not HTML-escape interpolated values (React escapes on render)', () => {
     expect(i18n.t('dashboard.greeting', { name: '<b>' })).toContain('<b>');
+  });
+});
+
+describe('the language of a first visit', () => {
+  it("reads the browser's languages: zh-* is Chinese, en-* English, the first one we speak wins", () => {
+    expect(browserLanguage(['zh-TW', 'en'])).toBe('zh-CN');
+    expect(browserLanguage(['zh'])).toBe('zh-CN');
+    expect(browserLanguage(['en-GB', 'zh-CN'])).toBe('en');
+    expect(browserLanguage(['fr-FR', 'de', 'zh-Hans-CN'])).toBe('zh-CN');
+    expect(browserLanguage(['fr-FR', 'de'])).toBeUndefined();
+    expect(browserLanguage([])).toBeUndefined();
+  });
+
+  it("puts the person's choice first, then the browser, then the site's default, else English", () => {
+    expect(firstLanguage({ stored: 'en', browser: 'zh-CN', site: 'zh-CN' })).toBe('en');
+    expect(firstLanguage({ browser: 'zh-CN', site: 'en' })).toBe('zh-CN');
+    expect(firstLanguage({ browser: 'en', site: 'zh-CN' })).toBe('en');
+    expect(firstLanguage({ site: 'zh-CN' })).toBe('zh-CN');
+    expect(firstLanguage({})).toBe('en');
+  });
+
+  it("takes the site's default only when nothing was chosen and the browser names neither", () => {
+    const languages = vi.spyOn(navigator, 'languages', 'get');
+    languages.mockReturnValue(['fr-FR']);
+    setLanguage('en');
+    localStorage.clear();
+    expect(adoptSiteLanguage('zh-CN')).toBe('zh-CN');
+    expect(currentLanguage()).toBe('zh-CN');
+    expect(document.documentElement.lang).toBe('zh-CN');
+    // Not remembered as the person's choice.
+    expect(localStorage.getItem('atrium.lang')).toBeNull();
+
+    languages.mockReturnValue(['en-US', 'fr']);
+    expect(adoptSiteLanguage('zh-CN')).toBe('en');
+    expect(currentLanguage()).toBe('en');
+
+    languages.mockReturnValue(['fr']);
+    setLanguage('en');
+    expect(adoptSiteLanguage('zh-CN')).toBe('en');
+    expect(adoptSiteLanguage('klingon')).toBe('en');
   });
 });

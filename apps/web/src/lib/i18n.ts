@@ -1,33 +1,64 @@
 import i18next from 'i18next';
 import { initReactI18next, useTranslation } from 'react-i18next';
+import { isLanguage, type Language } from '@atrium/shared/messages/catalogue';
 import { en } from './locales/en';
 import { zhCN, type MessageKey } from './locales/zh-cn';
 
 export type { MessageKey } from './locales/zh-cn';
-
-const languages = ['zh-CN', 'en'] as const;
-export type Language = (typeof languages)[number];
+export type { Language } from '@atrium/shared/messages/catalogue';
 
 const storageKey = 'atrium.lang';
 
-function isLanguage(value: unknown): value is Language {
-  return languages.some((lang) => lang === value);
-}
-
-function readStoredLanguage(): Language {
+function readStoredLanguage(): Language | undefined {
   try {
     const stored = localStorage.getItem(storageKey);
-    return isLanguage(stored) ? stored : 'zh-CN';
+    return isLanguage(stored) ? stored : undefined;
   } catch {
-    return 'zh-CN';
+    return undefined;
   }
+}
+
+/** The browser's languages, most wanted first (`navigator.languages`, else `navigator.language`). */
+function browserLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  if (navigator.languages.length > 0) return navigator.languages;
+  return navigator.language ? [navigator.language] : [];
+}
+
+/** The first of the browser's languages that we speak: zh-* is Chinese, en-* English. */
+export function browserLanguage(
+  tags: readonly string[] = browserLanguages(),
+): Language | undefined {
+  for (const raw of tags) {
+    const tag = raw.trim().toLowerCase();
+    if (tag === 'zh' || tag.startsWith('zh-')) return 'zh-CN';
+    if (tag === 'en' || tag.startsWith('en-')) return 'en';
+  }
+  return undefined;
+}
+
+/**
+ * The language a page opens in (issue 27): the person's own choice (stored when they switched),
+ * else the browser's when it names Chinese or English, else the site's default language (from
+ * `app/config`, once known), else English (a browser asking for neither reads English sooner
+ * than Chinese).
+ */
+export function firstLanguage(choice: {
+  stored?: Language | undefined;
+  browser?: Language | undefined;
+  site?: Language | undefined;
+}): Language {
+  return choice.stored ?? choice.browser ?? choice.site ?? 'en';
 }
 
 export const i18n = i18next.createInstance();
 
+const openingLanguage = firstLanguage({ stored: readStoredLanguage(), browser: browserLanguage() });
+if (typeof document !== 'undefined') document.documentElement.lang = openingLanguage;
+
 void i18n.use(initReactI18next).init({
   resources: { 'zh-CN': { translation: zhCN }, en: { translation: en } },
-  lng: readStoredLanguage(),
+  lng: openingLanguage,
   fallbackLng: 'zh-CN',
   // Flat keys such as "menu.dashboard" travel as data; a separator would split them.
   keySeparator: false,
@@ -43,6 +74,7 @@ void i18n.use(initReactI18next).init({
 
 export type MessageVars = Record<string, string | number>;
 
+/** A key of the web's own bundle (not the server's catalogue: see lib/messages.ts). */
 export function isMessageKey(key: string): key is MessageKey {
   return Object.prototype.hasOwnProperty.call(zhCN, key);
 }
@@ -64,14 +96,31 @@ export function currentLanguage(): Language {
   return isLanguage(i18n.language) ? i18n.language : 'zh-CN';
 }
 
+function showLanguage(lang: Language): void {
+  document.documentElement.lang = lang;
+  void i18n.changeLanguage(lang);
+}
+
+/** The person's choice: shown at once and remembered for their next visits. */
 export function setLanguage(lang: Language): void {
   try {
     localStorage.setItem(storageKey, lang);
   } catch {
     // Private browsing can refuse storage; the choice then lasts for this page only.
   }
-  document.documentElement.lang = lang;
-  void i18n.changeLanguage(lang);
+  showLanguage(lang);
+}
+
+/**
+ * The site's default language arrived (`app/config`'s `siteLanguage`): it is the page's language
+ * only when the person chose none and their browser names neither Chinese nor English. Not
+ * remembered as a choice. Answers the language the page now speaks.
+ */
+export function adoptSiteLanguage(site: unknown): Language {
+  if (!isLanguage(site)) return currentLanguage();
+  const lang = firstLanguage({ stored: readStoredLanguage(), browser: browserLanguage(), site });
+  if (lang !== currentLanguage()) showLanguage(lang);
+  return lang;
 }
 
 /** Typed translation hook; components re-render when the language changes. */

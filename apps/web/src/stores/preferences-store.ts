@@ -1,5 +1,13 @@
 import { create } from 'zustand';
-import { currentLanguage, setLanguage as applyLanguage, type Language } from '@/lib/i18n';
+import type { Query } from '@tanstack/react-query';
+import {
+  adoptSiteLanguage,
+  currentLanguage,
+  setLanguage as applyLanguage,
+  type Language,
+} from '@/lib/i18n';
+import { queryClient } from '@/lib/query-client';
+import { useConfigStore } from './config-store';
 
 const themeKey = 'atrium.theme';
 
@@ -17,6 +25,21 @@ function readTheme(): ThemeMode {
     typeof window.matchMedia === 'function' &&
     window.matchMedia('(prefers-color-scheme: dark)').matches;
   return prefersDark ? 'dark' : 'light';
+}
+
+/**
+ * What to fetch again when the language changes: everything whose words the server wrote in the
+ * language a call named (library root names such as 图片库 / Image Gallery, lists, settings).
+ * Not a conversation's messages: an answer may be streaming into that cache, and its texts are
+ * the member's and the model's words (a failed answer's reason renders from its key).
+ */
+function speaksServerWords(query: Query): boolean {
+  const [area, kind] = query.queryKey;
+  return !(area === 'aigc' && kind === 'messages');
+}
+
+function refetchServerWords(): void {
+  void queryClient.invalidateQueries({ predicate: speaksServerWords });
 }
 
 export interface PreferencesState {
@@ -39,7 +62,21 @@ export const usePreferencesStore = create<PreferencesState>((set) => ({
     set({ theme });
   },
   setLanguage: (language) => {
+    const changed = language !== currentLanguage();
     applyLanguage(language);
     set({ language });
+    if (changed) refetchServerWords();
   },
 }));
+
+// The site's default language (app/config's `siteLanguage`) speaks for a visitor who chose none
+// and whose browser names neither Chinese nor English (lib/i18n.ts, firstLanguage).
+useConfigStore.subscribe((state, previous) => {
+  const site = state.config.siteLanguage;
+  if (site === previous.config.siteLanguage) return;
+  const before = currentLanguage();
+  const language = adoptSiteLanguage(site);
+  if (language === before) return;
+  usePreferencesStore.setState({ language });
+  refetchServerWords();
+});

@@ -5,7 +5,8 @@ import { categoryName, categoryOptions, findCategory, subtreeIds, toTreeItems } 
 const tree = [
   {
     id: 0,
-    name: 'Image Gallery',
+    // The server names the root in the language the call named (here zh-CN).
+    name: '图片库',
     _child: [
       {
         id: 1,
@@ -65,12 +66,25 @@ describe('category trees', () => {
 });
 
 describe('categoryName', () => {
-  it("shows the root's server-given name in the user's language, and other names as typed", () => {
+  it("shows the root's name from its key in the page's language, else as the server wrote it", () => {
     setLanguage('zh-CN');
-    expect(categoryName({ id: 0, name: 'Image Gallery' })).toBe('图片库');
-    expect(categoryName({ id: 5, name: 'Image Gallery' })).toBe('Image Gallery');
+    expect(categoryName({ id: 0, name: 'Image Gallery', nameKey: 'files.libraryImage' })).toBe(
+      '图片库',
+    );
+    expect(categoryName({ id: 0, name: 'files.libraryImage' })).toBe('图片库');
+    expect(categoryName({ id: 0, name: '图片库' })).toBe('图片库');
     setLanguage('en');
+    expect(categoryName({ id: 0, name: '图片库', nameKey: 'files.libraryImage' })).toBe(
+      'Image Gallery',
+    );
     expect(categoryName({ id: 0, name: 'Image Gallery' })).toBe('Image Gallery');
+    setLanguage('zh-CN');
+  });
+
+  it('never reads a name a person typed as a key', () => {
+    setLanguage('en');
+    expect(categoryName({ id: 5, name: 'files.libraryImage' })).toBe('files.libraryImage');
+    expect(categoryName({ id: 5, name: 'Image Gallery' })).toBe('Image Gallery');
     setLanguage('zh-CN');
   });
 });

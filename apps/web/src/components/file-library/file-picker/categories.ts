@@ -1,4 +1,4 @@
-import { serverText } from '@/lib/server-text';
+import { storedText } from '@/lib/messages';
 
 /** Category trees as the server nests them under `childKey` (SPEC 3.3), and what the picker does with them. */
 
@@ -6,6 +6,8 @@ export interface CategoryNode {
   id: number;
   pid?: number;
   name: string;
+  /** The root's name as a catalogue key, when the server names it so. */
+  nameKey?: string;
   title?: string;
   depth?: number;
 }
@@ -17,11 +19,13 @@ export interface CategoryTreeItem {
 }
 
 /**
- * A category's name as shown: the root's ("Image Gallery", named by the server) in the user's
- * language; the others as their owners typed them.
+ * A category's name as shown: the root's (图片库 / Image Gallery, named by the server) from its
+ * catalogue key in the page's language when the server sends one (`nameKey`, or the key as the
+ * name), else as the server wrote it in the language the call named; the others as their owners
+ * typed them. A language switch fetches the tree again (preferences-store).
  */
-export function categoryName(node: Pick<CategoryNode, 'id' | 'name'>): string {
-  return node.id === 0 ? serverText(node.name) : node.name;
+export function categoryName(node: Pick<CategoryNode, 'id' | 'name' | 'nameKey'>): string {
+  return node.id === 0 ? storedText(node.name, node.nameKey) : node.name;
 }
 
 function isNode(value: unknown): value is CategoryNode {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Outage } from '@atrium/shared/outage';
+import { catalogue } from '@atrium/shared/messages/catalogue';
 import { createUploadTransport } from '@/components/file-library/api/upload-transport';
 import { tFiles } from '@/components/file-library/i18n';
 import {
@@ -98,11 +99,9 @@ describe('upload engine during an outage (code 1005)', () => {
     expect(pauses.length).toBeGreaterThan(2);
     expect(new Set(pauses)).toEqual(new Set([3]));
     setLanguage('zh-CN');
-    expect(uploadErrorText(failed, tFiles)).toBe('存储暂时不可用，请稍后重试');
+    expect(uploadErrorText(failed, tFiles)).toBe(catalogue['unavailable.storage']['zh-CN']);
     setLanguage('en');
-    expect(uploadErrorText(failed, tFiles)).toBe(
-      'Storage is temporarily unavailable, please try again later',
-    );
+    expect(uploadErrorText(failed, tFiles)).toBe(catalogue['unavailable.storage'].en);
     setLanguage('zh-CN');
   });
 });

@@ -12,7 +12,7 @@ import {
 } from '@ant-design/icons';
 import type { MessageRecord } from '@atrium/shared/contract/chat';
 import { copyText } from '@/lib/copy';
-import { serverText } from '@/lib/server-text';
+import { storedText } from '@/lib/messages';
 import { assetUrl } from '@/lib/urls';
 import { useChatT } from '../i18n';
 import { Citations } from './citations';
@@ -126,6 +126,18 @@ function EditQuestion({
   );
 }
 
+/**
+ * Why an answer failed, in the page's language: from the catalogue key and parameters the server
+ * stored with it (`errorKey`, `errorParams`), else `error` as the server sent it.
+ */
+function answerError(message: MessageRecord): string {
+  return storedText(
+    message.error,
+    Reflect.get(message, 'errorKey'),
+    Reflect.get(message, 'errorParams'),
+  );
+}
+
 function AnswerState({ message }: { message: MessageRecord }) {
   const t = useChatT();
   if (message.status === 'error' || message.status === 'interrupted') {
@@ -134,7 +146,7 @@ function AnswerState({ message }: { message: MessageRecord }) {
         type={message.status === 'error' ? 'error' : 'warning'}
         showIcon
         title={message.status === 'error' ? t('chat.failed') : t('chat.interrupted')}
-        description={serverText(message.error)}
+        description={answerError(message)}
         style={{ marginTop: message.content ? 10 : 0 }}
       />
     );
