@@ -20,7 +20,7 @@ describe('imports and exports beside other members on SQLite', () => {
 
   beforeAll(async () => {
     fake = await startFakeOpenAi({ apiKey: TEST_API_KEY });
-    t = await createTestApp();
+    t = await createTestApp(process.env.DBG_NOMERGE ? { deps: { ftsMergeMs: 0 } } : {});
     roomId = (await seedRoom(t, fake)).room.id;
   });
   afterAll(async () => {
@@ -136,7 +136,7 @@ describe('imports and exports beside other members on SQLite', () => {
     const exportAlone = await sampleWhile(t, () => exportAll(exporter));
     report(`export of ${messages} messages`, performance.now() - started, exportAlone.sampled);
     expect(exportAlone.result.body.split('\n#### ').length - 1).toBe(messages);
-    expect(exportAlone.sampled.p99).toBeLessThan(quiet.bound);
+    expect.soft(exportAlone.sampled.p99).toBeLessThan(quiet.bound);
 
     started = performance.now();
     const sendImport = await importFile(importer, file);
@@ -175,8 +175,8 @@ describe('imports and exports beside other members on SQLite', () => {
     expect(exported + imported).toBe(1);
     const refusal = {
       code: -1,
-      msg: `An ${imported ? 'import' : 'export'} is already running, try again when it ends`,
-      data: null,
+      msg: `已有一个${imported ? '导入' : '导出'}正在进行，请等它结束后再试`,
+      data: { error: imported ? 'chat.importRunning' : 'chat.exportRunning', params: {} },
     };
     expect(answers.filter((a) => a !== 'file')).toEqual(Array(3 - exported).fill(refusal));
     if (!imported) expect(anImport.json).toEqual(refusal);
