@@ -131,11 +131,7 @@ function EditQuestion({
  * stored with it (`errorKey`, `errorParams`), else `error` as the server sent it.
  */
 function answerError(message: MessageRecord): string {
-  return storedText(
-    message.error,
-    Reflect.get(message, 'errorKey'),
-    Reflect.get(message, 'errorParams'),
-  );
+  return storedText(message.error, message.errorKey, message.errorParams);
 }
 
 function AnswerState({ message }: { message: MessageRecord }) {

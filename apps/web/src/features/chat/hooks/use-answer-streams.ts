@@ -98,7 +98,8 @@ async function followAnswer({
         onError: (error) => {
           cancelAnimationFrame(state.frame);
           flush();
-          apply((m) => ({ ...m, status: error.status, error: error.msg }));
+          const { errorKey, errorParams } = error;
+          apply((m) => ({ ...m, status: error.status, error: error.msg, errorKey, errorParams }));
         },
       },
       attemptController.signal,
