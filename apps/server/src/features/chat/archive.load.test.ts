@@ -20,7 +20,7 @@ describe('imports and exports beside other members on SQLite', () => {
 
   beforeAll(async () => {
     fake = await startFakeOpenAi({ apiKey: TEST_API_KEY });
-    t = await createTestApp(process.env.DBG_NOMERGE ? { deps: { ftsMergeMs: 0 } } : {});
+    t = await createTestApp();
     roomId = (await seedRoom(t, fake)).room.id;
   });
   afterAll(async () => {
@@ -136,7 +136,7 @@ describe('imports and exports beside other members on SQLite', () => {
     const exportAlone = await sampleWhile(t, () => exportAll(exporter));
     report(`export of ${messages} messages`, performance.now() - started, exportAlone.sampled);
     expect(exportAlone.result.body.split('\n#### ').length - 1).toBe(messages);
-    expect.soft(exportAlone.sampled.p99).toBeLessThan(quiet.bound);
+    expect(exportAlone.sampled.p99).toBeLessThan(quiet.bound);
 
     started = performance.now();
     const sendImport = await importFile(importer, file);
@@ -151,10 +151,11 @@ describe('imports and exports beside other members on SQLite', () => {
     expect(imported.json.data.messages).toBe(112 * 220);
     expect(exported.body.split('\n#### ').length - 1).toBe(messages);
     // Before the bounds one such import held every call for seconds (6 at once: 25.8 s). The file
-    // is now parsed off the event loop (archive-parse.ts); what still holds calls for 50-300 ms
-    // at a time is SQLite's full-text index of messages (FTS5, trigram) merging its segments
-    // inside single inserts, growing with the index: not yet the 100 ms p99 of issue 26.
-    expect(both.sampled.max).toBeLessThan(1_000);
+    // is parsed off the event loop (archive-parse.ts) and, on SQLite, written off it too
+    // (archive-writer.ts): FTS5 merging its segments inside single inserts (50-1,000 ms each)
+    // happens on the writer's thread; what is left on the event loop is the export's slices and
+    // any write of the instance that waits for the writer's lock (the FTS merger's steps).
+    expect(both.sampled.p99).toBeLessThan(quiet.bound);
   }, 120_000);
 
   it('runs one import or export of a member at a time, refusing the others', async () => {

@@ -46,7 +46,7 @@ type SharedMessage = z.infer<typeof sharedMessage>;
 /** Conversations read per page while an export of all of them is written. */
 const EXPORT_PAGE = 50;
 /** Messages of a conversation read per query while it is exported. */
-const MESSAGE_PAGE = 500;
+const MESSAGE_PAGE = 100;
 /** The setting key of the share links' admin setting. */
 export const shareSettingsKey = 'chatShare';
 const defaultShareSettings: ChatShareSettings = { publicLinks: false };
