@@ -96,8 +96,12 @@ async function apiCall<T>(page: Page, body: Record<string, unknown>): Promise<T>
   );
 }
 
-/** Puts ModStart's upload button on the page, its headers fixed to the token cookie as of now. */
-async function addUploadButton(page: Page): Promise<void> {
+/**
+ * Puts ModStart's upload button on the page, its headers fixed to the token cookie as of now.
+ * `moreExtensions` are let through by the button on top of the library's (a page whose list is
+ * out of date), so the server is the one to refuse them.
+ */
+async function addUploadButton(page: Page, moreExtensions: string[] = []): Promise<void> {
   for (const path of scripts) await page.addScriptTag({ path });
   await page.addStyleTag({ path: webuploaderCss });
   await page.addStyleTag({ content: styles });
@@ -107,7 +111,7 @@ async function addUploadButton(page: Page): Promise<void> {
   }>(page, { action: 'config' });
   expect(config.code).toBe(0);
   await page.evaluate(
-    ({ server, tokenKey, config }) => {
+    ({ server, tokenKey, config, moreExtensions }) => {
       const token = decodeURIComponent(
         document.cookie
           .split(';')
@@ -125,12 +129,12 @@ async function addUploadButton(page: Page): Promise<void> {
         headers: { [tokenKey]: token },
         chunkSize: config.chunkSize,
         sizeLimit: config.category.file.maxSize,
-        extensions: config.category.file.extensions.join(','),
+        extensions: [...config.category.file.extensions, ...moreExtensions].join(','),
         callback: (file) => window.uploaded.push(file),
         onError: (message) => window.uploadErrors.push(message),
       });
     },
-    { server, tokenKey: TokenKey.admin, config: config.data },
+    { server, tokenKey: TokenKey.admin, config: config.data, moreExtensions },
   );
 }
 
@@ -293,6 +297,44 @@ test('WebUploader as ModStart drives it resumes after the tab closed midway, sen
   await second.reload();
   await expect(second.getByRole('checkbox', { name: 'modstart-resume.txt' })).toBeVisible();
   await second.screenshot({ path: testInfo.outputPath('webuploader-resumed.png') });
+});
+
+test.describe('with a Chinese browser', () => {
+  // The browser asks for Chinese (Accept-Language: zh-CN), as a Chinese user's does: WebUploader
+  // and ModStart show the server's msg as it is (issue 27).
+  test.use({ locale: 'zh-CN' });
+
+  test('WebUploader as ModStart drives it shows the server refusing a file type in Chinese, 文件类型不合法（只能上传…文件）', async ({
+    page,
+    atrium,
+  }, testInfo) => {
+    test.setTimeout(60_000);
+    const file = testInfo.outputPath('modstart-refused.exe');
+    writeFileSync(file, `MZ not a program ${Date.now()}`);
+    await openLibrary(page, atrium);
+    await addUploadButton(page, ['exe']);
+    const config = await apiCall<{ data: { category: { file: { extensions: string[] } } } }>(page, {
+      action: 'config',
+    });
+    const allowed = config.data.category.file.extensions.join(',');
+    const init = page.waitForResponse((response) => actionOf(response.request()) === 'init');
+
+    await page.locator('#modstart-upload input[type="file"]').setInputFiles(file);
+    const answer = await init;
+    expect(answer.request().headers()['accept-language']).toMatch(/^zh-CN/);
+    const expected = `文件类型不合法（只能上传${allowed}文件）`;
+    expect(await answer.json()).toMatchObject({
+      code: -1,
+      msg: expected,
+      data: { error: 'files.typeNotAllowed', params: { extensions: allowed } },
+    });
+    // ModStart's button hands the msg on as it is: the person reads it in Chinese (then the
+    // file's rejected init ends it as an "Upload Error" of its own, with no reason).
+    await expect.poll(() => page.evaluate(() => window.uploadErrors)).toContain(expected);
+    expect((await page.evaluate(() => window.uploadErrors))[0]).toBe(expected);
+    expect(await page.evaluate(() => window.uploaded)).toEqual([]);
+    await page.screenshot({ path: testInfo.outputPath('webuploader-refused-type.png') });
+  });
 });
 
 /**
