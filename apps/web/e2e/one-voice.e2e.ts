@@ -491,3 +491,19 @@ for (const lang of ['zh-CN', 'en'] as const) {
     }
   });
 }
+
+test("a browser that names neither language reads the site's default (zh-CN unless changed)", async ({
+  browser,
+  atrium,
+}) => {
+  const context = await browser.newContext({ locale: 'fr-FR' });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${atrium.url}#/register`);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+    await expect(page.getByRole('button', { name: labels['zh-CN'].register })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('atrium.lang'))).toBeNull();
+  } finally {
+    await context.close();
+  }
+});
