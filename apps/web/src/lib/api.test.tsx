@@ -184,6 +184,10 @@ describe('answers', () => {
     expect(result.code).toBe(-1);
     expect(result.msg).toMatch(/^Request failed\(1\): .+/);
     expect(await screen.findByText(result.msg)).toBeInTheDocument();
+    setLanguage('zh-CN');
+    const zh = await request('member', 'aigc/chat_room/all', {}, { errorToast: false });
+    // Not the browser's English ("Failed to fetch") in the Chinese page.
+    expect(zh.msg).toMatch(/^请求失败\(1\)：[^A-Za-z]+$/);
   });
 
   it('gives up after the time-out with "Request failed(1)"', async () => {

@@ -83,7 +83,12 @@ function isEnvelope(value: unknown): value is Envelope {
   return 'code' in value && typeof value.code === 'number';
 }
 
+/**
+ * Why a call got no answer. fetch fails with a TypeError in the browser's own words ("Failed to
+ * fetch", in English whatever the page speaks): that one is said in the page's language.
+ */
 function errorText(error: unknown): string {
+  if (error instanceof TypeError) return t('api.networkError');
   if (error instanceof Error) return error.message || error.name;
   return String(error);
 }

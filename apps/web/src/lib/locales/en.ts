@@ -18,6 +18,7 @@ export const en: Messages = {
   'api.failedNetwork': 'Request failed(1): {{error}}',
   'api.notFound': 'Request failed: address does not exist',
   'api.timeout': 'time-out after {{seconds}} s',
+  'api.networkError': 'network error',
   'api.httpStatus': 'HTTP {{status}}',
 
   'lazy.notRegistered': 'LazyStore.name={{name}} not registered',

@@ -19,6 +19,7 @@ export const zhCN = {
   'api.failedNetwork': '请求失败(1)：{{error}}',
   'api.notFound': '请求失败：地址不存在',
   'api.timeout': '请求超时（{{seconds}} 秒）',
+  'api.networkError': '网络连接失败',
   'api.httpStatus': 'HTTP {{status}}',
 
   'lazy.notRegistered': 'LazyStore.name={{name}} 未注册',
