@@ -27,6 +27,24 @@ type AnyDb = Kysely<any>;
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Writers on another connection (an import's thread) that the merger leaves the lock to. */
+let pausedBy = 0;
+
+/**
+ * Pauses merging while a bulk writer on another connection runs: a merge step is a write, and
+ * on the main thread it would wait for that writer's lock with the event loop held. Returns the
+ * function that ends the pause.
+ */
+export function pauseFtsMerging(): () => void {
+  pausedBy += 1;
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    pausedBy -= 1;
+  };
+}
+
 /**
  * Merges every FTS table toward one segment, one step per table every `intervalMs` (a negative
  * page count merges every segment, not only levels that are full). Returns the stop function.
@@ -38,6 +56,7 @@ export function startFtsMerger(db: AnyDb, log: FastifyBaseLogger, intervalMs: nu
     intervalMs,
     async () => {
       for (const table of ftsTables) {
+        if (pausedBy > 0) return;
         await sql`insert into ${sql.table(table)} (${sql.id(table)}, rank)
           values ('merge', ${-pagesPerStep})`.execute(db);
         await turn();

@@ -41,12 +41,18 @@ const sqliteBusyTimeoutMs = 5000;
  * Kysely prepares a new SQLite statement for every query; preparing costs about as much as
  * running a simple indexed read. Queries are serialised on the one connection and never
  * streamed, so a prepared statement can be reused for the same SQL text.
+ *
+ * Transactions begin IMMEDIATE (Kysely says `begin`): they take the write lock first, waiting
+ * out another connection's write (the CLI, an import's writer thread) within the busy timeout. A
+ * deferred transaction that read first would instead fail at its first write with
+ * SQLITE_BUSY_SNAPSHOT whenever another connection committed in between.
  */
 function withStatementCache(database: SQLite.Database): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
   return {
     close: () => database.close(),
-    prepare(sql) {
+    prepare(text) {
+      const sql = text === 'begin' ? 'begin immediate' : text;
       const cached = cache.get(sql);
       if (cached) {
         cache.delete(sql);

@@ -51,7 +51,8 @@ describe('SQLite full or locked', () => {
     expect(full.res.statusCode).toBe(200);
     expect(full.json).toMatchObject({
       code: Code.Unavailable,
-      msg: 'The disk is full: tell the administrator, then try again',
+      msg: '磁盘已满：请告诉管理员，然后重试',
+      data: { error: 'unavailable.diskFull' },
     });
     expect(outageOfEnvelope(full.json)).toBe('diskFull');
 
@@ -77,7 +78,7 @@ describe('SQLite full or locked', () => {
       expect(locked.res.statusCode).toBe(200);
       expect(locked.json.code).toBe(Code.Unavailable);
       expect(outageOfEnvelope(locked.json)).toBe('database');
-      expect(locked.json.msg).toContain('try again');
+      expect(locked.json.msg).toContain('请几秒后重试');
       other.exec('rollback');
       expect((await saveRoom('While locked')).json.code).toBe(Code.Success);
     } finally {

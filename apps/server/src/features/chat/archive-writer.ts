@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { ChatImportResponse, ExportedConversation } from '@atrium/shared/contract/chat-export';
 import { dataPathsOf } from '@atrium/shared/file-refs';
 import { sql, SqliteAdapter } from 'kysely';
+import { pauseFtsMerging } from '../../db/fts-merge';
 import type { Db } from '../../db/index';
 import type { MemberPrincipal } from '../../http/principal';
 import { holdFiles } from '../files/index';
@@ -291,6 +292,8 @@ export async function writeOnThread(input: ThreadWrite): Promise<ChatImportRespo
     count += done.messages;
     await hold(db, member.id, done.holds);
   };
+  // A merge step on this thread would wait for the writer's lock, holding the event loop.
+  const resumeMerging = pauseFtsMerging();
   try {
     for (const conversations of batchesOf(input)) {
       const batch = conversations.map((c) => prepare(input, c));
@@ -304,6 +307,8 @@ export async function writeOnThread(input: ThreadWrite): Promise<ChatImportRespo
     const ids = new Set([...written, ...(await recorded(db, member.id, instanceId))]);
     await job.undo([...ids]);
     throw error;
+  } finally {
+    resumeMerging();
   }
   return { conversations: created, messages: count, droppedImages: [...input.dropped] };
 }
