@@ -9,6 +9,7 @@ import { migrateToLatest } from './db/migrate';
 import { withStartupLock } from './db/startup-lock';
 import { AdminsService, FOUNDER_USERNAME } from './features/admins/admins.service';
 import { SessionsRepository } from './features/auth/sessions.repository';
+import { render, type Language } from '@atrium/shared/messages/catalogue';
 import { ApiError } from './http/envelope';
 import { verifySecret, type SecretSource } from './security/secret-verifier';
 
@@ -167,13 +168,18 @@ async function createAdmin(config: Config, args: string[], io: CliIo): Promise<C
     return { code: 0 };
   } catch (error) {
     if (error instanceof ApiError) {
-      io.err(`${error.message}\n`);
+      io.err(`${render(terminalLanguage(io.env), error.ref)}\n`);
       return { code: 1 };
     }
     throw error;
   } finally {
     await db.destroy();
   }
+}
+
+/** The operator's language, as the terminal's locale names it (Chinese when it is zh_*). */
+function terminalLanguage(env: Record<string, string | undefined> = {}): Language {
+  return /^zh/i.test(env.LC_ALL || env.LC_MESSAGES || env.LANG || '') ? 'zh-CN' : 'en';
 }
 
 /** Runs one CLI command. `start` resolves once listening and hands back the running server. */

@@ -48,6 +48,6 @@ describe.each(testDbKinds)('limits counted under a row lock on %s', (kind) => {
     const parallel = await Promise.all(Array.from({ length: 20 }, create));
     expect(parallel.filter((r) => r.json.code === 0)).toHaveLength(5);
     for (const refused of parallel.filter((r) => r.json.code !== 0))
-      expect(refused.json.msg).toBe(`You have ${chatSharesMax} share links: revoke some first`);
+      expect(refused.json.msg).toBe(`你已有 ${chatSharesMax} 个分享链接：请先撤销一些`);
   });
 });

@@ -91,7 +91,11 @@ describe('with a built web app', () => {
     for (const url of ['/assets/', '/assets']) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(404);
-      expect(res.json(), url).toEqual({ code: -1, msg: 'Not found', data: null });
+      expect(res.json(), url).toEqual({
+        code: -1,
+        msg: '未找到',
+        data: { error: 'http.notFound', params: {} },
+      });
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     }
