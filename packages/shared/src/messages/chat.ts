@@ -278,6 +278,41 @@ export const chat = {
 
   // A conversation's documents (issue 18).
   'docs.notFound': { 'zh-CN': '文档不存在', en: 'Document not found' },
+  'docs.cannotRead': {
+    'zh-CN': '无法读取这个文件：{reason}',
+    en: 'This file cannot be read: {reason}',
+  },
+  'docs.tooLargeUnpacked': { 'zh-CN': '解压后过大', en: 'it is too large when unpacked' },
+  'docs.tooMuchText': {
+    'zh-CN': '文字超过 {max} 个字符',
+    en: 'it holds more than {max} characters of text',
+  },
+  'docs.tooManyPages': { 'zh-CN': '超过 {max} 页', en: 'it has more than {max} pages' },
+  'docs.notText': { 'zh-CN': '不是文本文件', en: 'it is not a text file' },
+  'docs.unknownEncoding': {
+    'zh-CN': '文字编码既不是 UTF-8 也不是 GB18030',
+    en: 'its text is neither UTF-8 nor GB18030',
+  },
+  'docs.passwordProtected': { 'zh-CN': '文件受密码保护', en: 'it is protected by a password' },
+  'docs.invalidPdf': { 'zh-CN': '不是有效的 PDF 文件', en: 'it is not a valid PDF' },
+  'docs.invalidWord': { 'zh-CN': '不是有效的 Word 文档', en: 'it is not a valid Word document' },
+  'docs.extNotRead': { 'zh-CN': '不读取 .{ext} 文件', en: '.{ext} files are not read' },
+  'docs.unparsable': { 'zh-CN': '内容无法解析', en: 'its contents could not be parsed' },
+  'docs.tookTooLong': {
+    'zh-CN': '读取超过了 {seconds} 秒',
+    en: 'reading it took longer than {seconds} seconds',
+  },
+  'docs.stoppedTooOften': {
+    'zh-CN': '读取在完成前中断了 {times} 次',
+    en: 'reading it stopped {times} times before the end',
+  },
+  'docs.gone': { 'zh-CN': '文件已不在存储中', en: 'the file is no longer stored' },
+  'docs.tooLarge': { 'zh-CN': '文件超过 {mb} MB', en: 'it is larger than {mb} MB' },
+  'docs.noTextScanned': {
+    'zh-CN': '没有可读的文字（扫描的 PDF 只含图片）',
+    en: 'it has no text to read (a scanned PDF holds only images)',
+  },
+  'docs.noText': { 'zh-CN': '没有可读的文字', en: 'it holds no text' },
   'docs.notOwned': {
     'zh-CN': '{path} 不是你自己文件库中的文件',
     en: 'paths: {path} is not a file of your own library',

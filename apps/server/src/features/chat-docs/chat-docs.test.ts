@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
 import { makeDocx as docx, makePdf as pdf, makePdf } from '../../testing/doc-fixtures.mjs';
 import { startFakeOpenAi, type ChatBody, type FakeOpenAi } from '../../testing/fake-openai';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { authHeaders, createTestApp, type TestApp } from '../../testing/test-app';
 import {
   eventually,
   expectOk,
@@ -70,13 +70,13 @@ describe('reading documents (extract.worker.mjs)', () => {
   it('says why a file cannot be read', async () => {
     const broken = extractor.extract('pdf', Buffer.from('%PDF-1.4\nthis is not really a PDF'));
     await expect(broken).rejects.toBeInstanceOf(UnreadableDocument);
-    await expect(broken).rejects.toThrow(/not a valid PDF/);
-    await expect(extractor.extract('docx', Buffer.from('PK not a zip'))).rejects.toThrow(
-      /not a valid Word document/,
-    );
-    await expect(extractor.extract('txt', Buffer.from([0x61, 0, 0x62]))).rejects.toThrow(
-      /not a text file/,
-    );
+    await expect(broken).rejects.toMatchObject({ reason: { key: 'docs.invalidPdf' } });
+    await expect(extractor.extract('docx', Buffer.from('PK not a zip'))).rejects.toMatchObject({
+      reason: { key: 'docs.invalidWord' },
+    });
+    await expect(extractor.extract('txt', Buffer.from([0x61, 0, 0x62]))).rejects.toMatchObject({
+      reason: { key: 'docs.notText' },
+    });
     // The thread goes on reading after failures.
     expect(texts(await extractor.extract('txt', Buffer.from('still here')))).toEqual([
       'still here',
@@ -260,7 +260,21 @@ describe.each(testDbKinds)('documents as chat context on %s', (kind) => {
     expect((await attach(token, conversation.id, [broken.path])).json.code).toBe(0);
     const [doc] = await settled(token, conversation.id);
     expect(doc?.status).toBe('failed');
-    expect(doc?.error).toMatch(/^This file cannot be read: it is not a valid PDF/);
+    // Stored as a message: read in the language of whoever lists it.
+    expect(doc?.error).toBe('无法读取这个文件：不是有效的 PDF 文件');
+    const english = await t.app.inject({
+      method: 'POST',
+      url: '/api/aigc/document/list',
+      headers: {
+        'content-type': 'application/json',
+        'accept-language': 'en',
+        ...authHeaders('member', token),
+      },
+      payload: JSON.stringify({ conversationId: conversation.id }),
+    });
+    expect(english.json<{ data: DocumentListResponse }>().data.records[0]?.error).toBe(
+      'This file cannot be read: it is not a valid PDF',
+    );
     const answer = await answered(token, conversation.id, 'What does the broken file say?');
     expect(answer.status).toBe('done');
     expect(answer.citations).toBeUndefined();

@@ -42,14 +42,14 @@ if (!port) throw new Error('extract.worker.mjs runs as a worker thread');
 function decodeText(bytes) {
   // Three bytes make at least one character: this many bytes are too much text, undecoded.
   if (bytes.length > 3 * MAX_TEXT_CHARS) throw new Unreadable(tooMuchText);
-  if (bytes.includes(0)) throw new Unreadable('it is not a text file');
+  if (bytes.includes(0)) throw new Unreadable({ key: 'docs.notText' });
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     try {
       return new TextDecoder('gb18030', { fatal: true }).decode(bytes);
     } catch {
-      throw new Unreadable('its text is neither UTF-8 nor GB18030');
+      throw new Unreadable({ key: 'docs.unknownEncoding' });
     }
   }
 }
@@ -73,9 +73,10 @@ async function readPdf(bytes, progress) {
     }).promise;
   } catch (error) {
     if (error instanceof Error && error.name === 'PasswordException')
-      throw new Unreadable('it is protected by a password');
+      throw new Unreadable({ key: 'docs.passwordProtected' });
     throw new Unreadable(
-      `it is not a valid PDF (${error instanceof Error ? error.message : String(error)})`,
+      { key: 'docs.invalidPdf' },
+      error instanceof Error ? error.message : String(error),
     );
   }
   try {
@@ -126,7 +127,8 @@ async function readDocx(bytes) {
     return result.value;
   } catch (error) {
     throw new Unreadable(
-      `it is not a valid Word document (${error instanceof Error ? error.message : String(error)})`,
+      { key: 'docs.invalidWord' },
+      error instanceof Error ? error.message : String(error),
     );
   }
 }
@@ -174,7 +176,7 @@ async function extract(ext, bytes, progress) {
     case 'md':
       return { pages: [decodeText(bytes).replace(/^\uFEFF/, '')], paged: false };
     default:
-      throw new Unreadable(`.${ext} files are not read`);
+      throw new Unreadable({ key: 'docs.extNotRead', params: { ext } });
   }
 }
 
@@ -206,10 +208,14 @@ port.on('message', (/** @type {Request} */ request) => {
   read(ext, bytes, (done, total) => port.postMessage({ id, done, total }))
     .then(({ passages, pages, paged }) => port.postMessage({ id, passages, pages, paged }))
     .catch((/** @type {unknown} */ error) => {
-      const message =
+      // The reason as a catalogue message; the detail goes to the instance's log.
+      const reason = error instanceof Unreadable ? error.reason : { key: 'docs.unparsable' };
+      const detail =
         error instanceof Unreadable
-          ? error.message
-          : `its contents could not be parsed (${error instanceof Error ? error.message : String(error)})`;
-      port.postMessage({ id, error: message });
+          ? error.detail
+          : error instanceof Error
+            ? error.message
+            : String(error);
+      port.postMessage({ id, error: reason, detail });
     });
 });

@@ -5,14 +5,17 @@ import type { Instances } from '../../instances/instances';
 import type { Storage } from '../../storage/index';
 import type { ChatDocsRepository, NewPassage } from './chat-docs.repository';
 import type { Embedder } from './embeddings';
+import { message, type MessageRef } from '@atrium/shared/messages/catalogue';
+import { storedError } from '../../http/stored-message';
 import { Extractor, UnreadableDocument } from './extractor';
 import { READER_HEAP_MB, READER_RSS_GROWTH_MB } from './reading-limits.mjs';
 
 /** Larger files are not read: their text would not fit any prompt, and parsing them is costly. */
 export const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
 
-/** What the member reads when a file cannot be read. */
-export const cannotRead = (reason: string) => `This file cannot be read: ${reason}`;
+/** What the member reads when a file cannot be read, stored to be read in their language. */
+export const cannotRead = (reason: MessageRef): string =>
+  storedError(message('docs.cannotRead', { reason }));
 
 /** Passages indexed between two turns of the event loop (and progress writes). */
 const INDEX_STEP = 200;
@@ -137,7 +140,7 @@ export class Extraction {
         const job = await repo.claim(instances.id, instances.aliveSince(), now());
         if (!job) break;
         if (job.attempts > MAX_ATTEMPTS) {
-          await this.fail(job.blobId, 0, `reading it stopped ${MAX_ATTEMPTS} times before the end`);
+          await this.fail(job.blobId, 0, message('docs.stoppedTooOften', { times: MAX_ATTEMPTS }));
           continue;
         }
         await this.run(job.blobId, job.ext);
@@ -163,14 +166,19 @@ export class Extraction {
       // A job taken over from a dead instance starts again from nothing.
       await repo.clearPassages(blobId);
       const blob = await repo.blob(blobId);
-      if (!blob) throw new UnreadableDocument('the file is no longer stored');
+      if (!blob) throw new UnreadableDocument(message('docs.gone'));
       if (blob.size > MAX_DOCUMENT_BYTES)
-        throw new UnreadableDocument(`it is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB`);
+        throw new UnreadableDocument(
+          message('docs.tooLarge', { mb: MAX_DOCUMENT_BYTES / 1024 / 1024 }),
+        );
       const bytes = await readAll(
         await this.deps.storage.read(blob.storageKey),
         MAX_DOCUMENT_BYTES,
       );
-      if (!bytes) throw new UnreadableDocument('it is too large');
+      if (!bytes)
+        throw new UnreadableDocument(
+          message('docs.tooLarge', { mb: MAX_DOCUMENT_BYTES / 1024 / 1024 }),
+        );
       await report(5, undefined, true);
 
       // Reading is the first 60 %: a PDF reports each page. The reader's thread splits and
@@ -195,9 +203,7 @@ export class Extraction {
       }));
       if (passages.length === 0) {
         throw new UnreadableDocument(
-          ext === 'pdf'
-            ? 'it has no text to read (a scanned PDF holds only images)'
-            : 'it holds no text',
+          ext === 'pdf' ? message('docs.noTextScanned') : message('docs.noText'),
         );
       }
       await report(60, pages, true);
@@ -231,7 +237,8 @@ export class Extraction {
       // next instance to look takes it over.
       if (this.closed) return;
       if (error instanceof UnreadableDocument) {
-        await this.fail(blobId, pages, error.message);
+        log.info({ blobId, detail: error.message }, 'a document cannot be read');
+        await this.fail(blobId, pages, error.reason);
         return;
       }
       // No verdict on the file (the reader's thread crashed, storage or the database failed):
@@ -245,7 +252,7 @@ export class Extraction {
   }
 
   /** Ends a job of this instance as failed, with the reason the member reads. */
-  private async fail(blobId: number, pages: number, reason: string): Promise<void> {
+  private async fail(blobId: number, pages: number, reason: MessageRef): Promise<void> {
     const { repo, instances, log, now } = this.deps;
     await repo.clearPassages(blobId).catch(() => undefined);
     await repo

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { message, type MessageRef } from '@atrium/shared/messages/catalogue';
 import { READER_HEAP_MB, READER_RSS_GROWTH_MB, tooLargeUnpacked } from './reading-limits.mjs';
 
 /**
@@ -22,8 +23,19 @@ export interface Extracted {
   paged: boolean;
 }
 
-/** Why a document could not be read, in words for the member ("this file cannot be read: …"). */
-export class UnreadableDocument extends Error {}
+/**
+ * Why a document could not be read: `reason` is the catalogue message the member reads ("this
+ * file cannot be read: …", in their language), the error's message the detail for the log.
+ */
+export class UnreadableDocument extends Error {
+  constructor(
+    readonly reason: MessageRef,
+    detail?: string,
+  ) {
+    super(detail ? `${reason.key}: ${detail}` : reason.key);
+    this.name = 'UnreadableDocument';
+  }
+}
 
 /**
  * The reader stopped without an answer about the document (its thread crashed, or was stopped
@@ -38,7 +50,9 @@ interface Reply {
   passages?: ReadPassage[];
   pages?: number;
   paged?: boolean;
-  error?: string;
+  /** Why the document cannot be read, a catalogue message; `detail` is for the log. */
+  error?: MessageRef;
+  detail?: string;
 }
 
 interface Waiter {
@@ -105,7 +119,8 @@ export class Extractor {
       }
       this.waiters.delete(reply.id);
       clearTimeout(waiter.timer);
-      if (reply.error !== undefined) waiter.reject(new UnreadableDocument(reply.error));
+      if (reply.error !== undefined)
+        waiter.reject(new UnreadableDocument(reply.error, reply.detail));
       else
         waiter.resolve({
           passages: reply.passages ?? [],
@@ -148,7 +163,7 @@ export class Extractor {
         this.stop(
           worker,
           new UnreadableDocument(
-            `reading it took longer than ${Math.round(this.timeoutMs / 1000)} seconds`,
+            message('docs.tookTooLong', { seconds: Math.round(this.timeoutMs / 1000) }),
           ),
         );
       }, this.timeoutMs);

@@ -21,7 +21,10 @@ export const READER_HEAP_MB = 384;
  */
 export const READER_RSS_GROWTH_MB = 768;
 
-/** Why a document past these bounds is not read, in the member's words (the web maps them). */
-export const tooLargeUnpacked = 'it is too large when unpacked';
-export const tooMuchText = `it holds more than ${MAX_TEXT_CHARS} characters of text`;
-export const tooManyPages = `it has more than ${MAX_PAGES} pages`;
+/**
+ * Why a document past these bounds is not read: catalogue messages (packages/shared
+ * messages/chat.ts), rendered in the member's language when the document list is read.
+ */
+export const tooLargeUnpacked = { key: 'docs.tooLargeUnpacked' };
+export const tooMuchText = { key: 'docs.tooMuchText', params: { max: MAX_TEXT_CHARS } };
+export const tooManyPages = { key: 'docs.tooManyPages', params: { max: MAX_PAGES } };

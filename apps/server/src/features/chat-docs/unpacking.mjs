@@ -6,8 +6,21 @@
 import { constants, crc32, inflateRawSync, inflateSync } from 'node:zlib';
 import { MAX_UNPACKED_BYTES, tooLargeUnpacked } from './reading-limits.mjs';
 
-/** A document past a bound, or not what it claims to be: the member reads `message`. */
-export class Unreadable extends Error {}
+/**
+ * A document past a bound, or not what it claims to be. `reason` is the catalogue message the
+ * member reads ({key, params}); the error's own message is the detail for the log.
+ */
+export class Unreadable extends Error {
+  /**
+   * @param {{ key: string, params?: Record<string, string | number> }} reason
+   * @param {string} [detail]
+   */
+  constructor(reason, detail) {
+    super(detail ? `${reason.key}: ${detail}` : reason.key);
+    this.reason = reason;
+    this.detail = detail;
+  }
+}
 
 /**
  * Inflates `data` (zlib or raw deflate) to at most `room` bytes; past it the document is too
@@ -39,8 +52,7 @@ const xmlPart = /\.(xml|rels)$/i;
  */
 export function boundedDocx(bytes) {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const invalid = (/** @type {string} */ why) =>
-    new Unreadable(`it is not a valid Word document (${why})`);
+  const invalid = (/** @type {string} */ why) => new Unreadable({ key: 'docs.invalidWord' }, why);
   // The end record sits in the last 22 bytes plus a comment of at most 65,535.
   let end = -1;
   for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 65_535); i--) {
