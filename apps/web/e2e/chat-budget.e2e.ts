@@ -149,7 +149,9 @@ test("admins set budgets; a member sees what is left and is refused, in the memb
     await box.fill('One too many');
     await box.press('Enter');
     await expect(
-      page.getByText('本聊天室今日的 600 tokens 只剩 150 tokens，不够这条消息使用，UTC 0 点重置。'),
+      page.getByText(
+        '本聊天室每日的 600 tokens 额度只剩 150 tokens，不够这条消息使用，UTC 0 点重置。',
+      ),
     ).toBeVisible();
     await page.setViewportSize({ width: 375, height: 800 });
     await shoot(page, 'budget-member-375-zh');

@@ -91,7 +91,7 @@ export const chat = {
     en: '{whose} used {period} {amount}. The limit resets at {resets}.',
   },
   'chat.budgetTooLittle': {
-    'zh-CN': '{whose}{period}的 {amount} 只剩 {left}，不够这条消息使用，{resets}重置。',
+    'zh-CN': '{whose}{period}的 {amount}只剩 {left}，不够这条消息使用，{resets}重置。',
     en: '{whose} {period} {amount} has {left} left, too little for this message. The limit resets at {resets}.',
   },
   'chat.budgetYouHave': { 'zh-CN': '你', en: 'You have' },
@@ -137,24 +137,24 @@ export const chat = {
   },
   'chat.importNotJson': {
     'zh-CN': '文件不是 JSON 文件（{reason}）',
-    en: 'file: is not a JSON file ({reason})',
+    en: 'The file is not a JSON file ({reason})',
   },
   'chat.importNotExport': {
     'zh-CN': '文件不是 Atrium 的对话导出文件（其 "format" 应为 "{format}"）',
-    en: 'file: not an Atrium chat export (its "format" must be "{format}")',
+    en: 'The file is not an Atrium chat export (its "format" must be "{format}")',
   },
   'chat.importWrongVersion': {
     'zh-CN': '无法导入版本为 {version} 的导出文件：本站只能读取版本 {expected}',
-    en: 'file: export version {version} cannot be imported here: this Atrium reads version {expected}',
+    en: 'Export version {version} cannot be imported here: this Atrium reads version {expected}',
   },
   'chat.importInvalid': {
     'zh-CN': '文件内容有误（{where}）：{reason}',
-    en: 'file: {where}: {reason}',
+    en: '{where}: {reason}',
   },
-  'chat.importEmpty': { 'zh-CN': '文件是空的', en: 'file: the file is empty' },
+  'chat.importEmpty': { 'zh-CN': '文件是空的', en: 'The file is empty' },
   'chat.importTooBig': {
     'zh-CN': '文件太大：最多 10 MB',
-    en: 'file: the file is too big: at most 10 MB',
+    en: 'The file is too big: at most 10 MB',
   },
   'chat.importNotArray': { 'zh-CN': '应为列表', en: 'expected an array' },
   'chat.importNoConversation': {
@@ -167,15 +167,15 @@ export const chat = {
   },
   'chat.importTooManyMessages': {
     'zh-CN': '一次最多导入 {max} 条消息',
-    en: 'file: at most {max} messages in one import',
+    en: 'At most {max} messages in one import',
   },
   'chat.importRoomClosed': {
     'zh-CN': '该聊天室已关闭或不存在',
-    en: 'roomId: this room is closed or does not exist',
+    en: 'This room is closed or does not exist',
   },
   'chat.importRoomsMissing': {
     'zh-CN': '聊天室 {rooms} 在本站已关闭或不存在：请选择一个聊天室导入',
-    en: 'roomId: room {rooms} is closed or does not exist on this site: choose a room to import into',
+    en: 'Room {rooms} is closed or does not exist on this site: choose a room to import into',
   },
   'chat.exportIdTwice': { 'zh-CN': '{field}重复出现', en: '{field} is used twice' },
   'chat.exportParentMissing': {
@@ -200,7 +200,7 @@ export const chat = {
   },
   'chat.publicLinksOff': {
     'zh-CN': '本站已关闭公开链接',
-    en: 'public: public links are turned off on this site',
+    en: 'Public links are turned off on this site',
   },
   'chat.tooManyShares': {
     'zh-CN': '你已有 {max} 个分享链接：请先撤销一些',
@@ -240,7 +240,7 @@ export const chat = {
   },
   'ai.keyForOtherAddress': {
     'zh-CN': '接口地址已改：请为新地址重新填写密钥，或删除密钥',
-    en: 'apiKey: enter the key again for the new base URL, or remove it',
+    en: 'Enter the key again for the new base URL, or remove it',
   },
   'ai.modelsNotListed': {
     'zh-CN': '服务商没有列出它的模型：{reason}',
@@ -273,7 +273,7 @@ export const chat = {
   'rooms.notFound': { 'zh-CN': '聊天室不存在', en: 'Room not found' },
   'rooms.modelNotFound': {
     'zh-CN': '所选模型不存在',
-    en: 'modelId: no such model',
+    en: 'No such model',
   },
 
   // A conversation's documents (issue 18).
@@ -315,11 +315,11 @@ export const chat = {
   'docs.noText': { 'zh-CN': '没有可读的文字', en: 'it holds no text' },
   'docs.notOwned': {
     'zh-CN': '{path} 不是你自己文件库中的文件',
-    en: 'paths: {path} is not a file of your own library',
+    en: '{path} is not a file of your own library',
   },
   'docs.unsupported': {
     'zh-CN': '{name} 不能用作文档：请选择 {types} 文件',
-    en: 'paths: {name} cannot be used as a document: choose a {types} file',
+    en: '{name} cannot be used as a document: choose a {types} file',
   },
   'docs.tooMany': {
     'zh-CN': '一个对话最多 {max} 个文档：请先移除一个',

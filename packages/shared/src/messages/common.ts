@@ -28,7 +28,7 @@ export const common = {
   },
   'http.badUrl': {
     'zh-CN': '无法读取请求地址（百分号编码有误，或某一段过长）',
-    en: 'url: cannot be read (bad percent-encoding, or a part is too long)',
+    en: 'The address cannot be read (bad percent-encoding, or a part is too long)',
   },
   'http.xsrfMismatch': {
     'zh-CN': '页面已过期（XSRF 校验失败），请刷新页面后重试',

@@ -361,13 +361,13 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
     const good = await exportJson(token, conversation.id);
     const count = await conversationCount(token);
     const refusals: [unknown, string][] = [
-      ['not json', 'file: is not a JSON file'],
-      [{ ...good, format: 'other' }, 'file: not an Atrium chat export'],
+      ['not json', 'The file is not a JSON file'],
+      [{ ...good, format: 'other' }, 'The file is not an Atrium chat export'],
       [
         { ...good, version: 2 },
-        'file: export version 2 cannot be imported here: this Atrium reads version 1',
+        'Export version 2 cannot be imported here: this Atrium reads version 1',
       ],
-      [{ ...good, conversations: [] }, 'file: conversations: the file holds no conversation'],
+      [{ ...good, conversations: [] }, 'conversations: the file holds no conversation'],
     ];
     const [c] = good.conversations;
     if (!c) throw new Error('no conversation');
@@ -376,23 +376,23 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
     if (firstMessage) firstMessage.parentId = 999_999;
     refusals.push([
       broken,
-      'file: conversations.0.messages.0.parentId: messages.0.parentId names a message which is not listed before it',
+      'conversations.0.messages.0.parentId: messages.0.parentId names a message which is not listed before it',
     ]);
     const twice = structuredClone(good);
     const last = twice.conversations[0]?.messages.at(-1);
     if (last) last.id = c.messages[0]?.id ?? 1;
-    refusals.push([twice, 'file: conversations.0.messages.5.id: ID is used twice']);
+    refusals.push([twice, 'conversations.0.messages.5.id: ID is used twice']);
     refusals.push([
       { ...good, conversations: [{ ...c, leafId: 999_999 }] },
-      'file: conversations.0.leafId: leafId names a message which the conversation does not hold',
+      'conversations.0.leafId: leafId names a message which the conversation does not hold',
     ]);
     refusals.push([
       { ...good, conversations: [c, { ...c, messages: [{ ...c.messages[0], role: 'system' }] }] },
-      'file: conversations.1.messages.0.role: ',
+      'conversations.1.messages.0.role: ',
     ]);
     refusals.push([
       { ...good, conversations: [{ ...c, room: { id: 999_999, title: 'Gone room' } }] },
-      'roomId: room "Gone room" (#999999) is closed or does not exist on this site: choose a room to import into',
+      'Room "Gone room" (#999999) is closed or does not exist on this site: choose a room to import into',
     ]);
     for (const [file, msg] of refusals) {
       const text = typeof file === 'string' ? file : JSON.stringify(file);
@@ -403,7 +403,7 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
     const tooBig = await importIn('en', token, ' '.repeat(chatImportMaxChars + 1));
     expect(tooBig).toMatchObject({
       code: -1,
-      msg: 'file: the file is too big: at most 10 MB',
+      msg: 'The file is too big: at most 10 MB',
       data: { error: 'chat.importTooBig', field: 'file' },
     });
     const notJson = await importFile(token, 'not json');
@@ -412,7 +412,7 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
     expect(await conversationCount(token)).toBe(count);
 
     const closed = await importIn('en', token, JSON.stringify(good), 999_999);
-    expect(closed.msg).toBe('roomId: this room is closed or does not exist');
+    expect(closed.msg).toBe('This room is closed or does not exist');
     expect(await conversationCount(token)).toBe(count);
   });
 

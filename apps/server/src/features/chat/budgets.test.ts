@@ -315,7 +315,7 @@ describe.each(testDbKinds)('budgets across two instances (%s)', (kind) => {
       await allSettled(seeded.room.id);
     }
     expect(refused).toMatch(
-      /^你(每日的 2000 tokens 额度 只剩 \d+ tokens，不够这条消息使用|今日的 2000 tokens 已用完)，UTC 0 点重置。$/,
+      /^你(每日的 2000 tokens 额度只剩 \d+ tokens，不够这条消息使用|今日的 2000 tokens 已用完)，UTC 0 点重置。$/,
     );
     const final = await expectOk<MemberBudget>(
       a,
@@ -434,7 +434,7 @@ describe('budget refusals', () => {
       '本聊天室本月的 预算 0.05 已用完，下月 1 日 UTC 0 点重置。',
     );
     expect(zh(refusal(member, 'tokens', 2000, 12))).toBe(
-      '你每日的 2000 tokens 额度 只剩 12 tokens，不够这条消息使用，UTC 0 点重置。',
+      '你每日的 2000 tokens 额度只剩 12 tokens，不够这条消息使用，UTC 0 点重置。',
     );
     const english = (ref: MessageRef) => render('en', ref);
     expect(english(refusal(member, 'messages', 3))).toBe(

@@ -1,7 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '@/test-utils/render';
-import { unreadableReason } from '../docs-i18n';
 import { Citations } from './citations';
 
 describe('Citations', () => {
@@ -26,36 +25,5 @@ describe('Citations', () => {
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('The zebra migration happens every spring.')).toBeTruthy();
     expect(within(dialog).getByRole('link').getAttribute('href')).toMatch(/manual\.pdf$/);
-  });
-
-  it('names why a file cannot be read in the member’s language', () => {
-    expect(unreadableReason('This file cannot be read: it is not a valid PDF (x)')).toBe(
-      'chatDocs.reason.pdf',
-    );
-    expect(unreadableReason('This file cannot be read: it is protected by a password')).toBe(
-      'chatDocs.reason.password',
-    );
-    expect(
-      unreadableReason(
-        'This file cannot be read: it has no text to read (a scanned PDF holds only images)',
-      ),
-    ).toBe('chatDocs.reason.scanned');
-    // The bounds on reading (issue 26): a decompression bomb, too much text, too many pages.
-    expect(unreadableReason('This file cannot be read: it is too large when unpacked')).toBe(
-      'chatDocs.reason.unpacked',
-    );
-    expect(
-      unreadableReason('This file cannot be read: it holds more than 5000000 characters of text'),
-    ).toBe('chatDocs.reason.tooMuchText');
-    expect(unreadableReason('This file cannot be read: it has more than 3000 pages')).toBe(
-      'chatDocs.reason.pages',
-    );
-    expect(
-      unreadableReason('This file cannot be read: reading it stopped 3 times before the end'),
-    ).toBe('chatDocs.reason.stopped');
-    expect(unreadableReason('This file cannot be read: it is larger than 50 MB')).toBe(
-      'chatDocs.reason.large',
-    );
-    expect(unreadableReason('something else')).toBe('chatDocs.reason.other');
   });
 });

@@ -34,8 +34,8 @@ describe('DocumentsBar', () => {
             id: 4,
             name: 'scan.pdf',
             status: 'failed',
-            error:
-              'This file cannot be read: it has no text to read (a scanned PDF holds only images)',
+            // As the server renders it in the page's language.
+            error: '无法读取这个文件：没有可读的文字（扫描的 PDF 只含图片）',
           }),
         ]}
       />,
@@ -47,9 +47,9 @@ describe('DocumentsBar', () => {
     expect(state('big.pdf')).toMatch(/^(读取中 42%|Reading 42%)$/);
     expect(state('manual.pdf')).toMatch(/^(已就绪 · 12 页|Ready · 12 pages)$/);
     expect(state('scan.pdf')).toMatch(/^(无法读取|Cannot be read)$/);
-    expect(
-      screen.getByText('scan.pdf').closest('[data-status]')?.getAttribute('aria-label'),
-    ).toMatch(/扫描件|scanned PDF/);
+    expect(screen.getByText('scan.pdf').closest('[data-status]')?.getAttribute('aria-label')).toBe(
+      'scan.pdf: 无法读取这个文件：没有可读的文字（扫描的 PDF 只含图片）',
+    );
     expect(screen.getAllByRole('button', { name: /移除参考文档|Remove document/ })).toHaveLength(4);
   });
 });

@@ -16,7 +16,7 @@ import type { PickedFile } from '@/components/file-library/file-picker/selection
 import { toast } from '@/lib/feedback';
 import { useSmallWindow } from '@/lib/use-media-query';
 import { useAttachDocuments, useDetachDocument } from '../api/documents';
-import { unreadableReason, useChatDocsT } from '../docs-i18n';
+import { useChatDocsT } from '../docs-i18n';
 import './chat-docs.css';
 
 /** One document: its name, how reading it goes (or why it cannot be read), and remove. */
@@ -42,7 +42,8 @@ function DocumentChip({
           ? t('chatDocs.queued')
           : t('chatDocs.failed');
   const title = failed
-    ? t('chatDocs.failedTitle', { reason: t(unreadableReason(doc.error)) })
+    ? // The server says why, in the page's language ("无法读取这个文件：…").
+      doc.error || t('chatDocs.failed')
     : doc.status === 'done'
       ? `${doc.name} · ${state}`
       : `${doc.name} · ${state} · ${t('chatDocs.notReadyHint')}`;

@@ -10,18 +10,6 @@ import { useChatShareT } from '../share-i18n';
 
 const maxMb = chatImportMaxChars / 1024 / 1024;
 
-/** The server's refusal in the user's words where it has some; its details stay as they came. */
-function useRefusalText() {
-  const t = useChatShareT();
-  return (msg: string): string => {
-    const rooms = /^roomId: (.+) is closed or does not exist on this site/.exec(msg)?.[1];
-    if (rooms) return t('chatShare.roomsMissing', { rooms });
-    if (msg.startsWith('file: export version')) return t('chatShare.wrongVersion');
-    if (msg.startsWith('file: not an Atrium chat export')) return t('chatShare.notExport');
-    return t('chatShare.importFailed', { error: msg });
-  };
-}
-
 /** Imports an export file (one conversation or all), into their rooms or this one. */
 export function ImportDialog({
   open,
@@ -33,7 +21,6 @@ export function ImportDialog({
   onClose: () => void;
 }) {
   const t = useChatShareT();
-  const refusal = useRefusalText();
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File>();
   const [where, setWhere] = useState<'original' | 'this'>('original');
@@ -75,8 +62,10 @@ export function ImportDialog({
       setResult(done);
     } catch (failure) {
       if (!(failure instanceof ApiError)) throw failure;
-      setError(refusal(failure.message));
-      if (/^roomId: .+ choose a room/.test(failure.message)) setWhere('this');
+      // Already in the page's language (read from the refusal's key); acted on by its key.
+      setError(t('chatShare.importFailed', { error: failure.message }));
+      const key = (failure.result.data as { error?: unknown } | null)?.error;
+      if (key === 'chat.importRoomsMissing') setWhere('this');
     }
   };
 

@@ -25,11 +25,6 @@ export const chatShareEn: ChatShareMessages = {
   'chatShare.tooBig': 'The file is too big: at most {{max}} MB',
   'chatShare.readFailed': 'The file could not be read',
   'chatShare.importFailed': 'Cannot import: {{error}}',
-  'chatShare.roomsMissing':
-    '{{rooms}} is closed or does not exist on this site. Choose “This room” and import again.',
-  'chatShare.wrongVersion':
-    'This file was exported by another version of Atrium and cannot be imported.',
-  'chatShare.notExport': 'This is not a conversation file exported by Atrium.',
   'chatShare.createTitle': 'Share “{{title}}”',
   'chatShare.createHint':
     'The link shows a read-only snapshot of the shown branch as it is now; later messages do not appear. You can revoke it at any time.',
