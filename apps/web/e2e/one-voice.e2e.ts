@@ -108,6 +108,19 @@ interface Seen {
 const seen: Seen[] = [];
 let walkStarted = Date.now();
 
+/**
+ * With SCREENSHOTS=1, each refusal is photographed as it is judged (/work/screens/one-voice-*),
+ * to be looked at; the suite itself never takes them.
+ */
+const shots: { page: Page | undefined; taken: Promise<unknown>[] } = { page: undefined, taken: [] };
+function shoot(entry: Omit<Seen, 'problem' | 'at'>): void {
+  if (process.env.SCREENSHOTS !== '1' || !shots.page) return;
+  const name = `${entry.lang}-${entry.width}-${String(seen.length).padStart(2, '0')}`;
+  shots.taken.push(
+    shots.page.screenshot({ path: `/work/screens/one-voice-${name}.png` }).catch(() => undefined),
+  );
+}
+
 /** The refusal's message key, read from the answer that carried it. */
 async function errorKey(response: Response | undefined): Promise<string> {
   if (!response) return '(client)';
@@ -122,6 +135,7 @@ async function errorKey(response: Response | undefined): Promise<string> {
 
 function record(entry: Omit<Seen, 'problem' | 'at'>, echoed: readonly string[] = []): void {
   const problem = scriptProblem(entry.lang, entry.text, echoed);
+  shoot(entry);
   seen.push({ ...entry, problem, at: Date.now() - walkStarted });
   expect
     .soft(problem, `${entry.lang} ${entry.width}px ${entry.path}: "${entry.text}" (${entry.key})`)
@@ -468,6 +482,7 @@ for (const lang of ['zh-CN', 'en'] as const) {
   test(`refusals read in ${lang} at ${widths.join(' and ')} px`, async ({ browser, atrium }) => {
     walkStarted = Date.now();
     const { context, page } = await visitor(browser, lang);
+    shots.page = page;
     let speaking: Lang = lang;
     const wrongHeaders = watchLanguageHeader(page, () => speaking);
     try {
@@ -490,6 +505,8 @@ for (const lang of ['zh-CN', 'en'] as const) {
       });
       expect.soft(wrongHeaders, 'calls that did not name the page language').toEqual([]);
     } finally {
+      await Promise.all(shots.taken);
+      shots.page = undefined;
       await context.close();
     }
   });

@@ -175,7 +175,7 @@ describe('local disk full (a 4 MiB tmpfs as the storage folder)', () => {
     expect((await c.sendChunk(file, 0, { chunkSize })).json.code).toBe(0);
     const refused = (await c.sendChunk(file, 1, { chunkSize })).json;
     expectOutage(refused, 'diskFull');
-    expect(refused.msg).toMatch(/disk is full/);
+    expect(refused.msg).toMatch(/^磁盘已满/);
     // What was stored before is intact and served.
     expect(md5Of((await served(t, stored.data.path ?? '')).rawPayload)).toBe(md5Of(earlier.data));
 

@@ -43,6 +43,7 @@ const asciiInChinese = new Set([
   'UTF',
   'NUL',
   'MiB',
+  'Word',
   'Atrium',
   'http',
   'https',
