@@ -109,7 +109,7 @@ test('a member attaches documents from the picker, sees them read, and opens a c
   const failed = bar.locator('[data-status="failed"]');
   await expect(failed).toContainText('无法读取');
   await failed.hover();
-  await expect(page.getByRole('tooltip')).toContainText('此文件无法读取：它不是有效的 PDF 文件');
+  await expect(page.getByRole('tooltip')).toContainText('无法读取这个文件：不是有效的 PDF 文件');
 
   // The answer cites the passage; its chip opens the passage with its file and page.
   const box = page.getByLabel('输入消息');
