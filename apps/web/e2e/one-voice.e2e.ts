@@ -112,13 +112,13 @@ let walkStarted = Date.now();
  * With SCREENSHOTS=1, each refusal is photographed as it is judged (/work/screens/one-voice-*),
  * to be looked at; the suite itself never takes them.
  */
-const shots: { page: Page | undefined; taken: Promise<unknown>[] } = { page: undefined, taken: [] };
-function shoot(entry: Omit<Seen, 'problem' | 'at'>): void {
+const shots: { page: Page | undefined } = { page: undefined };
+async function shoot(entry: Omit<Seen, 'problem' | 'at'>): Promise<void> {
   if (process.env.SCREENSHOTS !== '1' || !shots.page) return;
   const name = `${entry.lang}-${entry.width}-${String(seen.length).padStart(2, '0')}`;
-  shots.taken.push(
-    shots.page.screenshot({ path: `/work/screens/one-voice-${name}.png` }).catch(() => undefined),
-  );
+  await shots.page
+    .screenshot({ path: `/work/screens/one-voice-${name}.png`, fullPage: true })
+    .catch(() => undefined);
 }
 
 /** The refusal's message key, read from the answer that carried it. */
@@ -133,9 +133,12 @@ async function errorKey(response: Response | undefined): Promise<string> {
   }
 }
 
-function record(entry: Omit<Seen, 'problem' | 'at'>, echoed: readonly string[] = []): void {
+async function record(
+  entry: Omit<Seen, 'problem' | 'at'>,
+  echoed: readonly string[] = [],
+): Promise<void> {
   const problem = scriptProblem(entry.lang, entry.text, echoed);
-  shoot(entry);
+  await shoot(entry);
   seen.push({ ...entry, problem, at: Date.now() - walkStarted });
   expect
     .soft(problem, `${entry.lang} ${entry.width}px ${entry.path}: "${entry.text}" (${entry.key})`)
@@ -196,7 +199,7 @@ async function registration(page: Page, lang: Lang, atrium: AtriumServer): Promi
     await page.getByLabel(l.password, { exact: true }).fill(MEMBER_PASSWORD);
     await page.getByLabel(l.confirm).fill(MEMBER_PASSWORD);
     const taken = await answerOf(page, 'api/auth/register', () => submit.click());
-    record(
+    await record(
       {
         lang,
         width,
@@ -210,7 +213,7 @@ async function registration(page: Page, lang: Lang, atrium: AtriumServer): Promi
     await page.getByLabel(l.username, { exact: true }).fill(FREE_MEMBER);
     previous = await answerCaptcha(page, lang, atrium, previous);
     const wrong = await answerOf(page, 'api/auth/register', () => submit.click());
-    record(
+    await record(
       {
         lang,
         width,
@@ -233,7 +236,7 @@ async function adminSignIn(page: Page, lang: Lang, atrium: AtriumServer): Promis
   await page.getByLabel(l.username, { exact: true }).fill(ADMIN_NAME);
   await page.getByLabel(l.password, { exact: true }).fill('not-the-password-1');
   const missing = await answerOf(page, 'api/auth/login', () => submit.click());
-  record(
+  await record(
     {
       lang,
       width: widths[0],
@@ -249,7 +252,7 @@ async function adminSignIn(page: Page, lang: Lang, atrium: AtriumServer): Promis
     await page.getByLabel(l.password, { exact: true }).fill('not-the-password-1');
     await page.getByLabel(l.captcha).fill('zzzz');
     const wrongCaptcha = await answerOf(page, 'api/auth/login', () => submit.click());
-    record(
+    await record(
       {
         lang,
         width,
@@ -262,7 +265,7 @@ async function adminSignIn(page: Page, lang: Lang, atrium: AtriumServer): Promis
     await page.getByLabel(l.password, { exact: true }).fill('not-the-password-1');
     await answerCaptcha(page, lang, atrium, before);
     const wrongPassword = await answerOf(page, 'api/auth/login', () => submit.click());
-    record(
+    await record(
       {
         lang,
         width,
@@ -296,7 +299,7 @@ async function adminSave(page: Page, lang: Lang, atrium: AtriumServer): Promise<
     await dialog.getByLabel(l.password, { exact: true }).fill(ADMIN_PASSWORD);
     const save = dialog.getByRole('button', { name: l.save });
     const refused = await answerOf(page, 'api/admins/create', () => save.click());
-    record(
+    await record(
       {
         lang,
         width,
@@ -326,7 +329,7 @@ async function uploads(page: Page, lang: Lang, atrium: AtriumServer): Promise<vo
     });
     const toast = lastErrorToast(page);
     await expect(toast).toBeVisible();
-    record(
+    await record(
       {
         lang,
         width,
@@ -362,7 +365,7 @@ async function uploads(page: Page, lang: Lang, atrium: AtriumServer): Promise<vo
         break;
       }
     }
-    record(
+    await record(
       {
         lang,
         width,
@@ -394,7 +397,7 @@ async function switchLanguage(page: Page, lang: Lang, onSwitch: () => void): Pro
   await page.setViewportSize({ width: widths[0], height: 860 });
   await expect(rootName(page)).toBeVisible();
   const before = ((await rootName(page).textContent()) ?? '').trim();
-  record({ lang, width: widths[0], path: 'library root name', text: before, key: '(name)' });
+  await record({ lang, width: widths[0], path: 'library root name', text: before, key: '(name)' });
   const other: Lang = lang === 'en' ? 'zh-CN' : 'en';
   onSwitch();
   await page
@@ -407,7 +410,7 @@ async function switchLanguage(page: Page, lang: Lang, onSwitch: () => void): Pro
     })
     .toBeUndefined();
   const after = ((await rootName(page).textContent()) ?? '').trim();
-  record({
+  await record({
     lang: other,
     width: widths[0],
     path: 'library root name, switched',
@@ -505,7 +508,6 @@ for (const lang of ['zh-CN', 'en'] as const) {
       });
       expect.soft(wrongHeaders, 'calls that did not name the page language').toEqual([]);
     } finally {
-      await Promise.all(shots.taken);
       shots.page = undefined;
       await context.close();
     }
