@@ -1,3 +1,4 @@
+import { createElement } from 'react';
 import { message as staticMessage } from 'antd';
 import type { ModalFuncProps } from 'antd';
 import type { MessageInstance, NoticeType } from 'antd/es/message/interface';
@@ -73,7 +74,20 @@ export interface DialogOptions {
   okText?: string;
   cancelText?: string;
   danger?: boolean;
+  /** A second paragraph under the message (where to act on it). */
+  detail?: string;
 }
+
+/** The message, and its detail as a paragraph of its own. */
+const withDetail = (content: string, detail: string | undefined) =>
+  detail
+    ? createElement(
+        'div',
+        null,
+        createElement('p', null, content),
+        createElement('p', null, detail),
+      )
+    : content;
 
 /** A confirm dialog titled "提示"; resolves true on OK, false on cancel or close. */
 export function confirmDialog(content: string, options: DialogOptions = {}): Promise<boolean> {
@@ -95,7 +109,7 @@ export function alertDialog(content: string, options: DialogOptions = {}): Promi
   return new Promise((resolve) => {
     openDialog('info', {
       title: options.title ?? t('dialog.title'),
-      content,
+      content: withDetail(content, options.detail),
       okText: options.okText ?? t('dialog.ok'),
       onOk: () => resolve(),
       onCancel: () => resolve(),

@@ -54,7 +54,10 @@ export function ExternalSelector({
   useEffect(() => {
     if (!open) return;
     if (!server) {
-      void alertDialog(tFiles('files.selectorNotConfigured'));
+      // SPEC's words, then where the setting is, by its name in the settings page.
+      void alertDialog(tFiles('files.selectorNotConfigured'), {
+        detail: tFiles('files.selectorWhereToSet'),
+      });
       latest.current.onClose();
       return;
     }

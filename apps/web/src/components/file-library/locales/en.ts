@@ -29,6 +29,8 @@ export const filesEn: FilesMessages = {
   'files.deleteSuccess': 'Delete Success',
   'files.addSuccess': 'Add Success',
   'files.selectorNotConfigured': 'Please configure window.__selectorDialogServer first',
+  'files.selectorWhereToSet':
+    'An administrator can also set it in System › Settings › File selector › External selector address.',
   'files.typeFiles': '{{type}} File(s)',
   'files.total': 'Total {{total}}',
   'files.categories': 'Categories',

@@ -27,6 +27,8 @@ export const filesZhCN = {
   'files.deleteSuccess': '删除成功',
   'files.addSuccess': '添加成功',
   'files.selectorNotConfigured': '请先配置 window.__selectorDialogServer',
+  'files.selectorWhereToSet':
+    '也可以由管理员在“系统管理 › 系统设置 › 文件选择器 › 外部选择器地址”中填写。',
   'files.typeFiles': '{{type}} 文件',
   'files.total': '共 {{total}} 条',
   'files.categories': '分类',
