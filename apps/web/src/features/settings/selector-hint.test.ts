@@ -3,8 +3,8 @@ import { en } from '@/lib/locales/en';
 import { zhCN } from '@/lib/locales/zh-cn';
 import { filesEn } from '@/components/file-library/locales/en';
 import { filesZhCN } from '@/components/file-library/locales/zh-cn';
-import { settingsEn } from './en';
-import { settingsZhCN } from './zh-cn';
+import { settingsEn } from './locales/en';
+import { settingsZhCN } from './locales/zh-cn';
 
 /**
  * The external selector's alert names where its address is set, in the words of the settings
