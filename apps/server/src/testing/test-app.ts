@@ -68,13 +68,18 @@ export function authHeaders(area: AreaName, token: string): Headers {
 
 /** POSTs JSON to an app through `inject`; `as` signs the request with a token of that area. */
 export function postTo(app: FastifyInstance): TestApp['post'] {
-  return async <T>(url: string, body: unknown = {}, as?: { area: AreaName; token: string }) => {
+  return async <T>(
+    url: string,
+    body: unknown = {},
+    as?: { area: AreaName; token: string; lang?: string },
+  ) => {
     const res = await app.inject({
       method: 'POST',
       url,
       headers: {
         'content-type': 'application/json',
         ...(as ? authHeaders(as.area, as.token) : {}),
+        ...(as?.lang ? { 'accept-language': as.lang } : {}),
       },
       payload: JSON.stringify(body),
     });
@@ -100,11 +105,14 @@ export interface TestApp {
   clock: TestClock;
   dataDir: string;
   cleanup(): Promise<void>;
-  /** POSTs JSON; `as` signs the request with a token of that area. */
+  /**
+   * POSTs JSON; `as` signs the request with a token of that area and, with `lang`, asks for the
+   * answer in that language (Accept-Language, as a browser would).
+   */
   post<T = unknown>(
     url: string,
     body?: unknown,
-    as?: { area: AreaName; token: string },
+    as?: { area: AreaName; token: string; lang?: string },
   ): Promise<{ res: LightMyRequestResponse; json: Envelope<T> }>;
   createAdmin(options?: {
     username?: string;

@@ -1,9 +1,9 @@
-import { Code, type AdminAppConfigResponse, type Envelope } from '@atrium/shared';
+import { Code, type AdminAppConfigResponse } from '@atrium/shared';
 import type { AdminView } from '@atrium/shared/contract/admins';
 import type { Paged } from '@atrium/shared/contract/paging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
-import { authHeaders, createTestApp, type TestApp } from '../../testing/test-app';
+import { createTestApp, type TestApp } from '../../testing/test-app';
 
 describe.each(testDbKinds)('admin management on %s', (kind) => {
   let t: TestApp;
@@ -36,19 +36,7 @@ describe.each(testDbKinds)('admin management on %s', (kind) => {
     token: string,
     path: string,
     body: Record<string, unknown> = {},
-  ) =>
-    (
-      await t.app.inject({
-        method: 'POST',
-        url: `/admin/api/${path}`,
-        headers: {
-          'content-type': 'application/json',
-          'accept-language': lang,
-          ...authHeaders('admin', token),
-        },
-        payload: JSON.stringify(body),
-      })
-    ).json<Envelope<T>>();
+  ) => (await t.post<T>(`/admin/api/${path}`, body, { area: 'admin', token, lang })).json;
 
   const whoAmI = (token: string) =>
     t.post<AdminAppConfigResponse>('/admin/api/app/config', {}, as(token)).then((r) => r.json.data);

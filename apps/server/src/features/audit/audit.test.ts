@@ -1,10 +1,10 @@
-import { Code, type Envelope } from '@atrium/shared';
+import { Code } from '@atrium/shared';
 import { fileManagerCalls, libraries } from '@atrium/shared/contract/files';
 import type { AuditEntry, AuditOptions } from '@atrium/shared/contract/audit';
 import type { Paged } from '@atrium/shared/contract/paging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
-import { authHeaders, createTestApp, type TestApp } from '../../testing/test-app';
+import { createTestApp, type TestApp } from '../../testing/test-app';
 import { FileClient } from '../files/files.testing';
 import { adminTable } from '@atrium/shared/contract/table';
 import { auditAction, auditDetail, auditTarget, isReadAction } from './audit.hook';
@@ -35,18 +35,8 @@ describe.each(testDbKinds)('audit log on %s', (kind) => {
 
   /** `audit/list` or `audit/options` asked in `lang` (Accept-Language). */
   const readIn = async <T>(lang: string, path: string, body: Record<string, unknown> = {}) =>
-    (
-      await t.app.inject({
-        method: 'POST',
-        url: `/admin/api/${path}`,
-        headers: {
-          'content-type': 'application/json',
-          'accept-language': lang,
-          ...authHeaders('admin', founder),
-        },
-        payload: JSON.stringify(body),
-      })
-    ).json<Envelope<T>>().data;
+    (await t.post<T>(`/admin/api/${path}`, body, { area: 'admin', token: founder, lang })).json
+      .data;
 
   describe('the audit log', () => {
     it('records an admin write with who, what, target, when and IP, secrets hidden', async () => {

@@ -1,4 +1,4 @@
-import type { ChatQuota, MessageListResponse } from '@atrium/shared/contract/chat';
+import type { MessageListResponse } from '@atrium/shared/contract/chat';
 import type { ChatSearchResponse } from '@atrium/shared/contract/chat-search';
 import {
   chatSearchResponse,
@@ -21,16 +21,8 @@ import {
   send,
   TEST_API_KEY,
   type Seeded,
+  unlimited,
 } from './chat.testing';
-
-const unlimited: ChatQuota = {
-  messagesPerDay: 0,
-  messagesPerMinute: 0,
-  tokensPerDay: 0,
-  tokensPerMonth: 0,
-  costPerDay: 0,
-  costPerMonth: 0,
-};
 
 describe('excerpts', () => {
   it('cuts around the first match and gives the ranges of every word in the cut', () => {

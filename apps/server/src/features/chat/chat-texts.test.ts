@@ -1,5 +1,4 @@
 import type {
-  ChatQuota,
   ConversationRecord,
   MessageListResponse,
   RecordsResponse,
@@ -14,17 +13,8 @@ import { startFakeOpenAi, type FakeOpenAi } from '../../testing/fake-openai';
 import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { errorToStore, readError, storedError } from './chat-texts';
-import { expectOk, postIn, seedRoom, TEST_API_KEY, type Seeded } from './chat.testing';
+import { expectOk, postIn, seedRoom, TEST_API_KEY, unlimited, type Seeded } from './chat.testing';
 import { EndMessages } from './job';
-
-const unlimited: ChatQuota = {
-  messagesPerDay: 0,
-  messagesPerMinute: 0,
-  tokensPerDay: 0,
-  tokensPerMonth: 0,
-  costPerDay: 0,
-  costPerMonth: 0,
-};
 
 describe('stored chat texts', () => {
   it('stores an error as its message and reads it back', () => {

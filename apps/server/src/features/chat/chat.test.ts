@@ -34,16 +34,9 @@ import {
   send,
   TEST_API_KEY,
   type Seeded,
+  unlimited,
 } from './chat.testing';
 
-const unlimited: ChatQuota = {
-  messagesPerDay: 0,
-  messagesPerMinute: 0,
-  tokensPerDay: 0,
-  tokensPerMonth: 0,
-  costPerDay: 0,
-  costPerMonth: 0,
-};
 const longAnswer = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
 
 describe.each(testDbKinds)('chat rooms on %s', (kind) => {

@@ -2,6 +2,7 @@ import type { AreaName } from '@atrium/shared/areas';
 import type { Envelope } from '@atrium/shared';
 import type {
   AdminRoomRecord,
+  ChatQuota,
   ChatSendResponse,
   ConversationRecord,
   ModelRecord,
@@ -18,6 +19,16 @@ import type { FakeOpenAi } from '../../testing/fake-openai';
 import type { Bus } from '../../bus/types';
 
 export const TEST_API_KEY = 'sk-test-0123456789-SECRET-abcdef';
+
+/** A quota that limits nothing, for tests that send many messages. */
+export const unlimited: ChatQuota = {
+  messagesPerDay: 0,
+  messagesPerMinute: 0,
+  tokensPerDay: 0,
+  tokensPerMonth: 0,
+  costPerDay: 0,
+  costPerMonth: 0,
+};
 
 export interface Seeded {
   adminToken: string;

@@ -1,7 +1,7 @@
-import { Code, type Envelope } from '@atrium/shared';
+import { Code } from '@atrium/shared';
 import type { RoleView } from '@atrium/shared/contract/admins';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authHeaders, createTestApp, type TestApp } from '../../testing/test-app';
+import { createTestApp, type TestApp } from '../../testing/test-app';
 
 let t: TestApp;
 let founder: string;
@@ -19,18 +19,7 @@ const call = <T = unknown>(token: string, path: string, body: Record<string, unk
 
 /** A call asking for its answer in `lang` (Accept-Language). */
 const callIn = async (lang: string, token: string, path: string, body: Record<string, unknown>) =>
-  (
-    await t.app.inject({
-      method: 'POST',
-      url: `/admin/api/${path}`,
-      headers: {
-        'content-type': 'application/json',
-        'accept-language': lang,
-        ...authHeaders('admin', token),
-      },
-      payload: JSON.stringify(body),
-    })
-  ).json<Envelope>();
+  (await t.post(`/admin/api/${path}`, body, { area: 'admin', token, lang })).json;
 
 const listed = async () =>
   (await call<{ records: RoleView[] }>(founder, 'roles/list')).data.records;
