@@ -143,8 +143,9 @@ export const messageRecord = z.strictObject({
   /** True when the provider gave no usage and the counts are estimates. */
   tokensEstimated: z.boolean(),
   /**
-   * A question asked in more than one version (edited): the ids of its versions, oldest first,
-   * this one among them. Absent for answers and for questions asked once.
+   * A message in more than one version: a question edited, or an answer regenerated. The ids of
+   * its versions (same parent, same role), oldest first, this one among them; absent when there
+   * is only one.
    */
   versions: z.array(id).optional(),
   /** An answer given passages of the conversation's documents: the ones it cites (chat-docs). */

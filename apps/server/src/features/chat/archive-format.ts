@@ -4,7 +4,7 @@ import {
   type ExportedConversation,
   type ExportedMessage,
 } from '@atrium/shared/contract/chat-export';
-import { branchPath } from './branches';
+import { branchPath, versionsByMessage } from './branches';
 import { errorText, titleIn } from './chat-texts';
 import type { ExportConversationRow, ExportMessageRow } from './archive.repository';
 import { parseImages } from './prompt';
@@ -29,6 +29,8 @@ const labels = {
     streaming: '(still being written when exported)',
     version: (n: number, of: number) =>
       `Version ${n} of ${of} of this question; the JSON export holds the others and their answers.`,
+    answerVersion: (n: number, of: number) =>
+      `Version ${n} of ${of} of this answer; the JSON export holds the others.`,
     shownBranch: 'the shown branch',
     roomGone: '(room deleted)',
     allTitle: 'My conversations',
@@ -49,6 +51,8 @@ const labels = {
     streaming: '（导出时仍在生成）',
     version: (n: number, of: number) =>
       `此问题的第 ${n} 个版本（共 ${of} 个）；其他版本及其回答见 JSON 导出。`,
+    answerVersion: (n: number, of: number) =>
+      `此回答的第 ${n} 个版本（共 ${of} 个）；其他版本见 JSON 导出。`,
     shownBranch: '当前显示的分支',
     roomGone: '（聊天室已删除）',
     allTitle: '我的对话',
@@ -89,7 +93,7 @@ export interface MarkdownOptions {
 
 /**
  * One conversation in Markdown: title, room and dates, then each message of the shown branch
- * with its role and time. A question asked in several versions says which one is shown.
+ * with its role and time. A question or an answer in several versions says which one is shown.
  */
 export function conversationMarkdown(
   conversation: ExportConversationRow,
@@ -101,15 +105,7 @@ export function conversationMarkdown(
   const when = (at: number) => formatTime(at, options.utcOffset);
   const byId = new Map(messages.map((m) => [m.id, m]));
   const path = branchPath(messages, conversation.leafId);
-  // The versions of each question (same parent), gathered once: asking `versionsOf` for each
-  // message of the path would read the whole conversation again for every one of them.
-  const questionsUnder = new Map<number | null, number[]>();
-  for (const m of messages) {
-    if (m.role !== 'user') continue;
-    const list = questionsUnder.get(m.parentId) ?? [];
-    list.push(m.id);
-    questionsUnder.set(m.parentId, list);
-  }
+  const versions = versionsByMessage(messages);
   const h = '#'.repeat(headingLevel);
   const lines: string[] = [
     `${h} ${inlineText(titleIn(conversation.title, options.lang))}`,
@@ -125,10 +121,11 @@ export function conversationMarkdown(
     if (!message) continue;
     const who = message.role === 'user' ? l.you : l.assistant;
     lines.push(`${h}## ${who} · ${when(message.createdAt)}`, '');
-    const siblings = message.role === 'user' ? questionsUnder.get(message.parentId) : undefined;
-    const versions = siblings && siblings.length > 1 ? siblings : undefined;
-    if (versions)
-      lines.push(`> ${l.version(versions.indexOf(message.id) + 1, versions.length)}`, '');
+    const of = versions.get(id);
+    if (of) {
+      const note = message.role === 'user' ? l.version : l.answerVersion;
+      lines.push(`> ${note(of.indexOf(id) + 1, of.length)}`, '');
+    }
     if (message.content.trim() !== '') lines.push(message.content.trimEnd(), '');
     const images = parseImages(message.images);
     if (images.length > 0) {

@@ -35,11 +35,34 @@ export function newestLeafUnder(nodes: readonly BranchNode[], id: number): numbe
   return newest;
 }
 
-/** The questions that are versions of each other (same parent), oldest first, when more than one. */
+/**
+ * The messages that are versions of each other, oldest first, when there is more than one: the
+ * questions asked again in other words (edit and branch) and the answers written again
+ * (regenerate), each a child of the same parent with the same role.
+ */
 export function versionsOf(nodes: readonly BranchNode[], node: BranchNode): number[] | undefined {
-  if (node.role !== 'user') return undefined;
   const versions = nodes
-    .filter((n) => n.role === 'user' && n.parentId === node.parentId)
+    .filter((n) => n.role === node.role && n.parentId === node.parentId)
     .map((n) => n.id);
   return versions.length > 1 ? versions : undefined;
+}
+
+/**
+ * The versions of every message that has more than one, gathered in one pass: asking
+ * `versionsOf` for each message of a path would read the whole conversation once for each.
+ */
+export function versionsByMessage(nodes: readonly BranchNode[]): Map<number, number[]> {
+  const siblings = new Map<string, number[]>();
+  for (const n of nodes) {
+    const key = `${n.role}:${n.parentId ?? ''}`;
+    const list = siblings.get(key) ?? [];
+    list.push(n.id);
+    siblings.set(key, list);
+  }
+  const byId = new Map<number, number[]>();
+  for (const list of siblings.values()) {
+    if (list.length < 2) continue;
+    for (const id of list) byId.set(id, list);
+  }
+  return byId;
 }

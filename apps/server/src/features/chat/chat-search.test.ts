@@ -168,32 +168,30 @@ describe.each(testDbKinds)('conversation search on %s', (kind) => {
     const sent = await ask(token, c.id, 'tell me about marine mammals');
     expect(await found(token, 'walrus')).toEqual([sent.assistantMessage.id]);
 
-    // Regenerated: the old text leaves the index, the new one enters when it ends.
+    // Regenerated: a new version enters when it ends; the earlier version stays, and is found.
     fake.setDefault(() => ({ text: 'second answer mentions narwhal' }));
-    await expectOk(
+    const regenerated = await expectOk<{ id: number }>(
       t,
       '/api/aigc/chat/regenerate',
       { messageId: sent.assistantMessage.id },
       as(token),
     );
     await eventually(async () =>
-      (await found(token, 'narwhal')).includes(sent.assistantMessage.id) ? true : undefined,
+      (await found(token, 'narwhal')).includes(regenerated.id) ? true : undefined,
     );
-    expect(await found(token, 'walrus')).toEqual([]);
+    expect(await found(token, 'walrus')).toEqual([sent.assistantMessage.id]);
 
     // While an answer streams, what it has written so far is not searchable; once ended it is.
     const db = t.db;
     await sql`update chat_messages set status = 'streaming', content = 'half written octopus'
-      where id = ${sent.assistantMessage.id}`.execute(db);
+      where id = ${regenerated.id}`.execute(db);
     expect(await found(token, 'octopus')).toEqual([]);
     expect(await found(token, 'narwhal')).toEqual([]);
     await sql`update chat_messages set content = 'more written octopus squid'
-      where id = ${sent.assistantMessage.id}`.execute(db);
+      where id = ${regenerated.id}`.execute(db);
     expect(await found(token, 'squid')).toEqual([]);
-    await sql`update chat_messages set status = 'stopped' where id = ${sent.assistantMessage.id}`.execute(
-      db,
-    );
-    expect(await found(token, 'squid')).toEqual([sent.assistantMessage.id]);
+    await sql`update chat_messages set status = 'stopped' where id = ${regenerated.id}`.execute(db);
+    expect(await found(token, 'squid')).toEqual([regenerated.id]);
 
     // An edit branches: both versions of the question are found; revealing the old one shows
     // its branch again.

@@ -213,17 +213,6 @@ export class ChatRepository {
     return id;
   }
 
-  /** Restarts an answer unless one is being written: false when it already is. */
-  async restartMessage(id: number, changes: Updateable<ChatMessagesTable>): Promise<boolean> {
-    const result = await this.db
-      .updateTable('chatMessages')
-      .set({ ...changes, status: 'streaming' })
-      .where('id', '=', id)
-      .where('status', '!=', 'streaming')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  }
-
   /**
    * Ends a generation: only while it is still streaming and still written by `writer`, so a late
    * writer never undoes an end, and the end of a dead writer's answer never ends the answer a
@@ -295,16 +284,40 @@ export class ChatRepository {
     return written;
   }
 
-  /**
-   * The history a new answer is written from: up to `limit` messages of its branch before
-   * `beforeId` (the answer), newest first.
-   */
-  /** The shown-branch messages up to and including `messageId`, newest first, at most `limit`. */
+  /** The branch's messages up to and including `messageId`, newest first, at most `limit`. */
   async branchTo(conversationId: number, messageId: number, limit: number): Promise<MessageRow[]> {
     const path = branchPath(await this.branchNodes(conversationId), messageId);
     return (await this.messagesByIds(path.slice(-limit))).reverse();
   }
 
+  /** The last message of the conversation's shown branch. */
+  async tipOf(conversation: Pick<ConversationRow, 'id' | 'leafId'>): Promise<number | undefined> {
+    return branchPath(await this.branchNodes(conversation.id), conversation.leafId).at(-1);
+  }
+
+  /**
+   * Shows the branch ending at `leafId` while the shown branch is still the one ending at `from`
+   * (null: the newest message): false, and nothing changed, when someone moved it meanwhile.
+   */
+  async moveLeaf(
+    conversationId: number,
+    from: number | null,
+    leafId: number,
+    now: number,
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('chatConversations')
+      .set({ leafId, updatedAt: now })
+      .where('id', '=', conversationId)
+      .where((eb) => (from === null ? eb('leafId', 'is', null) : eb('leafId', '=', from)))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * The history a new answer is written from: up to `limit` messages of its branch before
+   * `beforeId` (the answer), newest first.
+   */
   async history(conversationId: number, beforeId: number, limit: number): Promise<MessageRow[]> {
     const nodes = await this.branchNodes(conversationId);
     const path = branchPath(nodes, beforeId);

@@ -579,7 +579,7 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       expect(read.text).toBe(stopped.content);
     });
 
-    it('regenerates the latest answer in place', async () => {
+    it('regenerates the latest answer as a new version, and only answers', async () => {
       const token = await member();
       const conversation = await newConversation(t, token, seeded.room.id);
       fake.script({ text: 'First try' }, { text: 'Second try' });
@@ -592,8 +592,8 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
         { messageId: id },
         as(token),
       );
-      expect(again).toMatchObject({ id, status: 'streaming', content: '' });
-      const read = await readStream(base, token, { messageId: id });
+      expect(again).toMatchObject({ status: 'streaming', content: '', versions: [id, again.id] });
+      const read = await readStream(base, token, { messageId: again.id });
       expect(read.text).toBe('Second try');
       expect((await messages(token, conversation.id)).map((m) => m.content)).toEqual([
         'Pick a word',
