@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { startFakeOpenAi, type FakeOpenAi } from '../../server/src/testing/fake-openai';
 import { expect, test, type AtriumServer } from './fixtures';
 import { solidPng } from './files-support';
@@ -198,11 +198,13 @@ test('a member chats in a room: tokens stream, a reload continues the answer, st
   const stoppedText = await answers(page).last().innerText();
   expect(stoppedText).not.toContain('word59');
 
-  // Regenerate the latest answer: a fresh one streams in its place.
+  // Regenerate the latest answer: a fresh one streams in its place, the stopped one is kept as
+  // its first version (the walk through versions is the next test's).
   fake.script({ text: 'A brand new ending, with `code` and **bold** words.', delayMs: 40 });
   await page.getByRole('button', { name: '重新生成' }).click();
   const regenerated = answers(page).last();
   await expect(regenerated).toHaveAttribute('data-status', 'done');
+  await expect(page.getByLabel('回答的各个版本')).toContainText('2 / 2');
   await expect(regenerated).toContainText('A brand new ending');
   await expect(regenerated.locator('strong')).toHaveText('bold');
   await expect(answers(page)).toHaveCount(2);
@@ -245,13 +247,13 @@ test('a member chats in a room: tokens stream, a reload continues the answer, st
   const versions = page.getByLabel('问题的各个版本');
   await expect(versions).toContainText('2 / 2');
   await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-branch-1280.png` });
-  await versions.getByRole('button', { name: '上一个版本' }).click();
+  await versions.getByRole('button', { name: '上一版本' }).click();
   await expect(versions).toContainText('1 / 2');
   await expect(page.locator('[data-role="user"]')).toHaveCount(2);
   await expect(answers(page).last()).toContainText('A brand new ending');
   await page.reload();
   await expect(page.getByLabel('问题的各个版本')).toContainText('1 / 2');
-  await page.getByLabel('问题的各个版本').getByRole('button', { name: '下一个版本' }).click();
+  await page.getByLabel('问题的各个版本').getByRole('button', { name: '下一版本' }).click();
   await expect(answers(page).last()).toContainText('Once upon a time, briefly.');
 
   await searchBox.fill('no such words anywhere');
@@ -336,4 +338,118 @@ test('a member chats in a room: tokens stream, a reload continues the answer, st
   await expect(page.getByRole('banner').getByRole('button', { name: /登\s*录/ })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Story studio' })).toContainText('Short stories');
   await expect(page.getByText('还没有开放的聊天室')).toHaveCount(0);
+});
+
+/** Another member with a conversation in a room of their own, whatever ran before in this worker. */
+async function seedVersions(atrium: AtriumServer) {
+  const admin = await adminAuth(atrium);
+  const model = await addModel(
+    atrium.url,
+    admin,
+    { name: 'Versions fake', baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' },
+    { name: 'story-model', title: 'Versions model' },
+  );
+  const room = await call<{ id: number }>(
+    atrium.url,
+    'admin/api/aigc/chat_room/save',
+    { id: 0, title: 'Versions room', modelId: model.id, sort: 5 },
+    admin,
+  );
+  await call(
+    atrium.url,
+    'admin/api/aigc/usage/quota_save',
+    { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 },
+    admin,
+  );
+  const versioner = { username: 'versioner', password: 'versions-Member-pass-42' };
+  await call(atrium.url, 'admin/api/members/create', versioner, admin);
+  const { token } = await call<{ token: string }>(atrium.url, 'api/auth/login', versioner);
+  return { roomId: room.id, member: { header: 'api-token', token } };
+}
+
+const versionLabels = {
+  'zh-CN': { group: '回答的各个版本', previous: '上一版本', next: '下一版本', again: '重新生成' },
+  en: {
+    group: 'Versions of this answer',
+    previous: 'Previous version',
+    next: 'Next version',
+    again: 'Regenerate',
+  },
+} as const;
+
+/** A signed-in browser at `width` with the page's language chosen. */
+async function contextIn(
+  browser: Browser,
+  url: string,
+  token: string,
+  lang: 'zh-CN' | 'en',
+  width: number,
+) {
+  const context = await browser.newContext({
+    viewport: { width, height: width < 600 ? 812 : 800 },
+  });
+  await context.addInitScript((l) => localStorage.setItem('atrium.lang', l), lang);
+  await context.addCookies([{ name: 'api-token', value: token, url }]);
+  return context;
+}
+
+test('a regenerated answer keeps the earlier one: ‹ 1 / 2 › switches between them, in both languages and widths', async ({
+  browser,
+  atrium,
+}) => {
+  test.setTimeout(120_000);
+  const { roomId, member } = await seedVersions(atrium);
+  const shots = process.env.SCREENSHOTS === '1' ? `${SCREENS}/h-versions` : undefined;
+  if (shots) mkdirSync(shots, { recursive: true });
+  for (const lang of ['zh-CN', 'en'] as const) {
+    for (const width of [1280, 375]) {
+      const l = versionLabels[lang];
+      const { id } = await call<{ id: number }>(
+        atrium.url,
+        'api/aigc/conversation/create',
+        { roomId },
+        member,
+      );
+      fake.script({ text: `The first answer, ${lang} at ${width}.` });
+      await call(
+        atrium.url,
+        'api/aigc/chat/send',
+        { conversationId: id, content: 'Tell me something', images: [] },
+        member,
+      );
+      await expect.poll(() => fake.completions().at(-1)?.finished).toBe(true);
+      const context = await contextIn(browser, atrium.url, member.token, lang, width);
+      const page = await context.newPage();
+      await page.goto(`${atrium.url}#/${roomId}?c=${id}`);
+      const answer = answers(page).last();
+      await expect(answer).toContainText('The first answer');
+      await expect(answer).toHaveAttribute('data-status', 'done');
+      await expect(page.getByRole('group', { name: l.group })).toHaveCount(0);
+
+      // Written again: the new answer streams in the same place and says it is version 2 of 2.
+      fake.script({ text: `A second answer, ${lang} at ${width}.`, delayMs: 20 });
+      await answer.getByRole('button', { name: l.again }).click();
+      const versions = page.getByRole('group', { name: l.group });
+      await expect(versions).toContainText('2 / 2');
+      await expect(answers(page)).toHaveCount(1);
+      await expect(answers(page).last()).toHaveAttribute('data-status', 'done');
+      await expect(answers(page).last()).toContainText('A second answer');
+      await expect(versions.getByRole('button', { name: l.previous })).toBeInViewport();
+      if (shots) await page.screenshot({ path: `${shots}/answer-versions-${lang}-${width}.png` });
+
+      // Back to the first: its text, "1 / 2" focused (read out); on with the keyboard.
+      await versions.getByRole('button', { name: l.previous }).click();
+      await expect(versions).toContainText('1 / 2');
+      await expect(answers(page).last()).toContainText('The first answer');
+      await expect(answers(page).last()).not.toContainText('A second answer');
+      await expect(versions.getByText('1 / 2')).toBeFocused();
+      if (shots) await page.screenshot({ path: `${shots}/answer-version-1-${lang}-${width}.png` });
+      await page.keyboard.press('Tab');
+      await expect(versions.getByRole('button', { name: l.next })).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect(versions).toContainText('2 / 2');
+      await expect(answers(page).last()).toContainText('A second answer');
+      await context.close();
+    }
+  }
 });

@@ -8,14 +8,17 @@ function regenerateAnswer(messageId: number): Promise<MessageRecord> {
   return fetchData('member', 'aigc/chat/regenerate', { messageId });
 }
 
-/** Writes the latest answer again: it turns back into an empty, streaming message. */
+/**
+ * Writes the latest answer again as a new version of it: the new answer (empty, streaming, with
+ * the ids of every version) takes the place of the one shown, which stays one switch away.
+ */
 export function useRegenerateAnswer() {
   const client = useQueryClient();
   return useMutation<MessageRecord, ApiError, number>({
     mutationFn: regenerateAnswer,
-    onSuccess: (restarted) => {
-      client.setQueryData<MessagePages>(chatKeys.messages(restarted.conversationId), (data) =>
-        updateMessage(data, restarted.id, () => restarted),
+    onSuccess: (version, shownId) => {
+      client.setQueryData<MessagePages>(chatKeys.messages(version.conversationId), (data) =>
+        updateMessage(data, shownId, () => version),
       );
     },
   });

@@ -189,7 +189,12 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
     }
   };
   const onStop = useCallback((id: number) => stop.mutate(id), [stop]);
-  const onRegenerate = useCallback((id: number) => regenerate.mutate(id), [regenerate]);
+  // The version a switch or a regeneration has just shown: its ‹ n / m › takes the focus.
+  const [versionFocus, setVersionFocus] = useState<number>();
+  const onRegenerate = useCallback(
+    (id: number) => regenerate.mutate(id, { onSuccess: (version) => setVersionFocus(version.id) }),
+    [regenerate],
+  );
   const edit = useEditMessage();
   const showVersion = useShowVersion();
   const onEdit = useCallback(
@@ -206,7 +211,9 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
   );
   const onShowVersion = useCallback(
     (messageId: number) => {
-      if (activeId !== undefined) showVersion.mutate({ conversationId: activeId, messageId });
+      if (activeId === undefined) return;
+      setVersionFocus(messageId);
+      showVersion.mutate({ conversationId: activeId, messageId });
     },
     [showVersion, activeId],
   );
@@ -337,6 +344,7 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
               onRegenerate={onRegenerate}
               onEdit={onEdit}
               onShowVersion={onShowVersion}
+              versionFocusId={versionFocus}
             />
             <Composer
               disabled={noModel}

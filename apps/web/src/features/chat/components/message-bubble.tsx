@@ -3,10 +3,8 @@ import { Alert, Avatar, Button, Image, Input, Space, Tooltip, theme, Typography 
 import {
   CopyOutlined,
   EditOutlined,
-  LeftOutlined,
   PauseCircleOutlined,
   RedoOutlined,
-  RightOutlined,
   RobotOutlined,
   UserOutlined,
 } from '@ant-design/icons';
@@ -17,6 +15,7 @@ import { assetUrl } from '@/lib/urls';
 import { useChatT } from '../i18n';
 import { Citations } from './citations';
 import { ChatMarkdown } from './markdown';
+import { MessageVersions } from './message-versions';
 
 export interface MessageBubbleProps {
   message: MessageRecord;
@@ -27,49 +26,10 @@ export interface MessageBubbleProps {
   onRegenerate: (id: number) => void;
   /** Asks this question again in other words; resolves false when it was refused. */
   onEdit: (id: number, content: string) => Promise<boolean>;
-  /** Shows another version of a question (and the branch after it). */
+  /** Shows another version of a question or an answer (and the branch after it). */
   onShowVersion: (id: number) => void;
-}
-
-/** "‹ 2 / 3 ›": which version of an edited question is shown, and the way to the others. */
-function Versions({
-  message,
-  busy,
-  onShowVersion,
-}: {
-  message: MessageRecord;
-  busy: boolean;
-  onShowVersion: (id: number) => void;
-}) {
-  const t = useChatT();
-  const versions = message.versions ?? [];
-  const at = versions.indexOf(message.id);
-  if (versions.length < 2 || at < 0) return null;
-  const go = (index: number) => {
-    const id = versions[index];
-    if (id !== undefined) onShowVersion(id);
-  };
-  return (
-    <span className="atrium-msg-versions" aria-label={t('chat.versions')}>
-      <Button
-        size="small"
-        type="text"
-        icon={<LeftOutlined />}
-        aria-label={t('chat.previousVersion')}
-        disabled={busy || at === 0}
-        onClick={() => go(at - 1)}
-      />
-      <span>{t('chat.versionOf', { n: at + 1, total: versions.length })}</span>
-      <Button
-        size="small"
-        type="text"
-        icon={<RightOutlined />}
-        aria-label={t('chat.nextVersion')}
-        disabled={busy || at === versions.length - 1}
-        onClick={() => go(at + 1)}
-      />
-    </span>
-  );
+  /** The version a switch has just shown: its ‹ n / m › takes the focus. */
+  versionFocus?: boolean;
 }
 
 /** The question in a box to change it; saving asks it again as a new version. */
@@ -159,6 +119,7 @@ export const MessageBubble = memo(function MessageBubble({
   onRegenerate,
   onEdit,
   onShowVersion,
+  versionFocus = false,
 }: MessageBubbleProps) {
   const t = useChatT();
   const { token } = theme.useToken();
@@ -209,7 +170,12 @@ export const MessageBubble = memo(function MessageBubble({
           )}
           {!editing && (
             <div className="atrium-msg-actions atrium-msg-actions-user">
-              <Versions message={message} busy={busy} onShowVersion={onShowVersion} />
+              <MessageVersions
+                message={message}
+                busy={busy}
+                onShowVersion={onShowVersion}
+                autoFocus={versionFocus}
+              />
               <Tooltip title={t('chat.edit')}>
                 <Button
                   size="small"
@@ -265,6 +231,12 @@ export const MessageBubble = memo(function MessageBubble({
         </div>
         {message.citations && !streaming && <Citations citations={message.citations} />}
         <div className="atrium-msg-actions">
+          <MessageVersions
+            message={message}
+            busy={busy}
+            onShowVersion={onShowVersion}
+            autoFocus={versionFocus}
+          />
           {streaming ? (
             <Button
               size="small"

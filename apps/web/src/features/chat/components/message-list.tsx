@@ -17,6 +17,8 @@ export interface MessageListProps {
   onRegenerate: (id: number) => void;
   onEdit: (id: number, content: string) => Promise<boolean>;
   onShowVersion: (id: number) => void;
+  /** The version just shown (switched to or regenerated): its ‹ n / m › takes the focus. */
+  versionFocusId?: number | undefined;
   /** A message to scroll to and mark for a moment (a search opened it), once it is loaded. */
   focusId?: number | undefined;
   /** Called once `focusId` was scrolled to. */
@@ -41,6 +43,7 @@ export function MessageList({
   onRegenerate,
   onEdit,
   onShowVersion,
+  versionFocusId,
   focusId,
   onFocused,
 }: MessageListProps) {
@@ -134,6 +137,7 @@ export function MessageList({
             onRegenerate={onRegenerate}
             onEdit={onEdit}
             onShowVersion={onShowVersion}
+            versionFocus={message.id === versionFocusId}
           />
         ))}
       </div>

@@ -35,6 +35,7 @@ export const chatEn: ChatMessages = {
   'chat.saveEdit': 'Save & send',
   'chat.cancelEdit': 'Cancel',
   'chat.versions': 'Versions of this question',
+  'chat.answerVersions': 'Versions of this answer',
   'chat.versionOf': '{{n}} / {{total}}',
   'chat.previousVersion': 'Previous version',
   'chat.nextVersion': 'Next version',
