@@ -182,15 +182,18 @@ describe.each(testDbKinds)('conversation search on %s', (kind) => {
     expect(await found(token, 'walrus')).toEqual([sent.assistantMessage.id]);
 
     // While an answer streams, what it has written so far is not searchable; once ended it is.
+    // (Written by this live instance, so that no sweep ends it as abandoned meanwhile.)
     const db = t.db;
-    await sql`update chat_messages set status = 'streaming', content = 'half written octopus'
+    await sql`update chat_messages set status = 'streaming', content = 'half written octopus',
+      writer_instance = ${t.app.services.instances.id}
       where id = ${regenerated.id}`.execute(db);
     expect(await found(token, 'octopus')).toEqual([]);
     expect(await found(token, 'narwhal')).toEqual([]);
     await sql`update chat_messages set content = 'more written octopus squid'
       where id = ${regenerated.id}`.execute(db);
     expect(await found(token, 'squid')).toEqual([]);
-    await sql`update chat_messages set status = 'stopped' where id = ${regenerated.id}`.execute(db);
+    await sql`update chat_messages set status = 'stopped', writer_instance = null
+      where id = ${regenerated.id}`.execute(db);
     expect(await found(token, 'squid')).toEqual([regenerated.id]);
 
     // An edit branches: both versions of the question are found; revealing the old one shows
