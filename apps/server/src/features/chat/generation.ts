@@ -20,7 +20,8 @@ import {
   type Outcome,
 } from './job';
 import { readAnswer } from './provider-read';
-import { WriterPresence, type WriterState } from './writers';
+import { WriterPresence } from './writers';
+import { AbandonedAnswers } from './abandoned';
 import { tapAnswerTokens } from '../../ops/taps';
 
 export { channelOf, Job, type GenerationRequest, type JobEvent } from './job';
@@ -65,17 +66,12 @@ export interface GenerationDeps {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Why an answer was ended by someone other than its writer, as far as they can tell. */
-const takenOverReason = (state: WriterState) =>
-  state === 'lost' ? EndMessages.lostTouch : EndMessages.interrupted;
-
 /**
  * Server-owned generation (DESIGN 8): each answer is a job that calls the provider and keeps the
  * text in memory. The message row names this instance as its writer, so the answer lives as long
- * as this instance (DESIGN 2): every instance sweeps once a heartbeat for answers whose writer is
- * dead and ends them as interrupted. A writer that only lost the database for a while is not
- * dead (issue 26): it keeps streaming into memory and writes when the database answers again,
- * and others leave its answers alone for `stallGraceMs` (see `WriterPresence`).
+ * as this instance (DESIGN 2; the answers of dead writers are ended by `AbandonedAnswers`). A
+ * writer that only lost the database for a while keeps streaming into memory and writes when the
+ * database answers again (issue 26).
  *
  * Text is written before it is shown: a flusher writes the new text of every live job (all of
  * them in a few statements) as soon as it arrives, and only once that write has committed
@@ -91,11 +87,10 @@ export class Generations {
   private readonly clients = new Map<string, OpenAI>();
   private flushQueued = false;
   private flushing: Promise<void> | undefined;
-  private sweepTimer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<void> | undefined;
   private unsubscribeStop: (() => Promise<void>) | undefined;
   private closed = false;
   private readonly presence: WriterPresence;
+  private readonly abandoned: AbandonedAnswers;
   private readonly publishing: IncidentLog;
 
   constructor(private readonly deps: GenerationDeps) {
@@ -108,6 +103,11 @@ export class Generations {
       deps.now,
       this.options.stallGraceMs,
     );
+    this.abandoned = new AbandonedAnswers({
+      ...deps,
+      presence: this.presence,
+      writesHere: (messageId) => this.jobs.has(messageId),
+    });
   }
 
   /** Most history messages a prompt considers. */
@@ -126,10 +126,7 @@ export class Generations {
       this.jobs.get(Number(message))?.stop('stop');
     });
     await this.presence.start();
-    await this.sweep();
-    // Once a heartbeat: an answer is ended within a beat of its writer being counted dead.
-    this.sweepTimer = setInterval(() => void this.sweep(), this.deps.instances.timing.heartbeatMs);
-    this.sweepTimer.unref();
+    await this.abandoned.start();
   }
 
   get size(): number {
@@ -147,9 +144,7 @@ export class Generations {
   start({ history, ...request }: GenerationRequest): Job {
     // The history is used once, for the prompt: the job does not keep it.
     const job = new Job(request);
-    // A job still here for the same message lost it to another instance, which has since
-    // ended it and let it be regenerated: it must not write over the new answer.
-    this.jobs.get(job.messageId)?.lose();
+    // Each answer is started once: a regenerated answer is a new message (versions.ts).
     this.jobs.set(job.messageId, job);
     job.finished = this.run(job, history);
     return job;
@@ -187,96 +182,30 @@ export class Generations {
    * Whether a live instance is writing this streaming answer: its writer's heartbeat is fresh, or
    * it is running but out of touch with the database for less than the grace.
    */
-  async isWritten(row: Pick<MessageRow, 'id' | 'writerInstance'>): Promise<boolean> {
-    if (this.jobs.has(row.id)) return true;
-    const state = await this.presence.stateOf(row.writerInstance);
-    return state === 'alive' || state === 'stalled';
+  isWritten(row: Pick<MessageRow, 'id' | 'writerInstance'>): Promise<boolean> {
+    return this.abandoned.isWritten(row);
   }
 
-  /**
-   * Ends an answer nobody is writing any more (its writer died): it keeps what was stored, which
-   * is all any client was shown, is marked interrupted, and listeners everywhere hear the end.
-   * Does nothing when the answer has ended or another writer has taken it since. Without an
-   * `error`, the reason says whether its writer was gone or out of touch with the database.
-   */
-  async endAbandoned(
+  /** Ends an answer nobody is writing any more (abandoned.ts). */
+  endAbandoned(
     messageId: number,
     writer: string | null,
     status: 'interrupted' | 'stopped' = 'interrupted',
     reason?: string,
   ): Promise<void> {
-    const error = reason ?? takenOverReason(await this.presence.stateOf(writer));
-    const row = await this.deps.repo.findMessage(messageId);
-    if (row?.status !== 'streaming' || row.writerInstance !== writer) return;
-    const completionTokens = estimateTokens(row.content);
-    const ended = await this.deps.repo.db.transaction().execute(async (trx) => {
-      const done = await new ChatRepository(trx).finishMessage(messageId, writer, {
-        status,
-        error,
-        completionTokens,
-        tokensEstimated: 1,
-        updatedAt: this.deps.now(),
-      });
-      if (done)
-        await this.deps.budgets.settle(
-          trx,
-          messageId,
-          row.promptTokens || undefined,
-          completionTokens,
-          true,
-        );
-      return done;
-    });
-    if (!ended) return;
-    const event: JobEvent = {
-      t: 'end',
-      seq: row.seq,
-      status,
-      error,
-      usage: { promptTokens: row.promptTokens, completionTokens, estimated: true },
-    };
-    await this.deps.bus.publish(channelOf(messageId), JSON.stringify(event));
+    return this.abandoned.end(messageId, writer, status, reason);
   }
 
   /** Aborts every job as interrupted and waits for them to be written. */
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.sweepTimer);
+    const sweepsEnded = this.abandoned.stop();
     const running = [...this.jobs.values()];
     for (const job of running) job.stop('shutdown');
     await Promise.allSettled(running.map((job) => job.finished));
-    await Promise.allSettled([this.flushing, this.sweeping]);
+    await Promise.allSettled([this.flushing, sweepsEnded]);
     await this.presence.stop();
     await this.unsubscribeStop?.();
-  }
-
-  /**
-   * Ends the answers of dead writers, and of writers out of touch with the database for longer
-   * than the grace: one indexed query when there are none.
-   */
-  private sweep(): Promise<void> {
-    this.sweeping ??= (async () => {
-      try {
-        const abandoned = await this.deps.repo.abandoned(this.deps.instances.aliveSince());
-        const states = new Map<string | null, WriterState>();
-        for (const { id, writerInstance } of abandoned) {
-          // Our own heartbeat is late (the database was slow): nothing here is dead.
-          if (this.jobs.has(id)) continue;
-          let state = states.get(writerInstance);
-          if (state === undefined) {
-            state = await this.presence.stateOf(writerInstance);
-            states.set(writerInstance, state);
-          }
-          if (state === 'alive' || state === 'stalled') continue;
-          await this.endAbandoned(id, writerInstance, 'interrupted', takenOverReason(state));
-        }
-      } catch (error) {
-        this.deps.log.warn({ err: error }, 'ending abandoned chat answers failed');
-      } finally {
-        this.sweeping = undefined;
-      }
-    })();
-    return this.sweeping;
   }
 
   private emit(job: Job, event: JobEvent): void {
