@@ -449,6 +449,8 @@ test('a regenerated answer keeps the earlier one: ‹ 1 / 2 › switches between
       await page.keyboard.press('Enter');
       await expect(versions).toContainText('2 / 2');
       await expect(answers(page).last()).toContainText('A second answer');
+      await expect(versions.getByText('2 / 2')).toBeFocused();
+      if (shots) await page.screenshot({ path: `${shots}/answer-keyboard-${lang}-${width}.png` });
       await context.close();
     }
   }
