@@ -43,7 +43,7 @@ import { createRateLimits, type RateLimits } from './http/rate-limits';
 import { registerLanguage } from './http/language';
 import { registerRouting } from './http/route';
 import { registerInflightBodies } from './http/inflight';
-import { helmetHeaders } from './http/security-headers';
+import { PageHeaders } from './http/page-headers';
 import { defaultServerLimits, serverOptions, type ServerLimits } from './http/server-limits';
 import { registerXsrf } from './http/xsrf';
 import { Instances, type InstanceTiming } from './instances/instances';
@@ -103,33 +103,6 @@ declare module 'fastify' {
   }
 }
 
-function contentSecurityPolicy(config: Config) {
-  const s3Origin =
-    config.storage.driver === 's3' && config.storage.publicUrl
-      ? [new URL(config.storage.publicUrl).origin]
-      : [];
-  // No upgrade-insecure-requests: the default install is plain http, also on LAN addresses.
-  return {
-    useDefaults: false,
-    directives: {
-      defaultSrc: ["'self'"],
-      baseUri: ["'self'"],
-      // hash-wasm compiles WebAssembly for the in-browser MD5 of uploads.
-      scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
-      // antd and the editors set inline styles.
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:', 'blob:', ...s3Origin],
-      mediaSrc: ["'self'", 'blob:', ...s3Origin],
-      fontSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'"],
-      workerSrc: ["'self'", 'blob:'],
-      objectSrc: ["'none'"],
-      frameAncestors: ["'self'"],
-      formAction: ["'self'"],
-    },
-  };
-}
-
 /**
  * Builds the whole server: plugins, hooks and every feature's routes. It never listens, so tests
  * drive it with `app.inject()` and main.ts decides where it listens.
@@ -143,8 +116,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const ownsLimits = deps.limits === undefined;
   const limits = deps.limits ?? createRateLimits(config);
 
-  // Rendered before the server exists: the answers Node's parser and the router give carry them.
-  const securityHeaders = helmetHeaders({ contentSecurityPolicy: contentSecurityPolicy(config) });
+  // Rendered before the server exists: the answers Node's parser and the router give carry them
+  // (never a page, so the start-up policy, which frames nothing but this site, is theirs).
+  const pageHeaders = new PageHeaders(config);
+  const securityHeaders = pageHeaders.current;
   const serverLimits = { ...defaultServerLimits, ...deps.serverLimits };
   const app = Fastify({
     loggerInstance: deps.logger ?? pino({ level: config.logLevel }),
@@ -168,9 +143,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     if (ownsDb) await db.destroy();
   });
 
-  // Security headers (helmet's, rendered once) and the request id, on every answer.
+  // Security headers (helmet's, rendered again only when a setting changes them) and the request
+  // id, on every answer.
   app.addHook('onRequest', (req, reply, done) => {
-    reply.headers(securityHeaders);
+    reply.headers(pageHeaders.current);
     reply.header('x-request-id', req.id);
     done();
   });
@@ -246,7 +222,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     embeddingModel: config.embeddingModel,
     ...(deps.aigc ? { options: deps.aigc } : {}),
   });
-  const site = registerSiteSettingsFeature(app, { defaultSiteName: DEFAULT_SITE_NAME });
+  const site = registerSiteSettingsFeature(app, {
+    defaultSiteName: DEFAULT_SITE_NAME,
+    allowFrames: (origin) => pageHeaders.allowFrames(origin),
+  });
   registerAppFeature(app, { config, extraConfig: () => site.publicConfig() });
   app.decorate('features', { captcha, files, providers, chat });
   registerOps(app, {

@@ -62,10 +62,26 @@ export const selectorModes = ['builtin', 'external'] as const;
 export type SelectorMode = (typeof selectorModes)[number];
 
 /**
+ * The origin a page must let frames load from for this selector address (CSP frame-src), or
+ * undefined when the address is empty or a path of this site ('self' covers it).
+ */
+export function selectorFrameOrigin(server: string): string | undefined {
+  const address = server.trim();
+  if (!/^https?:\/\/[^/\\]/i.test(address)) return undefined;
+  try {
+    return new URL(address).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The form's fields, each on its own (the stored value is read field by field, and the answers
+ * give back what is stored even when it breaks a rule between fields).
  * The form's custom messages are catalogue keys (issue 27): a refusal names the field in the
  * request's language.
  */
-export const siteSettingsSchema = z.strictObject({
+export const siteSettingsFields = z.strictObject({
   siteName: textField().trim().min(1).max(siteNameMaxLength),
   /** The language the site answers a request that names none in (issue 27), and a first visit's. */
   siteLanguage: z.enum(languages).default(defaultLanguage),
@@ -87,7 +103,17 @@ export const siteSettingsSchema = z.strictObject({
       if (problem) ctx.addIssue({ code: 'custom', message: 'admin.invalidJson' });
     }),
 });
-export type SiteSettings = z.infer<typeof siteSettingsSchema>;
+
+/** What a save must hold: the fields, and the external selector only with its address. */
+export const siteSettingsSchema = siteSettingsFields.superRefine((settings, ctx) => {
+  if (settings.selectorMode === 'external' && settings.selectorServer === '')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['selectorServer'],
+      message: 'admin.selectorServerRequired',
+    });
+});
+export type SiteSettings = z.infer<typeof siteSettingsFields>;
 
 export const siteSettingsGetRequest = z.strictObject({});
 export const siteSettingsSaveRequest = z.strictObject({ settings: siteSettingsSchema });
@@ -102,11 +128,11 @@ export const siteSettingsCalls = defineCalls('admin', {
   'setting/get': {
     rule: siteSettingsRule,
     request: siteSettingsGetRequest,
-    answer: siteSettingsSchema,
+    answer: siteSettingsFields,
   },
   'setting/save': {
     rule: siteSettingsRule,
     request: siteSettingsSaveRequest,
-    answer: siteSettingsSchema,
+    answer: siteSettingsFields,
   },
 });

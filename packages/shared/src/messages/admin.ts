@@ -90,6 +90,10 @@ export const admin = {
     'zh-CN': '{field}只能包含字母、数字和 : . _ -，并以字母开头',
     en: '{field}: letters, digits and : . _ - starting with a letter',
   },
+  'admin.selectorServerRequired': {
+    'zh-CN': '使用外部选择器时必须填写{field}',
+    en: '{field} is required for the external selector',
+  },
   'admin.invalidJson': { 'zh-CN': '{field}不是有效的 JSON', en: '{field} is not valid JSON' },
 
   // Fields of these forms, as validation refusals name them.

@@ -1,5 +1,6 @@
 import {
-  siteSettingsSchema,
+  selectorFrameOrigin,
+  siteSettingsFields,
   type SitePublicConfig,
   type SiteSettings,
 } from '@atrium/shared/contract/site-settings';
@@ -19,6 +20,11 @@ const siteNameKey = 'siteName';
 export const siteLanguageKey = 'siteLanguage';
 /** Everything else of the form, as one JSON value. */
 export const siteKey = 'site';
+/**
+ * The origin pages may frame for the external selector ('' for none), written with the form: like
+ * the language, every instance reads it every few seconds, so it is one small value of its own.
+ */
+export const selectorOriginKey = 'selectorOrigin';
 
 type StoredSite = Omit<SiteSettings, 'siteName' | 'siteLanguage'>;
 
@@ -34,7 +40,7 @@ const emptySite: StoredSite = {
   advanced: '',
 };
 
-const storedShape = siteSettingsSchema.omit({ siteName: true, siteLanguage: true }).shape;
+const storedShape = siteSettingsFields.omit({ siteName: true, siteLanguage: true }).shape;
 
 /**
  * Each field of the stored value on its own: a value written by an older version, or edited by
@@ -63,6 +69,8 @@ export class SiteSettingsService {
        * saved, and read for app/config.
        */
       siteLanguage: { get(): Language; set(lang: Language): void };
+      /** Lets this instance's pages frame the external selector's origin (or nothing). */
+      allowFrames: (origin: string | undefined) => void;
     },
   ) {}
 
@@ -85,6 +93,22 @@ export class SiteSettingsService {
     return lang;
   }
 
+  /**
+   * The origin the external selector's frame loads from, as stored, passed on to allowFrames.
+   * A site last saved before the origin had its own key has it worked out from the form, once.
+   */
+  async frameOrigin(): Promise<string | undefined> {
+    let stored = await this.settings.get(selectorOriginKey);
+    if (typeof stored !== 'string') {
+      const site = readSite(await this.settings.get(siteKey));
+      stored = selectorFrameOrigin(site.selectorServer) ?? '';
+      await this.settings.setIfAbsent(selectorOriginKey, stored, this.deps.now());
+    }
+    const origin = typeof stored === 'string' && stored !== '' ? stored : undefined;
+    this.deps.allowFrames(origin);
+    return origin;
+  }
+
   async get(): Promise<SiteSettings> {
     const name = await this.settings.get(siteNameKey);
     const siteName =
@@ -101,11 +125,13 @@ export class SiteSettingsService {
       metaTags: rest.metaTags.map((tag) => ({ name: tag.name, value: tag.value })),
     };
     const now = this.deps.now();
+    const origin = selectorFrameOrigin(site.selectorServer);
     await this.deps.db.transaction().execute(async (trx) => {
       const settings = new SettingsRepository(trx);
       await settings.set(siteNameKey, siteName, now);
       await settings.set(siteLanguageKey, siteLanguage, now);
       await settings.set(siteKey, site, now);
+      await settings.set(selectorOriginKey, origin ?? '', now);
       await holdFiles(
         trx,
         { kinds: siteRefKinds, holderId: 0, memberId: null },
@@ -113,6 +139,7 @@ export class SiteSettingsService {
       );
     });
     this.deps.siteLanguage.set(siteLanguage);
+    this.deps.allowFrames(origin);
     return this.get();
   }
 
