@@ -5,6 +5,8 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { Brand } from '@/components/brand';
 import { LanguageSwitch, ThemeSwitch } from '@/components/header-tools';
 import { UserMenu } from '@/components/user-menu';
+import { LeaveGuard } from '@/components/unsaved-changes/leave-guard';
+import { afterDiscard } from '@/components/unsaved-changes/unsaved-changes';
 import { toast } from '@/lib/feedback';
 import { useT } from '@/lib/i18n';
 import { loginLocation } from '@/lib/login-redirect';
@@ -38,9 +40,12 @@ export function AdminLayout() {
   const drawerMode = small && !style.alwaysShowMenu;
   const top = small ? style.mobileTop : style.top;
 
-  // Signing out forgets the user, so the guard above takes the page to the login route.
+  // Signing out forgets the user, so the guard above takes the page to the login route; edits
+  // not saved are asked about first, as leaving the page would.
   const onLogout = () =>
-    logout.mutate(undefined, { onSuccess: () => toast.success(t('auth.loggedOut')) });
+    afterDiscard(() =>
+      logout.mutate(undefined, { onSuccess: () => toast.success(t('auth.loggedOut')) }),
+    );
 
   return (
     <Layout style={{ minHeight: '100vh', paddingTop: top }}>
@@ -103,6 +108,7 @@ export function AdminLayout() {
           </Layout.Sider>
         )}
         <Layout.Content style={{ padding: small ? 16 : 24, minWidth: 0 }}>
+          <LeaveGuard />
           <Outlet />
         </Layout.Content>
       </Layout>

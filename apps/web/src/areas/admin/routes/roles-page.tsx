@@ -4,6 +4,7 @@ import { useRoleList } from '@/features/roles/api/list-roles';
 import { RoleEditor } from '@/features/roles/components/role-editor';
 import { RoleList } from '@/features/roles/components/role-list';
 import { useRolesT } from '@/features/roles/i18n';
+import { afterDiscard } from '@/components/unsaved-changes/unsaved-changes';
 import { PageHeader } from './page-header';
 import { RuleGate } from './rule-gate';
 
@@ -36,7 +37,9 @@ function Roles() {
               roles={roles}
               loading={list.isPending}
               selected={selected}
-              onSelect={setChosen}
+              onSelect={(id) => {
+                if (id !== selected) afterDiscard(() => setChosen(id));
+              }}
             />
           </Card>
         </Col>

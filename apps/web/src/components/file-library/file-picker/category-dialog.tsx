@@ -4,6 +4,7 @@ import { useFilesT } from '@/components/file-library/i18n';
 import type { CategoryOption } from './categories';
 import { CategorySelect } from './category-select';
 import { SubDialog } from './sub-dialog';
+import { useUnsavedEdits } from '@/components/unsaved-changes/unsaved-changes';
 
 export interface CategoryDraft {
   id: number;
@@ -25,6 +26,7 @@ export function CategoryDialog(props: CategoryDialogProps) {
   const t = useFilesT();
   const [form] = Form.useForm<{ pid: number; title: string }>();
   const { open, draft } = props;
+  const edits = useUnsavedEdits(open);
 
   useEffect(() => {
     if (open) form.setFieldsValue({ pid: draft.pid, title: draft.title });
@@ -44,9 +46,15 @@ export function CategoryDialog(props: CategoryDialogProps) {
       title={draft.id > 0 ? t('files.editCategory') : t('files.addCategory')}
       loading={props.loading}
       onConfirm={submit}
-      onClose={props.onClose}
+      onClose={edits.guard(props.onClose)}
     >
-      <Form form={form} layout="vertical" onFinish={submit} requiredMark={false}>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        onValuesChange={edits.changed}
+        requiredMark={false}
+      >
         <Form.Item name="pid" label={t('files.parent')} rules={[{ required: true }]}>
           <CategorySelect options={props.parents} />
         </Form.Item>

@@ -4,6 +4,7 @@ import { useFilesT } from '@/components/file-library/i18n';
 import type { CategoryOption } from './categories';
 import { CategorySelect } from './category-select';
 import { SubDialog } from './sub-dialog';
+import { useUnsavedEdits } from '@/components/unsaved-changes/unsaved-changes';
 
 export interface FileEditDialogProps {
   open: boolean;
@@ -19,6 +20,7 @@ export function FileEditDialog(props: FileEditDialogProps) {
   const t = useFilesT();
   const [form] = Form.useForm<{ categoryId: number }>();
   const { open, categoryId } = props;
+  const edits = useUnsavedEdits(open);
 
   useEffect(() => {
     if (open) form.setFieldsValue({ categoryId });
@@ -36,9 +38,9 @@ export function FileEditDialog(props: FileEditDialogProps) {
       title={t('files.editFile')}
       loading={props.loading}
       onConfirm={submit}
-      onClose={props.onClose}
+      onClose={edits.guard(props.onClose)}
     >
-      <Form form={form} layout="vertical" requiredMark={false}>
+      <Form form={form} layout="vertical" requiredMark={false} onValuesChange={edits.changed}>
         <Form.Item name="categoryId" label={t('files.category')} rules={[{ required: true }]}>
           <CategorySelect options={props.categories} />
         </Form.Item>

@@ -23,6 +23,7 @@ import { sameSmtpAddress, sameUrlAddress } from '@atrium/shared/contract/secret-
 import { useSaveMessaging } from '../api/save-messaging';
 import { useTestMessaging } from '../api/test-messaging';
 import { useAccountT } from '../i18n';
+import { useUnsavedEdits } from '@/components/unsaved-changes/unsaved-changes';
 
 type Values = Omit<MessagingBody, 'smtp' | 'sms'> & {
   smtp: Omit<MessagingBody['smtp'], 'password'> & { password: string };
@@ -69,6 +70,7 @@ export function MessagingSettingsForm({ view }: { view: MessagingView }) {
   const save = useSaveMessaging();
   const test = useTestMessaging();
   const [testTarget, setTestTarget] = useState('');
+  const edits = useUnsavedEdits(true);
   const emailTransport = Form.useWatch('emailTransport', form) ?? view.emailTransport;
   const smsTransport = Form.useWatch('smsTransport', form) ?? view.smsTransport;
   const saved = save.data ?? view;
@@ -81,8 +83,10 @@ export function MessagingSettingsForm({ view }: { view: MessagingView }) {
   const { hasPassword: _stored, ...smtp } = view.smtp;
   const { hasSecret: _storedSecret, ...sms } = view.sms;
 
-  const clearSecrets = () =>
+  const clearSecrets = () => {
     form.setFieldsValue({ smtp: { password: '' }, sms: { secret: '', removeSecret: false } });
+    edits.saved();
+  };
 
   const onSave = (values: Values) =>
     save.mutate({ body: toBody(values) }, { onSuccess: clearSecrets });
@@ -106,6 +110,7 @@ export function MessagingSettingsForm({ view }: { view: MessagingView }) {
         smtp: { ...smtp, password: '' },
         sms: { ...sms, secret: '', removeSecret: false },
       }}
+      onValuesChange={edits.changed}
       onFinish={onSave}
     >
       <Row gutter={[16, 16]}>

@@ -6,6 +6,7 @@ import { useCreateAdmin } from '../api/create-admin';
 import { useEditAdmin } from '../api/edit-admin';
 import { useAdminsT } from '../i18n';
 import { adminPasswordRule } from '@/lib/password-rules';
+import { useUnsavedEdits } from '@/components/unsaved-changes/unsaved-changes';
 
 interface FormValues {
   username: string;
@@ -29,6 +30,7 @@ export function AdminFormDialog({ open, admin, onClose }: AdminFormDialogProps) 
   const create = useCreateAdmin();
   const edit = useEditAdmin();
   const editing = admin !== undefined;
+  const edits = useUnsavedEdits(open);
 
   useEffect(() => {
     if (!open) return;
@@ -58,10 +60,16 @@ export function AdminFormDialog({ open, admin, onClose }: AdminFormDialogProps) 
       cancelText={t('admins.cancel')}
       confirmLoading={create.isPending || edit.isPending}
       onOk={() => void submit().catch(() => undefined)}
-      onCancel={onClose}
+      onCancel={edits.guard(onClose)}
       destroyOnHidden
     >
-      <Form form={form} layout="vertical" requiredMark={false} preserve={false}>
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        preserve={false}
+        onValuesChange={edits.changed}
+      >
         {!editing && (
           <>
             <Form.Item

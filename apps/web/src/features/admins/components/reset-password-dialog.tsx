@@ -3,6 +3,7 @@ import type { AdminView } from '@atrium/shared/contract/admins';
 import { useResetAdminPassword } from '../api/reset-admin-password';
 import { useAdminsT } from '../i18n';
 import { adminPasswordRule } from '@/lib/password-rules';
+import { useUnsavedEdits } from '@/components/unsaved-changes/unsaved-changes';
 
 interface FormValues {
   password: string;
@@ -18,6 +19,7 @@ export function ResetPasswordDialog({ admin, onClose }: ResetPasswordDialogProps
   const t = useAdminsT();
   const [form] = Form.useForm<FormValues>();
   const reset = useResetAdminPassword();
+  const edits = useUnsavedEdits(admin !== undefined);
 
   const submit = async () => {
     if (!admin) return;
@@ -34,11 +36,17 @@ export function ResetPasswordDialog({ admin, onClose }: ResetPasswordDialogProps
       cancelText={t('admins.cancel')}
       confirmLoading={reset.isPending}
       onOk={() => void submit().catch(() => undefined)}
-      onCancel={onClose}
+      onCancel={edits.guard(onClose)}
       destroyOnHidden
     >
       <Alert type="warning" showIcon title={t('admins.resetHint')} style={{ marginBottom: 16 }} />
-      <Form form={form} layout="vertical" requiredMark={false} preserve={false}>
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        preserve={false}
+        onValuesChange={edits.changed}
+      >
         <Form.Item
           name="password"
           label={t('admins.password')}

@@ -4,6 +4,7 @@ import { useProviderModels } from '../api/provider-models';
 import { useSaveModel } from '../api/save-model';
 import { useAiT } from '../i18n';
 import { asyncHandler } from '@/lib/async-handler';
+import { useUnsavedEdits } from '@/components/unsaved-changes/unsaved-changes';
 
 interface Values {
   name: string;
@@ -34,18 +35,26 @@ export function ModelDialog({
 }) {
   const t = useAiT();
   const save = useSaveModel();
+  const edits = useUnsavedEdits(target !== undefined);
   return (
     <Modal
       open={target !== undefined}
       title={target?.model ? t('ai.editModel') : t('ai.createModel')}
-      onCancel={onClose}
+      onCancel={edits.guard(onClose)}
       okText={t('ai.save')}
       cancelText={t('ai.cancel')}
       confirmLoading={save.isPending}
       okButtonProps={{ htmlType: 'submit', form: FORM_ID }}
       destroyOnHidden
     >
-      {target && <ModelForm target={target} save={save.mutateAsync} onSaved={onClose} />}
+      {target && (
+        <ModelForm
+          target={target}
+          save={save.mutateAsync}
+          onChange={edits.changed}
+          onSaved={onClose}
+        />
+      )}
     </Modal>
   );
 }
@@ -54,10 +63,12 @@ export function ModelDialog({
 function ModelForm({
   target,
   save,
+  onChange,
   onSaved,
 }: {
   target: ModelTarget;
   save: ReturnType<typeof useSaveModel>['mutateAsync'];
+  onChange: () => void;
   onSaved: () => void;
 }) {
   const t = useAiT();
@@ -78,6 +89,7 @@ function ModelForm({
       form={form}
       name={FORM_ID}
       layout="vertical"
+      onValuesChange={onChange}
       initialValues={{
         name: model?.name ?? '',
         title: model?.title ?? '',

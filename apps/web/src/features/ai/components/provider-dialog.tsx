@@ -7,6 +7,7 @@ import { useSaveProvider } from '../api/save-provider';
 import { useTestProvider } from '../api/test-provider';
 import { useAiT } from '../i18n';
 import { asyncHandler } from '@/lib/async-handler';
+import { useUnsavedEdits } from '@/components/unsaved-changes/unsaved-changes';
 
 interface Values {
   name: string;
@@ -28,18 +29,24 @@ const FORM_ID = 'ai-provider-form';
 export function ProviderDialog({ provider, onClose }: ProviderDialogProps) {
   const t = useAiT();
   const save = useSaveProvider();
+  const edits = useUnsavedEdits(provider !== undefined);
   return (
     <Modal
       open={provider !== undefined}
       title={provider ? t('ai.editProvider') : t('ai.createProvider')}
-      onCancel={onClose}
+      onCancel={edits.guard(onClose)}
       okText={t('ai.save')}
       cancelText={t('ai.cancel')}
       confirmLoading={save.isPending}
       okButtonProps={{ htmlType: 'submit', form: FORM_ID }}
       destroyOnHidden
     >
-      <ProviderForm editing={provider ?? undefined} save={save.mutateAsync} onSaved={onClose} />
+      <ProviderForm
+        editing={provider ?? undefined}
+        save={save.mutateAsync}
+        onChange={edits.changed}
+        onSaved={onClose}
+      />
     </Modal>
   );
 }
@@ -48,10 +55,12 @@ export function ProviderDialog({ provider, onClose }: ProviderDialogProps) {
 function ProviderForm({
   editing,
   save,
+  onChange,
   onSaved,
 }: {
   editing: ProviderRecord | undefined;
   save: ReturnType<typeof useSaveProvider>['mutateAsync'];
+  onChange: () => void;
   onSaved: () => void;
 }) {
   const t = useAiT();
@@ -97,6 +106,7 @@ function ProviderForm({
       form={form}
       name={FORM_ID}
       layout="vertical"
+      onValuesChange={onChange}
       initialValues={{
         name: editing?.name ?? '',
         baseUrl: editing?.baseUrl ?? 'https://api.openai.com/v1',

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Card, Flex, Skeleton, Switch, Typography } from 'antd';
 import { asyncHandler } from '@/lib/async-handler';
+import { useUnsavedChanges } from '@/components/unsaved-changes/unsaved-changes';
 import { useSmallWindow } from '@/lib/use-media-query';
 import { useShareSettings } from '../api/get-share-settings';
 import { useSaveShareSettings } from '../api/save-share-settings';
@@ -16,6 +17,7 @@ export function ShareSettingsCard() {
   // The switch as the admin set it, until saved; otherwise the stored value.
   const [edited, setEdited] = useState<boolean>();
   const publicLinks = edited ?? settings.data?.publicLinks ?? false;
+  useUnsavedChanges(settings.data !== undefined && publicLinks !== settings.data.publicLinks);
 
   return (
     <Card size={small ? 'small' : 'default'} title={t('chatShare.settingsTitle')}>

@@ -2,6 +2,7 @@ import { Form, Input, Modal } from 'antd';
 import { useCreateMember } from '../api/create-member';
 import { useMembersT } from '../i18n';
 import { memberPasswordRule } from '@/lib/password-rules';
+import { useUnsavedEdits } from '@/components/unsaved-changes/unsaved-changes';
 
 interface FormValues {
   username: string;
@@ -21,6 +22,7 @@ export function MemberCreateDialog({ open, onClose }: MemberCreateDialogProps) {
   const t = useMembersT();
   const [form] = Form.useForm<FormValues>();
   const create = useCreateMember();
+  const edits = useUnsavedEdits(open);
 
   const submit = async () => {
     const values = await form.validateFields();
@@ -36,7 +38,7 @@ export function MemberCreateDialog({ open, onClose }: MemberCreateDialogProps) {
       cancelText={t('members.cancel')}
       confirmLoading={create.isPending}
       onOk={() => void submit().catch(() => undefined)}
-      onCancel={onClose}
+      onCancel={edits.guard(onClose)}
       destroyOnHidden
     >
       <Form<FormValues>
@@ -44,6 +46,7 @@ export function MemberCreateDialog({ open, onClose }: MemberCreateDialogProps) {
         layout="vertical"
         requiredMark={false}
         preserve={false}
+        onValuesChange={edits.changed}
         initialValues={{ username: '', password: '', email: '', phone: '', nickname: '' }}
       >
         <Form.Item

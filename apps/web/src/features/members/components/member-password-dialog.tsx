@@ -3,6 +3,7 @@ import type { MemberView } from '@atrium/shared/contract/members-admin';
 import { useResetMemberPassword } from '../api/reset-member-password';
 import { useMembersT } from '../i18n';
 import { memberPasswordRule } from '@/lib/password-rules';
+import { useUnsavedEdits } from '@/components/unsaved-changes/unsaved-changes';
 
 interface FormValues {
   password: string;
@@ -18,6 +19,7 @@ export function MemberPasswordDialog({ member, onClose }: MemberPasswordDialogPr
   const t = useMembersT();
   const [form] = Form.useForm<FormValues>();
   const reset = useResetMemberPassword();
+  const edits = useUnsavedEdits(member !== undefined);
 
   const submit = async () => {
     if (!member) return;
@@ -34,11 +36,17 @@ export function MemberPasswordDialog({ member, onClose }: MemberPasswordDialogPr
       cancelText={t('members.cancel')}
       confirmLoading={reset.isPending}
       onOk={() => void submit().catch(() => undefined)}
-      onCancel={onClose}
+      onCancel={edits.guard(onClose)}
       destroyOnHidden
     >
       <Alert type="warning" showIcon title={t('members.resetHint')} style={{ marginBottom: 16 }} />
-      <Form form={form} layout="vertical" requiredMark={false} preserve={false}>
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        preserve={false}
+        onValuesChange={edits.changed}
+      >
         <Form.Item
           name="password"
           label={t('members.password')}

@@ -27,6 +27,7 @@ import { useRolesT } from '../i18n';
 import { MenuPreview } from './menu-preview';
 import { MenuRulesTree } from './menu-rules-tree';
 import { confirmAction } from '@/lib/async-handler';
+import { useUnsavedChanges } from '@/components/unsaved-changes/unsaved-changes';
 
 const rulePattern = /^[A-Za-z0-9_*/.:-]{1,200}$/;
 
@@ -57,6 +58,16 @@ export function RoleEditor({ role, onSaved, onDeleted }: RoleEditorProps) {
   const rules = useMemo(
     () => [...new Set([...rulesFromTicked(tree, ticked), ...custom])],
     [ticked, custom],
+  );
+  const initialRules = useMemo(
+    () => new Set([...rulesFromTicked(tree, initial.ticked), ...initial.custom]),
+    [initial],
+  );
+  // Leaving the page or opening another role asks first while this differs from what is saved.
+  useUnsavedChanges(
+    name.trim() !== (role?.name ?? '') ||
+      rules.length !== initialRules.size ||
+      rules.some((rule) => !initialRules.has(rule)),
   );
 
   const save = async () => {

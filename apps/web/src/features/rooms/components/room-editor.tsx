@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Button, Drawer, Form, Input, InputNumber, Select, Space, Switch } from 'antd';
 import type {
   AdminRoomRecord,
@@ -20,8 +19,8 @@ import { useSaveRoom } from '../api/save-room';
 import { useRoomsT } from '../i18n';
 import { BudgetFields } from '@/components/fields/budget-fields';
 import { noBudget, type ChatBudget } from '@atrium/shared/contract/chat-budget';
+import { useUnsavedEdits } from '@/components/unsaved-changes/unsaved-changes';
 import { asyncHandler } from '@/lib/async-handler';
-import { confirmDialog } from '@/lib/feedback';
 
 interface Values {
   title: string;
@@ -69,16 +68,8 @@ export function RoomEditor({ room, onClose }: RoomEditorProps) {
   const small = useSmallWindow();
   const save = useSaveRoom();
   // Edits not saved yet: closing asks first (the form is new each time the editor opens).
-  const [dirty, setDirty] = useState(false);
-  const [openFor, setOpenFor] = useState(room);
-  if (openFor !== room) {
-    setOpenFor(room);
-    setDirty(false);
-  }
-  const close = asyncHandler(async () => {
-    if (dirty && !(await confirmDialog(t('rooms.discardChanges'), { danger: true }))) return;
-    onClose();
-  });
+  const edits = useUnsavedEdits(room !== undefined, t('rooms.discardChanges'));
+  const close = edits.guard(onClose);
   return (
     <Drawer
       open={room !== undefined}
@@ -100,7 +91,7 @@ export function RoomEditor({ room, onClose }: RoomEditorProps) {
           <RoomForm
             editing={room ?? undefined}
             save={save.mutateAsync}
-            onChange={() => setDirty(true)}
+            onChange={edits.changed}
             onSaved={onClose}
           />
         </FieldDefaultsProvider>

@@ -95,4 +95,31 @@ describe('site settings form', { timeout: 60_000 }, () => {
       expect(shown.some((node) => node.closest('.ant-form-item-explain'))).toBe(true);
     });
   });
+
+  it('refuses the external selector without its address, in both languages, before saving', async () => {
+    renderWithProviders(<SiteSettingsForm settings={settings} />);
+    await user.click(screen.getByRole('radio', { name: '外部选择器' }));
+    await user.click(screen.getByRole('button', { name: /保\s*存/ }));
+    expect(await screen.findByText('使用外部选择器时请填写外部选择器地址')).toBeInTheDocument();
+    expect(saved()).toHaveLength(0);
+    await user.type(
+      screen.getByRole('textbox', { name: '外部选择器地址' }),
+      'https://media.example.com/pick',
+    );
+    await user.click(screen.getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(saved()).toHaveLength(1));
+    expect(saved()[0]).toMatchObject({
+      selectorMode: 'external',
+      selectorServer: 'https://media.example.com/pick',
+    });
+    cleanup();
+
+    setLanguage('en');
+    renderWithProviders(<SiteSettingsForm settings={{ ...settings, selectorMode: 'external' }} />);
+    await user.click(screen.getByRole('button', { name: /Save$/ }));
+    expect(
+      await screen.findByText('Enter the external selector address to use the external selector'),
+    ).toBeInTheDocument();
+    expect(saved()).toHaveLength(1);
+  });
 });

@@ -25,6 +25,7 @@ import { refreshAppConfig } from '@/features/app';
 import { ApiError } from '@/lib/api';
 import { withLoading } from '@/lib/loading';
 import { useSmallWindow } from '@/lib/use-media-query';
+import { useUnsavedEdits } from '@/components/unsaved-changes/unsaved-changes';
 import { useSaveSiteSettings } from '../api/save-site-settings';
 import { useSettingsT } from '../i18n';
 
@@ -76,6 +77,8 @@ export function SiteSettingsForm({ settings }: SiteSettingsFormProps) {
   const [form] = Form.useForm<SiteSettings>();
   const save = useSaveSiteSettings();
   const cardSize = useSmallWindow() ? 'small' : 'default';
+  // Leaving the page (menu, back, closing the tab) asks first while edits are not saved.
+  const edits = useUnsavedEdits(true);
 
   useEffect(() => {
     form.setFieldsValue(settings);
@@ -92,6 +95,7 @@ export function SiteSettingsForm({ settings }: SiteSettingsFormProps) {
         }),
       );
       form.setFieldsValue(saved);
+      edits.saved();
       // The header and the site's language follow at once; a refresh that fails or is cut short
       // changes nothing (the next page load reads the config again).
       refreshAppConfig().catch(() => undefined);
@@ -100,6 +104,14 @@ export function SiteSettingsForm({ settings }: SiteSettingsFormProps) {
       if (field && error instanceof Error)
         form.setFields([{ name: field, errors: [error.message] }]);
     }
+  };
+
+  // SPEC 2.4's external mode opens this address: without one it could only show an alert.
+  const selectorServerRule = {
+    validator: async (_: unknown, value: string | undefined) => {
+      if (form.getFieldValue('selectorMode') === 'external' && !value?.trim())
+        throw new Error(t('settings.selectorServerRequired'));
+    },
   };
 
   const metaRule = {
@@ -120,6 +132,7 @@ export function SiteSettingsForm({ settings }: SiteSettingsFormProps) {
         form={form}
         layout="vertical"
         initialValues={settings}
+        onValuesChange={edits.changed}
         onFinish={(values) => void submit(values)}
         scrollToFirstError={{ block: 'center' }}
         className="atrium-site-settings"
@@ -196,6 +209,8 @@ export function SiteSettingsForm({ settings }: SiteSettingsFormProps) {
               name="selectorServer"
               label={t('settings.selectorServer')}
               extra={t('settings.selectorServerHelp')}
+              dependencies={['selectorMode']}
+              rules={[selectorServerRule]}
               style={{ marginBottom: 0 }}
             >
               <Input placeholder="https://" maxLength={1000} allowClear />
@@ -233,6 +248,7 @@ export function SiteSettingsForm({ settings }: SiteSettingsFormProps) {
               onClick={() => {
                 form.resetFields();
                 form.setFieldsValue(settings);
+                edits.saved();
               }}
             >
               {t('settings.discard')}

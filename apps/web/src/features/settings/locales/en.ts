@@ -18,6 +18,8 @@ export const settingsEn: SettingsMessages = {
   'settings.selectorServer': 'External selector address',
   'settings.selectorServerHelp':
     'The dialog opens “address/library”, e.g. https://media.example.com/selector/image.',
+  'settings.selectorServerRequired':
+    'Enter the external selector address to use the external selector',
   'settings.siteName': 'Site name',
   'settings.siteNamePlaceholder': 'e.g. Atrium',
   'settings.siteLanguage': 'Default language',

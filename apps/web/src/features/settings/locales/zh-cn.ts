@@ -14,6 +14,7 @@ export const settingsZhCN = {
   'settings.selectorServer': '外部选择器地址',
   'settings.selectorServerHelp':
     '对话框打开“地址/分类”，例如 https://media.example.com/selector/image。',
+  'settings.selectorServerRequired': '使用外部选择器时请填写外部选择器地址',
   'settings.siteName': '站点名称',
   'settings.siteNamePlaceholder': '例如 Atrium',
   'settings.siteLanguage': '站点默认语言',

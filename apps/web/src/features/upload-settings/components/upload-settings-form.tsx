@@ -23,6 +23,7 @@ import { toast } from '@/lib/feedback';
 import { useSaveUploadSettings } from '../api/save-upload-settings';
 import { useUploadSettingsT } from '../i18n';
 import { withLoading } from '@/lib/loading';
+import { useUnsavedEdits } from '@/components/unsaved-changes/unsaved-changes';
 
 const MiB = 1024 * 1024;
 const extensionPattern = /^[a-z0-9]{1,10}$/;
@@ -86,6 +87,8 @@ export function UploadSettingsForm({ view }: UploadSettingsFormProps) {
   const t = useUploadSettingsT();
   const [form] = Form.useForm<FormValues>();
   const save = useSaveUploadSettings();
+  // Leaving the page asks first while the form holds what was not saved.
+  const edits = useUnsavedEdits(true);
   const minChunkMiB = Math.max(0.01, Math.ceil((view.minChunkSize / MiB) * 100) / 100);
 
   useEffect(() => {
@@ -96,6 +99,7 @@ export function UploadSettingsForm({ view }: UploadSettingsFormProps) {
     const values = await form.validateFields();
     // Covers the page ("加载中...") until the save answers: the form is the whole view.
     await withLoading(() => save.mutateAsync(toConfig(values)));
+    edits.saved();
   };
 
   const extensionRules = (library: Library) => [
@@ -123,6 +127,7 @@ export function UploadSettingsForm({ view }: UploadSettingsFormProps) {
       layout="vertical"
       requiredMark={false}
       initialValues={toForm(view.config)}
+      onValuesChange={edits.changed}
       onFinish={() => void submit().catch(() => undefined)}
     >
       <Flex vertical gap={16}>
@@ -247,6 +252,8 @@ export function UploadSettingsForm({ view }: UploadSettingsFormProps) {
             icon={<UndoOutlined />}
             onClick={() => {
               form.setFieldsValue(toForm(view.defaults));
+              // Shown, not saved: still edits to ask about before leaving.
+              edits.changed();
               toast.info(t('uploadSettings.resetHint'));
             }}
           >
