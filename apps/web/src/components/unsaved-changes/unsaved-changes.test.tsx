@@ -152,9 +152,6 @@ const routes = [
     ],
   },
 ];
-const leaving = () =>
-  screen.findByText('本页有尚未保存的修改，确定离开吗？离开后所做的修改将会丢失。');
-
 /** A cancelable beforeunload, as a closing tab sends it; true when the page asked to stay. */
 const closeTab = () => {
   const event = new Event('beforeunload', { cancelable: true });
