@@ -52,7 +52,7 @@ test('a room: the video field shows intro.mp4, downloads reach members, unsaved 
     .click();
   const ask = page.locator('.ant-modal-confirm').filter({ hasText: '尚未保存，确定关闭吗？' });
   await expect(ask).toBeVisible();
-  await ask.getByRole('button', { name: buttonName('取消') }).click();
+  await ask.getByRole('button', { name: '继续编辑' }).click();
   await expect(ask).toBeHidden();
   await expect(editor.getByLabel('标题')).toHaveValue('Library room');
 

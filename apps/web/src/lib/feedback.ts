@@ -74,6 +74,8 @@ export interface DialogOptions {
   okText?: string;
   cancelText?: string;
   danger?: boolean;
+  /** Focus starts on Cancel, the safe answer (Enter then keeps what is there). */
+  focusCancel?: boolean;
   /** A second paragraph under the message (where to act on it). */
   detail?: string;
 }
@@ -98,6 +100,7 @@ export function confirmDialog(content: string, options: DialogOptions = {}): Pro
       okText: options.okText ?? t('dialog.ok'),
       cancelText: options.cancelText ?? t('dialog.cancel'),
       okButtonProps: options.danger ? { danger: true } : undefined,
+      autoFocusButton: options.focusCancel ? 'cancel' : 'ok',
       onOk: () => resolve(true),
       onCancel: () => resolve(false),
     });

@@ -34,6 +34,7 @@ let asking: Promise<boolean> | undefined;
 export function confirmDiscard(why: 'close' | 'leave', text?: string): Promise<boolean> {
   asking ??= confirmDialog(text ?? tUnsaved(why === 'close' ? 'unsaved.close' : 'unsaved.leave'), {
     danger: true,
+    focusCancel: true,
     okText: tUnsaved('unsaved.discard'),
     cancelText: tUnsaved('unsaved.keepEditing'),
   }).finally(() => {
