@@ -48,6 +48,22 @@ describe('FilePicker with an external selector (SPEC 2.4)', () => {
         return found;
       });
       expect(frame.getAttribute('src')).toBe('http://selector.test/pick/image');
+      // The frame's window, but speaking from another origin (it navigated away): ignored.
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          data: [{ path: '/x/evil.png' }],
+          origin: 'http://evil.test',
+          source: frame.contentWindow,
+        }),
+      );
+      // The right origin from another window (a frame inside the selector): ignored too.
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          data: [{ path: '/x/nested.png' }],
+          origin: 'http://selector.test',
+          source: window,
+        }),
+      );
       window.dispatchEvent(
         new MessageEvent('message', {
           data: [{ path: '/x/a.png' }],
@@ -56,6 +72,7 @@ describe('FilePicker with an external selector (SPEC 2.4)', () => {
         }),
       );
       await waitFor(() => expect(picked).toHaveLength(1));
+      expect(closedCount()).toBe(1);
       expect(picked[0]).toEqual([
         {
           category: 'image',
@@ -97,6 +114,35 @@ describe('FilePicker with an external selector (SPEC 2.4)', () => {
       expect(frame.getAttribute('src')).toBe('https://media.example.com/selector/video');
     } finally {
       useConfigStore.getState().setConfig(before);
+    }
+  });
+
+  it('says a reload is needed when the page was loaded before the address was allowed', async () => {
+    window.__selectorDialogServer = 'http://selector.test/pick';
+    const violation = (blockedURI: string, effectiveDirective = 'frame-src') =>
+      document.dispatchEvent(
+        Object.assign(new Event('securitypolicyviolation'), { blockedURI, effectiveDirective }),
+      );
+    try {
+      setup({ external: true });
+      await waitFor(() => expect(document.body.querySelector('iframe')).not.toBeNull());
+      // Another origin's refusal, or another directive's, is not this frame's.
+      violation('http://elsewhere.test/x');
+      violation('http://selector.test/pick/image', 'img-src');
+      expect(document.body.querySelector('iframe')).not.toBeNull();
+
+      violation('http://selector.test/pick/image');
+      expect(
+        await screen.findByText(
+          tFiles('files.selectorBlocked', { origin: 'http://selector.test' }),
+        ),
+      ).toBeInTheDocument();
+      expect(
+        screen.getByRole('button', { name: tFiles('files.selectorReload') }),
+      ).toBeInTheDocument();
+      expect(document.body.querySelector('iframe')).toBeNull();
+    } finally {
+      delete window.__selectorDialogServer;
     }
   });
 });

@@ -1,5 +1,5 @@
-import { useEffect, useRef } from 'react';
-import { Modal } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Button, Modal } from 'antd';
 import { alertDialog } from '@/lib/feedback';
 import { tFiles, useFilesT } from '@/components/file-library/i18n';
 import { pickerDialogWidth } from './dialog-width';
@@ -23,6 +23,28 @@ function selectorServer(): string | undefined {
   return typeof server === 'string' && server.trim()
     ? server.trim().replace(/\/+$/, '')
     : undefined;
+}
+
+/**
+ * Whether the page's policy refused to frame `origin`: the policy is the one the page was loaded
+ * with, so an address saved (or changed) since then is allowed only after a reload.
+ */
+function useFrameBlocked(open: boolean, origin: string | undefined): boolean {
+  const [blocked, setBlocked] = useState<string>();
+  useEffect(() => {
+    if (!open || !origin) return;
+    const onViolation = (event: SecurityPolicyViolationEvent) => {
+      if (!event.effectiveDirective.startsWith('frame-src')) return;
+      try {
+        if (new URL(event.blockedURI).origin === origin) setBlocked(origin);
+      } catch {
+        // Not an address (e.g. "inline"): not our frame.
+      }
+    };
+    document.addEventListener('securitypolicyviolation', onViolation);
+    return () => document.removeEventListener('securitypolicyviolation', onViolation);
+  }, [open, origin]);
+  return open && blocked !== undefined && blocked === origin;
 }
 
 export interface ExternalSelectorProps {
@@ -50,6 +72,8 @@ export function ExternalSelector({
   useEffect(() => {
     latest.current = { onConfirm, onClose };
   });
+  const origin = server ? new URL(server, window.location.href).origin : undefined;
+  const blocked = useFrameBlocked(open, origin);
 
   useEffect(() => {
     if (!open) return;
@@ -61,7 +85,6 @@ export function ExternalSelector({
       latest.current.onClose();
       return;
     }
-    const origin = new URL(server, window.location.href).origin;
     const listener = (event: MessageEvent) => {
       if (event.source !== frame.current?.contentWindow || event.origin !== origin) return;
       const items = parseSelectorItems(event.data, category).slice(0, max);
@@ -71,7 +94,7 @@ export function ExternalSelector({
     };
     window.addEventListener('message', listener);
     return () => window.removeEventListener('message', listener);
-  }, [open, server, category, max]);
+  }, [open, server, origin, category, max]);
 
   if (!server) return null;
   return (
@@ -83,12 +106,25 @@ export function ExternalSelector({
       onCancel={onClose}
       destroyOnHidden
     >
-      <iframe
-        ref={frame}
-        className="atrium-fp-selector-frame"
-        src={`${server}/${encodeURIComponent(category)}`}
-        title={t('files.pleaseSelect')}
-      />
+      {blocked ? (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('files.selectorBlocked', { origin: origin ?? '' })}
+          action={
+            <Button size="small" onClick={() => window.location.reload()}>
+              {t('files.selectorReload')}
+            </Button>
+          }
+        />
+      ) : (
+        <iframe
+          ref={frame}
+          className="atrium-fp-selector-frame"
+          src={`${server}/${encodeURIComponent(category)}`}
+          title={t('files.pleaseSelect')}
+        />
+      )}
     </Modal>
   );
 }

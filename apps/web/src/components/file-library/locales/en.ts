@@ -29,6 +29,9 @@ export const filesEn: FilesMessages = {
   'files.deleteSuccess': 'Delete Success',
   'files.addSuccess': 'Add Success',
   'files.selectorNotConfigured': 'Please configure window.__selectorDialogServer first',
+  'files.selectorBlocked':
+    'This page was opened before the external selector address {{origin}} was allowed (it was just saved or changed). Reload the page to use it.',
+  'files.selectorReload': 'Reload page',
   'files.selectorWhereToSet':
     'An administrator can also set it in System › Settings › File selector › External selector address.',
   'files.typeFiles': '{{type}} File(s)',

@@ -27,6 +27,9 @@ export const filesZhCN = {
   'files.deleteSuccess': '删除成功',
   'files.addSuccess': '添加成功',
   'files.selectorNotConfigured': '请先配置 window.__selectorDialogServer',
+  'files.selectorBlocked':
+    '此页面打开时还未允许加载外部选择器地址 {{origin}}（地址刚保存或已更改）。刷新页面后即可使用。',
+  'files.selectorReload': '刷新页面',
   'files.selectorWhereToSet':
     '也可以由管理员在“系统管理 › 系统设置 › 文件选择器 › 外部选择器地址”中填写。',
   'files.typeFiles': '{{type}} 文件',
