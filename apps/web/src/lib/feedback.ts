@@ -100,7 +100,7 @@ export function confirmDialog(content: string, options: DialogOptions = {}): Pro
       okText: options.okText ?? t('dialog.ok'),
       cancelText: options.cancelText ?? t('dialog.cancel'),
       okButtonProps: options.danger ? { danger: true } : undefined,
-      autoFocusButton: options.focusCancel ? 'cancel' : 'ok',
+      focusable: { autoFocusButton: options.focusCancel ? 'cancel' : 'ok' },
       onOk: () => resolve(true),
       onCancel: () => resolve(false),
     });

@@ -83,6 +83,8 @@ describe('useUnsavedEdits in a dialog', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     fireEvent.keyDown(field, { key: 'Escape' });
     expect(asked(closeQuestion)).toBe(1);
+    // Focus starts on the safe answer: Enter keeps what was typed.
+    await waitFor(() => expect(screen.getByRole('button', { name: '继续编辑' })).toHaveFocus());
     await answer('继续编辑');
     expect(closed).toBe(0);
     expect(screen.getByRole('textbox', { name: 'Name' })).toHaveValue('Ada');
