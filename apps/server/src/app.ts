@@ -199,7 +199,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const files = await registerFilesFeature(app, { config, db, settings, now });
   const { verify } = registerVerifyFeature(app, { config, captcha });
   registerAccountFeature(app, {
-    captcha,
     verify,
     ownsImage: (memberId, path) =>
       files.files.owns({ owner: { type: 'member', id: memberId }, library: 'image' }, path),

@@ -38,9 +38,16 @@ const targetField = textField()
   .max(254)
   .refine((v) => parseTarget(v) !== undefined, 'account.targetInvalid');
 
+const usernameField = textField().trim().regex(usernamePattern, 'account.usernameRule');
+
 export const verifySendRequest = z.strictObject({
   target: targetField,
   captcha: captchaField,
+  /**
+   * The username a sign-up will take, when the code is for one: a taken name is refused (after
+   * the captcha, before any code goes out), so the person learns it before filling in the rest.
+   */
+  username: usernameField.optional(),
 });
 export type VerifySendRequest = z.infer<typeof verifySendRequest>;
 
@@ -53,12 +60,15 @@ const codeField = textField()
   .trim()
   .regex(/^\d{6}$/, 'account.codeFormat');
 
+/**
+ * Sign-up. No captcha: the code request took it (SPEC 7.4), and a code is worth more than one
+ * (it proves the address); asking again made people retype a captcha they had already answered.
+ */
 export const registerRequest = z.strictObject({
-  username: textField().trim().regex(usernamePattern, 'account.usernameRule'),
+  username: usernameField,
   password: passwordField,
   target: targetField,
   code: codeField,
-  captcha: captchaField,
   nickname: textField().trim().max(50).optional(),
 });
 export type RegisterRequest = z.infer<typeof registerRequest>;

@@ -12,10 +12,6 @@ export const admin = {
     'zh-CN': '{field}只能使用 1-64 位字母、数字或 _ . @ -',
     en: '{field}: use 1-64 letters, digits, _ . @ or -',
   },
-  'admin.usernameTaken': {
-    'zh-CN': '用户名 {username} 已被使用',
-    en: 'Username {username} is taken',
-  },
   'admin.adminNotFound': { 'zh-CN': '管理员 {id} 不存在', en: 'Administrator {id} does not exist' },
   'admin.founderHoldsEveryRule': {
     'zh-CN': '创始人拥有全部权限，分配角色不会有任何改变',

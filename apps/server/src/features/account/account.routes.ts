@@ -3,11 +3,9 @@ import { accountCalls as calls } from '@atrium/shared/contract/accounts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { okSaying } from '../../http/envelope';
 import { route } from '../../http/route';
-import { clientIdOf } from '../captcha/index';
 import { AccountMessages, type AccountService, type ClientInfo } from './account.service';
 
 const clientOf = (req: FastifyRequest): ClientInfo => ({
-  clientId: clientIdOf(req),
   ip: req.ip,
   userAgent: req.headers['user-agent'] ?? '',
   lang: req.lang,

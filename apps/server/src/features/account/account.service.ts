@@ -12,13 +12,11 @@ import type { MemberPrincipal } from '../../http/principal';
 import type { RateLimits } from '../../http/rate-limits';
 import { hashPassword, verifyPassword } from '../../security/passwords';
 import type { SessionsService } from '../auth/index';
-import type { CaptchaService } from '../captcha/index';
 import { usernameTaken, type MembersService } from '../members/index';
 import { targetOf, type VerifyService } from '../verify/index';
 import type { AccountRepository } from './account.repository';
 
 export interface ClientInfo {
-  clientId: string | undefined;
   ip: string;
   userAgent: string;
   /** The request's language: the member's from now on. */
@@ -48,7 +46,6 @@ export class AccountService {
       repo: AccountRepository;
       members: MembersService;
       sessions: SessionsService;
-      captcha: CaptchaService;
       verify: VerifyService;
       limits: RateLimits;
       /** Whether the member's own image library holds this path. */
@@ -57,17 +54,22 @@ export class AccountService {
     },
   ) {}
 
-  /** Creates the member once captcha and code check out, and signs them in. */
+  /**
+   * Creates the member once the code checks out, and signs them in. The captcha was answered when
+   * the code was asked for (`verify/send`), which also refused a taken username.
+   */
   async register(body: RegisterRequest, client: ClientInfo): Promise<LoginResponse> {
-    const { members, captcha, verify, sessions, repo } = this.deps;
-    await captcha.require('member', client.clientId, body.captcha);
+    const { members, verify, sessions, repo } = this.deps;
     const target = targetOf(body.target);
-    // Usernames are public, so a taken one is said before the code is used up. Whether an
-    // address is registered is not: only someone who holds its code learns that.
-    if (await members.findByLogin(body.username)) {
-      throw new ApiError(usernameTaken(body.username));
-    }
-    await verify.consume(target, body.code);
+    // A name taken since the code was sent is said only to whoever holds a right code, and it
+    // costs one of the code's tries: no cheaper to ask than the captcha of the code request.
+    // The code itself is kept, so the person can pick another name. Whether an address is
+    // registered is said only once its code is used.
+    await verify.consume(target, body.code, async () => {
+      if (await members.findByLogin(body.username)) {
+        throw new ApiError(usernameTaken(body.username));
+      }
+    });
     if (await repo.findIdByContact(target.kind, target.value)) {
       throw new ApiError({
         ...message(target.kind === 'email' ? 'account.emailRegistered' : 'account.phoneRegistered'),

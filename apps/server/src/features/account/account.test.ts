@@ -55,7 +55,6 @@ async function register(
     password: fields.password ?? 'first pass 1',
     target,
     code,
-    captcha: await browser.captcha(),
     ...(fields.nickname ? { nickname: fields.nickname } : {}),
   });
 }
@@ -94,34 +93,33 @@ describe.each(testDbKinds)('on %s', (kind) => {
       expect((await login('new.member@example.com', 'first pass 1')).json.code).toBe(0);
     });
 
-    it('needs the code sent to that target, and a captcha', async () => {
+    it('needs the code sent to that target; the captcha was answered once, to get the code', async () => {
       const browser = testBrowser(t);
       const target = email();
       await browser.sendCode(target);
       const code = await codeFromOutbox(t, target);
-      const body = { username: 'no_captcha', password: 'first pass 1', target, code };
-      expect(
-        (await browser.post('/api/auth/register', { ...body, captcha: 'ZZZZ' })).json.code,
-      ).toBe(Code.CaptchaWrong);
-      const otherTarget = await browser.post('/api/auth/register', {
-        ...body,
-        target: email(),
-        captcha: await browser.captcha(),
-      });
+      const body = { username: 'one_captcha', password: 'first pass 1', target, code };
+      const otherTarget = await browser.post('/api/auth/register', { ...body, target: email() });
       expect(otherTarget.json).toMatchObject({
         code: Code.Failure,
         msg: '验证码错误或已过期，请重新获取',
         data: { error: 'account.codeExpired', field: 'code' },
       });
-      expect(
-        (await browser.post('/api/auth/register', { ...body, captcha: await browser.captcha() }))
-          .json.code,
-      ).toBe(0);
+      // A captcha is no part of the sign-up any more: one sent along is refused as unknown.
+      const withCaptcha = await browser.post('/api/auth/register', { ...body, captcha: 'ABCD' });
+      expect(withCaptcha.json.code).toBe(Code.Failure);
+      // A failed attempt (a wrong code) leaves the right code usable, with no new captcha.
+      const wrong = await browser.post('/api/auth/register', {
+        ...body,
+        code: code === '000000' ? '000001' : '000000',
+      });
+      expect(wrong.json).toMatchObject({ data: { error: 'account.codeWrong', field: 'code' } });
+      expect((await browser.post('/api/auth/register', body)).json.code).toBe(0);
     });
 
     it('refuses weak passwords and usernames that could pass for an e-mail or phone', async () => {
       const browser = testBrowser(t);
-      const base = { target: email(), code: '123456', captcha: 'ABCD' };
+      const base = { target: email(), code: '123456' };
       const usernameRule = '用户名须为 3-32 个字母、数字或下划线，并以字母开头';
       const attempts: [Record<string, string>, string, string][] = [
         [{ username: 'weakling', password: 'short1' }, '密码至少需要 8 个字符', 'password'],
@@ -150,24 +148,21 @@ describe.each(testDbKinds)('on %s', (kind) => {
       });
     });
 
-    it('a taken username is refused without using up the code', async () => {
-      const first = await register(testBrowser(t), { username: 'taken_name' });
-      expect(first.json.code).toBe(0);
-      const browser = testBrowser(t);
+    it('a taken username is refused when the code is asked for, before a code goes out', async () => {
+      expect((await register(testBrowser(t), { username: 'taken_name' })).json.code).toBe(0);
+      const browser = testBrowser(t, '127.0.0.9');
       const target = email();
-      await browser.sendCode(target);
-      const code = await codeFromOutbox(t, target);
-      const attempt = async (username: string) =>
+      const ask = async (username: string | undefined, captcha?: string) =>
         (
-          await browser.post('/api/auth/register', {
-            username,
-            password: 'first pass 1',
+          await browser.post<{ wait: number }>('/api/verify/send', {
             target,
-            code,
-            captcha: await browser.captcha(),
+            captcha: captcha ?? (await browser.captcha()),
+            ...(username === undefined ? {} : { username }),
           })
         ).json;
-      expect(await attempt('taken_name')).toMatchObject({
+      // Only after a right captcha: asking about names costs what signing up always cost.
+      expect((await ask('taken_name', 'ZZZZ')).code).toBe(Code.CaptchaWrong);
+      expect(await ask('taken_name')).toMatchObject({
         code: Code.Failure,
         msg: '用户名“taken_name”已被占用',
         data: {
@@ -177,11 +172,67 @@ describe.each(testDbKinds)('on %s', (kind) => {
         },
       });
       browser.lang = 'en';
-      expect(await attempt('taken_name')).toMatchObject({
+      expect(await ask('taken_name')).toMatchObject({
         msg: 'Username taken_name is taken',
         data: { error: 'account.usernameTaken', field: 'username' },
       });
-      expect(await attempt('fresh_name')).toMatchObject({ code: 0 });
+      expect(await lastSent(target).catch(() => undefined)).toBeUndefined();
+      // Another name is asked at once: the refusal did not count as a send to the address.
+      expect(await ask('free_name')).toMatchObject({ code: 0, data: { wait: 60 } });
+      expect(await codeFromOutbox(t, target)).toMatch(/^\d{6}$/);
+      expect(await ask('not a name!')).toMatchObject({
+        code: Code.Failure,
+        data: { field: 'username' },
+      });
+    });
+
+    it('a name taken after the code was sent is said to the code holder, and the code is kept', async () => {
+      const browser = testBrowser(t);
+      const target = email();
+      await browser.sendCode(target);
+      const code = await codeFromOutbox(t, target);
+      expect((await register(testBrowser(t), { username: 'late_taken' })).json.code).toBe(0);
+      const attempt = async (username: string, withCode = code) =>
+        (
+          await browser.post('/api/auth/register', {
+            username,
+            password: 'first pass 1',
+            target,
+            code: withCode,
+          })
+        ).json;
+      // A wrong code says nothing about the name.
+      expect(await attempt('late_taken', code === '000000' ? '000001' : '000000')).toMatchObject({
+        data: { error: 'account.codeWrong', field: 'code' },
+      });
+      expect(await attempt('late_taken')).toMatchObject({
+        code: Code.Failure,
+        msg: '用户名“late_taken”已被占用',
+        data: { error: 'account.usernameTaken', field: 'username' },
+      });
+      expect(await attempt('late_fresh')).toMatchObject({ code: 0 });
+    });
+
+    it('a right code asks about names at most as often as it may be tried', async () => {
+      expect((await register(testBrowser(t), { username: 'tries_taken' })).json.code).toBe(0);
+      const browser = testBrowser(t);
+      const target = email();
+      await browser.sendCode(target);
+      const code = await codeFromOutbox(t, target);
+      const errors: unknown[] = [];
+      for (let i = 0; i < AccountLimits.codeMaxWrongTries + 1; i++) {
+        const { json } = await browser.post('/api/auth/register', {
+          username: 'tries_taken',
+          password: 'first pass 1',
+          target,
+          code,
+        });
+        errors.push((json.data as { error?: unknown } | null)?.error);
+      }
+      expect(errors).toEqual([
+        ...Array<string>(AccountLimits.codeMaxWrongTries).fill('account.usernameTaken'),
+        'account.codeTooManyTries',
+      ]);
     });
 
     it('says an address is registered only to whoever holds its code', async () => {
@@ -198,7 +249,6 @@ describe.each(testDbKinds)('on %s', (kind) => {
             password: 'first pass 1',
             target,
             code,
-            captcha: await stranger.captcha(),
           })
         ).json;
       // A wrong code answers the same whether the address is registered or not.

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { CaptchaService } from '../captcha/index';
 import type { VerifyService } from '../verify/index';
 import { AccountRepository } from './account.repository';
 import { registerAccountRoutes } from './account.routes';
@@ -9,7 +8,6 @@ import { AccountService } from './account.service';
 export function registerAccountFeature(
   app: FastifyInstance,
   deps: {
-    captcha: CaptchaService;
     verify: VerifyService;
     /** Whether the member's own image library holds `path` (the avatar must be theirs). */
     ownsImage: (memberId: number, path: string) => Promise<boolean>;
@@ -20,7 +18,6 @@ export function registerAccountFeature(
     repo: new AccountRepository(db),
     members,
     sessions,
-    captcha: deps.captcha,
     verify: deps.verify,
     limits,
     ownsImage: deps.ownsImage,

@@ -52,7 +52,11 @@ export class AdminsService {
       });
     }
     if (await this.admins.findByUsername(username)) {
-      throw new ApiError({ ...message('admin.usernameTaken', { username }), field: 'username' });
+      // The one wording of a taken username, as members' sign-up and the members page say it.
+      throw new ApiError({
+        ...message('account.usernameTaken', { field: message('field.username'), username }),
+        field: 'username',
+      });
     }
     if (input.rules && (await this.roles.findByName(username))) {
       throw new ApiError(message('admin.roleNameTaken', { name: username }));

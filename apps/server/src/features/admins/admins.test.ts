@@ -123,9 +123,10 @@ describe.each(testDbKinds)('admin management on %s', (kind) => {
       });
       expect(taken).toMatchObject({
         code: Code.Failure,
-        msg: '用户名 taken_name 已被使用',
+        msg: '用户名“taken_name”已被占用',
         data: {
-          error: 'admin.usernameTaken',
+          // One wording for a taken username, here as on the members' sign-up.
+          error: 'account.usernameTaken',
           params: { username: 'taken_name' },
           field: 'username',
         },
@@ -154,10 +155,10 @@ describe.each(testDbKinds)('admin management on %s', (kind) => {
       const body = { username: 'taken_name', password: 'secret password' };
       const zh = await callIn('zh-CN,zh;q=0.9', founder.token, 'admins/create', body);
       const en = await callIn('en-US,en;q=0.9', founder.token, 'admins/create', body);
-      expect(zh).toMatchObject({ msg: '用户名 taken_name 已被使用' });
+      expect(zh).toMatchObject({ msg: '用户名“taken_name”已被占用' });
       expect(en).toMatchObject({ msg: 'Username taken_name is taken' });
       for (const res of [zh, en]) {
-        expect(res).toMatchObject({ code: Code.Failure, data: { error: 'admin.usernameTaken' } });
+        expect(res).toMatchObject({ code: Code.Failure, data: { error: 'account.usernameTaken' } });
       }
 
       const badName = { username: 'no spaces please', password: 'secret password' };

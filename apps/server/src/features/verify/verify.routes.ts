@@ -32,6 +32,7 @@ export function registerVerifyRoutes(
     const result = await verify.send({
       target: targetOf(body.target),
       captcha: body.captcha,
+      username: body.username,
       clientId: clientIdOf(req),
       ip: req.ip,
       lang: req.lang,

@@ -7,7 +7,7 @@ import { ApiError, message, type MessageRef } from '../../http/envelope';
 import type { RateLimits } from '../../http/rate-limits';
 import { safeEqual } from '../../http/tokens';
 import type { CaptchaService } from '../captcha/index';
-import type { MembersService } from '../members/index';
+import { usernameTaken, type MembersService } from '../members/index';
 import type { Messenger } from './messenger';
 
 const codeField = message('field.code');
@@ -45,7 +45,7 @@ export class VerifyService {
       limits: RateLimits;
       captcha: CaptchaService;
       messenger: Messenger;
-      members: Pick<MembersService, 'languageByContact'>;
+      members: Pick<MembersService, 'languageByContact' | 'findByLogin'>;
       secret: string;
       now: () => number;
     },
@@ -64,6 +64,8 @@ export class VerifyService {
   async send(input: {
     target: Target;
     captcha: string;
+    /** The username of the sign-up this code is for: refused when taken, before anything is sent. */
+    username?: string | undefined;
     clientId: string | undefined;
     ip: string;
     /** The request's language: the code's text is in it unless a member with a language owns the target. */
@@ -72,6 +74,11 @@ export class VerifyService {
     const { bus, limits, captcha, messenger, members } = this.deps;
     const { target, ip } = input;
     await captcha.require('member', input.clientId, input.captcha);
+    // After the captcha, so each name asked about costs one, as the sign-up itself always did;
+    // before the limits, so choosing another name can ask again at once.
+    if (input.username !== undefined && (await members.findByLogin(input.username))) {
+      throw new ApiError(usernameTaken(input.username));
+    }
 
     const targetKey = `${target.kind}:${target.value}`;
     await limits.consumeAll([
@@ -108,9 +115,10 @@ export class VerifyService {
   /**
    * Uses up the code sent to `target`, or throws. Every check counts as a try before the code is
    * compared, so parallel guesses can't get past the limit: after 5 wrong tries even the right
-   * code is refused.
+   * code is refused. `beforeUse` runs once the code is known right: when it throws, the code is
+   * left for another try (the try stays counted, so it can't be asked without end).
    */
-  async consume(target: Target, code: string): Promise<void> {
+  async consume(target: Target, code: string, beforeUse?: () => Promise<void>): Promise<void> {
     const { bus, limits } = this.deps;
     const key = this.codeKey(target);
     const stored = await bus.get(key);
@@ -129,6 +137,7 @@ export class VerifyService {
       }
       throw new ApiError(VerifyMessages.wrong(left));
     }
+    await beforeUse?.();
     if ((await bus.incr(`verify:used:${nonce}`, AccountLimits.codeTtlMs)) > 1) {
       throw new ApiError(VerifyMessages.expired);
     }

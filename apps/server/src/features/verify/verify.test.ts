@@ -442,7 +442,6 @@ describe('SMS webhook transport', () => {
       password: 'phone pass 9',
       target: '+8613900001111',
       code,
-      captcha: await browser.captcha(),
     });
     expect(registered.json.code).toBe(0);
     expect((await login('+8613900001111', 'phone pass 9')).json.data.user.username).toBe(
