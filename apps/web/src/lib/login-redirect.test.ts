@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { currentHashPath, loginLocation, redirectToLogin, safeRedirect } from './login-redirect';
+import {
+  authLocation,
+  currentHashPath,
+  loginLocation,
+  redirectToLogin,
+  safeRedirect,
+} from './login-redirect';
 
 describe('login redirect', () => {
   it('reads the hash path of the page', () => {
@@ -23,5 +29,18 @@ describe('login redirect', () => {
     expect(safeRedirect('//evil.test/')).toBe('/');
     expect(safeRedirect('/\\evil.test')).toBe('/');
     expect(safeRedirect('/login?redirect=%2Fx')).toBe('/');
+    expect(safeRedirect('/register?redirect=%2Fx')).toBe('/');
+    expect(safeRedirect('/forgot-password')).toBe('/');
+    expect(safeRedirect('/registered-rooms')).toBe('/registered-rooms');
+  });
+
+  it('sign-up and reset carry the same path back', () => {
+    expect(authLocation('/register', '/share/ab%2Fc')).toBe(
+      '/register?redirect=%2Fshare%2Fab%252Fc',
+    );
+    expect(authLocation('/forgot-password', '/')).toBe('/forgot-password');
+    expect(safeRedirect(new URLSearchParams('redirect=%2Fshare%2Fabc').get('redirect'))).toBe(
+      '/share/abc',
+    );
   });
 });

@@ -1,8 +1,13 @@
 /**
  * Where "not logged in" sends the user (SPEC 6, code 1000): the area's own login route, carrying
- * the hash path to come back to.
+ * the hash path to come back to. The sign-up and password-reset pages pass it along, so a visitor
+ * who registers instead of signing in still lands where they were going.
  */
 const loginPath = '/login';
+
+/** The pages one passes through to sign in; never a place to come back to. */
+export type AuthPath = '/login' | '/register' | '/forgot-password';
+const authPaths: readonly AuthPath[] = ['/login', '/register', '/forgot-password'];
 
 /** The hash-router path of the current page ("/dashboard?x=1"), "/" when there is none. */
 export function currentHashPath(): string {
@@ -10,12 +15,20 @@ export function currentHashPath(): string {
   return path.startsWith('/') ? path : '/';
 }
 
-export function loginLocation(redirect: string): string {
-  return redirect === '/' ? loginPath : `${loginPath}?redirect=${encodeURIComponent(redirect)}`;
+/** `page` carrying the path to return to afterwards ("/register?redirect=%2F12"). */
+export function authLocation(page: AuthPath, redirect: string): string {
+  return redirect === '/' ? page : `${page}?redirect=${encodeURIComponent(redirect)}`;
 }
 
+export function loginLocation(redirect: string): string {
+  return authLocation(loginPath, redirect);
+}
+
+const isOn = (page: string, path: string) =>
+  path === page || path.startsWith(`${page}?`) || path.startsWith(`${page}/`);
+
 function isOnLogin(path: string = currentHashPath()): boolean {
-  return path === loginPath || path.startsWith(`${loginPath}?`) || path.startsWith(`${loginPath}/`);
+  return isOn(loginPath, path);
 }
 
 /** Sends the browser to the login route of this area; no-op when already there. */
@@ -27,10 +40,10 @@ export function redirectToLogin(): void {
 
 /**
  * The in-app path to return to after login. Only in-app paths are accepted ("/x", never "//x" or
- * "https://..."), and never the login page itself.
+ * "https://..."), and never the login, sign-up or reset pages themselves.
  */
 export function safeRedirect(value: string | null | undefined): string {
   if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\'))
     return '/';
-  return isOnLogin(value) ? '/' : value;
+  return authPaths.some((page) => isOn(page, value)) ? '/' : value;
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Form } from 'antd';
 import { Code } from '@atrium/shared/codes';
 import { ApiError } from '@/lib/api';
@@ -11,6 +12,8 @@ export interface CaptchaFieldProps {
   autoFocus?: boolean;
   /** Whether submitting the form needs it (default true); a form may need it only to send a code. */
   required?: boolean;
+  /** A hint under the field (what the captcha is for). */
+  extra?: ReactNode;
 }
 
 /** The captcha as an antd form field named `captcha`. */
@@ -19,12 +22,14 @@ export function CaptchaField({
   refreshKey,
   autoFocus,
   required = true,
+  extra,
 }: CaptchaFieldProps) {
   const t = useCaptchaT();
   return (
     <Form.Item
       name={name}
       label={t('captcha.label')}
+      extra={extra}
       rules={[{ required, whitespace: true, message: t('captcha.required') }]}
     >
       <CaptchaInput

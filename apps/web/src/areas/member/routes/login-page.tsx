@@ -1,7 +1,7 @@
 import { Navigate, Link, useNavigate, useSearchParams } from 'react-router';
 import { Flex, Space } from 'antd';
 import { useT } from '@/lib/i18n';
-import { safeRedirect } from '@/lib/login-redirect';
+import { authLocation, safeRedirect } from '@/lib/login-redirect';
 import { useConfigStore } from '@/stores/config-store';
 import { useUserStore } from '@/stores/user-store';
 import { AuthScreen } from '@/features/auth/components/auth-screen';
@@ -25,10 +25,10 @@ export function LoginPage() {
       footer={
         <Flex vertical gap={8} align="center">
           <Space separator="·" wrap style={{ justifyContent: 'center' }}>
-            <Link to="/forgot-password">{tAccount('account.forgot')}</Link>
+            <Link to={authLocation('/forgot-password', target)}>{tAccount('account.forgot')}</Link>
             <span>
               {tAccount('account.noAccount')}{' '}
-              <Link to="/register">{tAccount('account.goRegister')}</Link>
+              <Link to={authLocation('/register', target)}>{tAccount('account.goRegister')}</Link>
             </span>
           </Space>
           <Link to="/">{t('auth.backHome')}</Link>

@@ -33,7 +33,7 @@ export function ForgotPasswordForm({ onSuccess }: { onSuccess: () => void }) {
       {mutation.error && (
         <Alert type="error" showIcon title={mutation.error.message} style={{ marginBottom: 20 }} />
       )}
-      <VerifyFields captchaKey={captchaKey} onCaptchaUsed={renew} captchaOnSubmit={false} />
+      <VerifyFields captchaKey={captchaKey} onCaptchaUsed={renew} />
       <NewPasswordFields label={t('account.newPassword')} />
       <Form.Item style={{ marginBottom: 0, marginTop: 8 }}>
         <Button type="primary" htmlType="submit" block loading={mutation.isPending}>

@@ -17,7 +17,10 @@ interface RegisterValues {
   confirm: string;
 }
 
-/** Sign-up: username, e-mail or phone confirmed by a code, password, captcha. */
+/**
+ * Sign-up: username, e-mail or phone confirmed by a code, password. The captcha is answered once,
+ * to get the code (which also checks the username); a failed sign-up keeps everything typed.
+ */
 export function RegisterForm({ onSuccess }: { onSuccess: (result: LoginResponse) => void }) {
   const t = useAccountT();
   const [form] = Form.useForm<RegisterValues>();
@@ -30,11 +33,8 @@ export function RegisterForm({ onSuccess }: { onSuccess: (result: LoginResponse)
       layout="vertical"
       size="large"
       requiredMark={false}
-      onFinish={({ username, target, captcha, code, password }) =>
-        mutation.mutate(
-          { username: username.trim(), target, captcha, code, password },
-          { onSuccess, onError: renew },
-        )
+      onFinish={({ username, target, code, password }) =>
+        mutation.mutate({ username: username.trim(), target, code, password }, { onSuccess })
       }
     >
       {mutation.error && (
@@ -55,7 +55,7 @@ export function RegisterForm({ onSuccess }: { onSuccess: (result: LoginResponse)
       >
         <Input prefix={<UserOutlined />} autoComplete="username" autoFocus />
       </Form.Item>
-      <VerifyFields captchaKey={captchaKey} onCaptchaUsed={renew} captchaOnSubmit />
+      <VerifyFields captchaKey={captchaKey} onCaptchaUsed={renew} usernameField="username" />
       <NewPasswordFields />
       <Form.Item style={{ marginBottom: 0, marginTop: 8 }}>
         <Button type="primary" htmlType="submit" block loading={mutation.isPending}>

@@ -13,26 +13,50 @@ export interface VerifyFieldsProps {
   captchaKey: number;
   /** Called once a send has reached the server: the captcha is used up either way. */
   onCaptchaUsed: (error?: unknown) => void;
-  /** Whether submitting the form needs the captcha too, not only sending the code. */
-  captchaOnSubmit: boolean;
+  /**
+   * The form field holding the username of a sign-up: checked and sent with the code request, so
+   * a taken name is said beside it before anything else is filled in.
+   */
+  usernameField?: string;
 }
 
 class MissingCaptcha extends Error {}
 
-/** E-mail or phone, the captcha, and the code with its send button (register and reset). */
-export function VerifyFields({ captchaKey, onCaptchaUsed, captchaOnSubmit }: VerifyFieldsProps) {
+/** The form field a refusal names (`data.field`), if any. */
+function refusedField(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const data = error.result.data;
+  return typeof data === 'object' &&
+    data !== null &&
+    'field' in data &&
+    typeof data.field === 'string'
+    ? data.field
+    : undefined;
+}
+
+/**
+ * E-mail or phone, the captcha, and the code with its send button (register and reset). The
+ * captcha is asked only to send a code (SPEC 7.4); submitting the form needs the code alone.
+ */
+export function VerifyFields({ captchaKey, onCaptchaUsed, usernameField }: VerifyFieldsProps) {
   const t = useAccountT();
-  const form = Form.useFormInstance<{ target: string; captcha: string }>();
+  const form = Form.useFormInstance<Record<string, string>>();
 
   const send = async () => {
-    const { target } = await form.validateFields(['target']);
+    const names = usernameField ? [usernameField, 'target'] : ['target'];
+    const values = await form.validateFields(names);
     const captcha = String(form.getFieldValue('captcha') ?? '').trim();
     if (!captcha) {
       form.setFields([{ name: 'captcha', errors: [t('account.captchaRequired')] }]);
       throw new MissingCaptcha();
     }
+    const username = usernameField ? String(values[usernameField] ?? '').trim() : undefined;
     try {
-      await sendVerifyCode({ target, captcha });
+      await sendVerifyCode({
+        target: String(values.target),
+        captcha,
+        ...(username ? { username } : {}),
+      });
     } catch (error) {
       onCaptchaUsed(error);
       throw error;
@@ -44,6 +68,11 @@ export function VerifyFields({ captchaKey, onCaptchaUsed, captchaOnSubmit }: Ver
   const onError = (error: unknown) => {
     // Field problems are already shown beside the fields.
     if (!(error instanceof ApiError)) return;
+    const field = refusedField(error);
+    if (field !== undefined && field === usernameField) {
+      form.setFields([{ name: field, errors: [error.message] }]);
+      return;
+    }
     const data = error.result.data;
     const wait =
       error.code === Code.TooManyRequests &&
@@ -75,7 +104,7 @@ export function VerifyFields({ captchaKey, onCaptchaUsed, captchaOnSubmit }: Ver
           placeholder={t('account.targetPlaceholder')}
         />
       </Form.Item>
-      <CaptchaField refreshKey={captchaKey} required={captchaOnSubmit} />
+      <CaptchaField refreshKey={captchaKey} required={false} extra={t('account.captchaForCode')} />
       <Form.Item label={t('account.code')} required>
         <Flex gap={8}>
           <Form.Item

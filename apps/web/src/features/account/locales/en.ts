@@ -3,6 +3,7 @@ import type { AccountMessages } from './zh-cn';
 /** English messages of captcha, verification codes and member accounts. */
 export const accountEn: AccountMessages = {
   'account.captchaRequired': 'Please enter the captcha',
+  'account.captchaForCode': 'Needed only to get a code',
 
   'account.username': 'Username',
   'account.usernameHelp': '3-32 letters, digits or _, starting with a letter',

@@ -1,6 +1,7 @@
 /** Simplified Chinese messages of captcha, verification codes and member accounts. */
 export const accountZhCN = {
   'account.captchaRequired': '请输入图形验证码',
+  'account.captchaForCode': '仅在获取验证码时需要填写',
 
   'account.username': '用户名',
   'account.usernameHelp': '3-32 个字母、数字或下划线，以字母开头',
