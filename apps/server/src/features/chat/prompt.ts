@@ -1,10 +1,10 @@
 import type { GenerationParams } from '@atrium/shared/contract/chat';
+import { effectiveContextLength } from '@atrium/shared/contract/chat-limits';
 import type { ChatCompletionMessageParam, ResolvedModel } from '../ai/index';
 import type { ImageAccess } from '../files/index';
 import type { MessageRow } from './chat.tables';
 import { estimateTokens, IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS } from './tokens';
 
-const DEFAULT_CONTEXT_TOKENS = 8192;
 const DEFAULT_ANSWER_TOKENS = 1024;
 const MAX_IMAGES_IN_PROMPT = 4;
 /** Upper bounds of a chat template's tokens: per message, and once per prompt. */
@@ -52,7 +52,7 @@ export interface PromptPlan {
 
 /** The answer's max_tokens: the room's, or a share of the model's context. */
 export function answerTokens({ model, params }: PromptRequest): number {
-  const context = model.contextLength > 0 ? model.contextLength : DEFAULT_CONTEXT_TOKENS;
+  const context = effectiveContextLength(model.contextLength);
   return params.max_tokens ?? Math.min(DEFAULT_ANSWER_TOKENS, context / 4);
 }
 
@@ -63,7 +63,7 @@ export function answerTokens({ model, params }: PromptRequest): number {
  */
 export function planPrompt(request: PromptRequest, history: readonly PromptRow[]): PromptPlan {
   const { model, systemPrompt } = request;
-  const context = model.contextLength > 0 ? model.contextLength : DEFAULT_CONTEXT_TOKENS;
+  const context = effectiveContextLength(model.contextLength);
   let budget = context - answerTokens(request);
   let promptTokens = 0;
   if (systemPrompt) {

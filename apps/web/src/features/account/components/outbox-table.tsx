@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Button, Card, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Button, Card, Tag, Typography, type TableColumnsType } from 'antd';
 import { MailOutlined, MessageOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { OutboxRecord, OutboxStatus } from '@atrium/shared/contract/accounts-rules';
 import { useOutbox } from '../api/outbox-list';
 import { useAccountT, type AccountKey } from '../i18n';
+import { ResponsiveTable } from '@/components/responsive-table/responsive-table';
 
 const pageSize = 20;
 
@@ -111,7 +112,7 @@ export function OutboxTable() {
       title={t('account.outboxSubtitle')}
       styles={{ header: { fontWeight: 'normal' } }}
     >
-      <Table<OutboxRecord>
+      <ResponsiveTable<OutboxRecord>
         rowKey="id"
         columns={columns}
         dataSource={query.data?.records ?? []}

@@ -1,4 +1,4 @@
-import { Badge, Button, Flex, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Badge, Button, Flex, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
 import type { TableProps } from 'antd';
 import { CrownOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
@@ -9,6 +9,7 @@ import { useDeleteAdmin } from '../api/delete-admin';
 import { useSetAdminDisabled } from '../api/set-admin-disabled';
 import { useAdminsT } from '../i18n';
 import { confirmAction } from '@/lib/async-handler';
+import { ResponsiveTable } from '@/components/responsive-table/responsive-table';
 
 /** The API client already told the user why a call failed; the dialog just closes. */
 
@@ -168,7 +169,7 @@ export function AdminsTable(props: AdminsTableProps) {
   ];
 
   return (
-    <Table<AdminView>
+    <ResponsiveTable<AdminView>
       rowKey="id"
       columns={columns}
       dataSource={data?.records}

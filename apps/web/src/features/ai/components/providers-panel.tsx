@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Card, Empty, Flex, Space, Spin, Table, Tag, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Space, Spin, Tag, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined } from '@ant-design/icons';
 import type { ModelRecord, ProviderRecord } from '@atrium/shared/contract/chat';
 import { RowActions } from '@/components/row-actions';
@@ -8,9 +8,11 @@ import { useDeleteModel } from '../api/delete-model';
 import { useDeleteProvider } from '../api/delete-provider';
 import { useProviders } from '../api/list-providers';
 import { useAiT } from '../i18n';
+import { ContextLength } from './context-length';
 import { ModelDialog, type ModelTarget } from './model-dialog';
 import { ProviderDialog } from './provider-dialog';
 import { asyncHandler } from '@/lib/async-handler';
+import { ResponsiveTable } from '@/components/responsive-table/responsive-table';
 
 /** Every provider as a card holding its models, with their dialogs. */
 export function ProvidersPanel({
@@ -47,6 +49,7 @@ export function ProvidersPanel({
       dataIndex: 'contextLength',
       key: 'contextLength',
       responsive: ['md' as const],
+      render: (contextLength: number) => <ContextLength value={contextLength} />,
     },
     {
       title: t('ai.enabled'),
@@ -110,7 +113,7 @@ export function ProvidersPanel({
           }
           styles={{ body: { padding: 0 } }}
         >
-          <Table<ModelRecord>
+          <ResponsiveTable<ModelRecord>
             rowKey="id"
             size="middle"
             pagination={false}

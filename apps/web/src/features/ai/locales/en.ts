@@ -42,6 +42,7 @@ export const aiEn: AiMessages = {
   'ai.promptPrice': 'Input price (per million tokens)',
   'ai.completionPrice': 'Output price (per million tokens)',
   'ai.context': 'Context',
+  'ai.contextIsDefault': 'default',
   'ai.enabled': 'Enabled',
   'ai.sort': 'Order',
   'ai.actions': 'Actions',

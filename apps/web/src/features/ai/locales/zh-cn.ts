@@ -40,6 +40,7 @@ export const aiZhCN = {
   'ai.promptPrice': '输入价格（每百万 tokens）',
   'ai.completionPrice': '输出价格（每百万 tokens）',
   'ai.context': '上下文',
+  'ai.contextIsDefault': '默认',
   'ai.enabled': '启用',
   'ai.sort': '排序',
   'ai.actions': '操作',

@@ -15,6 +15,7 @@ import {
 } from 'recharts';
 import type { DashboardStats, DayCount } from '@atrium/shared/contract/dashboard';
 import { formatSize } from '@/components/file-library/file-picker/file-record';
+import { dayWindow, shortDate, type DayWindow } from '../day-window';
 import { useDashboardT } from '../i18n';
 
 /**
@@ -23,15 +24,17 @@ import { useDashboardT } from '../i18n';
  */
 
 const chartHeight = 260;
-const shortDate = (date: string) => date.slice(5);
 
 function DayChart({
   days,
+  span,
   color,
   name,
   kind,
 }: {
   days: DayCount[];
+  /** The window both per-day charts share: the same first, last and labelled days. */
+  span: DayWindow;
   color: string;
   name: string;
   kind: 'bar' | 'area';
@@ -47,6 +50,10 @@ function DayChart({
       }}
     />
   );
+  // Given ticks, every one shown: left to itself each chart type thinned its labels differently.
+  const xAxis = (
+    <XAxis dataKey="date" ticks={span.ticks} interval={0} tickFormatter={shortDate} tick={axis} />
+  );
   return (
     <ResponsiveContainer width="100%" height={chartHeight}>
       {kind === 'bar' ? (
@@ -56,7 +63,7 @@ function DayChart({
             vertical={false}
             stroke={token.colorBorderSecondary}
           />
-          <XAxis dataKey="date" tickFormatter={shortDate} tick={axis} minTickGap={16} />
+          {xAxis}
           <YAxis allowDecimals={false} tick={axis} />
           {tooltip}
           <Bar dataKey="count" name={name} fill={color} radius={[4, 4, 0, 0]} maxBarSize={18} />
@@ -74,7 +81,7 @@ function DayChart({
             vertical={false}
             stroke={token.colorBorderSecondary}
           />
-          <XAxis dataKey="date" tickFormatter={shortDate} tick={axis} minTickGap={16} />
+          {xAxis}
           <YAxis allowDecimals={false} tick={axis} />
           {tooltip}
           <Area
@@ -151,13 +158,15 @@ function StorageChart({ stats }: { stats: DashboardStats }) {
 export function DashboardCharts({ stats, days }: { stats: DashboardStats; days: number }) {
   const t = useDashboardT();
   const { token } = theme.useToken();
-  const range = t('dashboardStats.lastDays', { days });
+  const span = dayWindow(stats.uploadsPerDay.map((d) => d.date));
+  const range = t('dashboardStats.lastDays', { days, first: span.first, last: span.last });
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} lg={12} xl={8}>
         <Card title={t('dashboardStats.uploadsPerDay')} extra={range} data-testid="chart-uploads">
           <DayChart
             days={stats.uploadsPerDay}
+            span={span}
             color={token.colorPrimary}
             name={t('dashboardStats.uploads')}
             kind="bar"
@@ -168,6 +177,7 @@ export function DashboardCharts({ stats, days }: { stats: DashboardStats; days: 
         <Card title={t('dashboardStats.signupsPerDay')} extra={range} data-testid="chart-signups">
           <DayChart
             days={stats.signupsPerDay}
+            span={span}
             color={token.colorSuccess}
             name={t('dashboardStats.signups')}
             kind="area"

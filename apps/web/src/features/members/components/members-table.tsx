@@ -1,4 +1,4 @@
-import { Badge, Button, Flex, Popconfirm, Space, Table, Typography } from 'antd';
+import { Badge, Button, Flex, Popconfirm, Space, Typography } from 'antd';
 import { MailOutlined, PhoneOutlined } from '@ant-design/icons';
 import type { TableProps } from 'antd';
 import dayjs from 'dayjs';
@@ -8,6 +8,7 @@ import { RelativeTime } from '@/components/relative-time';
 import { useSetMemberDisabled } from '../api/set-member-disabled';
 import { useMembersT } from '../i18n';
 import { confirmAction } from '@/lib/async-handler';
+import { ResponsiveTable } from '@/components/responsive-table/responsive-table';
 
 /** The API client already told the user why a call failed; the popover just closes. */
 
@@ -138,7 +139,7 @@ export function MembersTable({
   ];
 
   return (
-    <Table<MemberView>
+    <ResponsiveTable<MemberView>
       rowKey="id"
       columns={columns}
       dataSource={data?.records}

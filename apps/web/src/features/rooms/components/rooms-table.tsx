@@ -1,4 +1,4 @@
-import { Button, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Button, Space, Switch, Tag, Typography } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import type { AdminRoomRecord } from '@atrium/shared/contract/chat';
 import { ImageCover } from '@/components/image-cover/image-cover';
@@ -8,6 +8,7 @@ import { useDeleteRoom } from '../api/delete-room';
 import { useEnableRoom } from '../api/enable-room';
 import { useSortRooms } from '../api/sort-rooms';
 import { useRoomsT } from '../i18n';
+import { ResponsiveTable } from '@/components/responsive-table/responsive-table';
 
 export interface RoomsTableProps {
   rooms: AdminRoomRecord[] | undefined;
@@ -34,7 +35,7 @@ export function RoomsTable({ rooms, loading, onEdit }: RoomsTableProps) {
   const list = rooms ?? [];
 
   return (
-    <Table<AdminRoomRecord>
+    <ResponsiveTable<AdminRoomRecord>
       rowKey="id"
       loading={loading}
       dataSource={list}
