@@ -1,4 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
+import { adminAuth, call } from './api-call';
 import { test, expect, type AtriumServer } from './fixtures';
 
 /** The pages in English, so the SPEC's English labels ("Click to get", ...) are what we click. */
@@ -83,30 +84,55 @@ test.describe('member accounts', () => {
     const admin = await englishPage(browser);
     await adminSignIn(admin, atrium);
 
-    await page.goto(`${atrium.url}#/login`);
+    await call(
+      atrium.url,
+      'admin/api/members/create',
+      { username: 'taken_song', password: 'taken pass 1' },
+      await adminAuth(atrium),
+    );
+    // A members-only page sends the visitor to sign in; they choose to sign up instead.
+    await page.goto(`${atrium.url}#/profile`);
+    await expect(page).toHaveURL(/#\/login\?redirect=%2Fprofile$/);
     await page.getByRole('link', { name: 'Create one' }).click();
-    await expect(page).toHaveURL(/#\/register$/);
+    await expect(page).toHaveURL(/#\/register\?redirect=%2Fprofile$/);
     await expect(page.getByRole('heading', { name: 'Join Atrium' })).toBeVisible();
 
-    await page.getByLabel('Username', { exact: true }).fill('river_song');
+    // A taken name is said beside the field when the code is asked for, and no code goes out.
+    const username = page.getByLabel('Username', { exact: true });
+    await username.fill('taken_song');
     await page.getByLabel('E-mail or phone').fill('River.Song@Example.com');
-    const shown = await answerCaptcha(page, atrium);
+    const first = await answerCaptcha(page, atrium);
+    await expect(page.getByText('Needed only to get a code')).toBeVisible();
     const send = page.getByRole('button', { name: 'Click to get' });
+    await send.click();
+    await expect(page.getByText('Username taken_song is taken')).toBeVisible();
+    await expect(send).toBeEnabled();
+    await username.fill('river_song');
+    await expect(page.getByText('Username taken_song is taken')).toHaveCount(0);
+    // That request used the captcha up: a new picture, answered once more to get the code.
+    await answerCaptcha(page, atrium, first);
     await send.click();
     await expect(page.getByRole('button', { name: /^\d+s$/ })).toBeDisabled();
     await expect(page.getByRole('button', { name: /^(59|60)s$/ })).toBeVisible();
 
-    const code = await codeFromOutbox(admin, atrium, 'r***@example.com');
-    await page.getByLabel('Verification code').fill(code);
-    // Sending used the captcha up; the control has drawn a new one.
-    await answerCaptcha(page, atrium, shown);
+    // A wrong code is refused; the form keeps everything and asks for no captcha again.
+    await page.getByLabel('Verification code').fill('000000');
     await page.getByLabel('Password', { exact: true }).fill('first pass 1');
     await page.getByLabel('Confirm password').fill('first pass 1');
-    await page.getByRole('button', { name: 'Create account' }).click();
+    const create = page.getByRole('button', { name: 'Create account' });
+    await create.click();
+    await expect(page.getByRole('alert')).toContainText(/Verification code is wrong/);
+    await expect(page.getByText('Please enter the captcha')).toHaveCount(0);
 
+    const code = await codeFromOutbox(admin, atrium, 'r***@example.com');
+    await page.getByLabel('Verification code').fill(code);
+    await create.click();
+
+    // Signed in, and on the page the sign-in was for.
     const userButton = page.getByRole('banner').getByRole('button', { name: 'river_song' });
     await expect(userButton).toBeVisible();
-    await expect(page).toHaveURL(/#\/$/);
+    await expect(page).toHaveURL(/#\/profile$/);
+    await expect(page.getByText('Please enter the captcha')).toHaveCount(0);
 
     await userMenu(page, 'river_song', 'Sign out');
     await expect(page.getByRole('banner').getByRole('button', { name: 'Sign in' })).toBeVisible();
@@ -195,7 +221,7 @@ test.describe('member accounts', () => {
     await page.goto(`${atrium.url}#/register`);
     await page.getByLabel('Username', { exact: true }).fill('phone_person');
     await page.getByLabel('E-mail or phone').fill('13912345678');
-    const shown = await answerCaptcha(page, atrium);
+    await answerCaptcha(page, atrium);
     await page.getByRole('button', { name: 'Click to get' }).click();
     await expect(page.getByRole('button', { name: /^\d+s$/ })).toBeDisabled();
     // The sign-up code went to this phone a moment ago: the other tab is told how long to wait.
@@ -210,7 +236,6 @@ test.describe('member accounts', () => {
     await page
       .getByLabel('Verification code')
       .fill(await codeFromOutbox(admin, atrium, '139****5678'));
-    await answerCaptcha(page, atrium, shown);
     await page.getByLabel('Password', { exact: true }).fill('phone pass 1');
     await page.getByLabel('Confirm password').fill('phone pass 1');
     await page.getByRole('button', { name: 'Create account' }).click();

@@ -35,7 +35,9 @@ function cellOf<T>(column: Column<T>, record: T, index: number): ReactNode {
       : Array.isArray(path)
         ? path.reduce<unknown>(
             (at, part) =>
-              at && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined,
+              at && typeof at === 'object'
+                ? (at as Record<string, unknown>)[String(part)]
+                : undefined,
             record,
           )
         : undefined;

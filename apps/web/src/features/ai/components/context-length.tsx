@@ -12,7 +12,7 @@ export function ContextLength({ value }: { value: number }) {
   return (
     <span>
       {effectiveContextLength(value)}
-      <Tag bordered={false} style={{ marginInlineStart: 6 }}>
+      <Tag variant="filled" style={{ marginInlineStart: 6 }}>
         {t('ai.contextIsDefault')}
       </Tag>
     </span>
