@@ -8,7 +8,7 @@ import { useConfigStore } from '@/stores/config-store';
 import { usePermissionStore } from '@/stores/permission-store';
 import { useReloadStore } from '@/stores/reload-store';
 import { displayName, useUserStore } from '@/stores/user-store';
-import { dashboardDays, useDashboardStats } from '@/features/dashboard/api/dashboard-stats';
+import { useDashboardStats } from '@/features/dashboard/api/dashboard-stats';
 import { StatCards } from '@/features/dashboard/components/stat-cards';
 import { useVisibleMenu } from '../layout/admin-menu';
 import { menuPages } from '../layout/menu';
@@ -66,7 +66,7 @@ export function DashboardPage() {
           <StatCards stats={stats.data} />
           {stats.data ? (
             <Suspense fallback={<ChartsFallback />}>
-              <DashboardCharts stats={stats.data} days={dashboardDays} />
+              <DashboardCharts stats={stats.data} />
             </Suspense>
           ) : (
             <ChartsFallback />

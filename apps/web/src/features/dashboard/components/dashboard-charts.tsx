@@ -24,6 +24,8 @@ import { useDashboardT } from '../i18n';
  */
 
 const chartHeight = 260;
+/** Room on the right for the last day's label, centred on the chart's last point. */
+const chartMargin = { top: 8, right: 24, left: -16, bottom: 0 };
 
 function DayChart({
   days,
@@ -57,7 +59,7 @@ function DayChart({
   return (
     <ResponsiveContainer width="100%" height={chartHeight}>
       {kind === 'bar' ? (
-        <BarChart data={days} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
+        <BarChart data={days} margin={chartMargin}>
           <CartesianGrid
             strokeDasharray="3 3"
             vertical={false}
@@ -69,7 +71,7 @@ function DayChart({
           <Bar dataKey="count" name={name} fill={color} radius={[4, 4, 0, 0]} maxBarSize={18} />
         </BarChart>
       ) : (
-        <AreaChart data={days} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
+        <AreaChart data={days} margin={chartMargin}>
           <defs>
             <linearGradient id="signups-fill" x1="0" y1="0" x2="0" y2="1">
               <stop offset="0%" stopColor={color} stopOpacity={0.35} />
@@ -155,11 +157,11 @@ function StorageChart({ stats }: { stats: DashboardStats }) {
   );
 }
 
-export function DashboardCharts({ stats, days }: { stats: DashboardStats; days: number }) {
+export function DashboardCharts({ stats }: { stats: DashboardStats }) {
   const t = useDashboardT();
   const { token } = theme.useToken();
   const span = dayWindow(stats.uploadsPerDay.map((d) => d.date));
-  const range = t('dashboardStats.lastDays', { days, first: span.first, last: span.last });
+  const range = t('dashboardStats.window', { first: span.first, last: span.last });
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} lg={12} xl={8}>

@@ -11,7 +11,7 @@ export const dashboardStatsEn: DashboardStatsMessages = {
   'dashboardStats.uploadsPerDay': 'Uploads per day',
   'dashboardStats.signupsPerDay': 'Sign-ups per day',
   'dashboardStats.storageByLibrary': 'Storage by library',
-  'dashboardStats.lastDays': 'Last {{days}} days ({{first}} to {{last}})',
+  'dashboardStats.window': '{{first}} to {{last}}',
   'dashboardStats.uploads': 'Uploads',
   'dashboardStats.signups': 'Sign-ups',
   'dashboardStats.noFiles': 'No files yet',

@@ -9,7 +9,7 @@ export const dashboardStatsZhCN = {
   'dashboardStats.uploadsPerDay': '每日上传',
   'dashboardStats.signupsPerDay': '每日注册',
   'dashboardStats.storageByLibrary': '各文件库存储',
-  'dashboardStats.lastDays': '最近 {{days}} 天（{{first}} 至 {{last}}）',
+  'dashboardStats.window': '{{first}} 至 {{last}}',
   'dashboardStats.uploads': '上传',
   'dashboardStats.signups': '注册',
   'dashboardStats.noFiles': '还没有文件',
