@@ -1,7 +1,8 @@
-import type { Key, ReactNode } from 'react';
-import { Empty, Flex, Pagination, Spin, Table, theme, type TableProps } from 'antd';
+import { useState, type Key, type ReactNode } from 'react';
+import { Button, Empty, Flex, Pagination, Spin, Table, theme, type TableProps } from 'antd';
 import type { ColumnType } from 'antd/es/table';
 import { useSmallWindow } from '@/lib/use-media-query';
+import { useTableT } from './responsive-table-i18n';
 
 /** The column every admin table keeps its row actions in (edit, delete, ...). */
 export const actionsColumnKey = 'actions';
@@ -10,7 +11,7 @@ export const actionsColumnKey = 'actions';
  * An admin table (issue 28 point 9). On a wide window it is antd's table. Below 600 px (SPEC 9)
  * each row is a card: every column a label and its value, one under the other, and the row's
  * actions in a line at the foot of the card, so none of them sits off-screen behind a sideways
- * scroll. Columns are written once, for both.
+ * scroll; a row's expandable detail opens inside its card. Columns are written once, for both.
  */
 export function ResponsiveTable<T extends object>(props: TableProps<T>) {
   const small = useSmallWindow();
@@ -63,8 +64,18 @@ function CardRows<T extends object>({
   pagination,
   locale,
   footer,
+  expandable,
 }: TableProps<T>) {
   const { token } = theme.useToken();
+  const t = useTableT();
+  const [open, setOpen] = useState<ReadonlySet<Key>>(new Set());
+  const detail = expandable?.expandedRowRender;
+  const toggle = (key: Key) =>
+    setOpen((keys) => {
+      const next = new Set(keys);
+      if (!next.delete(key)) next.add(key);
+      return next;
+    });
   const records = dataSource ? [...dataSource] : [];
   const shown = (columns as Column<T>[]).filter((c) => !c.hidden && !c.children);
   const fields = shown.filter((c) => c.key !== actionsColumnKey);
@@ -84,59 +95,76 @@ function CardRows<T extends object>({
             className="atrium-card-rows"
             style={{ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: 12 }}
           >
-            {records.map((record, index) => (
-              <li
-                key={keyOf(record, index, rowKey)}
-                className="atrium-card-row"
-                style={{
-                  border: `1px solid ${token.colorBorderSecondary}`,
-                  borderRadius: token.borderRadiusLG,
-                  background: token.colorBgContainer,
-                  padding: '10px 12px',
-                  minWidth: 0,
-                }}
-              >
-                <dl
+            {records.map((record, index) => {
+              const key = keyOf(record, index, rowKey);
+              const expanded = open.has(key);
+              return (
+                <li
+                  key={key}
+                  className="atrium-card-row"
                   style={{
-                    display: 'grid',
-                    gridTemplateColumns: 'minmax(64px, max-content) minmax(0, 1fr)',
-                    columnGap: 12,
-                    rowGap: 6,
-                    margin: 0,
-                    alignItems: 'baseline',
+                    border: `1px solid ${token.colorBorderSecondary}`,
+                    borderRadius: token.borderRadiusLG,
+                    background: token.colorBgContainer,
+                    padding: '10px 12px',
+                    minWidth: 0,
                   }}
                 >
-                  {fields.map((column, i) => (
-                    <div
-                      key={String(column.key ?? column.dataIndex ?? i)}
-                      style={{ display: 'contents' }}
-                    >
-                      <dt style={{ color: token.colorTextSecondary, fontSize: 13 }}>
-                        {titleOf(column)}
-                      </dt>
-                      <dd style={{ margin: 0, minWidth: 0, overflowWrap: 'anywhere' }}>
-                        {cellOf(column, record, index)}
-                      </dd>
-                    </div>
-                  ))}
-                </dl>
-                {actions && (
-                  <div
-                    className="atrium-card-row-actions"
+                  <dl
                     style={{
-                      marginTop: 8,
-                      paddingTop: 6,
-                      borderTop: `1px solid ${token.colorSplit}`,
-                      display: 'flex',
-                      flexWrap: 'wrap',
-                      justifyContent: 'flex-end',
+                      display: 'grid',
+                      gridTemplateColumns: 'minmax(64px, max-content) minmax(0, 1fr)',
+                      columnGap: 12,
+                      rowGap: 6,
+                      margin: 0,
+                      alignItems: 'baseline',
                     }}
                   >
-                    {cellOf(actions, record, index)}
-                  </div>
-                )}
-              </li>
-            ))}
+                    {fields.map((column, i) => (
+                      <div
+                        key={String(column.key ?? column.dataIndex ?? i)}
+                        style={{ display: 'contents' }}
+                      >
+                        <dt style={{ color: token.colorTextSecondary, fontSize: 13 }}>
+                          {titleOf(column)}
+                        </dt>
+                        <dd style={{ margin: 0, minWidth: 0, overflowWrap: 'anywhere' }}>
+                          {cellOf(column, record, index)}
+                        </dd>
+                      </div>
+                    ))}
+                  </dl>
+                  {detail && expanded && (
+                    <div style={{ marginTop: 8 }}>{detail(record, index, 0, true)}</div>
+                  )}
+                  {(actions || detail) && (
+                    <div
+                      className="atrium-card-row-actions"
+                      style={{
+                        marginTop: 8,
+                        paddingTop: 6,
+                        borderTop: `1px solid ${token.colorSplit}`,
+                        display: 'flex',
+                        flexWrap: 'wrap',
+                        justifyContent: 'flex-end',
+                      }}
+                    >
+                      {detail && (
+                        <Button
+                          type="link"
+                          size="small"
+                          aria-expanded={expanded}
+                          onClick={() => toggle(key)}
+                        >
+                          {t(expanded ? 'table.hideDetail' : 'table.showDetail')}
+                        </Button>
+                      )}
+                      {actions && cellOf(actions, record, index)}
+                    </div>
+                  )}
+                </li>
+              );
+            })}
           </ul>
         )}
         {footer?.(records)}

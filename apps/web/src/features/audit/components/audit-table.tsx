@@ -1,10 +1,11 @@
-import { Flex, Table, Tag, Typography, theme } from 'antd';
+import { Flex, Tag, Typography, theme } from 'antd';
 import type { TableProps } from 'antd';
 import dayjs from 'dayjs';
 import type { AuditEntry } from '@atrium/shared/contract/audit';
 import type { Paged } from '@atrium/shared/contract/paging';
 import { RelativeTime } from '@/components/relative-time';
 import { useAuditT } from '../i18n';
+import { ResponsiveTable } from '@/components/responsive-table/responsive-table';
 
 /** The request body as indented JSON, or as sent when it was cut short. */
 function pretty(detail: string): string {
@@ -57,7 +58,7 @@ export function AuditTable({ data, loading, onPage }: AuditTableProps) {
   ];
 
   return (
-    <Table<AuditEntry>
+    <ResponsiveTable<AuditEntry>
       rowKey="id"
       size="middle"
       columns={columns}
