@@ -136,6 +136,8 @@ test.describe('member accounts', () => {
     await expect(page).toHaveURL(/#\/profile$/);
     await expect(page.getByText('Please enter the captcha')).toHaveCount(0);
 
+    // Signed out from the home page (the profile page would send a visitor to sign in).
+    await page.goto(`${atrium.url}#/`);
     await userMenu(page, 'river_song', 'Sign out');
     await expect(page.getByRole('banner').getByRole('button', { name: 'Sign in' })).toBeVisible();
 
