@@ -49,7 +49,17 @@ function describeIssue(issue: Issue, body: unknown): MessageRef {
   }
   const at = (ref: MessageRef) => withField(ref, path);
   if (issue.message && isCatalogued(issue.message)) {
-    return at({ key: issue.message, params: { field } });
+    // A refinement's own numbers (`refine(…, { message, params: { max: 6 } })`) fill its message.
+    const own = params.params;
+    const numbers =
+      own !== null && typeof own === 'object'
+        ? Object.fromEntries(
+            Object.entries(own).filter((entry): entry is [string, number] => {
+              return typeof entry[1] === 'number';
+            }),
+          )
+        : {};
+    return at({ key: issue.message, params: { ...numbers, field } });
   }
   const inclusive = params.inclusive !== false;
   switch (issue.keyword) {

@@ -20,7 +20,25 @@ export const budgetLine = z.strictObject({
   resetsAt: count,
 });
 
-export const memberBudgetAnswer = z.strictObject({ lines: z.array(budgetLine) });
+/**
+ * Whether the next question fits (issue 28, point 5), by the computation the send's reservation
+ * refuses with: about how many questions like it fit, each holding the most it may cost.
+ */
+export const nextQuestion = z.strictObject({
+  /** 0: the next question is refused; null: no limit applies. */
+  questions: count.nullable(),
+  /** The limit allowing the fewest (the refusing one when 0), and when its period ends. */
+  scope: z.enum(['member', 'room']).optional(),
+  period: z.enum(['day', 'month']).optional(),
+  resetsAt: count.optional(),
+});
+
+export const memberBudgetAnswer = z.strictObject({
+  lines: z.array(budgetLine),
+  /** Absent when no answer can be asked for (the room has no model). */
+  next: nextQuestion.optional(),
+});
 
 export type BudgetLine = z.infer<typeof budgetLine>;
 export type MemberBudget = z.infer<typeof memberBudgetAnswer>;
+export type NextQuestion = z.infer<typeof nextQuestion>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCalls } from './call';
-import { recordId, textField } from './fields';
+import { recordId, recordIdOrZero, textField } from './fields';
 import {
   citationRecord,
   documentListResponse,
@@ -34,7 +34,9 @@ const documentPath = textField().trim().min(1).max(1000);
 export const documentListRequest = z.strictObject({ conversationId: recordId });
 
 export const documentAttachRequest = z.strictObject({
-  conversationId: recordId,
+  /** 0: a new conversation in `roomId`, created with these documents (not when refused). */
+  conversationId: recordIdOrZero,
+  roomId: recordIdOrZero.default(0),
   /** Paths of files in the member's own library. */
   paths: z.array(documentPath).min(1).max(maxDocumentsPerConversation),
 });

@@ -207,7 +207,9 @@ export type MessageListResponse = z.infer<typeof messageListResponse>;
 const messageContent = textField().trim().min(1).max(maxMessageLength);
 
 export const chatSendRequest = z.strictObject({
-  conversationId: id,
+  /** 0: a new conversation in `roomId`, created with this question (not when it is refused). */
+  conversationId: recordIdOrZero,
+  roomId: recordIdOrZero.default(0),
   content: messageContent,
   images: z.array(text(1000)).max(maxImagesPerMessage).default([]),
 });

@@ -34,6 +34,10 @@ export const validation = {
   },
   'validation.tooBig': { 'zh-CN': '{field}不能大于 {max}', en: '{field} must be at most {max}' },
   'validation.notInteger': { 'zh-CN': '{field}必须是整数', en: '{field} must be a whole number' },
+  'validation.tooPrecise': {
+    'zh-CN': '{field}最多保留 {max} 位小数',
+    en: '{field} takes at most {max} decimals',
+  },
   'validation.oneOf': {
     'zh-CN': '{field}只能是以下之一：{options}',
     en: '{field} must be one of: {options}',

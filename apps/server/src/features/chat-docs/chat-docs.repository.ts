@@ -55,6 +55,20 @@ export class ChatDocsRepository {
       .executeTakeFirst();
   }
 
+  /** A new conversation (untitled: "New chat") for a draft's first documents; its id. */
+  async insertConversation(row: {
+    roomId: number;
+    memberId: number;
+    createdAt: number;
+  }): Promise<number> {
+    const { id } = await this.db
+      .insertInto('chatConversations')
+      .values({ ...row, title: '', updatedAt: row.createdAt })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
+  }
+
   /** The member's own library file at `path` (any of their libraries), with its blob. */
   ownFile(memberId: number, path: string) {
     return this.db

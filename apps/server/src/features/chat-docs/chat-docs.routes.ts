@@ -18,7 +18,7 @@ export function registerChatDocsRoutes(app: FastifyInstance, docs: ChatDocsServi
     ok(readIn(await docs.list(member, body.conversationId), req.lang)),
   );
   route(app, calls['aigc/document/attach'], async ({ body, member, req }) =>
-    ok(readIn(await docs.attach(member, body.conversationId, body.paths), req.lang)),
+    ok(readIn(await docs.attach(member, body.conversationId, body.paths, body.roomId), req.lang)),
   );
   route(app, calls['aigc/document/detach'], async ({ body, member, req }) =>
     ok(readIn(await docs.detach(member, body.conversationId, body.id), req.lang)),

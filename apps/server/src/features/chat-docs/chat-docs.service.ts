@@ -18,6 +18,7 @@ import { lockRow } from '../../db/row-lock';
 
 const Messages = {
   conversationNotFound: message('chat.conversationNotFound'),
+  roomClosed: message('chat.roomClosed'),
   documentNotFound: message('docs.notFound'),
   notOwned: (path: string) => ({ ...message('docs.notOwned', { path }), field: 'paths' }),
   unsupported: (name: string) => ({
@@ -65,6 +66,8 @@ export class ChatDocsService {
       embedder: () => Promise<Embedder | undefined>;
       log: FastifyBaseLogger;
       now: () => number;
+      /** Whether members may chat in the room (a draft's conversation is created in it). */
+      roomOpen?: (roomId: number) => Promise<boolean>;
     },
   ) {
     this.repo = new ChatDocsRepository(deps.db);
@@ -101,19 +104,31 @@ export class ChatDocsService {
     return rows.map(toRecord);
   }
 
+  /**
+   * Attaches library files to the conversation; to a new one in `roomId` when `conversationId`
+   * is 0, created in the transaction that attaches them, so a refused attach leaves no empty
+   * conversation behind.
+   */
   async attach(
     member: MemberPrincipal,
-    conversationId: number,
+    requested: number,
     paths: readonly string[],
+    roomId = 0,
   ): Promise<DocumentRecord[]> {
-    await this.conversation(member, conversationId);
+    if (requested > 0) await this.conversation(member, requested);
+    else if (roomId === 0) throw new ApiError(Messages.conversationNotFound);
+    else if (!(await this.deps.roomOpen?.(roomId))) throw new ApiError(Messages.roomClosed);
     const wanted = [...new Set(paths)];
     const now = this.deps.now();
-    await this.deps.db.transaction().execute(async (trx) => {
+    const conversationId = await this.deps.db.transaction().execute(async (trx) => {
+      const repo = new ChatDocsRepository(trx);
+      const conversationId =
+        requested > 0
+          ? requested
+          : await repo.insertConversation({ roomId, memberId: member.id, createdAt: now });
       // Counted and added under the conversation's row lock: parallel attaches cannot pass the
       // limit.
       await lockRow(trx, 'chat_conversations', conversationId);
-      const repo = new ChatDocsRepository(trx);
       const current = await repo.listDocuments(conversationId);
       const have = new Set(current.map((row) => row.path));
       const added: { path: string; name: string; ext: string }[] = [];
@@ -128,7 +143,7 @@ export class ChatDocsService {
         added.push({ path, name, ext });
         blobs.push(file.blobId);
       }
-      if (added.length === 0) return;
+      if (added.length === 0) return conversationId;
       if (current.length + added.length > maxDocumentsPerConversation)
         throw new ApiError(Messages.tooMany);
       await repo.insertDocuments(
@@ -140,6 +155,7 @@ export class ChatDocsService {
         [...current, ...added].map(({ path }) => ({ kind: 'chatDocument' as const, path })),
       );
       await repo.retryFailed(blobs, now);
+      return conversationId;
     });
     this.kick();
     return this.list(member, conversationId);

@@ -54,7 +54,14 @@ export interface ChatCitationsTable {
 
 /** Other features' tables, read by id (conversations to check ownership and name the holder). */
 type ReadTables = {
-  chatConversations: { id: number; memberId: number; roomId: number; title: string };
+  chatConversations: {
+    id: Generated<number>;
+    memberId: number;
+    roomId: number;
+    title: string;
+    createdAt: number;
+    updatedAt: number;
+  };
 };
 
 type DocsTables = {

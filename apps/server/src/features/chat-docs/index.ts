@@ -31,6 +31,8 @@ export function registerChatDocsFeature(
     /** Name of the embedding model (`ATRIUM_EMBEDDING_MODEL`), if any. */
     embeddingModel?: string | undefined;
     options?: Partial<ExtractionOptions>;
+    /** Whether members may chat in the room (a draft's first documents create its conversation). */
+    roomOpen?: (roomId: number) => Promise<boolean>;
   },
 ): ChatDocsFeature {
   const { db, instances, now } = app.services;
@@ -51,6 +53,7 @@ export function registerChatDocsFeature(
     embedder,
     log: app.log,
     now,
+    ...(deps.roomOpen ? { roomOpen: deps.roomOpen } : {}),
   });
   registerChatDocsRoutes(app, docs);
   app.addHook('onReady', async () => extraction.start());

@@ -1,17 +1,18 @@
 import { dataPathsOf } from '@atrium/shared/file-refs';
 import type { ChatSendResponse, GenerationParams } from '@atrium/shared/contract/chat';
 import { holdFiles, type ImageAccess } from '../files/index';
-import { RETRIEVAL_MAX_TOKENS, type ChatDocsService } from '../chat-docs/index';
+import type { ChatDocsService } from '../chat-docs/index';
 import { ApiError, message } from '../../http/envelope';
 import type { MemberPrincipal } from '../../http/principal';
 import type { ProvidersService } from '../ai/index';
 import type { RoomsService } from '../rooms/index';
-import { roomBudget, roomParams } from '../rooms/index';
+import { roomBudget } from '../rooms/index';
+import { planAnswer, questionHistory, type AnswerPlan } from './answer-plan';
 import type { ChatBudgets, Reservation } from './budgets';
 import { ChatRepository } from './chat.repository';
 import type { ChatDb, ConversationRow } from './chat.tables';
 import type { Generations } from './generation';
-import { answerTokens, planPrompt, promptTokenBound, type PromptRow } from './prompt';
+import type { PromptRow } from './prompt';
 import type { ChatQuotas } from './quota';
 import type { ShortCache } from './short-cache';
 import { UsageRepository } from './usage.repository';
@@ -39,7 +40,7 @@ const Messages = {
 } as const;
 
 export type Prepared = Awaited<ReturnType<Asking['prepare']>>;
-export type Plan = Awaited<ReturnType<Asking['plan']>>;
+export type Plan = AnswerPlan;
 
 /** A budget that limits the answer sends the tokens it reserved as max_tokens. */
 const withBudget = (params: GenerationParams, reservation: Reservation): GenerationParams =>
@@ -83,39 +84,13 @@ export class Asking {
     return { room, model, quota: await this.deps.quotas.cached() };
   }
 
-  /**
-   * The prompt an answer will be written from (the generation plans the same from what is
-   * stored) and what it may cost at most: `history` newest first, the question included.
-   */
-  async plan(
-    { room, model }: Prepared,
+  /** The answer's prompt and what it may cost at most (`planAnswer`, shared with the footer). */
+  plan(
+    prepared: Prepared,
     conversationId: number,
     history: Promise<readonly PromptRow[]>,
-  ): Promise<{
-    params: GenerationParams;
-    promptBound: number;
-    promptEstimate: number;
-    answer: number;
-    documents: boolean;
-    history: readonly PromptRow[];
-  }> {
-    const params = roomParams(room);
-    const request = { model, systemPrompt: room.systemPrompt, params };
-    const [rows, documents = false] = await Promise.all([
-      history,
-      this.deps.documents?.hasDocuments(conversationId),
-    ]);
-    const plan = planPrompt(request, rows);
-    return {
-      params,
-      // Passages of the conversation's documents are given within RETRIEVAL_MAX_TOKENS.
-      promptBound:
-        promptTokenBound(room.systemPrompt, plan) + (documents ? RETRIEVAL_MAX_TOKENS : 0),
-      promptEstimate: plan.promptTokens,
-      answer: answerTokens(request),
-      documents,
-      history: rows,
-    };
+  ): Promise<AnswerPlan> {
+    return planAnswer(this.deps.documents, prepared, conversationId, history);
   }
 
   /** The plan of an answer to the question `questionId` of the conversation, as stored. */
@@ -220,18 +195,32 @@ export class Asking {
     const plan = await this.plan(
       prepared,
       conversation.id,
-      question.parentId === null
-        ? Promise.resolve([asked])
-        : this.repo
-            .branchTo(conversation.id, question.parentId, this.deps.generations.historyLimit - 1)
-            .then((earlier) => [asked, ...earlier]),
+      questionHistory(
+        this.repo,
+        conversation.id,
+        question.parentId,
+        asked,
+        this.deps.generations.historyLimit,
+      ),
     );
-    const { userId, assistantId, reservation } = await this.deps.db
+    const { conversationId, userId, assistantId, reservation } = await this.deps.db
       .transaction()
       .execute(async (trx) => {
         const repo = new ChatRepository(trx);
+        // A conversation not yet stored (id 0) is created with its first question: refused, it
+        // is not there either.
+        const conversationId =
+          conversation.id > 0
+            ? conversation.id
+            : await repo.insertConversation({
+                roomId: conversation.roomId,
+                memberId: member.id,
+                title: conversation.title,
+                createdAt: now,
+                updatedAt: now,
+              });
         const userId = await repo.insertMessage({
-          conversationId: conversation.id,
+          conversationId,
           parentId: question.parentId,
           role: 'user',
           content,
@@ -250,21 +239,21 @@ export class Asking {
           dataPathsOf(images).map((path) => ({ kind: 'chatImage' as const, path })),
         );
         const assistantId = await repo.insertMessage(
-          this.answerRow(conversation.id, userId, prepared, now),
+          this.answerRow(conversationId, userId, prepared, now),
         );
-        await repo.updateConversation(conversation.id, {
+        await repo.updateConversation(conversationId, {
           updatedAt: now,
           leafId: assistantId,
           ...(question.title ? { title: question.title } : {}),
         });
         const reservation = await this.reserve(trx, member, prepared, assistantId, plan, now);
-        return { userId, assistantId, reservation };
+        return { conversationId, userId, assistantId, reservation };
       });
-    this.start(member, conversation.id, prepared, plan, reservation, assistantId);
+    this.start(member, conversationId, prepared, plan, reservation, assistantId);
     // Answered from what was written, without reading it back: this call is on the path to
     // the first token.
     const base = {
-      conversationId: conversation.id,
+      conversationId,
       error: '',
       promptTokens: 0,
       completionTokens: 0,

@@ -1,6 +1,5 @@
 import {
   fromMicros,
-  MICROS,
   toMicros,
   type BudgetLine,
   type ChatBudget,
@@ -8,7 +7,18 @@ import {
 import type { ChatQuota } from '@atrium/shared/contract/chat';
 import { PostgresAdapter, sql } from 'kysely';
 import { ApiError, message, type MessageRef } from '../../http/envelope';
-import type { ChatBudgetCountersTable, ChatDb } from './chat.tables';
+import {
+  costOf,
+  fitNext,
+  type Breach,
+  type CounterState,
+  type Fit,
+  type Need,
+  type Period,
+  type Scope,
+  type Unit,
+} from './budget-fit';
+import type { ChatDb } from './chat.tables';
 import { utcDay } from './tokens';
 
 /**
@@ -22,12 +32,7 @@ import { utcDay } from './tokens';
  * whichever instance ends it (its writer, or the sweep after its writer died).
  */
 
-type Scope = ChatBudgetCountersTable['scope'];
-type Period = 'day' | 'month';
-type Unit = 'messages' | 'tokens' | 'cost';
-
-/** An answer allowed fewer tokens than this is refused rather than cut to nothing. */
-export const MIN_ANSWER_TOKENS = 16;
+export { MIN_ANSWER_TOKENS, costOf, type Fit } from './budget-fit';
 
 interface Counter {
   scope: Scope;
@@ -54,10 +59,6 @@ export interface Prices {
   promptPrice: number;
   completionPrice: number;
 }
-
-/** Millionths of the currency that `tokens` cost at `pricePerMillion` (rounded up). */
-export const costOf = (tokens: number, pricePerMillion: number): number =>
-  Math.ceil((tokens * pricePerMillion) / MICROS);
 
 export interface ReserveRequest extends Prices {
   memberId: number;
@@ -160,7 +161,44 @@ export function refusal(
   });
 }
 
+/** The refusal of a question that does not fit (`fitNext`'s breach). */
+const refusalOf = (breach: Breach): MessageRef =>
+  refusal(breach, breach.unit, breach.limit, breach.left);
+
 const keyOf = (scope: Scope, scopeId: number, period: string) => `${scope}:${scopeId}:${period}`;
+
+/** The counters with what their rows say is used and held (none yet: nothing). */
+function statesOf(
+  counters: readonly Counter[],
+  rows: ReadonlyMap<string, CounterRow>,
+  mustExist: boolean,
+): CounterState[] {
+  return counters.map((counter) => {
+    const row = rows.get(keyOf(counter.scope, counter.scopeId, counter.key));
+    if (!row && mustExist) throw new Error(`budget counter ${counter.key} missing after insert`);
+    return {
+      scope: counter.scope,
+      period: counter.period,
+      limits: counter.limits,
+      used: {
+        messages: Number(row?.messages ?? 0),
+        tokens: Number(row?.tokens ?? 0),
+        cost: Number(row?.cost ?? 0),
+      },
+      reserved: {
+        tokens: Number(row?.reservedTokens ?? 0),
+        cost: Number(row?.reservedCost ?? 0),
+      },
+    };
+  });
+}
+
+/** What the budgets allow now: every limit with what is left, and the next question's fit. */
+export interface BudgetView {
+  lines: BudgetLine[];
+  /** Set when the next question's need was given. */
+  next?: Fit & { resetsAt?: number };
+}
 
 export class ChatBudgets {
   constructor(private readonly now: () => number) {}
@@ -211,29 +249,9 @@ export class ChatBudgets {
     const promptCost = costOf(request.promptTokens, request.promptPrice);
     if (limited || counters.some((c) => c.limits.messages > 0)) {
       const rows = await this.lockRows(trx, counters);
-      for (const counter of counters) {
-        const row = rows.get(keyOf(counter.scope, counter.scopeId, counter.key));
-        if (!row) throw new Error(`budget counter ${counter.key} missing after insert`);
-        const { limits } = counter;
-        if (limits.messages > 0 && row.messages + 1 > limits.messages)
-          throw new ApiError(refusal(counter, 'messages', limits.messages));
-        if (limits.tokens > 0) {
-          const left = limits.tokens - row.tokens - row.reservedTokens;
-          answerTokens = Math.min(answerTokens, left - request.promptTokens);
-          if (answerTokens < MIN_ANSWER_TOKENS)
-            throw new ApiError(refusal(counter, 'tokens', limits.tokens, Math.max(0, left)));
-        }
-        if (limits.cost > 0) {
-          const left = limits.cost - row.cost - row.reservedCost;
-          if (request.completionPrice > 0)
-            answerTokens = Math.min(
-              answerTokens,
-              Math.floor(((left - promptCost) * MICROS) / request.completionPrice),
-            );
-          if (left - promptCost < 0 || answerTokens < MIN_ANSWER_TOKENS)
-            throw new ApiError(refusal(counter, 'cost', limits.cost, Math.max(0, left)));
-        }
-      }
+      const fit = fitNext(statesOf(counters, rows, true), request);
+      if (fit.breach) throw new ApiError(refusalOf(fit.breach));
+      answerTokens = fit.answerTokens;
     }
     const tokens = request.promptTokens + answerTokens;
     const cost = promptCost + costOf(answerTokens, request.completionPrice);
@@ -336,14 +354,18 @@ export class ChatBudgets {
     });
   }
 
-  /** Every limit that applies to the member in the room, with what is used, held and left. */
-  async lines(
+  /**
+   * Every limit that applies to the member in the room, with what is used, held and left, and
+   * (given its need) whether the next question fits, by the reservation's own computation.
+   */
+  async view(
     db: ChatDb,
     memberId: number,
     roomId: number,
     member: ChatQuota,
     room: ChatBudget,
-  ): Promise<BudgetLine[]> {
+    need?: Need,
+  ): Promise<BudgetView> {
     const now = this.now();
     const counters = countersOf(memberId, roomId, member, room, utcDay(now));
     const rows = await db
@@ -361,34 +383,37 @@ export class ChatBudgets {
         ),
       )
       .execute();
-    const byKey = new Map(rows.map((r) => [keyOf(r.scope, r.scopeId, r.period), r]));
+    const states = statesOf(
+      counters,
+      new Map(rows.map((r) => [keyOf(r.scope, r.scopeId, r.period), r])),
+      false,
+    );
     const lines: BudgetLine[] = [];
-    for (const counter of counters) {
-      const row = byKey.get(keyOf(counter.scope, counter.scopeId, counter.key));
+    for (const state of states) {
       for (const unit of ['messages', 'tokens', 'cost'] as const) {
-        const limit = counter.limits[unit];
+        const limit = state.limits[unit];
         if (limit === 0) continue;
-        const used = row ? Number(row[unit]) : 0;
-        const reserved =
-          unit === 'messages'
-            ? 0
-            : row
-              ? Number(unit === 'tokens' ? row.reservedTokens : row.reservedCost)
-              : 0;
+        const used = state.used[unit];
+        const reserved = unit === 'messages' ? 0 : state.reserved[unit];
         const left = Math.max(0, limit - used - reserved);
         const shown = unit === 'cost' ? fromMicros : (n: number) => n;
         lines.push({
-          scope: counter.scope,
-          period: counter.period,
+          scope: state.scope,
+          period: state.period,
           unit,
           limit: shown(limit),
           used: shown(used),
           reserved: shown(reserved),
           left: shown(left),
-          resetsAt: resetsAt(counter.period, now),
+          resetsAt: resetsAt(state.period, now),
         });
       }
     }
-    return lines;
+    if (!need) return { lines };
+    const fit = fitNext(states, need);
+    return {
+      lines,
+      next: fit.tightest ? { ...fit, resetsAt: resetsAt(fit.tightest.period, now) } : fit,
+    };
   }
 }

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { message } from '../../http/envelope';
 import { route } from '../../http/route';
 import { conversationIn, messageIn, storedError } from './chat-texts';
+import type { ChatBudgetQuery } from './budget-query';
 import type { ChatService } from './chat.service';
 import { sseSink } from './sse';
 import type { ChatStreams } from './stream';
@@ -14,9 +15,10 @@ export function registerChatRoutes(
   app: FastifyInstance,
   chat: ChatService,
   streams: ChatStreams,
+  budgets: ChatBudgetQuery,
 ): void {
   route(app, budgetCalls['aigc/chat/budget'], async ({ body, member }) =>
-    ok(await chat.budget(member, body.roomId)),
+    ok(await budgets.budget(member, body)),
   );
   route(app, calls['aigc/conversation/list'], async ({ body, member, req }) => {
     const records = await chat.listConversations(member, body.roomId);

@@ -8,11 +8,9 @@ import type {
   MessageListResponse,
   MessageRecord,
 } from '@atrium/shared/contract/chat';
-import type { MemberBudget } from '@atrium/shared/contract/chat-budget';
 import type { z } from 'zod';
 import { ApiError, message } from '../../http/envelope';
 import type { MemberPrincipal } from '../../http/principal';
-import { roomBudget } from '../rooms/index';
 import { Asking, type AskingDeps } from './asking';
 import { branchPath, versionsByMessage } from './branches';
 import { ChatRepository } from './chat.repository';
@@ -51,6 +49,17 @@ export function excerptAround(text: string, keywords: string): string {
   return `${start > 0 ? '…' : ''}${flat.slice(start, end)}${end < flat.length ? '…' : ''}`;
 }
 
+/** A conversation not yet stored (id 0): `Asking.ask` creates it with its first question. */
+const newConversationIn = (roomId: number, memberId: number, now: number): ConversationRow => ({
+  id: 0,
+  roomId,
+  memberId,
+  title: DEFAULT_CONVERSATION_TITLE,
+  leafId: null,
+  createdAt: now,
+  updatedAt: now,
+});
+
 function titleFrom(content: string): string {
   const line = content.split('\n').find((l) => l.trim() !== '') ?? content;
   const text = line.trim();
@@ -85,24 +94,6 @@ export class ChatService {
     const row = await this.repo.findOwnedMessage(id, member.id);
     if (!row) throw new ApiError(Messages.messageNotFound);
     return row;
-  }
-
-  /** What is left of every limit that applies to the member in the room. */
-  async budget(member: MemberPrincipal, roomId: number): Promise<MemberBudget> {
-    const room = await this.deps.cache.get(`room:${roomId}`, () =>
-      this.deps.rooms.findEnabled(roomId),
-    );
-    if (!room) throw new ApiError(Messages.roomClosed);
-    const quota = await this.deps.quotas.cached();
-    return {
-      lines: await this.deps.budgets.lines(
-        this.deps.db,
-        member.id,
-        room.id,
-        quota,
-        roomBudget(room),
-      ),
-    };
   }
 
   async listConversations(member: MemberPrincipal, roomId: number): Promise<ConversationRecord[]> {
@@ -198,10 +189,17 @@ export class ChatService {
     member: MemberPrincipal,
     request: z.output<typeof chatSendRequest>,
   ): Promise<ChatSendResponse> {
-    const conversation = await this.conversation(member, request.conversationId);
+    // 0: a conversation that does not exist yet; it is created with the first question, in the
+    // transaction that records it, so a refused question leaves no empty conversation behind.
+    if (request.conversationId === 0 && request.roomId === 0)
+      throw new ApiError(Messages.conversationNotFound);
+    const conversation =
+      request.conversationId > 0
+        ? await this.conversation(member, request.conversationId)
+        : newConversationIn(request.roomId, member.id, this.deps.now());
     const images = [...new Set(request.images)];
     const prepared = await this.asking.prepare(member, conversation, images);
-    const parentId = (await this.repo.tipOf(conversation)) ?? null;
+    const parentId = conversation.id > 0 ? ((await this.repo.tipOf(conversation)) ?? null) : null;
     return this.asking.ask(member, conversation, prepared, {
       content: request.content,
       images,

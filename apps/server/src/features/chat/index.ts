@@ -16,6 +16,7 @@ import { registerChatRoutes } from './chat.routes';
 import { ChatService } from './chat.service';
 import { chatDb } from './chat.tables';
 import { Generations, type GenerationOptions } from './generation';
+import { ChatBudgetQuery } from './budget-query';
 import { ChatBudgets } from './budgets';
 import { ChatQuotas } from './quota';
 import type { ShortCache } from './short-cache';
@@ -74,6 +75,7 @@ export async function registerChatFeature(
     storage: deps.storage,
     resolveModel: (modelId) => deps.providers.resolve(modelId),
     embeddingModel: deps.embeddingModel,
+    roomOpen: async (roomId) => (await deps.rooms.findEnabled(roomId)) !== undefined,
     ...(options.documents ? { options: options.documents } : {}),
   });
   const generations = new Generations({
@@ -118,7 +120,17 @@ export async function registerChatFeature(
     streams.close();
   });
 
-  registerChatRoutes(app, chat, streams);
+  const budgetQuery = new ChatBudgetQuery({
+    db: cdb,
+    rooms: deps.rooms,
+    providers: deps.providers,
+    quotas,
+    budgets,
+    cache: deps.cache,
+    documents: documents.docs,
+    historyLimit: () => generations.historyLimit,
+  });
+  registerChatRoutes(app, chat, streams, budgetQuery);
   registerArchiveRoutes(
     app,
     new ArchiveService({ db, rooms: deps.rooms, images: deps.images, instances, now }),

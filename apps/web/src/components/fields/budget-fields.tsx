@@ -1,4 +1,5 @@
 import { Col, Form, InputNumber, Row } from 'antd';
+import { costDecimals, decimalsOf } from '@atrium/shared/contract/chat-limits';
 import { useFieldsT } from './i18n';
 
 /**
@@ -14,10 +15,23 @@ export function BudgetFields({ prefix = [] }: { prefix?: string[] }) {
       </Form.Item>
     </Col>
   );
+  // Kept as typed (0.005 stays 0.005): no display precision that would round it on blur; finer
+  // than the budgets count is refused here and by the server, naming the precision.
   const cost = (name: string, label: string) => (
     <Col xs={24} sm={12} lg={6}>
-      <Form.Item name={[...prefix, name]} label={label}>
-        <InputNumber min={0} max={1_000_000} step={0.5} precision={2} style={{ width: '100%' }} />
+      <Form.Item
+        name={[...prefix, name]}
+        label={label}
+        rules={[
+          {
+            validator: (_, value: unknown) =>
+              typeof value === 'number' && decimalsOf(value) > costDecimals
+                ? Promise.reject(new Error(t('fields.budgetCostPrecision', { max: costDecimals })))
+                : Promise.resolve(),
+          },
+        ]}
+      >
+        <InputNumber min={0} max={1_000_000} step={0.5} style={{ width: '100%' }} />
       </Form.Item>
     </Col>
   );

@@ -58,4 +58,5 @@ export const fieldsEn: FieldsMessages = {
   'fields.budgetTokensPerMonth': 'Tokens per month',
   'fields.budgetCostPerDay': 'Cost per day',
   'fields.budgetCostPerMonth': 'Cost per month',
+  'fields.budgetCostPrecision': 'A cost takes at most {{max}} decimals',
 };

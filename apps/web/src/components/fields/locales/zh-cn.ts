@@ -56,6 +56,7 @@ export const fieldsZhCN = {
   'fields.budgetTokensPerMonth': '每月 tokens',
   'fields.budgetCostPerDay': '每日费用',
   'fields.budgetCostPerMonth': '每月费用',
+  'fields.budgetCostPrecision': '费用最多保留 {{max}} 位小数',
 };
 
 export type FieldsKey = keyof typeof fieldsZhCN;

@@ -32,6 +32,11 @@ export interface FilePickerProps {
   /** Open `window.__selectorDialogServer/{category}` instead of the built-in picker. */
   external?: boolean;
   uploadConfig?: UploadConfig;
+  /**
+   * Only files of the library, no "Custom Link" tab: for callers that can use nothing else
+   * (chat images and documents must be the member's own files).
+   */
+  libraryOnly?: boolean;
   /** Receives the selection; without it (a flat library page) there is nothing to confirm. */
   onConfirm?: (items: PickedFile[]) => void;
 }
@@ -85,6 +90,7 @@ export function FilePicker({
       permission={permission}
       reverseSelectOrder={reverseSelectOrder}
       uploadConfig={props.uploadConfig}
+      libraryOnly={props.libraryOnly === true}
       onConfirm={
         props.onConfirm
           ? (items) => {

@@ -70,6 +70,8 @@ export interface PickerBodyProps {
   permission: FilePickerPermission;
   reverseSelectOrder: boolean;
   uploadConfig?: UploadConfig;
+  /** No "Custom Link" tab: the library only. */
+  libraryOnly?: boolean;
   onConfirm?: (items: PickedFile[]) => void;
 }
 
@@ -532,7 +534,7 @@ export function PickerBody(props: PickerBodyProps) {
 
   return (
     <div className="atrium-fp-body">
-      {props.onConfirm ? (
+      {props.onConfirm && !props.libraryOnly ? (
         <Tabs
           activeKey={tab}
           onChange={(key) => setTab(key === 'input' ? 'input' : 'list')}

@@ -29,6 +29,9 @@ const appConfigQuery = queryOptions({
   queryKey: appConfigKey,
   queryFn: () => fetchAppConfig(appQueryClient.getQueryData(appConfigKey) !== undefined),
   refetchInterval: Limits.appRefreshMs,
+  // Back on the tab (after changing settings in another one, say enabling a model's images):
+  // refreshed at once rather than at the next tick, which a hidden tab does not run.
+  refetchOnWindowFocus: true,
   staleTime: 0,
 });
 

@@ -1,8 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MessageListResponse, MessageRecord } from '@atrium/shared/contract/chat';
+import type {
+  ConversationRecord,
+  MessageListResponse,
+  MessageRecord,
+} from '@atrium/shared/contract/chat';
 import type { DocumentRecord } from '@atrium/shared/contract/chat-docs';
 import { fetchData, type ApiError } from '@/lib/api';
+import { tText } from '@/lib/i18n';
 import { chatKeys } from './keys';
 import { updateMessage, type MessagePages } from './list-messages';
 
@@ -36,10 +41,26 @@ export function useDocuments(conversationId: number | undefined) {
 
 export function useAttachDocuments() {
   const client = useQueryClient();
-  return useMutation<DocumentRecord[], ApiError, { conversationId: number; paths: string[] }>({
+  return useMutation<
+    DocumentRecord[],
+    ApiError,
+    { conversationId: number; roomId: number; paths: string[] }
+  >({
     mutationFn: async (body) => (await fetchData('member', 'aigc/document/attach', body)).records,
-    onSuccess: (records, { conversationId }) =>
-      client.setQueryData(documentKeys.list(conversationId), records),
+    onSuccess: (records, { conversationId, roomId }) => {
+      // 0: the server created the conversation with these documents.
+      const id = conversationId || records[0]?.conversationId;
+      if (!id) return;
+      client.setQueryData(documentKeys.list(id), records);
+      if (conversationId !== 0) return;
+      // Listed at once (the page opens it), then as the server words it.
+      const now = Date.now();
+      client.setQueryData<ConversationRecord[]>(chatKeys.conversations(roomId), (list) => [
+        { id, roomId, title: tText('chat.newConversation'), createdAt: now, updatedAt: now },
+        ...(list ?? []).filter((c) => c.id !== id),
+      ]);
+      void client.invalidateQueries({ queryKey: chatKeys.conversations(roomId) });
+    },
   });
 }
 

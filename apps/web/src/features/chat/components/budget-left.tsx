@@ -1,10 +1,14 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Popover, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import type { BudgetLine } from '@atrium/shared/contract/chat-budget';
-import { useBudget } from '../api/budget';
+import type { BudgetLine, NextQuestion } from '@atrium/shared/contract/chat-budget';
+import { currentLanguage } from '@/lib/i18n';
+import { budgetKeys, useBudget } from '../api/budget';
 import { useChatT } from '../i18n';
 import type { ChatKey } from '../locales/zh-cn';
+
+/** The draft is judged again once typing pauses this long. */
+const DRAFT_PAUSE_MS = 400;
 
 const amount = (line: BudgetLine, value: number) =>
   line.unit === 'cost'
@@ -20,26 +24,70 @@ const leftKey: Record<BudgetLine['unit'], ChatKey> = {
   cost: 'budget.leftCost',
 };
 
+/** When a limit resets, in UTC: "00:00 UTC" for a day's, with the date for a month's. */
+export function resetTime(at: number, period: NextQuestion['period']): string {
+  const time = new Intl.DateTimeFormat(currentLanguage(), {
+    timeZone: 'UTC',
+    ...(period === 'month' ? { month: 'short', day: 'numeric' } : {}),
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(at);
+  return `${time} UTC`;
+}
+
+/** The value, once it has stayed the same for `ms`. */
+function usePaused<T>(value: T, ms: number): T {
+  const [paused, setPaused] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setPaused(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return paused;
+}
+
+export interface BudgetLeftProps {
+  roomId: number;
+  /** The open conversation (undefined: a new one). */
+  conversationId: number | undefined;
+  /** The message box's text and attached images: the question the footer judges. */
+  question: string;
+  images: number;
+  /**
+   * Changes whenever an answer starts or ends (its id and status): what is held and used has
+   * changed then, whichever way the page learnt of it (the send, the stream, a list reload).
+   */
+  answers: string;
+}
+
 /**
- * What is left of the member's and the room's limits (issue 18), under the message box: the
- * tightest one or two in a line, all of them with what is used and held in a popover. Read
- * again whenever an answer ends.
+ * Under the message box (issue 18, issue 28 point 5): what the next question can do, "enough
+ * for about N more questions" or "not enough for another question; resets at 00:00 UTC", by the
+ * server's own reservation computation (the send refuses by the same one); every limit with what
+ * is used and held in a popover.
  */
-export function BudgetLeft({ roomId, streamingId }: { roomId: number; streamingId?: number }) {
+export function BudgetLeft({ roomId, conversationId, question, images, answers }: BudgetLeftProps) {
   const t = useChatT();
   const client = useQueryClient();
-  const budget = useBudget(roomId, true);
+  const draft = usePaused(question.trim(), DRAFT_PAUSE_MS);
+  const budget = useBudget(
+    roomId,
+    { conversationId: conversationId ?? 0, question: draft, images },
+    true,
+  );
   useEffect(() => {
-    void client.invalidateQueries({ queryKey: ['aigc', 'budget', roomId] });
-  }, [client, roomId, streamingId]);
+    void client.invalidateQueries({ queryKey: budgetKeys.room(roomId) });
+  }, [client, roomId, answers]);
 
   const lines = budget.data?.lines ?? [];
   if (lines.length === 0) return null;
   const sorted = [...lines].sort((a, b) => tightness(a) - tightness(b));
+  const period = (p: BudgetLine['period'] | undefined) =>
+    t(p === 'month' ? 'budget.thisMonth' : 'budget.today');
   const describe = (line: BudgetLine) =>
     t(leftKey[line.unit], {
       whose: t(line.scope === 'member' ? 'budget.mine' : 'budget.room'),
-      period: t(line.period === 'day' ? 'budget.today' : 'budget.thisMonth'),
+      period: period(line.period),
       left: amount(line, line.left),
     });
   const details = (
@@ -60,17 +108,31 @@ export function BudgetLeft({ roomId, streamingId }: { roomId: number; streamingI
       ))}
     </div>
   );
-  const tight = sorted[0];
+  const next = budget.data?.next;
+  const refused = next?.questions === 0;
+  const summary =
+    next === undefined || next.questions === null
+      ? sorted.slice(0, 2).map(describe).join(' · ')
+      : next.questions === 0
+        ? t('budget.notEnough', {
+            period: period(next.period),
+            resets: next.resetsAt === undefined ? '' : resetTime(next.resetsAt, next.period),
+          })
+        : t(next.questions === 1 ? 'budget.enoughForOne' : 'budget.enoughFor', {
+            period: period(next.period),
+            n: next.questions.toLocaleString(),
+          });
   return (
     <div className="atrium-budget-row">
       <Popover content={details} title={t('budget.title')} trigger={['hover', 'click']}>
         <Typography.Text
-          type={tight && tight.left === 0 ? 'danger' : 'secondary'}
+          type={refused || sorted[0]?.left === 0 ? 'danger' : 'secondary'}
           className="atrium-budget-left"
           data-testid="budget-left"
+          data-questions={next?.questions ?? ''}
           tabIndex={0}
         >
-          {sorted.slice(0, 2).map(describe).join(' · ')}
+          {summary}
         </Typography.Text>
       </Popover>
     </div>

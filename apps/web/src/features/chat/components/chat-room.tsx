@@ -15,7 +15,6 @@ import { loginLocation } from '@/lib/login-redirect';
 import { useSmallWindow } from '@/lib/use-media-query';
 import { assetUrl } from '@/lib/urls';
 import { useUserStore } from '@/stores/user-store';
-import { useCreateConversation } from '../api/create-conversation';
 import { useDeleteConversation } from '../api/delete-conversation';
 import { useConversations } from '../api/list-conversations';
 import { flattenPages, useMessages } from '../api/list-messages';
@@ -149,6 +148,9 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
   const messages = useMemo(() => flattenPages(messagesQuery.data), [messagesQuery.data]);
   const { reconnecting } = useAnswerStreams(activeId, messages);
   const streamingMessage = messages.find((m) => m.role === 'assistant' && m.status === 'streaming');
+  // Changes when an answer starts or ends, however the page learnt of it: budgets are read again.
+  const lastAnswer = messages.findLast((m) => m.role === 'assistant');
+  const answersKey = `${activeId ?? 0}:${lastAnswer?.id ?? 0}:${lastAnswer?.status ?? ''}`;
   const onFocused = useCallback(
     () =>
       setSearch(
@@ -171,7 +173,6 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
   const documents = useDocuments(signedIn ? activeId : undefined);
   useCitationRefresh(activeId, messages, (documents.data?.length ?? 0) > 0);
 
-  const create = useCreateConversation(room.id);
   const rename = useRenameConversation(room.id);
   const remove = useDeleteConversation(room.id);
   const send = useSendMessage(room.id);
@@ -180,9 +181,15 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
 
   const onSend = async (content: string, images: string[]): Promise<boolean> => {
     try {
-      const conversationId = activeId ?? (await create.mutateAsync()).id;
-      if (activeId === undefined) select(conversationId);
-      await send.mutateAsync({ conversationId, content, images });
+      // A draft's conversation is created by the server with its first question (0: new), so a
+      // refused question leaves none behind.
+      const sent = await send.mutateAsync({
+        conversationId: activeId ?? 0,
+        roomId: room.id,
+        content,
+        images,
+      });
+      if (activeId === undefined) select(sent.userMessage.conversationId);
       return true;
     } catch {
       return false;
@@ -225,7 +232,7 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
       conversations={conversations.data}
       loading={conversations.isLoading}
       activeId={activeId}
-      creating={create.isPending}
+      creating={false}
       onSelect={select}
       onCreate={() => {
         setSearch({ c: 'new' }, { replace: true });
@@ -349,28 +356,29 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
             <Composer
               disabled={noModel}
               streaming={streamingMessage !== undefined}
-              sending={send.isPending || create.isPending}
+              sending={send.isPending}
               vision={room.model?.vision === true}
               onSend={onSend}
               onStop={() => streamingMessage && onStop(streamingMessage.id)}
               above={
                 <DocumentsBar
+                  roomId={room.id}
                   conversationId={activeId}
                   documents={documents.data ?? []}
                   disabled={noModel}
-                  ensureConversation={async () => {
-                    try {
-                      const id = activeId ?? (await create.mutateAsync()).id;
-                      if (activeId === undefined) select(id);
-                      return id;
-                    } catch {
-                      return undefined;
-                    }
-                  }}
+                  onCreated={select}
                 />
               }
+              below={(draft) => (
+                <BudgetLeft
+                  roomId={room.id}
+                  conversationId={activeId}
+                  question={draft.text}
+                  images={draft.images}
+                  answers={answersKey}
+                />
+              )}
             />
-            <BudgetLeft roomId={room.id} streamingId={streamingMessage?.id} />
           </>
         ) : (
           <div className="atrium-chat-scroll">

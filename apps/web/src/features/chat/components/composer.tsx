@@ -19,6 +19,8 @@ export interface ComposerProps {
   onStop: () => void;
   /** Shown above the message box (the conversation's documents). */
   above?: ReactNode;
+  /** Shown under the message box, given the draft (what the budgets leave for it). */
+  below?: (draft: { text: string; images: number }) => ReactNode;
 }
 
 /** The message box: Enter sends (not while an IME is composing), Shift+Enter adds a line. */
@@ -30,6 +32,7 @@ export function Composer({
   onSend,
   onStop,
   above,
+  below,
 }: ComposerProps) {
   const t = useChatT();
   const { token } = theme.useToken();
@@ -59,97 +62,101 @@ export function Composer({
   };
 
   return (
-    <div
-      className="atrium-composer"
-      style={{ borderTop: `1px solid ${token.colorBorderSecondary}` }}
-    >
-      {above}
-      <div className="atrium-composer-box" style={{ background: token.colorBgContainer }}>
-        {images.length > 0 && (
-          <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', padding: '4px 0 8px' }}>
-            {images.map((image) => (
-              <div key={image.path} style={{ position: 'relative' }}>
-                <Image
-                  src={assetUrl(image.fullPath || image.path)}
-                  width={56}
-                  height={56}
-                  style={{ objectFit: 'cover', borderRadius: 6 }}
-                  alt=""
-                />
+    <>
+      <div
+        className="atrium-composer"
+        style={{ borderTop: `1px solid ${token.colorBorderSecondary}` }}
+      >
+        {above}
+        <div className="atrium-composer-box" style={{ background: token.colorBgContainer }}>
+          {images.length > 0 && (
+            <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', padding: '4px 0 8px' }}>
+              {images.map((image) => (
+                <div key={image.path} style={{ position: 'relative' }}>
+                  <Image
+                    src={assetUrl(image.fullPath || image.path)}
+                    width={56}
+                    height={56}
+                    style={{ objectFit: 'cover', borderRadius: 6 }}
+                    alt=""
+                  />
+                  <Button
+                    size="small"
+                    type="text"
+                    aria-label={t('chat.removeImage')}
+                    icon={<CloseCircleFilled />}
+                    style={{ position: 'absolute', top: -8, right: -8 }}
+                    onClick={() => setImages((list) => list.filter((i) => i.path !== image.path))}
+                  />
+                </div>
+              ))}
+            </div>
+          )}
+          <div style={{ display: 'flex', alignItems: 'flex-end', gap: 6 }}>
+            <Input.TextArea
+              variant="borderless"
+              value={text}
+              disabled={disabled}
+              maxLength={maxMessageLength}
+              autoSize={{ minRows: 1, maxRows: 8 }}
+              placeholder={small ? t('chat.placeholderSmall') : t('chat.placeholder')}
+              aria-label={t('chat.placeholderSmall')}
+              onChange={(e) => setText(e.target.value)}
+              onKeyDown={onKeyDown}
+              onCompositionStart={() => (composing.current = true)}
+              onCompositionEnd={() => (composing.current = false)}
+              style={{ padding: '4px 0', flex: 1 }}
+            />
+            {vision && (
+              <Tooltip title={t('chat.attachHint', { max: maxImagesPerMessage })}>
                 <Button
-                  size="small"
                   type="text"
-                  aria-label={t('chat.removeImage')}
-                  icon={<CloseCircleFilled />}
-                  style={{ position: 'absolute', top: -8, right: -8 }}
-                  onClick={() => setImages((list) => list.filter((i) => i.path !== image.path))}
+                  aria-label={t('chat.attach')}
+                  icon={<PictureOutlined />}
+                  disabled={disabled || images.length >= maxImagesPerMessage}
+                  onClick={() => setPicking(true)}
                 />
-              </div>
-            ))}
-          </div>
-        )}
-        <div style={{ display: 'flex', alignItems: 'flex-end', gap: 6 }}>
-          <Input.TextArea
-            variant="borderless"
-            value={text}
-            disabled={disabled}
-            maxLength={maxMessageLength}
-            autoSize={{ minRows: 1, maxRows: 8 }}
-            placeholder={small ? t('chat.placeholderSmall') : t('chat.placeholder')}
-            aria-label={t('chat.placeholderSmall')}
-            onChange={(e) => setText(e.target.value)}
-            onKeyDown={onKeyDown}
-            onCompositionStart={() => (composing.current = true)}
-            onCompositionEnd={() => (composing.current = false)}
-            style={{ padding: '4px 0', flex: 1 }}
-          />
-          {vision && (
-            <Tooltip title={t('chat.attachHint', { max: maxImagesPerMessage })}>
+              </Tooltip>
+            )}
+            {streaming ? (
+              <Button type="primary" danger icon={<PauseOutlined />} onClick={onStop}>
+                {small ? null : t('chat.stop')}
+              </Button>
+            ) : (
               <Button
-                type="text"
-                aria-label={t('chat.attach')}
-                icon={<PictureOutlined />}
-                disabled={disabled || images.length >= maxImagesPerMessage}
-                onClick={() => setPicking(true)}
-              />
-            </Tooltip>
-          )}
-          {streaming ? (
-            <Button type="primary" danger icon={<PauseOutlined />} onClick={onStop}>
-              {small ? null : t('chat.stop')}
-            </Button>
-          ) : (
-            <Button
-              type="primary"
-              icon={<SendOutlined />}
-              loading={sending}
-              disabled={!canSend}
-              aria-label={t('chat.send')}
-              onClick={() => void submit()}
-            >
-              {small ? null : t('chat.send')}
-            </Button>
-          )}
+                type="primary"
+                icon={<SendOutlined />}
+                loading={sending}
+                disabled={!canSend}
+                aria-label={t('chat.send')}
+                onClick={() => void submit()}
+              >
+                {small ? null : t('chat.send')}
+              </Button>
+            )}
+          </div>
         </div>
+        {vision && (
+          <FilePicker
+            category="image"
+            libraryOnly
+            open={picking}
+            max={maxImagesPerMessage - images.length}
+            onClose={() => setPicking(false)}
+            onConfirm={(picked) => {
+              setImages((list) => {
+                const known = new Set(list.map((i) => i.path));
+                return [...list, ...picked.filter((p) => !known.has(p.path))].slice(
+                  0,
+                  maxImagesPerMessage,
+                );
+              });
+              setPicking(false);
+            }}
+          />
+        )}
       </div>
-      {vision && (
-        <FilePicker
-          category="image"
-          open={picking}
-          max={maxImagesPerMessage - images.length}
-          onClose={() => setPicking(false)}
-          onConfirm={(picked) => {
-            setImages((list) => {
-              const known = new Set(list.map((i) => i.path));
-              return [...list, ...picked.filter((p) => !known.has(p.path))].slice(
-                0,
-                maxImagesPerMessage,
-              );
-            });
-            setPicking(false);
-          }}
-        />
-      )}
-    </div>
+      {below?.({ text, images: images.length })}
+    </>
   );
 }

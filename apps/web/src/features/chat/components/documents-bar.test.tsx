@@ -23,9 +23,10 @@ describe('DocumentsBar', () => {
   it("shows each document's state: waiting, reading with progress, ready with pages, unreadable", () => {
     renderWithFreshCache(
       <DocumentsBar
+        roomId={1}
         conversationId={5}
         disabled={false}
-        ensureConversation={() => Promise.resolve(5)}
+        onCreated={() => undefined}
         documents={[
           doc({ id: 1, name: 'queued.txt', status: 'queued', progress: 0 }),
           doc({ id: 2, name: 'big.pdf', status: 'running', progress: 42 }),

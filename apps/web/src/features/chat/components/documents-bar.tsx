@@ -85,11 +85,13 @@ function DocumentChip({
 }
 
 export interface DocumentsBarProps {
+  roomId: number;
+  /** The open conversation; undefined for a draft, whose conversation the attach creates. */
   conversationId: number | undefined;
   documents: readonly DocumentRecord[];
   disabled: boolean;
-  /** The conversation documents go into: the open one, or a new one for a draft. */
-  ensureConversation: () => Promise<number | undefined>;
+  /** A draft's first documents created its conversation (only when they were attached). */
+  onCreated: (conversationId: number) => void;
 }
 
 /**
@@ -97,10 +99,11 @@ export interface DocumentsBarProps {
  * conversation's documents follow as chips with how reading each goes, and remove.
  */
 export function DocumentsBar({
+  roomId,
   conversationId,
   documents,
   disabled,
-  ensureConversation,
+  onCreated,
 }: DocumentsBarProps) {
   const t = useChatDocsT();
   const small = useSmallWindow();
@@ -120,10 +123,14 @@ export function DocumentsBar({
         }),
       );
     if (usable.length === 0) return;
-    const id = conversationId ?? (await ensureConversation());
-    if (id === undefined) return;
     try {
-      await attach.mutateAsync({ conversationId: id, paths: usable.map((p) => p.path) });
+      const records = await attach.mutateAsync({
+        conversationId: conversationId ?? 0,
+        roomId,
+        paths: usable.map((p) => p.path),
+      });
+      const created = records[0]?.conversationId;
+      if (conversationId === undefined && created !== undefined) onCreated(created);
     } catch {
       // The error toast has said why.
     }
@@ -157,6 +164,7 @@ export function DocumentsBar({
       ))}
       <FilePicker
         category="file"
+        libraryOnly
         open={picking}
         max={Math.max(1, left)}
         onClose={() => setPicking(false)}

@@ -99,6 +99,9 @@ export const chatEn: ChatMessages = {
   'budget.leftMessages': '{{whose}}: {{left}} questions left {{period}}',
   'budget.leftTokens': '{{whose}}: {{left}} tokens left {{period}}',
   'budget.leftCost': '{{whose}}: {{left}} of the budget left {{period}}',
+  'budget.enoughFor': 'Enough for about {{n}} more questions {{period}}',
+  'budget.enoughForOne': 'Enough for about {{n}} more question {{period}}',
+  'budget.notEnough': 'Not enough for another question {{period}}; resets at {{resets}}',
   'budget.detail':
     'Used {{used}}, held by answers being written {{reserved}}, limit {{limit}}; resets {{resets}}',
   'usage.save': 'Save quotas',

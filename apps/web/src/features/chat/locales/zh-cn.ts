@@ -96,6 +96,9 @@ export const chatZhCN = {
   'budget.leftMessages': '{{whose}}{{period}}还可提问 {{left}} 次',
   'budget.leftTokens': '{{whose}}{{period}}还可用 {{left}} tokens',
   'budget.leftCost': '{{whose}}{{period}}费用余额 {{left}}',
+  'budget.enoughFor': '{{period}}还够约 {{n}} 次提问',
+  'budget.enoughForOne': '{{period}}还够约 {{n}} 次提问',
+  'budget.notEnough': '{{period}}额度已不够再提问，将于 {{resets}} 重置',
   'budget.detail': '已用 {{used}}，回答中预留 {{reserved}}，上限 {{limit}}；{{resets}} 重置',
   'usage.save': '保存配额',
 };
