@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Popover, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import type { BudgetLine, NextQuestion } from '@atrium/shared/contract/chat-budget';
+import type { BudgetLine, MemberBudget, NextQuestion } from '@atrium/shared/contract/chat-budget';
 import { currentLanguage } from '@/lib/i18n';
 import { budgetKeys, useBudget } from '../api/budget';
 import { useChatT } from '../i18n';
@@ -67,7 +67,6 @@ export interface BudgetLeftProps {
  * is used and held in a popover.
  */
 export function BudgetLeft({ roomId, conversationId, question, images, answers }: BudgetLeftProps) {
-  const t = useChatT();
   const client = useQueryClient();
   const draft = usePaused(question.trim(), DRAFT_PAUSE_MS);
   const budget = useBudget(
@@ -78,8 +77,16 @@ export function BudgetLeft({ roomId, conversationId, question, images, answers }
   useEffect(() => {
     void client.invalidateQueries({ queryKey: budgetKeys.room(roomId) });
   }, [client, roomId, answers]);
+  return budget.data ? <BudgetSummary budget={budget.data} /> : null;
+}
 
-  const lines = budget.data?.lines ?? [];
+/**
+ * The footer's words for the budget as the server judged the next question: about how many more
+ * fit, or none and when the tightest limit resets; every limit in a popover.
+ */
+export function BudgetSummary({ budget }: { budget: MemberBudget }) {
+  const t = useChatT();
+  const { lines } = budget;
   if (lines.length === 0) return null;
   const sorted = [...lines].sort((a, b) => tightness(a) - tightness(b));
   const period = (p: BudgetLine['period'] | undefined) =>
@@ -108,7 +115,7 @@ export function BudgetLeft({ roomId, conversationId, question, images, answers }
       ))}
     </div>
   );
-  const next = budget.data?.next;
+  const next = budget.next;
   const refused = next?.questions === 0;
   const summary =
     next === undefined || next.questions === null
