@@ -5,7 +5,9 @@ import { expect, test } from './fixtures';
 import { signInAdmin } from './files-support';
 import { adminAuth, addModel, call } from './api-call';
 
-const SCREENS = '/work/screens';
+// With SCREENSHOTS=1 each screen is photographed (in /work/screens/h-budgets).
+const SCREENS = '/work/screens/h-budgets';
+const SHOTS = process.env.SCREENSHOTS === '1';
 // The worker's server is shared with other spec files: names unique to this run.
 const runTag = Date.now().toString(36);
 const roomTitle = `Budget room ${runTag}`;
@@ -28,10 +30,29 @@ test.afterAll(async () => {
   await fake.close();
 });
 
-const shoot = (page: Page, name: string) =>
-  page.screenshot({ animations: 'disabled', path: `${SCREENS}/${name}.png` });
+const shoot = async (page: Page, name: string) => {
+  if (SHOTS) await page.screenshot({ animations: 'disabled', path: `${SCREENS}/${name}.png` });
+};
 
-test("admins set budgets; a member sees what is left and is refused, in the member's language, once the room's budget is spent", async ({
+/** The footer's words for what the server said of the next question, as a person reads them. */
+const footerWords = {
+  'zh-CN': (n: number) =>
+    n === 0 ? '今日额度已不够再提问，将于 00:00 UTC 重置' : `今日还够约 ${n} 次提问`,
+  en: (n: number) =>
+    n === 0
+      ? 'Not enough for another question today; resets at 00:00 UTC'
+      : `Enough for about ${n} more question${n === 1 ? '' : 's'} today`,
+};
+const refusalWords = {
+  'zh-CN': /本聊天室每日的 600 tokens 额度只剩 \d+ tokens，不够这条消息使用，UTC 0 点重置。/,
+  en: /This room's daily limit of 600 tokens has \d+ tokens left, too little for this message\./,
+};
+const roomLeftWords = {
+  'zh-CN': '本聊天室今日还可用 450 tokens',
+  en: 'This room: 450 tokens left today',
+};
+
+test('admins set budgets (a cost keeps its decimals); the footer says what the next send does, at 1280 and 375, in zh-CN and en', async ({
   page,
   atrium,
 }) => {
@@ -44,12 +65,31 @@ test("admins set budgets; a member sees what is left and is refused, in the memb
     { name: `Budget AI ${runTag}`, baseUrl: fake.url, apiKey: 'sk-e2e-budget-00000000' },
     { name: 'budget-model', title: `Budget model ${runTag}` },
   );
-  const room = await call<{ id: number }>(
-    atrium.url,
-    'admin/api/aigc/chat_room/save',
-    { id: 0, title: roomTitle, modelId: model.id, sort: 99 },
-    admin,
-  );
+  // A room for each width and language, each with 600 tokens a day shared by everyone in it;
+  // answers asked for at most 100 tokens.
+  const combos = [
+    { width: 1280, height: 800, lang: 'zh-CN' },
+    { width: 375, height: 812, lang: 'zh-CN' },
+    { width: 375, height: 812, lang: 'en' },
+    { width: 1280, height: 800, lang: 'en' },
+  ] as const;
+  const rooms: number[] = [];
+  for (const [i] of combos.entries()) {
+    const room = await call<{ id: number }>(
+      atrium.url,
+      'admin/api/aigc/chat_room/save',
+      {
+        id: 0,
+        title: `${roomTitle} ${i}`,
+        modelId: model.id,
+        sort: 99,
+        params: { max_tokens: 100 },
+        budget: i === 0 ? noBudget : { ...noBudget, tokensPerDay: 600 },
+      },
+      admin,
+    );
+    rooms.push(room.id);
+  }
 
   try {
     // The model's prices, in its dialog.
@@ -73,11 +113,11 @@ test("admins set budgets; a member sees what is left and is refused, in the memb
       completionPrice: 8,
     });
 
-    // The room's own budget: 600 tokens a day, shared by everyone in it.
+    // The first room's budget, in its editor: 600 tokens a day.
     await page.getByRole('menuitem', { name: '聊天室' }).click();
     await page
       .getByRole('row')
-      .filter({ hasText: roomTitle })
+      .filter({ hasText: `${roomTitle} 0` })
       .getByRole('button', { name: '编辑' })
       .click();
     const editor = page.getByRole('dialog', { name: '编辑聊天室' });
@@ -88,18 +128,23 @@ test("admins set budgets; a member sees what is left and is refused, in the memb
     await editor.getByRole('button', { name: /保\s*存/ }).click();
     await expect(editor).toBeHidden();
 
-    // Each member's budget, on the usage page; saved, then put back to none for other specs.
+    // Each member's budget, on the usage page: a cost of 0.005 stays 0.005 (not 0.01); one
+    // finer than millionths is refused naming the precision. Put back to none for other specs.
     await page.getByRole('menuitem', { name: '用量统计' }).click();
     const quota = page.locator('form').filter({ hasText: '每位会员的预算' });
     await quota.getByLabel('每月 tokens').fill('1000000');
-    await quota.getByLabel('每日费用').fill('5');
+    await quota.getByLabel('每日费用').fill('0.0000001');
+    await quota.getByRole('button', { name: '保存配额' }).click();
+    await expect(quota.getByText('费用最多保留 6 位小数')).toBeVisible();
+    await quota.getByLabel('每日费用').fill('0.005');
     await quota.getByRole('button', { name: '保存配额' }).click();
     await expect(page.getByText('保存成功').last()).toBeVisible();
     await page.reload();
     await expect(quota.getByLabel('每月 tokens')).toHaveValue('1000000');
+    await expect(quota.getByLabel('每日费用')).toHaveValue('0.005');
     await quota.scrollIntoViewIfNeeded();
     await shoot(page, 'budget-quota-1280-zh');
-    await page.setViewportSize({ width: 375, height: 800 });
+    await page.setViewportSize({ width: 375, height: 812 });
     await quota.scrollIntoViewIfNeeded();
     await shoot(page, 'budget-quota-375-zh');
     await page.evaluate(() => localStorage.setItem('atrium.lang', 'en'));
@@ -117,65 +162,67 @@ test("admins set budgets; a member sees what is left and is refused, in the memb
       admin,
     );
 
-    // The member: what is left shows under the message box and shrinks after each answer.
+    // The member. In each room the footer is read for the question typed, then the question is
+    // sent: it is answered exactly when the footer said a question fits, and refused when it
+    // said none does. 150 tokens an answer, and a prompt growing with the conversation.
     await call(atrium.url, 'admin/api/members/create', MEMBER, admin);
     const { token } = await call<{ token: string }>(atrium.url, 'api/auth/login', MEMBER);
     await page.context().addCookies([{ name: 'api-token', value: token, url: atrium.url }]);
-    await page.goto(`${atrium.url}#/${room.id}`);
-    const left = page.getByTestId('budget-left');
-    await expect(left).toHaveText('本聊天室今日还可用 600 tokens');
-    const box = page.getByLabel('输入消息');
-    for (const [question, after] of [
-      ['First question', '450'],
-      ['Second question', '300'],
-    ] as const) {
-      await box.fill(question);
-      await box.press('Enter');
-      await expect(page.locator('[data-role="assistant"]').last()).toHaveAttribute(
-        'data-status',
-        'done',
-      );
-      await expect(left).toHaveText(`本聊天室今日还可用 ${after} tokens`);
+    for (const [i, { width, height, lang }] of combos.entries()) {
+      await page.setViewportSize({ width, height });
+      await page.evaluate((l) => localStorage.setItem('atrium.lang', l), lang);
+      await page.goto(`${atrium.url}#/${rooms[i]}`);
+      await page.reload();
+      const left = page.getByTestId('budget-left');
+      const box = page.getByLabel(lang === 'en' ? 'Type a message' : '输入消息');
+      const said: number[] = [];
+      for (let asked = 0; asked < 8; asked += 1) {
+        const question = `Question ${asked + 1}`;
+        const judged = page.waitForResponse(
+          (r) =>
+            r.url().endsWith('/api/aigc/chat/budget') &&
+            (r.request().postDataJSON() as { question?: string }).question === question,
+        );
+        await box.fill(question);
+        const { data } = (await (await judged).json()) as {
+          data: { next?: { questions: number | null } };
+        };
+        const n = data.next?.questions ?? -1;
+        said.push(n);
+        await expect(left).toHaveText(footerWords[lang](n));
+        await box.press('Enter');
+        if (n === 0) {
+          await expect(page.getByText(refusalWords[lang])).toBeVisible();
+          await expect(left).toHaveText(footerWords[lang](0));
+          break;
+        }
+        await expect(page.locator('[data-role="assistant"]')).toHaveCount(asked + 1);
+        await expect(page.locator('[data-role="assistant"]').last()).toHaveAttribute(
+          'data-status',
+          'done',
+        );
+        if (asked === 0) {
+          // Read again once the answer ended, however the page learnt of it.
+          await left.hover();
+          await expect(page.getByTestId('budget-details')).toContainText(roomLeftWords[lang]);
+          await page.mouse.move(0, 0);
+        }
+        await shoot(page, `budget-member-${width}-${lang}-${asked + 1}`);
+      }
+      // One question was said to fit before none did, and none was refused while said to fit.
+      expect(said.at(-1), said.join(', ')).toBe(0);
+      expect(said.slice(0, -1).every((n) => n >= 1)).toBe(true);
+      expect(said).toContain(1);
+      await shoot(page, `budget-member-${width}-${lang}-refused`);
     }
-    await left.hover();
-    await expect(page.getByTestId('budget-details')).toContainText('已用 300');
-    await shoot(page, 'budget-member-1280-zh');
-
-    // A third fits; a fourth, whose prompt (the whole conversation) and a useful answer need more
-    // than the 150 left, is refused with what is left.
-    await box.fill('Third question');
-    await box.press('Enter');
-    await expect(left).toHaveText('本聊天室今日还可用 150 tokens');
-    await box.fill('One too many');
-    await box.press('Enter');
-    await expect(
-      page.getByText(
-        '本聊天室每日的 600 tokens 额度只剩 150 tokens，不够这条消息使用，UTC 0 点重置。',
-      ),
-    ).toBeVisible();
-    await page.setViewportSize({ width: 375, height: 800 });
-    await shoot(page, 'budget-member-375-zh');
-    await page.evaluate(() => localStorage.setItem('atrium.lang', 'en'));
-    await page.reload();
-    await expect(left).toHaveText('This room: 150 tokens left today');
-    const englishBox = page.getByLabel('Type a message');
-    await englishBox.fill('One too many');
-    await englishBox.press('Enter');
-    await expect(
-      page.getByText(
-        "This room's daily limit of 600 tokens has 150 tokens left, too little for this message. The limit resets at 00:00 UTC.",
-      ),
-    ).toBeVisible();
-    await shoot(page, 'budget-member-375-en');
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await shoot(page, 'budget-member-1280-en');
     await page.evaluate(() => localStorage.removeItem('atrium.lang'));
   } finally {
-    await call(
-      atrium.url,
-      'admin/api/aigc/chat_room/save',
-      { id: room.id, title: roomTitle, modelId: model.id, enabled: false },
-      admin,
-    );
+    for (const [i, id] of rooms.entries())
+      await call(
+        atrium.url,
+        'admin/api/aigc/chat_room/save',
+        { id, title: `${roomTitle} ${i}`, modelId: model.id, enabled: false },
+        admin,
+      );
   }
 });

@@ -63,7 +63,7 @@ async function seed(page: Page, atrium: AtriumServer) {
   await call(atrium.url, 'admin/api/members/create', member, admin);
   const { token } = await call<{ token: string }>(atrium.url, 'api/auth/login', member);
   await page.context().addCookies([{ name: 'api-token', value: token, url: atrium.url }]);
-  return { roomId: room.id };
+  return { roomId: room.id, memberToken: token };
 }
 
 const card = (page: Page, name: string) => page.getByRole('checkbox', { name, exact: true });
@@ -74,7 +74,7 @@ test('a member attaches documents from the picker, sees them read, and opens a c
 }, testInfo) => {
   test.setTimeout(120_000);
   mkdirSync(SCREENS, { recursive: true });
-  const { roomId } = await seed(page, atrium);
+  const { roomId, memberToken } = await seed(page, atrium);
   const manual = testInfo.outputPath(manualName);
   const broken = testInfo.outputPath(brokenName);
   writeFileSync(
@@ -93,6 +93,10 @@ test('a member attaches documents from the picker, sees them read, and opens a c
   // "参考文档" opens the picker on the member's own files: upload there, choose both, confirm.
   await page.getByRole('button', { name: /参考文档/ }).click();
   const picker = page.locator('.ant-modal').filter({ has: page.locator('.atrium-upload') });
+  // The library only: no "自定义链接" tab (a typed address can never be a document of the member's).
+  await expect(picker.locator('.atrium-upload')).toBeVisible();
+  await expect(picker.getByRole('tab')).toHaveCount(0);
+  await expect(picker.getByText('自定义链接')).toHaveCount(0);
   await picker.locator('.atrium-upload input[type="file"]').setInputFiles([manual, broken]);
   await expect(card(page, manualName)).toBeVisible();
   await expect(card(page, brokenName)).toBeVisible();
@@ -100,6 +104,15 @@ test('a member attaches documents from the picker, sees them read, and opens a c
   await card(page, brokenName).click();
   await picker.getByRole('button', { name: buttonName('确定') }).click();
   await expect(page).toHaveURL(/[?&]c=\d+/);
+  // The attach created the draft's conversation, which is open and listed once.
+  const openId = new URL(page.url().replace('#/', '')).searchParams.get('c');
+  const listed = await call<{ records: { id: number }[] }>(
+    atrium.url,
+    'api/aigc/conversation/list',
+    { roomId },
+    { header: 'api-token', token: memberToken },
+  );
+  expect(listed.records.map((c) => String(c.id))).toEqual([openId]);
 
   // Each document's state: the PDF is read (3 pages), the broken one says it cannot be read.
   const bar = page.locator('.atrium-docs-bar');

@@ -31,7 +31,7 @@ export function BudgetFields({ prefix = [] }: { prefix?: string[] }) {
           },
         ]}
       >
-        <InputNumber min={0} max={1_000_000} step={0.5} style={{ width: '100%' }} />
+        <InputNumber min={0} max={1_000_000} step={0.01} style={{ width: '100%' }} />
       </Form.Item>
     </Col>
   );

@@ -108,7 +108,7 @@ export function BudgetSummary({ budget }: { budget: MemberBudget }) {
               used: amount(line, line.used),
               reserved: amount(line, line.reserved),
               limit: amount(line, line.limit),
-              resets: new Date(line.resetsAt).toLocaleString(),
+              resets: resetTime(line.resetsAt, line.period),
             })}
           </Typography.Text>
         </div>
