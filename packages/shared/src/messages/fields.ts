@@ -30,8 +30,6 @@ export const fields = {
   'field.publicLinks': { 'zh-CN': '公开链接', en: 'Public links' },
   'field.sms': { 'zh-CN': '短信', en: 'SMS' },
   'field.smtp': { 'zh-CN': '邮件服务器（SMTP）', en: 'Mail server (SMTP)' },
-  'field.costPerDay': { 'zh-CN': '每日费用', en: 'Cost per day' },
-  'field.costPerMonth': { 'zh-CN': '每月费用', en: 'Cost per month' },
   // A field named by its parent too where the same key means another thing elsewhere.
   'field.smtp.from': { 'zh-CN': '发件人', en: 'Sender' },
 } as const satisfies Record<string, Texts>;
