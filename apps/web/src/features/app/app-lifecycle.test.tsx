@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { focusManager } from '@tanstack/react-query';
 import { AppRoot } from '@/features/app';
 import { on } from '@/lib/events';
 import { setLanguage } from '@/lib/i18n';
@@ -134,6 +135,16 @@ describe('new-version prompt (SPEC 4.3)', () => {
 });
 
 describe('lazy data refresh', () => {
+  it('refreshes at once on returning to the tab (a hidden tab runs no 30 s tick)', async () => {
+    renderRoutes(routes, '/');
+    await screen.findByText('home');
+    const before = server.configCalls();
+    act(() => focusManager.setFocused(false));
+    act(() => focusManager.setFocused(true));
+    await waitFor(() => expect(server.configCalls()).toBe(before + 1));
+    act(() => focusManager.setFocused(undefined));
+  });
+
   it('refreshes a loaded set when the server reports a new hash for it', async () => {
     let version = 1;
     useLazyStore
