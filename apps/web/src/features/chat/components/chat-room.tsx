@@ -232,7 +232,6 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
       conversations={conversations.data}
       loading={conversations.isLoading}
       activeId={activeId}
-      creating={false}
       onSelect={select}
       onCreate={() => {
         setSearch({ c: 'new' }, { replace: true });

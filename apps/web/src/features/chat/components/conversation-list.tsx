@@ -20,7 +20,6 @@ export interface ConversationListProps {
   conversations: ConversationRecord[] | undefined;
   loading: boolean;
   activeId: number | undefined;
-  creating: boolean;
   onSelect: (id: number) => void;
   onCreate: () => void;
   onRename: (id: number, title: string) => Promise<unknown>;
@@ -35,7 +34,6 @@ export function ConversationList({
   conversations,
   loading,
   activeId,
-  creating,
   onSelect,
   onCreate,
   onRename,
@@ -65,14 +63,7 @@ export function ConversationList({
   return (
     <div style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }}>
       <div style={{ padding: 12 }}>
-        <Button
-          block
-          type="primary"
-          ghost
-          icon={<PlusOutlined />}
-          loading={creating}
-          onClick={onCreate}
-        >
+        <Button block type="primary" ghost icon={<PlusOutlined />} onClick={onCreate}>
           {t('chat.newConversation')}
         </Button>
         <Input
