@@ -44,7 +44,7 @@ const footerWords = {
       : `Enough for about ${n} more question${n === 1 ? '' : 's'} today`,
 };
 const refusalWords = {
-  'zh-CN': /本聊天室每日的 600 tokens 额度只剩 \d+ tokens，不够这条消息使用，UTC 0 点重置。/,
+  'zh-CN': /本聊天室每日的额度 600 tokens，只剩 \d+ tokens，不够这条消息使用，UTC 0 点重置。/,
   en: /This room's daily limit of 600 tokens has \d+ tokens left, too little for this message\./,
 };
 const roomLeftWords = {

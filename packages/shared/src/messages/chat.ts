@@ -87,11 +87,11 @@ export const chat = {
     en: "You have reached today's limit of {limit} messages. It resets at 00:00 UTC.",
   },
   'chat.budgetUsed': {
-    'zh-CN': '{whose}{period}的 {amount} 已用完，{resets}重置。',
+    'zh-CN': '{whose}{period}的{amount} 已用完，{resets}重置。',
     en: '{whose} used {period} {amount}. The limit resets at {resets}.',
   },
   'chat.budgetTooLittle': {
-    'zh-CN': '{whose}{period}的 {amount}只剩 {left}，不够这条消息使用，{resets}重置。',
+    'zh-CN': '{whose}{period}的{amount}，只剩 {left}，不够这条消息使用，{resets}重置。',
     en: '{whose} {period} {amount} has {left} left, too little for this message. The limit resets at {resets}.',
   },
   'chat.budgetYouHave': { 'zh-CN': '你', en: 'You have' },
@@ -103,8 +103,8 @@ export const chat = {
   'chat.budgetDaily': { 'zh-CN': '每日', en: 'daily' },
   'chat.budgetMonthly': { 'zh-CN': '每月', en: 'monthly' },
   'chat.budgetTokens': { 'zh-CN': '{n} tokens', en: '{n} tokens' },
-  'chat.budgetLimitTokens': { 'zh-CN': '{n} tokens 额度', en: 'limit of {n} tokens' },
-  'chat.budgetCost': { 'zh-CN': '预算 {n}', en: 'budget of {n}' },
+  'chat.budgetLimitTokens': { 'zh-CN': '额度 {n} tokens', en: 'limit of {n} tokens' },
+  'chat.budgetCost': { 'zh-CN': '费用预算 {n}', en: 'budget of {n}' },
   'chat.budgetResetsDay': { 'zh-CN': 'UTC 0 点', en: '00:00 UTC' },
   'chat.budgetResetsMonth': {
     'zh-CN': '下月 1 日 UTC 0 点',

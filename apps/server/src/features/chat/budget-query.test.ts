@@ -131,7 +131,7 @@ describe.each(testDbKinds)('the footer says what the send does (%s)', (kind) => 
     expect(said.at(-1)).toBe(0);
     expect(said.slice(0, -1).every((n) => n >= 1)).toBe(true);
     expect(said.length).toBeLessThan(10);
-    expect(refusal).toMatch(/^你每日的 预算 0\.02只剩 0\.\d+，不够这条消息使用，UTC 0 点重置。$/);
+    expect(refusal).toMatch(/^你每日的费用预算 0\.02，只剩 0\.\d+，不够这条消息使用，UTC 0 点重置。$/);
     expect(footer.next).toMatchObject({ scope: 'member', period: 'day', questions: 0 });
     // The next 00:00 UTC by the server's clock.
     const today = new Date(t.app.services.now());
@@ -162,7 +162,7 @@ describe.each(testDbKinds)('the footer says what the send does (%s)', (kind) => 
     expect(said.at(-1)).toBe(0);
     expect(said.slice(0, -1).every((n) => n >= 1)).toBe(true);
     expect(refusal).toMatch(
-      /^This room(?:'s daily limit of 2500 tokens has \d+ tokens left, too little for this message| has used today's 2500 tokens)\. The limit resets at 00:00 UTC\.$/,
+      /^This room(?:'s daily limit of 2500 tokens has \d+ tokens left, too little for this message| has used today's limit of 2500 tokens)\. The limit resets at 00:00 UTC\.$/,
     );
     expect(footer.next).toMatchObject({ scope: 'room', period: 'day', questions: 0 });
     // The same room for everyone: another member's footer says so too.

@@ -315,7 +315,7 @@ describe.each(testDbKinds)('budgets across two instances (%s)', (kind) => {
       await allSettled(seeded.room.id);
     }
     expect(refused).toMatch(
-      /^你(每日的 2000 tokens 额度只剩 \d+ tokens，不够这条消息使用|今日的 2000 tokens 已用完)，UTC 0 点重置。$/,
+      /^你(每日的额度 2000 tokens，只剩 \d+ tokens，不够这条消息使用|今日的额度 2000 tokens 已用完)，UTC 0 点重置。$/,
     );
     const final = await expectOk<MemberBudget>(
       a,
@@ -429,19 +429,19 @@ describe('budget refusals', () => {
     const roomMonth = { scope: 'room', period: 'month' } as const;
     const zh = (ref: MessageRef) => render('zh-CN', ref);
     expect(zh(refusal(member, 'messages', 3))).toBe('今天的 3 次提问已用完，UTC 0 点重置。');
-    expect(zh(refusal(member, 'tokens', 2000))).toBe('你今日的 2000 tokens 已用完，UTC 0 点重置。');
+    expect(zh(refusal(member, 'tokens', 2000))).toBe('你今日的额度 2000 tokens 已用完，UTC 0 点重置。');
     expect(zh(refusal(roomMonth, 'cost', 50_000))).toBe(
-      '本聊天室本月的 预算 0.05 已用完，下月 1 日 UTC 0 点重置。',
+      '本聊天室本月的费用预算 0.05 已用完，下月 1 日 UTC 0 点重置。',
     );
     expect(zh(refusal(member, 'tokens', 2000, 12))).toBe(
-      '你每日的 2000 tokens 额度只剩 12 tokens，不够这条消息使用，UTC 0 点重置。',
+      '你每日的额度 2000 tokens，只剩 12 tokens，不够这条消息使用，UTC 0 点重置。',
     );
     const english = (ref: MessageRef) => render('en', ref);
     expect(english(refusal(member, 'messages', 3))).toBe(
       "You have reached today's limit of 3 messages. It resets at 00:00 UTC.",
     );
     expect(english(refusal(member, 'tokens', 2000))).toBe(
-      "You have used today's 2000 tokens. The limit resets at 00:00 UTC.",
+      "You have used today's limit of 2000 tokens. The limit resets at 00:00 UTC.",
     );
     expect(english(refusal(roomMonth, 'cost', 50_000))).toBe(
       "This room has used this month's budget of 0.05. The limit resets at the start of next month (00:00 UTC).",

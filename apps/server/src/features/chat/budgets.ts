@@ -155,7 +155,7 @@ export function refusal(
     period: day ? message('chat.budgetTodays') : message('chat.budgetMonths'),
     amount:
       unit === 'tokens'
-        ? message('chat.budgetTokens', { n: limit })
+        ? message('chat.budgetLimitTokens', { n: limit })
         : message('chat.budgetCost', { n: money(limit) }),
     resets,
   });

@@ -906,7 +906,7 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
       await finalMessage(token, conversation.id, sent.json.data.assistantMessage.id);
       const refused = await send(t, token, conversation.id, 'more');
       expect(refused.json).toMatchObject({
-        msg: '你今日的 300 tokens 已用完，UTC 0 点重置。',
+        msg: '你今日的额度 300 tokens 已用完，UTC 0 点重置。',
         data: { error: 'chat.budgetUsed' },
       });
       const english = await postIn(
@@ -917,10 +917,10 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
         as(token),
       );
       expect(english).toMatchObject({
-        msg: "You have used today's 300 tokens. The limit resets at 00:00 UTC.",
+        msg: "You have used today's limit of 300 tokens. The limit resets at 00:00 UTC.",
         data: {
           error: 'chat.budgetUsed',
-          params: { whose: { key: 'chat.budgetYouHave' }, amount: { key: 'chat.budgetTokens' } },
+          params: { whose: { key: 'chat.budgetYouHave' }, amount: { key: 'chat.budgetLimitTokens' } },
         },
       });
 
