@@ -150,3 +150,24 @@ export const trashResponse = z.strictObject({
   /** How many days a file stays in the trash (the upload settings' trashDays). */
   days: z.number().int().positive(),
 });
+
+/**
+ * Answer of `action=categoryDeletePreview` (issue 28): what deleting the category will move to
+ * its parent (DESIGN 6), and the places using files that move, asked before the delete.
+ */
+export const categoryDeletePreviewResponse = z.strictObject({
+  /** Files filed in the category itself: they move to `parent`. */
+  files: count,
+  /** Its sub-categories: they move to `parent`, each with its own files. */
+  categories: count,
+  /** The files of those sub-categories and everything below them. */
+  filesBelow: count,
+  /** The name of the category everything moves to (the library's root name at the top). */
+  parent: z.string(),
+  /** Files of the category or below it that something uses, with the places the caller may see. */
+  used: z.array(
+    z.strictObject({ id, filename: z.string(), usedBy: z.array(fileUse), hidden: count }),
+  ),
+  /** Used files beyond those listed. */
+  moreUsed: count,
+});

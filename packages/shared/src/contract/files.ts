@@ -3,6 +3,7 @@ import { Limits } from '../limits';
 import { bigIntField, int32Max, intField, intOrDigitsField, recordId, textField } from './fields';
 import type { categoryListItem, categoryNode } from './files.answers';
 import {
+  categoryDeletePreviewResponse,
   categoryEditResponse,
   categoryResponse,
   chunkResponse,
@@ -108,6 +109,12 @@ export const maxListTypes = 20;
  * for: `total` is then a lower bound and `totalCapped` says so (issue 17; see README).
  */
 export const listCountPagesAhead = 1;
+/**
+ * The unused filter without a search counts this many pages past the page asked for (issue 28:
+ * it said "more than 10" for 17 files): its total is exact as far as the pagination numbers pages
+ * (the first five), and beyond the counters' cheap walk of a category it never goes.
+ */
+export const unusedCountPagesAhead = 5;
 
 /** A category id, 0 for the root, sent as a JSON number or a string of digits. */
 const idField = intOrDigitsField(0, int32Max);
@@ -266,6 +273,12 @@ export const categoryDeleteRequest = z.object({
 });
 export type CategoryDeleteRequest = z.infer<typeof categoryDeleteRequest>;
 
+/** What deleting a category would move where, asked before the delete (issue 28). */
+export const categoryDeletePreviewRequest = z.object({
+  action: z.literal('categoryDeletePreview'),
+  id: intOrDigitsField(1, int32Max, { min: 'files.chooseCategory' }),
+});
+
 /** Every JSON call of the file manager, told apart by `action`. */
 export const fileManagerRequest = z.discriminatedUnion('action', [
   configRequest,
@@ -282,6 +295,7 @@ export const fileManagerRequest = z.discriminatedUnion('action', [
   purgeRequest,
   categoryEditRequest,
   categoryDeleteRequest,
+  categoryDeletePreviewRequest,
 ]);
 export type FileManagerRequest = z.infer<typeof fileManagerRequest>;
 export type FileManagerAction = FileManagerRequest['action'];
@@ -309,6 +323,7 @@ export type InitResponse = z.infer<typeof initResponse>;
 export type ChunkResponse = z.infer<typeof chunkResponse>;
 export type UsageResponse = z.infer<typeof usageResponse>;
 export type TrashResponse = z.infer<typeof trashResponse>;
+export type CategoryDeletePreviewResponse = z.infer<typeof categoryDeletePreviewResponse>;
 export type TrashedFileRecord = TrashResponse['records'][number];
 export type FileUse = UsageResponse[number]['usedBy'][number];
 /** Answer of `action=save`: the new library file. */
@@ -346,6 +361,11 @@ export const fileManagerCalls = {
   purge: { permission: 'delete', request: purgeRequest, answer: z.null() },
   categoryEdit: { permission: 'edit', request: categoryEditRequest, answer: categoryEditResponse },
   categoryDelete: { permission: 'delete', request: categoryDeleteRequest, answer: z.null() },
+  categoryDeletePreview: {
+    permission: 'delete',
+    request: categoryDeletePreviewRequest,
+    answer: categoryDeletePreviewResponse,
+  },
 } as const satisfies Record<
   FileManagerAction | 'chunk',
   { permission: FilePermission; request: z.ZodType; answer: z.ZodType }

@@ -1,6 +1,6 @@
 import { every } from '../../every';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../config';
+import { resolveSecret, type Config } from '../../config';
 import type { Db } from '../../db/index';
 import { filesDb } from '../../db/files.tables';
 import { createStorage, type Storage, type StorageOptions } from '../../storage/index';
@@ -9,6 +9,9 @@ import { fileLibraryCallers } from './file-library-callers';
 import { registerFileManagerRoutes } from './files.routes';
 import { FilesService } from './files.service';
 import { Thumbnails } from './thumbnails';
+import { CategoryDeletePreview } from './category-delete-preview';
+import { TrashLinks } from './trash-links';
+import { trashedFile } from './trashed-files';
 
 function storageOptions(config: Config): StorageOptions {
   const storage = config.storage;
@@ -99,6 +102,11 @@ export async function registerFilesFeature(
     thumbnails,
     grants,
     callers,
+    trash: {
+      links: new TrashLinks(resolveSecret(deps.config).secret, now),
+      file: (id) => trashedFile(db, id),
+    },
+    categoryPreview: new CategoryDeletePreview(db, files),
   });
   return { uploads, files, storage };
 }

@@ -43,6 +43,9 @@ import type { FilesService } from './files.service';
 import type { LibraryScope } from './files.repository';
 import { registerServeRoutes } from './serve.routes';
 import type { Thumbnails } from './thumbnails';
+import type { CategoryDeletePreview } from './category-delete-preview';
+import type { TrashLinks } from './trash-links';
+import type { TrashedFileRef } from './trashed-files';
 
 /** SPEC 7.3's notices ("Edit Success", …), in the request's language. */
 const successMessages: Partial<Record<FileManagerAction, MessageKey>> = {
@@ -93,6 +96,9 @@ export interface FileManagerContext {
   thumbnails: Thumbnails;
   grants: UploadGrants;
   callers: ReturnType<typeof fileLibraryCallers>;
+  /** Signed addresses of trashed files, and the lookup that serves them (issue 28). */
+  trash: { links: TrashLinks; file: (id: number) => Promise<TrashedFileRef | undefined> };
+  categoryPreview: CategoryDeletePreview;
 }
 
 /**
@@ -136,7 +142,7 @@ export async function registerFileManagerRoutes(
       case 'replace':
         return files.replace(scope, body.id, body.path, origin);
       case 'trash':
-        return files.trash(scope, body.page, origin);
+        return ctx.trash.links.present(await files.trash(scope, body.page, origin), origin);
       case 'restore':
         return files.restore(scope, body.id);
       case 'purge':
@@ -145,6 +151,8 @@ export async function registerFileManagerRoutes(
         return files.categoryEdit(scope, body);
       case 'categoryDelete':
         return files.categoryDelete(scope, body.id);
+      case 'categoryDeletePreview':
+        return ctx.categoryPreview.of(scope, body.id, lang);
     }
   };
 
@@ -320,7 +328,7 @@ export async function registerFileManagerRoutes(
       },
     );
 
-    registerServeRoutes(scoped, { storage, uploads: uploads.repo, thumbnails });
+    registerServeRoutes(scoped, { storage, uploads: uploads.repo, thumbnails, trash: ctx.trash });
   });
 
   // Listed for the route walks; each action also checks its own right (permissionOf).

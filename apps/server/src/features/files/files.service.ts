@@ -1,6 +1,7 @@
 import {
   fileListPageSize,
   listCountPagesAhead,
+  unusedCountPagesAhead,
   type CategoryEditRequest,
   type CategoryListItem,
   type CategoryNode,
@@ -187,7 +188,8 @@ export class FilesService {
     let capped = false;
     if (narrowed || (request.unused && category)) {
       // Matches are counted only some pages ahead: a search never counts a million rows.
-      const countUpTo = offset + pageSize * listCountPagesAhead + 1;
+      const ahead = narrowed ? listCountPagesAhead : unusedCountPagesAhead;
+      const countUpTo = offset + pageSize * ahead + 1;
       const subtree = category
         ? await this.subtreeScope(scope, category.path, countUpTo)
         : undefined;
@@ -577,7 +579,7 @@ export class FilesService {
    * The places using each of these files, named, as far as the caller may see (the others are
    * counted as hidden); files nothing uses are not asked about.
    */
-  private async placesOf(
+  async placesOf(
     scope: LibraryScope,
     rows: readonly FileRow[],
   ): Promise<Map<number, { useCount: number; usedBy: FileUse[]; hidden: number }>> {
