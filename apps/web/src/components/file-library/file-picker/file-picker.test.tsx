@@ -87,9 +87,17 @@ const toolbar = () => {
   if (!(found instanceof HTMLElement)) throw new Error('no toolbar');
   return found;
 };
-/** The open "Confirm Delete ?" dialog. */
-async function deleteQuestion(): Promise<HTMLElement> {
-  const texts = await screen.findAllByText(tFiles('files.confirmDelete'));
+/** The open "Confirm Delete ?" dialog, asking `question` (SPEC's words, then what happens). */
+async function deleteQuestion(question: string): Promise<HTMLElement> {
+  expect(question.startsWith(tFiles('files.confirmDelete'))).toBe(true);
+  // A question answered before may linger, closing: the one open is the one to answer.
+  const open = (text: HTMLElement) =>
+    !text.closest('.ant-modal-wrap[style*="display: none"], [class*="-leave"]');
+  const texts = await waitFor(async () => {
+    const found = (await screen.findAllByText(question)).filter(open);
+    expect(found.length).toBeGreaterThan(0);
+    return found;
+  });
   const box = texts.at(-1)?.closest('.ant-modal');
   if (!(box instanceof HTMLElement)) throw new Error('no dialog');
   return box;
@@ -288,27 +296,38 @@ describe('FilePicker', () => {
     expect(await screen.findByText('Seaside')).toBeInTheDocument();
   });
 
-  it('asks "Confirm Delete ?" before deleting a category', async () => {
+  it('asks "Confirm Delete ?" before deleting a category, saying what moves where', async () => {
     const { user } = setup();
     await user.click(await screen.findByText('Work'));
     await user.click(screen.getByRole('button', { name: tFiles('files.deleteCategory') }));
-    await user.click(within(await deleteQuestion()).getByRole('button', { name: /取\s*消/ }));
+    // Work holds c.pdf and no sub-category: it goes to the root (DESIGN 6).
+    const moves = tFiles('files.confirmCategoryMoves', {
+      name: 'Work',
+      what: tFiles('files.movesFiles', { n: 1 }),
+      parent: 'File Gallery',
+    });
+    await user.click(within(await deleteQuestion(moves)).getByRole('button', { name: /取\s*消/ }));
+    expect(server.callsOf('categoryDeletePreview')[0]?.body).toMatchObject({ id: 102 });
     expect(server.callsOf('categoryDelete')).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: tFiles('files.deleteCategory') }));
-    await user.click(within(await deleteQuestion()).getByRole('button', { name: /确\s*定/ }));
+    await user.click(within(await deleteQuestion(moves)).getByRole('button', { name: /确\s*定/ }));
     await waitFor(() =>
       expect(server.callsOf('categoryDelete')[0]?.body).toMatchObject({ id: 102 }),
     );
     await waitFor(() => expect(screen.queryByText('Work')).toBeNull());
   });
 
-  it('deletes the checked files after "Confirm Delete ?" and reloads page 1', async () => {
+  it('deletes the checked files after "Confirm Delete ?" saying they go to the trash, and reloads page 1', async () => {
     const { user } = setup({ max: 5 });
     expect(await findButton('files.delete')).toBeDisabled();
     await user.click(await card('a.png'));
     await user.click(await card('b.jpg'));
     await user.click(button('files.delete', toolbar()));
-    await user.click(within(await deleteQuestion()).getByRole('button', { name: /确\s*定/ }));
+    // The test server's upload settings name no trashDays: the default 30 days.
+    const question = tFiles('files.confirmDeleteToTrash', { n: 2, days: 30 });
+    await user.click(
+      within(await deleteQuestion(question)).getByRole('button', { name: /确\s*定/ }),
+    );
     await waitFor(() => expect(server.callsOf('fileDelete')).toHaveLength(1));
     expect(server.callsOf('fileDelete')[0]?.body).toMatchObject({ id: '1,2' });
     expect(await screen.findByText(tFiles('files.deleteSuccess'))).toBeInTheDocument();
@@ -395,11 +414,14 @@ describe('FilePicker', () => {
     const { user } = setup();
     await card('a.png');
     expect(screen.queryByText('Holidays')).toBeNull();
-    const toggle = screen.getByRole('button', { expanded: false });
+    const toggle = screen.getByRole('button', {
+      expanded: false,
+      name: new RegExp(tFiles('files.categories')),
+    });
     await user.click(toggle);
     await user.click(await screen.findByText('Work'));
     await waitFor(() => expect(screen.queryByText('Holidays')).toBeNull());
-    expect(screen.getByRole('button', { expanded: false })).toHaveTextContent('Work');
+    expect(screen.getByRole('button', { expanded: false, name: /Work/ })).toBeInTheDocument();
   });
 
   it('works flat in the page without a dialog', async () => {

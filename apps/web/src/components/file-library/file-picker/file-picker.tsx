@@ -10,6 +10,7 @@ import type { PickedFile } from './selection';
 import { useEscapeLayer } from '@/lib/escape-layer';
 import { useSmallWindow } from '@/lib/use-media-query';
 import './file-picker.css';
+import './picker-layout.css';
 
 export type { FilePickerPermission } from './permission';
 
@@ -117,7 +118,9 @@ export function FilePicker({
       footer={null}
       onCancel={close}
       destroyOnHidden
-      className="atrium-fp-modal"
+      // As tall as the window, the footer always in view (issue 28).
+      style={{ top: narrow ? 8 : 16, paddingBottom: 0 }}
+      className={narrow ? 'atrium-fp-modal is-narrow' : 'atrium-fp-modal'}
     >
       <div className="atrium-fp" style={vars}>
         {body}

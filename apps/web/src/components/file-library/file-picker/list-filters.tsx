@@ -20,6 +20,16 @@ function sortValue(view: FileListView): string {
   return `${view.sort}-${order}`;
 }
 
+/** How many of the folded filters narrow or order the list now (the Filters button's badge). */
+export function activeFilterCount(view: FileListView, unused: boolean): number {
+  return (
+    (unused ? 1 : 0) +
+    (view.sort ? 1 : 0) +
+    (view.types?.length ? 1 : 0) +
+    (view.from !== undefined || view.to !== undefined ? 1 : 0)
+  );
+}
+
 export interface ListFiltersProps {
   view: FileListView;
   /** Extensions the type filter offers (the library's upload types). */

@@ -89,6 +89,15 @@ async function choose(user: ReturnType<typeof userEvent.setup>, key: FilesKey, o
   await user.click(item);
 }
 
+/** Unfolds the secondary filters behind the toolbar's one "Filters" button (issue 28). */
+async function openFilters(user: ReturnType<typeof userEvent.setup>) {
+  const toggle = screen.getByRole('button', { name: label(tFiles('files.filters')) });
+  expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  expect(screen.queryByRole('combobox', { name: tFiles('files.sortBy') })).toBeNull();
+  await user.click(toggle);
+  expect(toggle).toHaveAttribute('aria-expanded', 'true');
+}
+
 describe('picker: sort, filters and select all (issue 17)', () => {
   it('sorts by name, size and date both ways, asking the server from page 1', async () => {
     const { user } = setup({ max: 10 });
@@ -96,6 +105,7 @@ describe('picker: sort, filters and select all (issue 17)', () => {
     expect(shown()).toEqual(['c.png', 'd.webp', 'a.png', 'b.jpg']);
     expect(lastList()).not.toHaveProperty('sort');
 
+    await openFilters(user);
     await choose(user, 'files.sortBy', tFiles('files.sortNameAsc'));
     await waitFor(() => expect(shown()).toEqual(['a.png', 'b.jpg', 'c.png', 'd.webp']));
     expect(lastList()).toMatchObject({ page: 1, sort: 'name', order: 'asc' });
@@ -117,8 +127,12 @@ describe('picker: sort, filters and select all (issue 17)', () => {
   it('filters by the library’s types and by upload date, in Chinese', async () => {
     const { user } = setup({ max: 10 });
     await card('c.png');
+    await openFilters(user);
+    expect(screen.getByTitle(tFiles('files.filters'))).toBeInTheDocument();
     await choose(user, 'files.types', 'PNG');
     await waitFor(() => expect(shown()).toEqual(['c.png', 'a.png']));
+    // The button counts the filters on, folded or not.
+    expect(screen.getByTitle(tFiles('files.filtersActive', { n: 1 }))).toBeInTheDocument();
     expect(lastList()).toMatchObject({ page: 1, types: ['png'] });
     await choose(user, 'files.types', 'JPG');
     await waitFor(() => expect(shown()).toEqual(['c.png', 'a.png', 'b.jpg']));
@@ -136,6 +150,7 @@ describe('picker: sort, filters and select all (issue 17)', () => {
     expect(lastList()?.from).toBe(new Date(2026, 2, 4).getTime());
     expect(lastList()?.to).toBe(new Date(2026, 2, 6).getTime() - 1);
     expect(lastList()).toMatchObject({ types: ['png', 'jpg'], page: 1 });
+    expect(screen.getByTitle(tFiles('files.filtersActive', { n: 2 }))).toBeInTheDocument();
   });
 
   it('"select all on this page" checks every tile and feeds bulk delete and move', async () => {
@@ -178,7 +193,9 @@ describe('picker: sort, filters and select all (issue 17)', () => {
     expect(toolbarButton('files.delete')).toBeDisabled();
     await user.click(again);
     await user.click(toolbarButton('files.delete'));
-    const question = (await screen.findAllByText(tFiles('files.confirmDelete')))
+    const question = (
+      await screen.findAllByText(tFiles('files.confirmDeleteToTrash', { n: 4, days: 30 }))
+    )
       .at(-1)
       ?.closest('.ant-modal');
     if (!(question instanceof HTMLElement)) throw new Error('no question');

@@ -3,7 +3,8 @@ import { SwapOutlined } from '@ant-design/icons';
 import type { FileRecord } from '@atrium/shared/contract/files';
 import { Limits } from '@atrium/shared/limits';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button } from 'antd';
+import { Button, Tooltip } from 'antd';
+import { fetchUsage } from '@/components/file-library/api/file-usage';
 import { fileManagerData } from '@/components/file-library/api/file-manager-client';
 import { resolveUploadConfig } from '@/components/file-library/api/upload-config';
 import { createUploadTransport } from '@/components/file-library/api/upload-transport';
@@ -15,7 +16,8 @@ import {
   UploadError,
 } from '@/components/file-library/upload-button/upload-engine';
 import { uploadErrorText } from '@/components/file-library/upload-button/upload-messages';
-import { toast } from '@/lib/feedback';
+import { confirmDialog, toast } from '@/lib/feedback';
+import { placesOf, replaceQuestion } from './picker-questions';
 
 export interface ReplaceButtonProps {
   url: string;
@@ -23,6 +25,8 @@ export interface ReplaceButtonProps {
   /** The one file chosen; the button is off without exactly one. */
   record: FileRecord | undefined;
   onReplaced: (record: FileRecord) => void;
+  /** An icon named for screen readers (a phone's footer). */
+  iconOnly?: boolean;
 }
 
 /**
@@ -30,7 +34,13 @@ export interface ReplaceButtonProps {
  * verified like any upload, not filed as a new file) and gives it the file's address, so every
  * place using the file shows the new content.
  */
-export function ReplaceButton({ url, category, record, onReplaced }: ReplaceButtonProps) {
+export function ReplaceButton({
+  url,
+  category,
+  record,
+  onReplaced,
+  iconOnly = false,
+}: ReplaceButtonProps) {
   const t = useFilesT();
   const client = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
@@ -42,6 +52,19 @@ export function ReplaceButton({ url, category, record, onReplaced }: ReplaceButt
       toast.warning(t('files.replaceSameType', { type: target.type }));
       return;
     }
+    // Asked before anything is sent (issue 28): the same address takes new bytes everywhere.
+    let places: string[] = [];
+    if ((target.useCount ?? 0) > 0) {
+      try {
+        places = target.usedBy
+          ? placesOf(t, { usedBy: target.usedBy, hidden: target.usedByHidden ?? 0 })
+          : (await fetchUsage(url, category, [target.id])).flatMap((use) => placesOf(t, use));
+      } catch {
+        return;
+      }
+    }
+    const question = replaceQuestion(t, target.filename, file.name, places);
+    if (!(await confirmDialog(question, { danger: true, okText: t('files.replaceOk') }))) return;
     setPercent(0);
     try {
       const config = await resolveUploadConfig(client, url, category);
@@ -60,7 +83,7 @@ export function ReplaceButton({ url, category, record, onReplaced }: ReplaceButt
         id: target.id,
         path: stored.path,
       });
-      toast.success(t('files.replaceSuccess'));
+      toast.success(t('files.replaceDone', { name: target.filename }));
       onReplaced(replaced);
     } catch (error) {
       if (error instanceof UploadCancelled) return;
@@ -71,16 +94,29 @@ export function ReplaceButton({ url, category, record, onReplaced }: ReplaceButt
     }
   };
 
+  const label = percent === undefined ? t('files.replace') : `${t('files.replace')} ${percent}%`;
   return (
     <>
-      <Button
-        icon={<SwapOutlined />}
-        disabled={!record}
-        loading={percent !== undefined}
-        onClick={() => input.current?.click()}
-      >
-        {percent === undefined ? t('files.replace') : `${t('files.replace')} ${percent}%`}
-      </Button>
+      {iconOnly ? (
+        <Tooltip title={label}>
+          <Button
+            icon={<SwapOutlined />}
+            aria-label={label}
+            disabled={!record}
+            loading={percent !== undefined}
+            onClick={() => input.current?.click()}
+          />
+        </Tooltip>
+      ) : (
+        <Button
+          icon={<SwapOutlined />}
+          disabled={!record}
+          loading={percent !== undefined}
+          onClick={() => input.current?.click()}
+        >
+          {label}
+        </Button>
+      )}
       <input
         ref={input}
         type="file"

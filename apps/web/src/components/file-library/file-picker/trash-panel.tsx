@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { DeleteOutlined, RollbackOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { useFilesT } from '@/components/file-library/i18n';
 import { confirmDialog, toast } from '@/lib/feedback';
 import { FileGrid } from './file-grid';
 import type { FileRecord } from './file-record';
+import { pageToShow } from './paging';
 
 export interface TrashPanelProps {
   url: string;
@@ -33,6 +34,11 @@ export function TrashPanel({ url, category, canDelete, onRestored }: TrashPanelP
   const ids = [...checked];
   const days = trash.data?.days;
   const active = records.find((record) => checked.has(record.id));
+  // Restoring or purging every file of the last page shows the page before it.
+  const correction = trash.isPlaceholderData ? undefined : pageToShow(trash.data);
+  useEffect(() => {
+    if (correction !== undefined) setPage(correction);
+  }, [correction]);
 
   const toggle = (record: FileRecord) =>
     setChecked((current) => {

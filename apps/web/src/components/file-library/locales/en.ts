@@ -68,7 +68,6 @@ export const filesEn: FilesMessages = {
   'files.detailDimensions': 'Dimensions',
   'files.detailUploaded': 'Uploaded',
   'files.replace': 'Replace',
-  'files.replaceSuccess': 'Replaced: every place using the file shows the new version',
   'files.replaceSameType': 'Choose a .{{type}} file, like the one it replaces',
   'files.trash': 'Trash',
   'files.backToLibrary': 'Back to the library',
@@ -86,7 +85,6 @@ export const filesEn: FilesMessages = {
   'files.notUsed': 'Not used',
   'files.usedElsewhere': '{{n}} more you can’t see',
   'files.unusedOnly': 'Unused only',
-  'files.confirmDeleteUsed': 'In use: {{places}}. Delete anyway?',
   'files.use.roomCover': 'Room “{{label}}”: cover',
   'files.use.roomDescription': 'Room “{{label}}”: description',
   'files.use.roomIntroVideo': 'Room “{{label}}”: intro video',
@@ -116,4 +114,31 @@ export const filesEn: FilesMessages = {
   'files.dateTo': 'Uploaded until',
   'files.selectPage': 'Select all on this page',
   'files.totalAtLeast': 'More than {{total}}',
+  'files.filters': 'Filters',
+  'files.filtersActive': 'Filters ({{n}} on)',
+  'files.confirmDeleteToTrash':
+    'Confirm Delete ? The selected files ({{n}}) go to the trash, where they can be restored for {{days}} days.',
+  'files.confirmDeleteUsedToTrash':
+    'Confirm Delete ? The selected files are in use: {{places}}. Those places will no longer show them. The selected files ({{n}}) go to the trash, where they can be restored for {{days}} days.',
+  'files.confirmReplace':
+    'Replace “{{target}}” with “{{file}}”? The address stays the same; the old content is overwritten.',
+  'files.confirmReplaceUsed':
+    'Replace “{{target}}” with “{{file}}”? The address stays the same; the old content is overwritten and these places show the new content: {{places}}.',
+  'files.replaceDone':
+    'Replaced “{{name}}”: same address, every place using it shows the new content',
+  'files.replaceOk': 'Replace',
+  'files.confirmCategoryEmpty':
+    'Confirm Delete ? Category “{{name}}” holds no files or sub-categories.',
+  'files.confirmCategoryMoves':
+    'Confirm Delete ? Category “{{name}}”: {{what}} will move to “{{parent}}”; file addresses stay the same.',
+  'files.movesFiles': 'its files ({{n}})',
+  'files.movesCategories': 'its sub-categories ({{n}}, holding {{below}} files)',
+  'files.movesAnd': ' and ',
+  'files.categoryUsed': 'Files in use: {{places}}',
+  'files.categoryUsedMore': 'and {{n}} more files in use',
+  'files.fileUsedAt': '{{name}} ({{places}})',
+  'files.listSeparator': '; ',
+  'files.placeSeparator': ', ',
+  'files.selectionActions': 'Actions on the selected files',
+  'files.twoSentences': '{{first}} {{second}}',
 };

@@ -66,7 +66,6 @@ export const filesZhCN = {
   'files.detailDimensions': '尺寸',
   'files.detailUploaded': '上传时间',
   'files.replace': '替换',
-  'files.replaceSuccess': '已替换：所有使用该文件的地方都会显示新版本',
   'files.replaceSameType': '请选择 .{{type}} 文件，与被替换的文件类型相同',
   'files.trash': '回收站',
   'files.backToLibrary': '返回文件库',
@@ -83,7 +82,6 @@ export const filesZhCN = {
   'files.notUsed': '未使用',
   'files.usedElsewhere': '另有 {{n}} 处（无权查看）',
   'files.unusedOnly': '仅看未使用',
-  'files.confirmDeleteUsed': '所选文件正在使用：{{places}}。仍要删除吗？',
   'files.use.roomCover': '聊天室「{{label}}」的封面',
   'files.use.roomDescription': '聊天室「{{label}}」的介绍',
   'files.use.roomIntroVideo': '聊天室「{{label}}」的介绍视频',
@@ -113,6 +111,30 @@ export const filesZhCN = {
   'files.dateTo': '上传日期止',
   'files.selectPage': '全选本页',
   'files.totalAtLeast': '超过 {{total}} 条',
+  'files.filters': '筛选',
+  'files.filtersActive': '筛选（{{n}} 项生效）',
+  'files.confirmDeleteToTrash':
+    '确认删除？所选的 {{n}} 个文件将移入回收站，保留 {{days}} 天，期间可以恢复。',
+  'files.confirmDeleteUsedToTrash':
+    '确认删除？所选文件正在使用：{{places}}。删除后这些位置将无法显示它们。所选的 {{n}} 个文件将移入回收站，保留 {{days}} 天，期间可以恢复。',
+  'files.confirmReplace': '用「{{file}}」替换「{{target}}」？文件地址不变，原内容将被覆盖。',
+  'files.confirmReplaceUsed':
+    '用「{{file}}」替换「{{target}}」？文件地址不变，原内容将被覆盖，以下位置将显示新内容：{{places}}。',
+  'files.replaceDone': '已替换「{{name}}」，地址不变，使用它的地方都会显示新内容',
+  'files.replaceOk': '替换',
+  'files.confirmCategoryEmpty': '确认删除？分类「{{name}}」中没有文件和子分类。',
+  'files.confirmCategoryMoves':
+    '确认删除？分类「{{name}}」中的{{what}}将移到「{{parent}}」，文件地址不变。',
+  'files.movesFiles': ' {{n}} 个文件',
+  'files.movesCategories': ' {{n}} 个子分类（含 {{below}} 个文件）',
+  'files.movesAnd': '和',
+  'files.categoryUsed': '正在使用的文件：{{places}}',
+  'files.categoryUsedMore': '另有 {{n}} 个正在使用的文件',
+  'files.fileUsedAt': '{{name}}（{{places}}）',
+  'files.listSeparator': '；',
+  'files.placeSeparator': '、',
+  'files.selectionActions': '对所选文件的操作',
+  'files.twoSentences': '{{first}}{{second}}',
 };
 
 export type FilesMessages = Record<keyof typeof filesZhCN, string>;

@@ -7,6 +7,7 @@ import { missingRanges } from '@atrium/shared/upload-chunks';
 import { Code } from '@atrium/shared/codes';
 import { shouldRetryUpload } from '@atrium/shared/limits';
 import { unavailableData, type Outage } from '@atrium/shared/outage';
+import { listPage } from './list-answer';
 
 /**
  * A real HTTP server speaking the file library's protocol (SPEC 7.2, 7.3) for component tests:
@@ -305,43 +306,11 @@ export async function startFileManagerTestServer(
         });
       }
       case 'list': {
-        const page = Number(body.page ?? 1);
         const scope = Number(body.categoryId ?? 0);
-        const keywords = String(body.keywords ?? '')
-          .trim()
-          .toLowerCase();
-        const inScope = (
-          scope === 0 ? [...files] : files.filter((f) => descendants(scope).has(f.categoryId))
-        ).filter((f) => f.name.toLowerCase().includes(keywords));
-        // Sort and type filter as the server applies them (issue 17); createdAt is the id here.
-        const rawTypes: unknown = body.types;
-        const types = Array.isArray(rawTypes) ? (rawTypes as unknown[]).map(String) : undefined;
-        const from = body.from === undefined ? -Infinity : Number(body.from);
-        const to = body.to === undefined ? Infinity : Number(body.to);
-        const kept = inScope.filter(
-          (f) => (!types || types.includes(f.type)) && f.id >= from && f.id <= to,
-        );
-        const sortKey = String(body.sort ?? 'date');
-        const desc = body.order ? body.order === 'desc' : sortKey !== 'name';
-        const sign = desc ? -1 : 1;
-        const ordered = kept.sort((a, b) => {
-          const by =
-            sortKey === 'name'
-              ? a.name < b.name
-                ? -1
-                : a.name > b.name
-                  ? 1
-                  : 0
-              : sortKey === 'size'
-                ? a.size - b.size
-                : 0;
-          return sign * (by || a.id - b.id);
-        });
-        const pageSize = 10;
-        const records = ordered
-          .slice((page - 1) * pageSize, page * pageSize)
-          .map((f) => listed(f, category));
-        return ok({ records, total: ordered.length, pageSize, page });
+        const inScope =
+          scope === 0 ? files : files.filter((f) => descendants(scope).has(f.categoryId));
+        const { files: shown, ...paging } = listPage(inScope, body);
+        return ok({ records: shown.map((f) => listed(f, category)), ...paging });
       }
       case 'fileEdit': {
         const ids = String(body.id).split(',').map(Number);
@@ -367,6 +336,20 @@ export async function startFileManagerTestServer(
         found.name = title;
         found.pid = Number(body.pid ?? 0);
         return ok({ id }, 'Add Success');
+      }
+      case 'categoryDeletePreview': {
+        const id = Number(body.id);
+        const found = categories.find((c) => c.id === id);
+        if (!found) return fail('no such category');
+        const below = descendants(id);
+        return ok({
+          files: files.filter((f) => f.categoryId === id).length,
+          categories: categories.filter((c) => c.pid === id).length,
+          filesBelow: files.filter((f) => f.categoryId !== id && below.has(f.categoryId)).length,
+          parent: categories.find((c) => c.id === found.pid)?.name ?? rootName,
+          used: [],
+          moreUsed: 0,
+        });
       }
       case 'categoryDelete': {
         const id = Number(body.id);
