@@ -29,24 +29,29 @@ interface Fit {
 /** What a person sees of the open picker without scrolling. */
 async function measure(page: Page, picker: Locator, width: number): Promise<Fit> {
   const figures = await picker.evaluate((dialog) => {
+    // Wholly in the window and not cut off by any box that scrolls or clips it.
     const inside = (el: Element) => {
       const box = el.getBoundingClientRect();
-      return (
-        box.height > 0 &&
-        box.top >= 0 &&
-        box.bottom <= window.innerHeight &&
-        box.left >= 0 &&
-        box.right <= window.innerWidth
-      );
+      if (box.height === 0) return false;
+      const within = (r: { top: number; bottom: number; left: number; right: number }) =>
+        box.top >= r.top - 0.5 &&
+        box.bottom <= r.bottom + 0.5 &&
+        box.left >= r.left - 0.5 &&
+        box.right <= r.right + 0.5;
+      if (!within({ top: 0, left: 0, bottom: window.innerHeight, right: window.innerWidth }))
+        return false;
+      for (let up = el.parentElement; up; up = up.parentElement)
+        if (getComputedStyle(up).overflow !== 'visible' && !within(up.getBoundingClientRect()))
+          return false;
+      return true;
     };
     const tiles = [...dialog.querySelectorAll('.atrium-fp-card')];
     const firstTop = tiles[0]?.getBoundingClientRect().top;
     const confirm = [...dialog.querySelectorAll('button')].find((b) =>
       /确\s*定|Confirm/.test(b.textContent ?? ''),
     );
-    const content = dialog.querySelector('.ant-modal-content') ?? dialog;
     return {
-      dialogHeight: Math.round(content.getBoundingClientRect().height),
+      dialogHeight: Math.round(dialog.getBoundingClientRect().height),
       tilesVisible: tiles.filter(inside).length,
       perRow: tiles.filter((t) => t.getBoundingClientRect().top === firstTop).length,
       confirmVisible: confirm ? inside(confirm) : false,

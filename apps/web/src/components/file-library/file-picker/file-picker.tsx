@@ -119,7 +119,7 @@ export function FilePicker({
       onCancel={close}
       destroyOnHidden
       // As tall as the window, the footer always in view (issue 28).
-      style={{ top: narrow ? 8 : 16, paddingBottom: 0 }}
+      style={{ top: 16, paddingBottom: 0 }}
       className={narrow ? 'atrium-fp-modal is-narrow' : 'atrium-fp-modal'}
     >
       <div className="atrium-fp" style={vars}>
