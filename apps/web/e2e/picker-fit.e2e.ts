@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { buttonName, signInAdmin, solidPng } from './files-support';
+import { adminCall, buttonName, signInAdmin, solidPng } from './files-support';
 
 /**
  * The picker fits the screen (issue 28 point 1): at 1280x800 and 375x812, in the dialog a
@@ -60,20 +60,34 @@ async function measure(page: Page, picker: Locator, width: number): Promise<Fit>
   return { width, ...figures };
 }
 
-test('the picker dialog fits 1280x800 and 375x812', async ({ page, atrium }, testInfo) => {
+const labels = {
+  zh: { field: '首页横幅', select: '选择图片', gallery: '文件库', filters: '筛选' },
+  en: {
+    field: 'Home banners',
+    select: 'Select image',
+    gallery: 'File Gallery',
+    filters: 'Filters',
+  },
+} as const;
+
+test('the picker dialog fits 1280x800 and 375x812, in both languages', async ({
+  page,
+  atrium,
+}, testInfo) => {
   const files = Array.from({ length: 12 }, (_, i) => {
     const path = testInfo.outputPath(`fit-${String(i).padStart(2, '0')}-${runTag}.png`);
     writeFileSync(path, solidPng(64, 48, [20 * i, 120, 240 - 15 * i]));
     return path;
   });
   await signInAdmin(page, atrium, '/system/setting');
-  const open = async () => {
-    await formItem(page, '首页横幅').getByRole('button', { name: '选择图片' }).click();
+  const open = async (lang: keyof typeof labels) => {
+    const l = labels[lang];
+    await formItem(page, l.field).getByRole('button', { name: l.select }).click();
     const picker = page.locator('.atrium-fp-modal');
-    await expect(picker.getByRole('tab', { name: '文件库' })).toBeVisible();
+    await expect(picker.getByRole('tab', { name: l.gallery })).toBeVisible();
     return picker;
   };
-  let picker = await open();
+  let picker = await open('zh');
   await picker.locator('.atrium-upload input[type="file"]').setInputFiles(files);
   await expect(picker.getByRole('checkbox', { name: `fit-11-${runTag}.png` })).toBeVisible({
     timeout: 30_000,
@@ -81,30 +95,193 @@ test('the picker dialog fits 1280x800 and 375x812', async ({ page, atrium }, tes
   await page.keyboard.press('Escape');
   await expect(picker).toBeHidden();
 
-  const fits: Fit[] = [];
-  for (const [width, height] of [
-    [1280, 800],
-    [375, 812],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    picker = await open();
-    await expect(picker.locator('.atrium-fp-card').first()).toBeVisible();
-    await expect(picker.locator('.atrium-fp-card')).toHaveCount(10);
-    fits.push(await measure(page, picker, width));
-    if (SHOTS) {
-      mkdirSync(SHOTS, { recursive: true });
-      await page.screenshot({ path: `${SHOTS}/picker-zh-${width}.png` });
+  const fits: (Fit & { lang: string })[] = [];
+  for (const lang of ['zh', 'en'] as const) {
+    if (lang === 'en') {
+      await page.evaluate(() => localStorage.setItem('atrium.lang', 'en'));
+      await page.reload();
     }
-    await page.keyboard.press('Escape');
-    await expect(picker).toBeHidden();
+    for (const [width, height] of [
+      [1280, 800],
+      [375, 812],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      picker = await open(lang);
+      await expect(picker.locator('.atrium-fp-card').first()).toBeVisible();
+      await expect(picker.locator('.atrium-fp-card')).toHaveCount(10);
+      fits.push({ lang, ...(await measure(page, picker, width)) });
+      if (SHOTS) {
+        mkdirSync(SHOTS, { recursive: true });
+        await picker.locator('.atrium-fp-card').nth(1).click();
+        await page.screenshot({ path: `${SHOTS}/picker-${lang}-${width}.png` });
+        await picker.getByRole('button', { name: new RegExp(labels[lang].filters) }).click();
+        await page.screenshot({ path: `${SHOTS}/picker-${lang}-${width}-filters.png` });
+        // Esc folds the filters first, then closes the picker.
+        await page.keyboard.press('Escape');
+        await expect(picker.locator('#atrium-fp-filters')).toHaveCount(0);
+      }
+      await page.keyboard.press('Escape');
+      await expect(picker).toBeHidden();
+    }
   }
+  await page.evaluate(() => localStorage.removeItem('atrium.lang'));
   testInfo.annotations.push({ type: 'fit', description: JSON.stringify(fits) });
   console.log(`picker fit: ${JSON.stringify(fits)}`);
-  const [wide, narrow] = fits;
-  expect(wide?.tilesVisible).toBeGreaterThanOrEqual(8);
-  expect(wide?.perRow).toBeGreaterThanOrEqual(4);
-  expect(wide?.confirmVisible).toBe(true);
-  expect(narrow?.tilesVisible).toBeGreaterThanOrEqual(2);
-  expect(narrow?.confirmVisible).toBe(true);
-  void buttonName;
+  for (const fit of fits) {
+    const where = `${fit.lang} ${fit.width}px`;
+    expect(fit.confirmVisible, where).toBe(true);
+    if (fit.width === 1280) {
+      expect(fit.tilesVisible, where).toBeGreaterThanOrEqual(8);
+      expect(fit.perRow, where).toBeGreaterThanOrEqual(4);
+    } else {
+      expect(fit.tilesVisible, where).toBeGreaterThanOrEqual(2);
+    }
+  }
+});
+
+/** The open confirmation whose text holds `text`. */
+const question = (page: Page, text: string | RegExp) =>
+  page.locator('.ant-modal-confirm').filter({ hasText: text });
+
+test('every picker action ends somewhere sensible (zh-CN, one check in English)', async ({
+  page,
+  atrium,
+}, testInfo) => {
+  const library = 'data/file_manager/image';
+  await signInAdmin(page, atrium, '/system/setting');
+  const made = await adminCall<{ id: number }>(page, library, {
+    action: 'categoryEdit',
+    id: 0,
+    pid: 0,
+    title: `走查-${runTag}`,
+  });
+  const moved = await adminCall<{ id: number }>(page, library, {
+    action: 'categoryEdit',
+    id: 0,
+    pid: 0,
+    title: `移走-${runTag}`,
+  });
+  expect(made.code, made.msg).toBe(0);
+  expect(moved.code, moved.msg).toBe(0);
+  const walk = `走查-${runTag}`;
+  const files = Array.from({ length: 12 }, (_, i) => {
+    const path = testInfo.outputPath(`walk-${String(i).padStart(2, '0')}-${runTag}.png`);
+    writeFileSync(path, solidPng(40, 40, [200 - 10 * i, 60 + 10 * i, 90]));
+    return path;
+  });
+
+  await formItem(page, '首页横幅').getByRole('button', { name: '选择图片' }).click();
+  const picker = page.locator('.atrium-fp-modal');
+  const tile = (name: string) => picker.getByRole('checkbox', { name, exact: true });
+  const walkName = (i: number) => `walk-${String(i).padStart(2, '0')}-${runTag}.png`;
+  await picker.locator('.atrium-fp-side').getByText(walk, { exact: true }).click();
+  await picker.locator('.atrium-upload input[type="file"]').setInputFiles(files);
+  await expect(tile(walkName(11))).toBeVisible({ timeout: 30_000 });
+  await expect(picker.getByText('共 12 条')).toBeVisible();
+
+  // 1. Moving every file of the last page: the last existing page shows, not "暂无记录".
+  await picker.locator('.atrium-fp-pagination').getByTitle('2', { exact: true }).click();
+  await tile(walkName(1)).click();
+  await tile(walkName(0)).click();
+  await expect(picker.getByText('已选 2 项')).toBeVisible();
+  await picker
+    .locator('.atrium-fp-actions')
+    .getByRole('button', { name: buttonName('编辑') })
+    .click();
+  const edit = page.locator('.ant-modal').filter({ hasText: '编辑文件' });
+  await edit.getByRole('combobox').click();
+  await page
+    .locator('.ant-select-item')
+    .filter({ hasText: `移走-${runTag}` })
+    .click();
+  await edit.getByRole('button', { name: buttonName('确定') }).click();
+  await expect(page.getByText('编辑成功')).toBeVisible();
+  await expect(picker.getByText('共 10 条')).toBeVisible();
+  await expect(picker.locator('.ant-pagination-item-active')).toHaveText('1');
+  await expect(picker.locator('.atrium-fp-card')).toHaveCount(10);
+  await expect(picker.getByText('暂无记录')).toHaveCount(0);
+
+  // 2. Replace asks first, naming the place using the file, then says it is done.
+  const listed = await adminCall<{ records: { id: number; path: string; filename: string }[] }>(
+    page,
+    library,
+    { action: 'list', page: 1, categoryId: made.data.id, keywords: runTag },
+  );
+  const target = listed.data.records.find((r) => r.filename === walkName(11));
+  if (!target) throw new Error('walk-11 not listed');
+  const room = await adminCall(page, 'api/aigc/chat_room/save', {
+    id: 0,
+    title: `封面房-${runTag}`,
+    cover: target.path,
+    description: '',
+  });
+  expect(room.code, room.msg).toBe(0);
+  await picker.locator('.atrium-fp-side').getByText(walk, { exact: true }).click();
+  await tile(walkName(11)).click();
+  const replacement = testInfo.outputPath(`new-${runTag}.png`);
+  writeFileSync(replacement, solidPng(40, 40, [10, 10, 10]));
+  await picker.locator('input[type="file"][aria-label="替换"]').setInputFiles(replacement);
+  const replace = question(page, `用「new-${runTag}.png」替换「${walkName(11)}」？`);
+  await expect(replace).toContainText(`聊天室「封面房-${runTag}」的封面`);
+  await replace.getByRole('button', { name: buttonName('替换') }).click();
+  await expect(page.getByText(`已替换「${walkName(11)}」，地址不变`)).toBeVisible({
+    timeout: 30_000,
+  });
+
+  // 3. Delete says the files go to the trash, for the setting's days.
+  await tile(walkName(10)).click();
+  await picker
+    .locator('.atrium-fp-actions')
+    .getByRole('button', { name: buttonName('删除') })
+    .click();
+  const remove = question(
+    page,
+    '确认删除？所选的 1 个文件将移入回收站，保留 30 天，期间可以恢复。',
+  );
+  await remove.getByRole('button', { name: buttonName('确定') }).click();
+  await expect(page.getByText('删除成功')).toBeVisible();
+  await expect(tile(walkName(10))).toHaveCount(0);
+
+  // 4. The trash shows the real thumbnail and opens the file.
+  await picker.getByRole('button', { name: buttonName('筛选') }).click();
+  await picker.getByRole('button', { name: buttonName('回收站') }).click();
+  const trashed = tile(walkName(10));
+  await expect(trashed).toBeVisible();
+  await expect
+    .poll(() => trashed.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .toBeGreaterThan(0);
+  const opens = await trashed.getByRole('link').getAttribute('href');
+  expect((await page.request.get(opens ?? '')).status()).toBe(200);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/trash-zh-1280.png` });
+  await picker.getByRole('button', { name: buttonName('返回文件库') }).click();
+
+  // 5. Deleting a category says how many files move where and names the places using them.
+  await picker.locator('.atrium-fp-side').getByText(walk, { exact: true }).click();
+  await picker.getByRole('button', { name: '删除分类' }).click();
+  const drop = question(
+    page,
+    `确认删除？分类「${walk}」中的 9 个文件将移到「图片库」，文件地址不变。`,
+  );
+  await expect(drop).toContainText(
+    `正在使用的文件：${walkName(11)}（聊天室「封面房-${runTag}」的封面）`,
+  );
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/category-delete-zh-1280.png` });
+  await drop.getByRole('button', { name: buttonName('确定') }).click();
+  await expect(page.getByText('删除成功').last()).toBeVisible();
+  await expect(picker.locator('.atrium-fp-side').getByText(walk, { exact: true })).toHaveCount(0);
+
+  // In English: the delete question says the same.
+  await page.keyboard.press('Escape');
+  await page.evaluate(() => localStorage.setItem('atrium.lang', 'en'));
+  await page.reload();
+  await formItem(page, 'Home banners').getByRole('button', { name: 'Select image' }).click();
+  await tile(walkName(9)).click();
+  await picker.locator('.atrium-fp-actions').getByRole('button', { name: 'Delete' }).click();
+  const english = question(
+    page,
+    'Confirm Delete ? The selected files (1) go to the trash, where they can be restored for 30 days.',
+  );
+  await expect(english).toBeVisible();
+  await english.getByRole('button', { name: 'Cancel' }).click();
+  await page.evaluate(() => localStorage.removeItem('atrium.lang'));
 });

@@ -82,6 +82,10 @@ export function PickerToolbar(props: PickerToolbarProps) {
             type={active > 0 ? 'primary' : 'default'}
             ghost={active > 0}
             onClick={() => setOpen((was) => !was)}
+            // Esc folds the row first (the picker's Esc leaves an expanded control alone).
+            onKeyDown={(event) => {
+              if (event.key === 'Escape' && open) setOpen(false);
+            }}
           >
             {props.narrow ? null : t('files.filters')}
           </Button>
