@@ -172,7 +172,9 @@ test('a view-only role is stored exactly as ticked; its admin sees files but can
   await expect(viewer.locator('.atrium-fp-gallery')).toBeVisible();
   await expect(viewer.locator('.atrium-fp-search')).toBeVisible();
   for (const name of [/上\s*传/, /删\s*除/, /编\s*辑/]) {
-    await expect(viewer.locator('.atrium-fp-toolbar').getByRole('button', { name })).toHaveCount(0);
+    await expect(
+      viewer.locator('.atrium-fp-toolbar, .atrium-fp-footer').getByRole('button', { name }),
+    ).toHaveCount(0);
   }
   await expect(
     viewer.locator('.atrium-fp-side').getByRole('button', { name: '新增分类' }),

@@ -52,7 +52,8 @@ test('shows where a file is used, filters unused files, names the places before 
   await expect(details).toBeVisible();
   await page.screenshot({ path: `${SCREENS}/files-used-by-1280-zh.png` });
 
-  // Unused only: the cover drops out, the spare stays.
+  // Unused only (behind the toolbar's Filters, issue 28): the cover drops out, the spare stays.
+  await page.getByRole('button', { name: buttonName('筛选') }).click();
   await page.getByRole('checkbox', { name: '仅看未使用' }).check();
   await expect(card(page, spareName)).toBeVisible();
   await expect(card(page, coverName)).toHaveCount(0);
@@ -94,7 +95,12 @@ test('shows where a file is used, filters unused files, names the places before 
   writeFileSync(newer, solidPng(64, 48, [20, 160, 60]));
   await expect(card(page, coverName)).toHaveAttribute('aria-checked', 'true');
   await page.locator('.atrium-fp-actions input[type="file"]').setInputFiles(newer);
-  await expect(page.getByText('已替换：所有使用该文件的地方都会显示新版本')).toBeVisible();
+  // Asked first, naming the room (issue 28).
+  const replacing = page
+    .locator('.ant-modal-confirm')
+    .filter({ hasText: `聊天室「${roomTitle}」的封面` });
+  await replacing.getByRole('button', { name: buttonName('替换') }).click();
+  await expect(page.getByText(`已替换「${coverName}」，地址不变`)).toBeVisible();
   await expect(thumb).not.toHaveAttribute('src', before ?? '');
   const served = await page.evaluate(async (path) => {
     const res = await fetch(path, { cache: 'no-store' });
@@ -117,12 +123,13 @@ test('shows where a file is used, filters unused files, names the places before 
   await actions(page)
     .getByRole('button', { name: /Delete/ })
     .click();
-  await expect(page.locator('.ant-modal').filter({ hasText: 'In use:' })).toContainText(
+  await expect(page.locator('.ant-modal').filter({ hasText: 'are in use:' })).toContainText(
     `Room “${roomTitle}”: cover`,
   );
   await page.screenshot({ path: `${SCREENS}/files-delete-used-1280-en.png` });
   await page.getByRole('button', { name: 'Cancel' }).click();
-  await actions(page).getByRole('button', { name: /Trash/ }).click();
+  await page.getByRole('button', { name: /Filters/ }).click();
+  await page.getByRole('button', { name: /Trash/ }).click();
   await expect(page.getByText(/Files stay in the trash for 30 days/)).toBeVisible();
   await page.screenshot({ path: `${SCREENS}/files-trash-1280-en.png` });
   await page.setViewportSize({ width: 375, height: 780 });

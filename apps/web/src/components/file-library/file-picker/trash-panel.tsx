@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { DeleteOutlined, RollbackOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -36,9 +36,8 @@ export function TrashPanel({ url, category, canDelete, onRestored }: TrashPanelP
   const active = records.find((record) => checked.has(record.id));
   // Restoring or purging every file of the last page shows the page before it.
   const correction = trash.isPlaceholderData ? undefined : pageToShow(trash.data);
-  useEffect(() => {
-    if (correction !== undefined) setPage(correction);
-  }, [correction]);
+  // Set while rendering (React's way to adjust state to what a render found), not in an effect.
+  if (correction !== undefined && correction !== page) setPage(correction);
 
   const toggle = (record: FileRecord) =>
     setChecked((current) => {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { fileKeys } from '@/components/file-library/api/file-manager-client';
 import { useFileList, type FileListView } from '@/components/file-library/api/file-list';
@@ -31,9 +31,8 @@ export function usePickerList(url: string, category: string) {
 
   // A page that came back empty past the end (its files moved or deleted) shows the last page.
   const correction = list.isPlaceholderData ? undefined : pageToShow(list.data);
-  useEffect(() => {
-    if (correction !== undefined) setPage(correction);
-  }, [correction]);
+  // Set while rendering (React's way to adjust state to what a render found), not in an effect.
+  if (correction !== undefined && correction !== page) setPage(correction);
 
   const selected = selection.generation === generation ? selection.records : [];
 
