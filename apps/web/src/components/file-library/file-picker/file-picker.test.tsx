@@ -89,7 +89,7 @@ const toolbar = () => {
 };
 /** The open "Confirm Delete ?" dialog, asking `question` (SPEC's words, then what happens). */
 async function deleteQuestion(question: string): Promise<HTMLElement> {
-  expect(question.startsWith(tFiles('files.confirmDelete'))).toBe(true);
+  expect(question.startsWith('确认删除？')).toBe(true);
   // A question answered before may linger, closing: the one open is the one to answer.
   const open = (text: HTMLElement) =>
     !text.closest('.ant-modal-wrap[style*="display: none"], [class*="-leave"]');

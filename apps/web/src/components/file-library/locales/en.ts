@@ -24,7 +24,6 @@ export const filesEn: FilesMessages = {
   'files.selectAtMost': 'Select {{n}} item(s) at most',
   'files.selectAtLeast': 'Select {{n}} item(s) at least',
   'files.pleaseInput': 'Please Input',
-  'files.confirmDelete': 'Confirm Delete ?',
   'files.editSuccess': 'Edit Success',
   'files.deleteSuccess': 'Delete Success',
   'files.addSuccess': 'Add Success',

@@ -22,7 +22,6 @@ export const filesZhCN = {
   'files.selectAtMost': '最多选择 {{n}} 项',
   'files.selectAtLeast': '至少选择 {{n}} 项',
   'files.pleaseInput': '请输入',
-  'files.confirmDelete': '确认删除？',
   'files.editSuccess': '编辑成功',
   'files.deleteSuccess': '删除成功',
   'files.addSuccess': '添加成功',
