@@ -25,7 +25,7 @@ export interface FileGridProps {
 export function FileGrid(props: FileGridProps) {
   const t = useFilesT();
   return (
-    <Spin spinning={props.loading}>
+    <Spin spinning={props.loading} className="atrium-fp-spin">
       <div className="atrium-fp-grid" aria-busy={props.loading}>
         {props.records.length === 0 ? (
           // "No Records" only once the list has answered, never behind the spinner.
