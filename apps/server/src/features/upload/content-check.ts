@@ -1,7 +1,9 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { fileTypeFromStream } from 'file-type/node';
 import { message, type MessageRef } from '@atrium/shared/messages/catalogue';
+import { ApiError } from '../../http/envelope';
 import { outageOf } from '../../http/unavailable';
+import type { StagingRef, Storage } from '../../storage/index';
 
 /**
  * What `file-type` may report for each declared extension. Containers are listed with their
@@ -126,4 +128,76 @@ export async function checkTextContent(
     }
   }
   return undefined;
+}
+
+/**
+ * The first chunk's bytes as a stream that ends after them, and whether its reader asked for
+ * more: with no read-ahead (`highWaterMark` 0) it asks only when it needs bytes past the chunk,
+ * where a verdict from the chunk alone could differ from the whole file's.
+ */
+function firstChunkStream(data: Buffer): { stream: Readable; readPast: () => boolean } {
+  let sent = false;
+  let past = false;
+  const stream = new Readable({
+    highWaterMark: 0,
+    read() {
+      if (sent) past = true;
+      sent = true;
+      this.push(past ? null : data);
+    },
+  });
+  return { stream, readPast: () => past };
+}
+
+/** The characters a JSON text can start with (after white space), as `JSON.parse` takes it. */
+const jsonStart = /^[{["\-0-9tfn]/;
+
+/**
+ * The content check on the first chunk (issue 28), so a file that is not what its extension says
+ * is refused after one chunk instead of after all of them. Only a verdict the whole file would get
+ * too: the sniffer's answer when it read no further than this chunk, bytes that are not UTF-8 in
+ * a text file, a JSON text that cannot start so; undefined when the rest of the file must decide
+ * (the whole file is checked again at the end).
+ */
+export async function checkFirstChunk(
+  { ext, size }: { ext: string; size: number },
+  data: Buffer,
+): Promise<MessageRef | undefined> {
+  const whole = data.length >= size;
+  if (isTextExtension(ext)) {
+    if (whole) return checkTextContent(ext, size, firstChunkStream(data).stream);
+    let text: string;
+    try {
+      // `stream`: a character cut at the chunk's end is completed by the next chunk.
+      text = new TextDecoder('utf-8', { fatal: true }).decode(data, { stream: true });
+    } catch {
+      return message('files.contentNotUtf8', { ext });
+    }
+    const first = text.trimStart().charAt(0);
+    if (ext !== 'json' || first === '') return undefined;
+    const starts = size <= maxParsedJson ? jsonStart.test(first) : first === '{' || first === '[';
+    return starts ? undefined : message('files.contentNotJson');
+  }
+  const { stream, readPast } = firstChunkStream(data);
+  const problem = await checkBinaryContent(ext, stream);
+  return whole || !readPast() ? problem : undefined;
+}
+
+/** The whole file in staging against its extension; undefined when it matches. */
+export async function checkStagedContent(
+  { ext, size }: { ext: string; size: number },
+  staging: StagingRef,
+  storage: Pick<Storage, 'readStaging'>,
+): Promise<MessageRef | undefined> {
+  const read = await storage.readStaging(staging, { start: 0, end: size - 1 });
+  if (isTextExtension(ext)) return checkTextContent(ext, size, read);
+  return checkBinaryContent(ext, read);
+}
+
+/**
+ * A file whose content is not what its extension says: final (sending it again cannot change it),
+ * so without the restart marker (issue 28).
+ */
+export function contentRefusal(problem: MessageRef, data: unknown = null): ApiError {
+  return new ApiError(message('files.contentMismatch', { problem }), undefined, data);
 }

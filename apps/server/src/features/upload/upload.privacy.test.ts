@@ -282,7 +282,7 @@ describe.each(testDbKinds)('uploads are private by default (%s)', (kind) => {
     }
   });
 
-  it('refuses an image it cannot read with ShouldRetryUpload, storing nothing', async () => {
+  it('refuses an image it cannot read, for good, storing nothing', async () => {
     const c = await member();
     // Starts as a JPEG (the sniffer agrees), then a segment runs past the end.
     const broken = Buffer.concat([
@@ -292,9 +292,9 @@ describe.each(testDbKinds)('uploads are private by default (%s)', (kind) => {
     ]);
     const answer = await c.upload({ name: 'broken.jpg', data: broken });
     expect(answer).toMatchObject({ code: Code.Failure });
-    expect(answer.msg).toBe('文件内容与扩展名不符：图片已损坏 (ShouldRetryUpload)');
+    expect(answer.msg).toBe('文件内容与扩展名不符：图片已损坏');
     expect(answer.data).toMatchObject({
-      error: 'http.shouldRetryUpload',
+      error: 'files.contentMismatch',
       detail: expect.stringContaining('runs past the end'),
     });
     expect(await blobsOf(broken)).toHaveLength(0);

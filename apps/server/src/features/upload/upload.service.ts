@@ -15,13 +15,12 @@ import {
   StorageDamagedError,
   StorageNotFoundError,
   type ChunkReceipt,
-  type StagingRef,
   type Storage,
 } from '../../storage/index';
 import type { FilesDb, Owner, SessionRow } from '../../db/files.tables';
 import { BlobStore, type StoredForm } from './blob-store';
 import type { FileSink } from './chunk-form';
-import { checkBinaryContent, checkTextContent, isTextExtension } from './content-check';
+import { checkFirstChunk, checkStagedContent, contentRefusal } from './content-check';
 import { receiptOf, RunningHashes, stagingOf, type Release } from './running-hash';
 import { ChunkSink, LeaseLost, UploadLeases, type Claim, type Log } from './upload-leases';
 import {
@@ -88,9 +87,7 @@ export interface UploadServiceDeps {
  * told in `data.detail` (for the technical reader).
  */
 function unreadableImage(error: MalformedImage): ApiError {
-  return retryUpload(message('files.contentMismatch', { problem: message('files.imageDamaged') }), {
-    detail: error.message,
-  });
+  return contentRefusal(message('files.imageDamaged'), { detail: error.message });
 }
 
 /** Chunks held from index 0 without a gap. */
@@ -471,6 +468,13 @@ export class UploadService {
         about('file', message('files.chunkLength', { index, expected, received: data.length })),
       );
     }
+    // The content is checked on the first chunk already (issue 28), so a file that is not what
+    // its extension says is refused before the rest of it is sent.
+    const problem = index === 0 && !target.held && (await checkFirstChunk(target.session, data));
+    if (problem) {
+      await this.resetSession(target.session);
+      throw contentRefusal(problem);
+    }
     if (await this.leases.finishingElsewhere(target.session)) {
       await this.leases.waitWhileFinishing(target.session);
       // Finished meanwhile, the chunk gets the answer of a finished upload.
@@ -649,10 +653,10 @@ export class UploadService {
       await this.resetSession(session);
       throw retryUpload(message('files.md5Mismatch'));
     }
-    const problem = await this.checkContent(session, staging);
+    const problem = await checkStagedContent(session, staging, this.storage);
     if (problem) {
       await this.resetSession(session);
-      throw retryUpload(message('files.contentMismatch', { problem }));
+      throw contentRefusal(problem);
     }
     const form = await this.storedForm(session);
     let bytes: Buffer | undefined;
@@ -667,17 +671,6 @@ export class UploadService {
     await this.leases.fence();
     if (!(await this.repo.saveVerified(session.id, this.instances.id, blob))) throw new LeaseLost();
     return { blob, form };
-  }
-
-  private async checkContent(
-    session: SessionRow,
-    staging: StagingRef,
-  ): Promise<MessageRef | undefined> {
-    const read = (): Promise<Readable> =>
-      this.storage.readStaging(staging, { start: 0, end: session.size - 1 });
-    if (isTextExtension(session.ext))
-      return checkTextContent(session.ext, session.size, await read());
-    return checkBinaryContent(session.ext, await read());
   }
 
   /** Drops a session and its bytes; the next init starts from chunk 0. */

@@ -267,28 +267,58 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
     expect(await stagingBytes()).toBe(0);
   });
 
-  it('content that does not match its extension fails with ShouldRetryUpload', async () => {
-    const fake = { name: 'fake.png', data: textFile(2100, 'not an image') };
-    const answer = await member.in('en').upload(fake);
-    expect(answer).toMatchObject({
+  it('content that does not match its extension is refused on the first chunk, for good', async () => {
+    // Three chunks of text named .png: the first chunk's answer refuses it, without the restart
+    // marker (sending it again cannot change it), and nothing of it is kept.
+    const fake = { name: 'fake.png', data: textFile(testChunkSize * 3 - 10, 'not an image') };
+    const before = { sessions: await sessionCount(), chunks: await chunkRows() };
+    const staged = await stagingBytes();
+    await member.init(fake);
+    const first = await member.in('en').sendChunk(fake, 0);
+    expect(first.json).toMatchObject({
       code: Code.Failure,
-      msg: 'The file does not match its extension: the content is not a .png file (ShouldRetryUpload)',
-      data: {
-        error: 'http.shouldRetryUpload',
-        params: { reason: { key: 'files.contentMismatch' } },
-      },
+      msg: 'The file does not match its extension: the content is not a .png file',
+      data: { error: 'files.contentMismatch', params: { problem: { key: 'files.contentNotType' } } },
     });
+    expect({ sessions: await sessionCount(), chunks: await chunkRows() }).toEqual(before);
+    expect(await stagingBytes()).toBe(staged);
+    // The client that sends on anyway gets no session, and init starts again from chunk 0.
+    expect((await member.sendChunk(fake, 1)).json.msg).toContain('ShouldRetryUpload');
+    expect((await member.init(fake)).data.chunkUploaded).toBe(0);
 
-    const binaryText = { name: 'binary.txt', data: randomBytes(1500) };
-    const text = await files.upload(binaryText);
-    expect(text.msg).toBe(
-      '文件内容与扩展名不符：内容不是 UTF-8 文本，而 .txt 文件必须是 (ShouldRetryUpload)',
+    const binaryText = { name: 'binary.txt', data: randomBytes(testChunkSize * 2 + 7) };
+    await files.init(binaryText);
+    expect((await files.sendChunk(binaryText, 0)).json.msg).toBe(
+      '文件内容与扩展名不符：内容不是 UTF-8 文本，而 .txt 文件必须是',
     );
 
-    const badJson = { name: 'broken.json', data: Buffer.from('{"a": [1, 2') };
-    expect((await files.in('en').upload(badJson)).msg).toBe(
-      'The file does not match its extension: the content is not valid JSON (ShouldRetryUpload)',
+    const notJson = { name: 'list.json', data: Buffer.from(`<html>${' '.repeat(2500)}</html>`) };
+    await files.init(notJson);
+    expect((await files.in('en').sendChunk(notJson, 0)).json.msg).toBe(
+      'The file does not match its extension: the content is not valid JSON',
     );
+  });
+
+  it('content the first chunk cannot judge is refused at the end, for good', async () => {
+    // Valid text in the first chunk, bytes that are not UTF-8 in the last.
+    const late = {
+      name: 'late.txt',
+      data: Buffer.concat([textFile(testChunkSize * 2, 'fine'), Buffer.from([0xff, 0xfe, 0x00])]),
+    };
+    expect((await files.upload(late)).msg).toBe(
+      '文件内容与扩展名不符：内容不是 UTF-8 文本，而 .txt 文件必须是',
+    );
+    const badJson = { name: 'broken.json', data: Buffer.from(`{"a": [1, 2${' '.repeat(2500)}`) };
+    const answer = await files.in('en').upload(badJson);
+    expect(answer).toMatchObject({
+      msg: 'The file does not match its extension: the content is not valid JSON',
+      data: { error: 'files.contentMismatch' },
+    });
+    // The session went with the refusal: init starts the file over.
+    expect((await files.init(late)).data.chunkUploaded).toBe(0);
+    // A PNG whose first chunk says PNG is stored as ever.
+    const photo = await pngFile('real.png', 60, 40);
+    expect((await member.upload(photo)).code).toBe(0);
   });
 
   describe('init refuses', () => {

@@ -6,6 +6,7 @@ import {
   type UnavailableData,
 } from '@atrium/shared/outage';
 import { announce, callHeaders, readAnswer, timeoutReason, transportFailure } from '@/lib/api';
+import { failureRef } from '@/lib/messages';
 import type { AnswerOf, RequestOf } from '@atrium/shared/contract/call';
 import type { FileManagerCalls } from '@atrium/shared/contract/files';
 import type { CallResult } from './upload-calls';
@@ -174,8 +175,17 @@ export function toCallResult<T>({ result, outcome }: FileManagerAnswer<T>): Call
   if (outage) {
     const hint = (result.data as Partial<UnavailableData> | null)?.params?.retryAfterSeconds;
     const retryAfterSeconds = typeof hint === 'number' && hint > 0 ? hint : retryAfter[outage];
-    return { ok: false, kind: 'code', msg: result.msg, outage: { outage, retryAfterSeconds } };
+    return {
+      ok: false,
+      kind: 'code',
+      msg: result.msg,
+      code: result.code,
+      outage: { outage, retryAfterSeconds },
+    };
   }
-  if (outcome === 'answered') return { ok: false, kind: 'code', msg: result.msg };
+  if (outcome === 'answered') {
+    const key = failureRef(result.data)?.key;
+    return { ok: false, kind: 'code', msg: result.msg, code: result.code, ...(key ? { key } : {}) };
+  }
   return { ok: false, kind: outcome === 'server' ? 'server' : 'network', msg: result.msg };
 }

@@ -23,6 +23,8 @@ type SaveAnswer = AnswerOf<FileManagerCalls['save']>;
  * How a call ended: `code` is the server refusing (non-zero code, its msg), `server` an HTTP
  * 5xx, `network` anything that kept the answer from arriving. `outage`: the refusal was for an
  * outage (code 1005), which passes: the call may be tried again after `retryAfterSeconds`.
+ * A refusal carries its `code` and the catalogue `key` it names, so the button can tell a refusal
+ * that sending again cannot change (the content, the rules, a quota) from one that passes.
  */
 export type CallResult<T> =
   | { ok: true; data: T }
@@ -30,6 +32,8 @@ export type CallResult<T> =
       ok: false;
       kind: 'code' | 'server' | 'network';
       msg: string;
+      code?: number;
+      key?: string;
       outage?: { outage: Outage; retryAfterSeconds: number };
     };
 

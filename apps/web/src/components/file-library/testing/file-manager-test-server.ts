@@ -54,6 +54,8 @@ export interface FileManagerTestServer {
   holdChunks(ms: number): void;
   /** The most chunk calls that were in flight at once. */
   maxChunksInFlight(): number;
+  /** Chunk calls arrived and not yet answered (held ones included). */
+  chunksInFlight(): number;
   /** Chunk calls that arrived while another of the same file was still in flight, by index. */
   overlappedChunks: string[];
   /** Answer the next last-chunk with a ShouldRetryUpload refusal. */
@@ -437,6 +439,7 @@ export async function startFileManagerTestServer(
     failChunks: (n) => void (failing = n),
     holdChunks: (ms) => void (holdMs = ms),
     maxChunksInFlight: () => maxInFlight,
+    chunksInFlight: () => inFlight,
     overlappedChunks,
     refuseLastChunkOnce: () => void (refuseLast = true),
     seedChunks(meta, content, count) {

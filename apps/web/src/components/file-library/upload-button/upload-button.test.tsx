@@ -327,20 +327,28 @@ describe('UploadButton', () => {
 
   it('removing a file stops its upload', async () => {
     const hashSpy = vi.fn();
-    const { pick, container, user, uploaded } = setup({ beforeUpload: () => (hashSpy(), true) });
-    // The first tries of both chunks are held, then fail: removing the file while they are held
-    // must leave nothing to try again, however slowly this machine runs the clicks.
+    const { pick, container, user, uploaded } = setup({
+      autoSave: true,
+      beforeUpload: () => (hashSpy(), true),
+    });
+    // The first tries of both chunks are held on the server, then fail: removing the file while
+    // they are held must leave nothing to try again or to save when they answer.
     server.failChunks(3);
-    server.holdChunks(2000);
+    server.holdChunks(5000);
     await pick(fileOf('gone.bin', bytes(100 * 1024, 41)));
-    await waitFor(() => expect(container.querySelector('.atrium-upload-queue li')).not.toBeNull());
+    await waitFor(() => expect(server.chunksInFlight()).toBe(2), { timeout: 4_000 });
     await user.click(screen.getByRole('button', { name: tFiles('files.remove') }));
     await waitFor(() => expect(container.querySelector('.atrium-upload-queue li')).toBeNull());
-    await new Promise((r) => setTimeout(r, 2800));
+    // The held chunks answer (HTTP 500); the engine's retry pause passes too.
+    await waitFor(() => expect(server.chunksInFlight()).toBe(0), { timeout: 8_000 });
+    await new Promise((r) => setTimeout(r, 1000));
     server.holdChunks(0);
-    expect(uploaded).toHaveLength(0);
-    expect(server.callsOf('chunk').length).toBeLessThan(3);
-    expect(hashSpy).toHaveBeenCalledTimes(1);
     server.failChunks(0);
+    expect(uploaded).toHaveLength(0);
+    expect(server.callsOf('chunk')).toHaveLength(2);
+    expect(server.callsOf('init')).toHaveLength(1);
+    expect(server.callsOf('save')).toHaveLength(0);
+    expect(server.files).toHaveLength(0);
+    expect(hashSpy).toHaveBeenCalledTimes(1);
   });
 });

@@ -20,6 +20,7 @@ import { createUploadTransport } from '@/components/file-library/api/upload-tran
 import { computeMd5 } from './md5';
 import { runUpload, UploadCancelled, UploadError, type UploadResult } from './upload-engine';
 import { checkFailureText, uploadErrorText } from './upload-messages';
+import { canRetry } from './upload-failure';
 import {
   acceptOf,
   checkFile,
@@ -171,6 +172,8 @@ export function UploadButton({
         },
       });
       pace.cancel();
+      // Removed while its last answer was on the way: the page is not handed a file it let go.
+      if (controller.signal.aborted) return;
       patch(uid, { phase: 'done', percent: 100, notice: undefined });
       sources.current.delete(uid);
       setTimeout(() => fadeOut(uid), doneLingerMs);
@@ -186,7 +189,8 @@ export function UploadButton({
         phase: 'error',
         error: text,
         notice: undefined,
-        retryable: sources.current.has(uid),
+        retryable:
+          sources.current.has(uid) && (!(error instanceof UploadError) || canRetry(error)),
       });
       toast.error(text);
     } finally {

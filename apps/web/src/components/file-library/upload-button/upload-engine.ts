@@ -20,6 +20,8 @@ export class UploadError extends Error {
     message: string,
     /** The outage the server still refused the call for when the engine stopped waiting. */
     readonly outage?: Outage,
+    /** The refusal's code and catalogue key, when the server refused (`kind` 'code'). */
+    readonly refusal?: { code: number; key?: string },
   ) {
     super(message);
   }
@@ -93,6 +95,8 @@ export function outagePauseMs(attempt: number, retryAfterSeconds: number): numbe
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
+    // An abort that came first would never fire the listener: the pause would run its course.
+    if (signal.aborted) return reject(new UploadCancelled());
     if (ms <= 0) return resolve();
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
@@ -105,7 +109,45 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', onAbort, { once: true });
   });
 
+/**
+ * The call's answer, or UploadCancelled as soon as the upload is cancelled: a call whose answer is
+ * late (held by the server, or a transport that cannot cut it) never holds up or revives a
+ * cancelled upload, whatever it answers later.
+ */
+function unlessCancelled<T>(call: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new UploadCancelled());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new UploadCancelled());
+    signal.addEventListener('abort', onAbort, { once: true });
+    call.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) reject(new UploadCancelled());
+        else resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(signal.aborted ? new UploadCancelled() : error);
+      },
+    );
+  });
+}
+
+function refusalOf(answer: { kind: string; code?: number; key?: string }) {
+  return answer.kind === 'code' && answer.code !== undefined
+    ? { code: answer.code, ...(answer.key ? { key: answer.key } : {}) }
+    : undefined;
+}
+
 class RestartFile extends Error {}
+
+/** Of the lanes' failures, the one to act on: a final refusal before a restart asked beside it. */
+function firstFailure(settled: PromiseSettledResult<unknown>[]): unknown {
+  const failures = settled
+    .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+    .map((r) => r.reason as unknown);
+  return failures.find((reason) => !(reason instanceof RestartFile)) ?? failures[0];
+}
 
 /**
  * One file through SPEC 4.5: hash, init (resume from chunkUploaded, or from the missing chunks
@@ -162,7 +204,7 @@ export async function runUpload(options: UploadOptions): Promise<UploadResult> {
     const init = await patiently('init', () => transport.init(meta, signal));
     if (!init.ok) {
       if (init.msg.includes(shouldRetryUpload)) throw new RestartFile(init.msg);
-      throw new UploadError('init', init.kind, init.msg);
+      throw new UploadError('init', init.kind, init.msg, undefined, refusalOf(init));
     }
     const answer = init.data;
     if (answer.path && answer.chunkUploaded >= total) {
@@ -189,10 +231,17 @@ export async function runUpload(options: UploadOptions): Promise<UploadResult> {
         percent: file.size ? Math.min(100, (done / file.size) * 100) : 100,
       });
     };
-    const lanes = Math.max(1, Math.min(options.parallel ?? 1, ranges.length));
-    let next = 0;
-    let failed = false;
     let finished: ChunkAnswer | undefined;
+    let next = 0;
+    // The first chunk goes alone: the server checks the content against the extension on it, so
+    // a file that is not what its name says is refused after one chunk, not after several.
+    if (ranges.length > 1 && ranges[0]?.index === 0) {
+      const first = await sendChunk(ranges[0], total, report);
+      if (first.path) finished = first;
+      next = 1;
+    }
+    const lanes = Math.max(1, Math.min(options.parallel ?? 1, ranges.length - next));
+    let failed = false;
     const lane = async () => {
       try {
         while (!failed && next < ranges.length) {
@@ -208,8 +257,7 @@ export async function runUpload(options: UploadOptions): Promise<UploadResult> {
     // A failure stops the other lanes taking new chunks; the file goes on (or restarts) only
     // once none of its chunks is in flight.
     const settled = await Promise.allSettled(Array.from({ length: lanes }, lane));
-    const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failure) throw failure.reason;
+    if (settled.some((r) => r.status === 'rejected')) throw firstFailure(settled);
     // Every chunk held and none answered with the path (that answer was lost on a retry): the
     // last one, sent again (accepted idempotently), is answered with it.
     const last =
@@ -251,7 +299,7 @@ export async function runUpload(options: UploadOptions): Promise<UploadResult> {
       }
       if (answer.msg.includes(shouldRetryUpload)) throw new RestartFile(answer.msg);
       if (answer.kind === 'code' || attempt >= chunkRetries)
-        throw new UploadError('chunk', answer.kind, answer.msg);
+        throw new UploadError('chunk', answer.kind, answer.msg, undefined, refusalOf(answer));
       await sleep(delay(attempt + 1), signal);
     }
   }
@@ -265,7 +313,8 @@ export async function runUpload(options: UploadOptions): Promise<UploadResult> {
       categoryId: options.saveInto,
     };
     const answer = await patiently('save', () => transport.save(body, signal));
-    if (!answer.ok) throw new UploadError('save', answer.kind, answer.msg);
+    if (!answer.ok)
+      throw new UploadError('save', answer.kind, answer.msg, undefined, refusalOf(answer));
     return { ...stored, saved: answer.data };
   }
 
@@ -281,23 +330,17 @@ export async function runUpload(options: UploadOptions): Promise<UploadResult> {
     const started = Date.now();
     let waited = false;
     for (let attempt = 0; ; attempt++) {
-      const answer = await call().catch(rethrowCancel);
-      cancelled();
+      const answer = await unlessCancelled(call(), signal);
       if (answer.ok || !answer.outage) {
         if (waited) options.onOutage?.(undefined);
         return answer;
       }
       const { outage, retryAfterSeconds } = answer.outage;
       const left = outageWaitMs - (Date.now() - started);
-      if (left <= 0) throw new UploadError(stage, 'code', answer.msg, outage);
+      if (left <= 0) throw new UploadError(stage, 'code', answer.msg, outage, refusalOf(answer));
       waited = true;
       options.onOutage?.(outage);
       await sleep(Math.min(left, outageDelay(attempt, retryAfterSeconds)), signal);
     }
-  }
-
-  function rethrowCancel(error: unknown): never {
-    if (signal.aborted) throw new UploadCancelled();
-    throw error;
   }
 }
