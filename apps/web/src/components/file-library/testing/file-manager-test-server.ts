@@ -68,8 +68,8 @@ export interface FileManagerTestServer {
   ): void;
   /** Make `content` already stored, so init answers an instant upload. */
   seedStored(content: Buffer): void;
-  /** The action answers `{code: -1, msg}` until cleared. */
-  refuse(action: string, msg: string | undefined): void;
+  /** The action answers `{code: -1, msg, data}` until cleared (`data`: the catalogue key, as the server names it). */
+  refuse(action: string, msg: string | undefined, data?: unknown): void;
   /**
    * The next `count` calls of the action are refused as the server refuses them when storage,
    * the database or Redis is out of reach, or the disk is full (code 1005, issue 26).
@@ -101,7 +101,7 @@ export async function startFileManagerTestServer(
   const files: TestFile[] = [];
   const sessions = new Map<string, Session>();
   const stored = new Map<string, string>();
-  const refusals = new Map<string, string>();
+  const refusals = new Map<string, { msg: string; data: unknown }>();
   const outages = new Map<string, { outage: Outage; left: number }>();
   let failing = 0;
   let refuseLast = false;
@@ -211,7 +211,7 @@ export async function startFileManagerTestServer(
   ): Promise<Answer> {
     calls.push({ action, category, body });
     const refusal = refusals.get(action);
-    if (refusal !== undefined) return fail(refusal);
+    if (refusal !== undefined) return { code: -1, msg: refusal.msg, data: refusal.data };
     const out = outages.get(action);
     if (out && out.left > 0) {
       out.left -= 1;
@@ -452,9 +452,9 @@ export async function startFileManagerTestServer(
       const hash = md5(content);
       stored.set(hash, pathOf(hash, '.bin'));
     },
-    refuse(action, msg) {
+    refuse(action, msg, data = null) {
       if (msg === undefined) refusals.delete(action);
-      else refusals.set(action, msg);
+      else refusals.set(action, { msg, data });
     },
     unavailable(action, outage, count) {
       outages.set(action, { outage, left: count });

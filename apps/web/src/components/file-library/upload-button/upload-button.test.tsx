@@ -289,6 +289,29 @@ describe('UploadButton', () => {
     expect(screen.queryByText(waiting)).toBeNull();
   });
 
+  it('stops after the first chunk refused for its content, and offers no Retry', async () => {
+    const refusal = {
+      error: 'files.contentMismatch',
+      params: { problem: { key: 'files.contentNotType', params: { ext: 'bin' } } },
+    };
+    server.refuse('chunk', 'The file does not match its extension', refusal);
+    try {
+      const { pick, uploaded } = setup();
+      await pick(fileOf('fake.bin', bytes(5 * 64 * 1024, 43)));
+      // Shown from the catalogue key in the page's language, on the row and in a toast.
+      const text = '文件内容与扩展名不符：内容不是 .bin 文件';
+      expect(await screen.findAllByText(text, undefined, { timeout: 15_000 })).not.toHaveLength(0);
+      // Chunk 0 went alone: nothing else was sent, the file was not started again.
+      expect(server.callsOf('chunk').map((c) => c.body.chunk)).toEqual(['0']);
+      expect(server.callsOf('init')).toHaveLength(1);
+      expect(uploaded).toHaveLength(0);
+      const retry = new RegExp(`${[...tFiles('files.retry')].join('\\s*')}$`);
+      expect(screen.queryByRole('button', { name: retry })).toBeNull();
+    } finally {
+      server.refuse('chunk', undefined);
+    }
+  });
+
   it('shows the server message when init is refused', async () => {
     server.refuse('init', 'Quota exceeded');
     try {
@@ -331,21 +354,21 @@ describe('UploadButton', () => {
       autoSave: true,
       beforeUpload: () => (hashSpy(), true),
     });
-    // The first tries of both chunks are held on the server, then fail: removing the file while
-    // they are held must leave nothing to try again or to save when they answer.
+    // The first chunk (it goes alone) is held on the server, then fails: removing the file while
+    // it is held must leave nothing to try again or to save when it answers.
     server.failChunks(3);
     server.holdChunks(5000);
     await pick(fileOf('gone.bin', bytes(100 * 1024, 41)));
-    await waitFor(() => expect(server.chunksInFlight()).toBe(2), { timeout: 4_000 });
+    await waitFor(() => expect(server.chunksInFlight()).toBe(1), { timeout: 4_000 });
     await user.click(screen.getByRole('button', { name: tFiles('files.remove') }));
     await waitFor(() => expect(container.querySelector('.atrium-upload-queue li')).toBeNull());
-    // The held chunks answer (HTTP 500); the engine's retry pause passes too.
+    // The held chunk answers (HTTP 500); the engine's retry pause would pass too.
     await waitFor(() => expect(server.chunksInFlight()).toBe(0), { timeout: 8_000 });
     await new Promise((r) => setTimeout(r, 1000));
     server.holdChunks(0);
     server.failChunks(0);
     expect(uploaded).toHaveLength(0);
-    expect(server.callsOf('chunk')).toHaveLength(2);
+    expect(server.callsOf('chunk').map((c) => c.body.chunk)).toEqual(['0']);
     expect(server.callsOf('init')).toHaveLength(1);
     expect(server.callsOf('save')).toHaveLength(0);
     expect(server.files).toHaveLength(0);
