@@ -42,6 +42,12 @@ export const fileRecord = z.strictObject({
   usedByHidden: count.optional(),
 });
 
+/**
+ * What `save` answers: the file filed, or (`existing`) the file of that category with the same
+ * bytes and name, which was filed already: no twin is made (issue 28).
+ */
+export const savedFile = fileRecord.extend({ existing: z.literal(true).optional() });
+
 interface CategoryNode {
   id: number;
   pid: number;

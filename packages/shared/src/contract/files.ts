@@ -10,6 +10,7 @@ import {
   fileRecord,
   initResponse,
   listResponse,
+  savedFile,
   trashResponse,
   usageResponse,
 } from './files.answers';
@@ -315,6 +316,7 @@ export const chunkFields = z.object({
 export type ChunkFields = z.infer<typeof chunkFields>;
 
 export type FileRecord = z.infer<typeof fileRecord>;
+export type SavedFile = z.infer<typeof savedFile>;
 export type CategoryNode = z.infer<typeof categoryNode>;
 export type CategoryListItem = z.infer<typeof categoryListItem>;
 export type CategoryResponse = z.infer<typeof categoryResponse>;
@@ -349,7 +351,7 @@ export const fileManagerCalls = {
   config: { permission: 'view', request: configRequest, answer: uploadConfigSchema },
   init: { permission: 'upload', request: initRequest, answer: initResponse },
   chunk: { permission: 'upload', request: chunkFields, answer: chunkResponse },
-  save: { permission: 'upload', request: saveRequest, answer: fileRecord },
+  save: { permission: 'upload', request: saveRequest, answer: savedFile },
   category: { permission: 'view', request: categoryRequest, answer: categoryResponse },
   list: { permission: 'view', request: listRequest, answer: listResponse },
   fileEdit: { permission: 'edit', request: fileEditRequest, answer: z.null() },

@@ -10,6 +10,7 @@ import {
   type ListRequest,
   type ListResponse,
   type SaveRequest,
+  type SavedFile,
   type TrashResponse,
   type FileUse,
   type UsageResponse,
@@ -17,11 +18,13 @@ import {
 import { Limits } from '@atrium/shared';
 import { render, type Language } from '@atrium/shared/messages/catalogue';
 import { ApiError, message } from '../../http/envelope';
-import { parseDataPath, thumbnailOf } from '@atrium/shared/data-paths';
+import { parseDataPath } from '@atrium/shared/data-paths';
 import { about, checkFileName, libraryName } from '../upload/index';
 import { UploadRepository } from '../upload/index';
 import type { UploadService } from '../upload/index';
 import { FileRefs, type UsageRow } from './file-refs';
+import { twinOf } from './file-twins';
+import { toRecord } from './file-row';
 import { describeUsage, labelUsage } from './file-usage';
 import {
   FilesRepository,
@@ -35,33 +38,10 @@ import type { CategoryRow, FileRow, FilesDb } from '../../db/files.tables';
 /** How deep categories nest below the root; "Parent" lists hold the ones that can take a child. */
 const maxCategoryDepth = 6;
 
-const imageExtensions: readonly string[] = Limits.imageExtensions;
-
 const dayMs = 24 * 3_600_000;
 
 function depthOf(path: string): number {
   return path.split('/').filter(Boolean).length;
-}
-
-function toRecord(row: FileRow, origin: string): FileRecord {
-  const record: FileRecord = {
-    id: row.id,
-    category: row.library,
-    filename: row.name,
-    name: row.name,
-    path: row.path,
-    fullPath: origin + row.path,
-    type: row.ext,
-    size: row.size,
-    categoryId: row.categoryId,
-    createdAt: row.createdAt,
-    useCount: row.useCount,
-  };
-  // The blob in the thumbnail's query: a file replaced in place (same address) shows its new
-  // preview at once instead of the one the page already holds.
-  if (imageExtensions.includes(row.ext))
-    record.thumbnail = `${origin}${thumbnailOf(row.path)}?v=${row.blobId}`;
-  return record;
 }
 
 /** The order a `list` asks for: newest first unless it names another (name: A to Z first). */
@@ -272,8 +252,8 @@ export class FilesService {
     return { path, dense: (wanted * library) / size < size, fileCount: subtree.fileCount };
   }
 
-  /** Files an upload of the caller into its library (SPEC 7.3 `save`). */
-  async save(scope: LibraryScope, request: SaveRequest, origin: string): Promise<FileRecord> {
+  /** Files an upload of the caller into its library (SPEC 7.3 `save`), or answers its twin. */
+  async save(scope: LibraryScope, request: SaveRequest, origin: string): Promise<SavedFile> {
     const parsed = parseDataPath(request.path);
     if (!parsed) throw new ApiError(about('path', message('files.notUploadPath')));
     if (parsed.library !== scope.library) {
@@ -291,6 +271,8 @@ export class FilesService {
         pending[0]?.blobId ??
         (await uploadRepo.ownsFilePath(scope.owner, scope.library, request.path))?.blobId;
       if (blobId === undefined) throw new ApiError(about('path', message('files.noSuchUpload')));
+      const twin = await twinOf(trx, uploadRepo, scope, { ...request, name, blobId }, pending);
+      if (twin) return { ...twin, existing: true as const };
       const blob = await trx
         .selectFrom('fileBlobs')
         .select(['id', 'size'])
@@ -326,7 +308,7 @@ export class FilesService {
       await repo.addToLibraryCount(scope, 1, useCount === 0 ? 1 : 0);
       return file;
     });
-    return toRecord(row, origin);
+    return 'existing' in row ? { ...toRecord(row, origin), existing: true } : toRecord(row, origin);
   }
 
   /** The caller's files with these ids, or a failure when any is not theirs. */

@@ -278,7 +278,10 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
     expect(first.json).toMatchObject({
       code: Code.Failure,
       msg: 'The file does not match its extension: the content is not a .png file',
-      data: { error: 'files.contentMismatch', params: { problem: { key: 'files.contentNotType' } } },
+      data: {
+        error: 'files.contentMismatch',
+        params: { problem: { key: 'files.contentNotType' } },
+      },
     });
     expect({ sessions: await sessionCount(), chunks: await chunkRows() }).toEqual(before);
     expect(await stagingBytes()).toBe(staged);

@@ -170,6 +170,9 @@ export function PickerBody(props: PickerBodyProps) {
         extensions={extensions}
         narrow={narrow}
         onUploaded={reload}
+        onExisting={(file) => {
+          if (!selected.some((r) => r.id === file.id)) toggle(file);
+        }}
         onOpenTrash={() => setTrashOpen(true)}
       />
       <FileGrid

@@ -11,6 +11,7 @@ import {
 import type { UploadConfig } from '@/components/file-library/upload-button/upload-rules';
 import { activeFilterCount, ListFilters } from './list-filters';
 import type { PickerList } from './use-picker-list';
+import type { FileRecord } from './file-record';
 
 export interface PickerToolbarProps {
   url: string;
@@ -23,6 +24,8 @@ export interface PickerToolbarProps {
   extensions: readonly string[];
   narrow: boolean;
   onUploaded: () => void;
+  /** A file that was already in this category (issue 28): nothing new to list; select it. */
+  onExisting: (file: FileRecord) => void;
   onOpenTrash: () => void;
 }
 
@@ -53,6 +56,10 @@ export function PickerToolbar(props: PickerToolbarProps) {
             width={props.narrow ? 'auto' : 200}
             saveCategoryId={list.categoryId}
             onUploaded={(result) => {
+              if (result.saved?.existing) {
+                props.onExisting(result.saved);
+                return;
+              }
               list.setPage(1);
               if (result.saved && !list.keywords && isDefaultView(list.view))
                 showSavedFile(client, url, category, list.categoryId, result.saved);

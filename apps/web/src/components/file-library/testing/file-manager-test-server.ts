@@ -285,6 +285,14 @@ export async function startFileManagerTestServer(
       }
       case 'save': {
         const name = String(body.name);
+        // The same bytes under the same name in the category: the server answers that file.
+        const twin = files.find(
+          (f) =>
+            f.categoryId === Number(body.categoryId ?? 0) &&
+            f.name === name &&
+            f.path === String(body.path),
+        );
+        if (twin) return ok({ ...listed(twin, category), existing: true });
         const record: TestFile = {
           id: nextId++,
           categoryId: Number(body.categoryId ?? 0),

@@ -337,6 +337,21 @@ describe('UploadButton', () => {
     expect(uploaded[0]?.saved).toMatchObject({ name: 'kept.bin', categoryId: 0 });
   });
 
+  it('says the file is already in the category and hands on the existing one, filing no twin', async () => {
+    const file = fileOf('batch-05.bin', bytes(3000, 47));
+    const { pick, uploaded } = setup({ autoSave: true });
+    await pick(file);
+    await waitFor(() => expect(uploaded).toHaveLength(1), { timeout: 15_000 });
+    expect(screen.queryByText(tFiles('files.alreadyThere'))).toBeNull();
+    await pick(fileOf('batch-05.bin', bytes(3000, 47), 1_700_000_000_001));
+    await waitFor(() => expect(uploaded).toHaveLength(2), { timeout: 15_000 });
+    expect(uploaded[1]?.saved).toMatchObject({ id: uploaded[0]?.saved?.id, existing: true });
+    expect(uploaded[1]?.path).toBe(uploaded[0]?.saved?.path);
+    expect(server.files).toHaveLength(1);
+    const rows = [...document.querySelectorAll('.atrium-upload-queue li')];
+    expect(rows.at(-1)?.textContent).toContain(tFiles('files.alreadyThere'));
+  });
+
   it('shows a progress bar per file that fades out after success', async () => {
     const { pick, container, uploaded } = setup();
     await pick(fileOf('fade.bin', bytes(1000, 37)));

@@ -75,6 +75,8 @@ interface QueueItem {
   notice?: string;
   /** A failed upload whose file is still at hand: Retry sends it again. */
   retryable?: boolean;
+  /** Done as the category's existing file with these bytes and name (no twin was filed). */
+  existing?: boolean;
   leaving: boolean;
 }
 
@@ -85,6 +87,7 @@ function barPercent(item: QueueItem): number {
 
 const fadeMs = 300;
 const doneLingerMs = 700;
+const existingLingerMs = 4000;
 const active: readonly Phase[] = ['waiting', 'hash', 'upload'];
 
 /** The chunked, resumable upload button with its queue (SPEC 2.6, 4.5, 5, 8.2). */
@@ -174,9 +177,12 @@ export function UploadButton({
       pace.cancel();
       // Removed while its last answer was on the way: the page is not handed a file it let go.
       if (controller.signal.aborted) return;
-      patch(uid, { phase: 'done', percent: 100, notice: undefined });
+      const existing = result.saved?.existing === true;
+      patch(uid, { phase: 'done', percent: 100, notice: undefined, existing });
+      if (existing) toast.info(t('files.alreadyThere'));
       sources.current.delete(uid);
-      setTimeout(() => fadeOut(uid), doneLingerMs);
+      // What was said about an existing file stays long enough to be read.
+      setTimeout(() => fadeOut(uid), existing ? existingLingerMs : doneLingerMs);
       latest.current.onUploaded?.(result);
     } catch (error) {
       pace.cancel();
@@ -189,8 +195,7 @@ export function UploadButton({
         phase: 'error',
         error: text,
         notice: undefined,
-        retryable:
-          sources.current.has(uid) && (!(error instanceof UploadError) || canRetry(error)),
+        retryable: sources.current.has(uid) && (!(error instanceof UploadError) || canRetry(error)),
       });
       toast.error(text);
     } finally {
@@ -253,7 +258,7 @@ export function UploadButton({
     if (item.notice && active.includes(item.phase)) return item.notice;
     if (item.phase === 'hash') return t('files.hashing', { percent: item.percent });
     if (item.phase === 'upload') return t('files.uploading', { percent: item.percent });
-    if (item.phase === 'done') return t('files.uploaded');
+    if (item.phase === 'done') return t(item.existing ? 'files.alreadyThere' : 'files.uploaded');
     if (item.phase === 'error') return item.error ?? '';
     return '';
   };

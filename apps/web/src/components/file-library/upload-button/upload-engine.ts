@@ -7,7 +7,7 @@ import type {
   UploadTransport,
 } from '@/components/file-library/api/upload-calls';
 import type { Outage } from '@atrium/shared/outage';
-import type { FileRecord } from '@atrium/shared/contract/files';
+import type { SavedFile } from '@atrium/shared/contract/files';
 import { Limits, shouldRetryUpload } from '@atrium/shared/limits';
 import { chunkCount, chunksToSend, type ChunkRange } from './upload-rules';
 
@@ -45,8 +45,11 @@ export interface UploadResult {
   size: number;
   path: string;
   fullPath: string;
-  /** The library file the upload was saved as (with `saveInto`). */
-  saved?: FileRecord;
+  /**
+   * The library file the upload was saved as (with `saveInto`); `existing` when the category
+   * held the same bytes under the same name already, and that file is it.
+   */
+  saved?: SavedFile;
 }
 
 export interface UploadOptions {
@@ -315,7 +318,18 @@ export async function runUpload(options: UploadOptions): Promise<UploadResult> {
     const answer = await patiently('save', () => transport.save(body, signal));
     if (!answer.ok)
       throw new UploadError('save', answer.kind, answer.msg, undefined, refusalOf(answer));
-    return { ...stored, saved: answer.data };
+    const saved = answer.data;
+    // The category had these bytes under this name (issue 28): the page gets that file, and the
+    // upload's own address, let go by the server, is not handed on.
+    if (saved.existing)
+      return {
+        name: saved.name,
+        size: saved.size,
+        path: saved.path,
+        fullPath: saved.fullPath,
+        saved,
+      };
+    return { ...stored, saved };
   }
 
   /**
