@@ -375,3 +375,9 @@ export const fileManagerCalls = {
 export type FileManagerCalls = typeof fileManagerCalls;
 
 export { shouldRetryUpload } from '../limits';
+
+/**
+ * The `hashLazyValue` entry (SPEC 4.2) that changes with the upload configuration: open pages
+ * fetch `config` again on the next `app/config` refresh that brings a new value (issue 28).
+ */
+export const uploadConfigLazyKey = 'Upload';

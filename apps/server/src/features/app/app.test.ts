@@ -44,7 +44,11 @@ describe('POST /api/app/config', () => {
         },
         user: { id: 0 },
         hashPC: 'dev',
-        hashLazyValue: { Rooms: expect.stringMatching(/^[0-9a-f]{16}$/), Sample: 'sample-hash-1' },
+        hashLazyValue: {
+          Rooms: expect.stringMatching(/^[0-9a-f]{16}$/),
+          Upload: expect.stringMatching(/^[0-9a-f]{16}$/),
+          Sample: 'sample-hash-1',
+        },
       },
     });
   });
@@ -94,6 +98,7 @@ describe('POST /admin/api/app/config', () => {
     expect(json.data.menus).toEqual(filterMenu(adminMenu, ['*']));
     expect(json.data.hashLazyValue).toEqual({
       Rooms: expect.stringMatching(/^[0-9a-f]{16}$/),
+      Upload: expect.stringMatching(/^[0-9a-f]{16}$/),
       Sample: 'sample-hash-1',
     });
   });

@@ -1,4 +1,4 @@
-import { Code, type Envelope } from '@atrium/shared';
+import { Code, type AppConfigResponse, type Envelope } from '@atrium/shared';
 import { defaultUploadConfig, type UploadConfig } from '@atrium/shared/contract/files';
 import type { UploadSettingsView } from '@atrium/shared/contract/upload-settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +76,25 @@ describe('upload settings on local storage', () => {
     expect((await files.init({ name: 'big.log', data: big, md5: md5Of(big) })).msg).toBe(
       '文件大小不合法',
     );
+  });
+
+  it("changes app/config's Upload hash on a save, in both areas, so open pages fetch config again", async () => {
+    const hashes = async () => {
+      const member = await t.post<AppConfigResponse>('/api/app/config', {});
+      const admin = await t.post<AppConfigResponse>('/admin/api/app/config', {});
+      return [member.json.data.hashLazyValue?.Upload, admin.json.data.hashLazyValue?.Upload];
+    };
+    const [before, adminBefore] = await hashes();
+    expect(before).toMatch(/^[0-9a-f]{16}$/);
+    expect(adminBefore).toBe(before);
+    expect(await hashes()).toEqual([before, before]);
+    const current = (await call<UploadSettingsView>('get')).data.config;
+    await call('save', {
+      config: { ...current, parallelChunks: current.parallelChunks === 2 ? 3 : 2 },
+    });
+    const [after, adminAfter] = await hashes();
+    expect(after).not.toBe(before);
+    expect(adminAfter).toBe(after);
   });
 
   it('refuses extensions a browser can run in the image library, naming them', async () => {

@@ -1,6 +1,8 @@
-import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { uploadConfigLazyKey } from '@atrium/shared/contract/files';
 import { Limits } from '@atrium/shared/limits';
 import type { UploadConfig } from '@/components/file-library/upload-button/upload-rules';
+import { useConfigStore } from '@/stores/config-store';
 import { fileKeys, fileManagerData } from './file-manager-client';
 
 /** The upload configuration (`config`, SPEC 7.2); it covers every library, so one fetch per address. */
@@ -12,16 +14,30 @@ function fetchUploadConfig(
   return fileManagerData(url, category, 'config', {}, { signal });
 }
 
-function uploadConfigQueryOptions(url: string, category: string) {
+/**
+ * Keyed by the configuration's hash in the last `app/config` (issue 28): a saved change brings a
+ * new hash on the next refresh, and with it a new fetch, so an open page uploads by the new
+ * settings without a reload.
+ */
+function uploadConfigQueryOptions(url: string, category: string, version: string | undefined) {
   return queryOptions({
-    queryKey: fileKeys.uploadConfig(url),
+    queryKey: [...fileKeys.uploadConfig(url), version ?? ''],
     queryFn: ({ signal }) => fetchUploadConfig(url, category, signal),
     staleTime: Infinity,
   });
 }
 
+const versionOf = (hashes: Record<string, string>): string | undefined =>
+  hashes[uploadConfigLazyKey];
+
 export function useUploadConfig(url: string, category: string, enabled: boolean) {
-  return useQuery({ ...uploadConfigQueryOptions(url, category), enabled });
+  const version = useConfigStore((s) => versionOf(s.hashLazyValue));
+  return useQuery({
+    ...uploadConfigQueryOptions(url, category, version),
+    enabled,
+    // The rules in force stay shown while the new ones are fetched.
+    placeholderData: keepPreviousData,
+  });
 }
 
 /**
@@ -35,7 +51,12 @@ export async function resolveUploadConfig(
   category: string,
   signal?: AbortSignal,
 ): Promise<UploadConfig | undefined> {
-  const key = fileKeys.uploadConfig(url);
+  const options = uploadConfigQueryOptions(
+    url,
+    category,
+    versionOf(useConfigStore.getState().hashLazyValue),
+  );
+  const key = options.queryKey;
   for (;;) {
     const cached = client.getQueryData<UploadConfig>(key);
     if (cached) return cached;
@@ -44,7 +65,7 @@ export async function resolveUploadConfig(
     await new Promise((resolve) => setTimeout(resolve, Limits.uploadConfigPollMs));
   }
   try {
-    return await client.query(uploadConfigQueryOptions(url, category));
+    return await client.query(options);
   } catch {
     return undefined;
   }

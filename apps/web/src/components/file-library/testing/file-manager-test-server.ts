@@ -56,6 +56,8 @@ export interface FileManagerTestServer {
   maxChunksInFlight(): number;
   /** Chunk calls arrived and not yet answered (held ones included). */
   chunksInFlight(): number;
+  /** What `config` answers as `parallelChunks` from now on (an admin's save). */
+  setParallelChunks(count: number): void;
   /** Chunk calls that arrived while another of the same file was still in flight, by index. */
   overlappedChunks: string[];
   /** Answer the next last-chunk with a ShouldRetryUpload refusal. */
@@ -92,6 +94,7 @@ export async function startFileManagerTestServer(
 ): Promise<FileManagerTestServer> {
   const chunkSize = options.chunkSize ?? 64 * 1024;
   let holdMs = 0;
+  let parallelChunks = options.parallelChunks ?? 3;
   let inFlight = 0;
   let maxInFlight = 0;
   const overlappedChunks: string[] = [];
@@ -223,7 +226,7 @@ export async function startFileManagerTestServer(
       case 'config':
         return ok({
           chunkSize,
-          parallelChunks: options.parallelChunks ?? 3,
+          parallelChunks,
           category: {
             image: { extensions: ['jpg', 'jpeg', 'png', 'gif', 'webp'], maxSize: 20 * 1024 * 1024 },
             file: { extensions: ['pdf', 'txt', 'bin'], maxSize: 64 * 1024 * 1024 },
@@ -448,6 +451,7 @@ export async function startFileManagerTestServer(
     holdChunks: (ms) => void (holdMs = ms),
     maxChunksInFlight: () => maxInFlight,
     chunksInFlight: () => inFlight,
+    setParallelChunks: (count) => void (parallelChunks = count),
     overlappedChunks,
     refuseLastChunkOnce: () => void (refuseLast = true),
     seedChunks(meta, content, count) {

@@ -4,6 +4,7 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { tFiles } from '@/components/file-library/i18n';
 import { outageText } from '@/lib/api';
+import { useConfigStore } from '@/stores/config-store';
 import { installMatchMedia, installResizeObserver } from '@/test-utils/media';
 import {
   startFileManagerTestServer,
@@ -242,6 +243,33 @@ describe('UploadButton', () => {
     expect(server.overlappedChunks).toContain('5');
     // Each chunk went once: the answer that completed the file brought its path.
     expect(uploaded[0]?.path).toMatch(/^\/data\/files\//);
+  });
+
+  it('uploads by a changed setting once app/config brings its new hash, without a reload', async () => {
+    const content = (seed: number) => bytes(5 * 64 * 1024, seed);
+    useConfigStore.getState().setHashLazyValue({ Upload: 'v1' });
+    server.holdChunks(150);
+    try {
+      const { pick, uploaded } = setup();
+      server.overlappedChunks.length = 0;
+      await pick(fileOf('before.bin', content(51)));
+      await waitFor(() => expect(uploaded).toHaveLength(1), { timeout: 15_000 });
+      expect(server.overlappedChunks).not.toHaveLength(0);
+
+      // An admin saves "one chunk at a time"; the page's next app/config refresh brings a new hash.
+      server.setParallelChunks(1);
+      useConfigStore.getState().setHashLazyValue({ Upload: 'v2' });
+      await waitFor(() => expect(server.callsOf('config')).toHaveLength(2));
+      server.overlappedChunks.length = 0;
+      await pick(fileOf('after.bin', content(53)));
+      await waitFor(() => expect(uploaded).toHaveLength(2), { timeout: 15_000 });
+      expect(server.overlappedChunks).toEqual([]);
+      expect(server.callsOf('config')).toHaveLength(2);
+    } finally {
+      server.holdChunks(0);
+      server.setParallelChunks(3);
+      useConfigStore.getState().setHashLazyValue({});
+    }
   });
 
   it('gives up after 5 retries with "Upload Error : Server Error"', async () => {

@@ -4,7 +4,7 @@ import type { UploadSettingsMessages } from './zh-cn';
 export const uploadSettingsEn: UploadSettingsMessages = {
   'uploadSettings.title': 'Upload settings',
   'uploadSettings.subtitle':
-    'Allowed extensions and size limits per library, and the chunk size. A save applies to the very next upload.',
+    'Allowed extensions and size limits per library, and the chunk size. Open pages take up a save on their next configuration refresh (within 30 seconds), without a reload; uploads under way finish with the settings they started with.',
   'uploadSettings.chunk': 'Chunks',
   'uploadSettings.chunkSize': 'Chunk size',
   'uploadSettings.chunkHelp': 'Bytes carried by each upload request.',

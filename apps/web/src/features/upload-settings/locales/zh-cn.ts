@@ -2,7 +2,7 @@
 export const uploadSettingsZhCN = {
   'uploadSettings.title': '上传设置',
   'uploadSettings.subtitle':
-    '每个文件库允许的扩展名和大小上限，以及分片大小。保存后下一次上传立即生效。',
+    '每个文件库允许的扩展名和大小上限，以及分片大小。保存后，已打开的页面在下一次刷新配置时（30 秒内）采用新设置，无需重新加载；进行中的上传按开始时的设置完成。',
   'uploadSettings.chunk': '分片',
   'uploadSettings.chunkSize': '分片大小',
   'uploadSettings.chunkHelp': '每个上传请求携带的字节数。',
