@@ -7,7 +7,7 @@ import {
   type ReactNode,
   type Ref,
 } from 'react';
-import { CloseOutlined, RedoOutlined, UploadOutlined } from '@ant-design/icons';
+import { UploadOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { outageText } from '@/lib/api';
@@ -33,6 +33,15 @@ import {
 import { pageUploadConfig } from './page-upload-config';
 import { progressPace, progressRedrawMs } from './progress-pace';
 import { useThemeVars } from './theme-vars';
+import { activePhases, UploadQueue, type QueueItem } from './upload-queue';
+import { InterruptedUploads, useListsInterrupted } from './interrupted-uploads';
+import {
+  dismissInterrupted,
+  forgetUpload,
+  interruptedUploads,
+  rememberUpload,
+  type UnfinishedUpload,
+} from './unfinished-uploads';
 import './upload-button.css';
 
 /** Lets a surrounding view queue files the button did not pick (dropped or pasted ones). */
@@ -62,33 +71,10 @@ export interface UploadButtonProps {
   children?: ReactNode;
 }
 
-type Phase = 'waiting' | 'hash' | 'upload' | 'done' | 'error';
-
-interface QueueItem {
-  uid: string;
-  key: string;
-  name: string;
-  phase: Phase;
-  percent: number;
-  error?: string;
-  /** Why the upload is waiting (an outage it will try again after), shown instead of progress. */
-  notice?: string;
-  /** A failed upload whose file is still at hand: Retry sends it again. */
-  retryable?: boolean;
-  /** Done as the category's existing file with these bytes and name (no twin was filed). */
-  existing?: boolean;
-  leaving: boolean;
-}
-
-/** Where the bar stands: the phase's own percent, full once done. */
-function barPercent(item: QueueItem): number {
-  return item.phase === 'done' ? 100 : Math.max(0, Math.min(100, Math.floor(item.percent)));
-}
-
 const fadeMs = 300;
 const doneLingerMs = 700;
 const existingLingerMs = 4000;
-const active: readonly Phase[] = ['waiting', 'hash', 'upload'];
+const active = activePhases;
 
 /** The chunked, resumable upload button with its queue (SPEC 2.6, 4.5, 5, 8.2). */
 export function UploadButton({
@@ -118,6 +104,12 @@ export function UploadButton({
   useEffect(() => {
     latest.current = props;
   });
+  // Uploads a reloaded or closed page left unfinished (issue 28), listed by one button a library.
+  const listsInterrupted = useListsInterrupted(url, category);
+  const [interrupted, setInterrupted] = useState<UnfinishedUpload[]>([]);
+  useEffect(() => {
+    setInterrupted(listsInterrupted ? interruptedUploads(category, url) : []);
+  }, [listsInterrupted, category, url]);
 
   const update = useCallback((change: (list: QueueItem[]) => QueueItem[]) => {
     itemsRef.current = change(itemsRef.current);
@@ -180,6 +172,7 @@ export function UploadButton({
       const existing = result.saved?.existing === true;
       patch(uid, { phase: 'done', percent: 100, notice: undefined, existing });
       if (existing) toast.info(t('files.alreadyThere'));
+      forgetUpload(file, category, url);
       sources.current.delete(uid);
       // What was said about an existing file stays long enough to be read.
       setTimeout(() => fadeOut(uid), existing ? existingLingerMs : doneLingerMs);
@@ -191,11 +184,14 @@ export function UploadButton({
         error instanceof UploadError
           ? uploadErrorText(error, t)
           : t('files.uploadError', { error: String(error) });
+      const retryable = !(error instanceof UploadError) || canRetry(error);
+      // One that can pass stays listed for a page loaded later; a final refusal does not.
+      if (!retryable) forgetUpload(file, category, url);
       patch(uid, {
         phase: 'error',
         error: text,
         notice: undefined,
-        retryable: sources.current.has(uid) && (!(error instanceof UploadError) || canRetry(error)),
+        retryable: sources.current.has(uid) && retryable,
       });
       toast.error(text);
     } finally {
@@ -220,6 +216,9 @@ export function UploadButton({
       const check = latest.current.beforeUpload;
       if (check && !(await check(file))) continue;
       const uid = `WU_FILE_${randomId()}`;
+      rememberUpload(file, category, url);
+      // Chosen again: it resumes, and is no longer an interrupted one.
+      setInterrupted((list) => list.filter((entry) => fileKey(entry) !== key));
       controllers.current.set(uid, new AbortController());
       sources.current.set(uid, { file, chunkSize, parallel });
       update((list) => [
@@ -239,6 +238,8 @@ export function UploadButton({
   const remove = (uid: string) => {
     controllers.current.get(uid)?.abort();
     controllers.current.delete(uid);
+    const source = sources.current.get(uid);
+    if (source) forgetUpload(source.file, category, url);
     sources.current.delete(uid);
     fadeOut(uid);
   };
@@ -252,15 +253,6 @@ export function UploadButton({
     chain.current = chain.current.then(() =>
       process(uid, source.file, source.chunkSize, source.parallel),
     );
-  };
-
-  const statusText = (item: QueueItem) => {
-    if (item.notice && active.includes(item.phase)) return item.notice;
-    if (item.phase === 'hash') return t('files.hashing', { percent: item.percent });
-    if (item.phase === 'upload') return t('files.uploading', { percent: item.percent });
-    if (item.phase === 'done') return t(item.existing ? 'files.alreadyThere' : 'files.uploaded');
-    if (item.phase === 'error') return item.error ?? '';
-    return '';
   };
 
   return (
@@ -287,59 +279,16 @@ export function UploadButton({
           void accept(files);
         }}
       />
-      {items.length > 0 ? (
-        <ul className="atrium-upload-queue" aria-live="polite">
-          {items.map((item) => (
-            <li
-              key={item.uid}
-              className={item.leaving ? 'is-leaving' : undefined}
-              data-phase={item.phase}
-            >
-              <div className="atrium-upload-row">
-                <span className="atrium-upload-name" title={item.name}>
-                  {item.name}
-                </span>
-                <Button
-                  type="text"
-                  size="small"
-                  icon={<CloseOutlined />}
-                  aria-label={t('files.remove')}
-                  onClick={() => remove(item.uid)}
-                />
-              </div>
-              {/* The bar shows the very number the text says, with no eased catch-up. */}
-              <div
-                className="atrium-upload-bar"
-                role="progressbar"
-                aria-label={item.name}
-                aria-valuemin={0}
-                aria-valuemax={100}
-                aria-valuenow={barPercent(item)}
-                data-phase={item.phase}
-              >
-                <div className="atrium-upload-bar-fill" style={{ width: `${barPercent(item)}%` }} />
-              </div>
-              <div
-                className={
-                  item.phase === 'error' ? 'atrium-upload-status is-error' : 'atrium-upload-status'
-                }
-              >
-                {statusText(item)}
-                {item.phase === 'error' && item.retryable ? (
-                  <Button
-                    type="link"
-                    size="small"
-                    icon={<RedoOutlined />}
-                    onClick={() => retry(item.uid)}
-                  >
-                    {t('files.retry')}
-                  </Button>
-                ) : null}
-              </div>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <InterruptedUploads
+        entries={interrupted}
+        disabled={props.disabled}
+        onChoose={() => input.current?.click()}
+        onDismiss={() => {
+          dismissInterrupted(category, url);
+          setInterrupted([]);
+        }}
+      />
+      <UploadQueue items={items} onRemove={remove} onRetry={retry} />
     </div>
   );
 }

@@ -1,0 +1,94 @@
+import { randomId } from '@/lib/random';
+import { fileKey } from './upload-rules';
+
+/**
+ * What the browser keeps of the uploads under way (issue 28), so a page loaded after a reload
+ * or a crash can list the ones that did not finish: the file's name, size, last change and its
+ * library, never its bytes. Choosing the file again resumes it (the server keeps what it got).
+ */
+export interface UnfinishedUpload {
+  name: string;
+  size: number;
+  lastModified: number;
+  /** The library key (`category`) and the library's address. */
+  category: string;
+  url: string;
+  /** The page that started it: this page's own are running, not interrupted. */
+  page: string;
+}
+
+const storageKey = 'atrium.uploads.unfinished';
+/** At most this many are kept: the oldest go first. */
+const kept = 50;
+
+/** This page's id: what it starts is its own until it goes. */
+export const thisPage = randomId();
+
+function read(): UnfinishedUpload[] {
+  try {
+    const value: unknown = JSON.parse(localStorage.getItem(storageKey) ?? '[]');
+    return Array.isArray(value) ? value.filter(isEntry) : [];
+  } catch {
+    return [];
+  }
+}
+
+function isEntry(value: unknown): value is UnfinishedUpload {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Record<string, unknown>;
+  return (
+    typeof entry.name === 'string' &&
+    typeof entry.size === 'number' &&
+    typeof entry.lastModified === 'number' &&
+    typeof entry.category === 'string' &&
+    typeof entry.url === 'string' &&
+    typeof entry.page === 'string'
+  );
+}
+
+function write(entries: UnfinishedUpload[]): void {
+  try {
+    if (entries.length === 0) localStorage.removeItem(storageKey);
+    else localStorage.setItem(storageKey, JSON.stringify(entries.slice(-kept)));
+  } catch {
+    // Storage full or refused (private mode): the list is a convenience, the upload goes on.
+  }
+}
+
+const sameFile = (entry: UnfinishedUpload, key: string, category: string, url: string) =>
+  fileKey(entry) === key && entry.category === category && entry.url === url;
+
+/** Notes an upload this page starts (or starts again). */
+export function rememberUpload(
+  file: { name: string; size: number; lastModified: number },
+  category: string,
+  url: string,
+): void {
+  const key = fileKey(file);
+  const others = read().filter((e) => !sameFile(e, key, category, url));
+  const { name, size, lastModified } = file;
+  write([...others, { name, size, lastModified, category, url, page: thisPage }]);
+}
+
+/** Forgets an upload: finished, removed, refused for good, or chosen again elsewhere. */
+export function forgetUpload(
+  file: { name: string; size: number; lastModified: number },
+  category: string,
+  url: string,
+): void {
+  const key = fileKey(file);
+  const entries = read();
+  const left = entries.filter((e) => !sameFile(e, key, category, url));
+  if (left.length !== entries.length) write(left);
+}
+
+/** The uploads of this library that another page (one reloaded or closed) left unfinished. */
+export function interruptedUploads(category: string, url: string): UnfinishedUpload[] {
+  return read().filter((e) => e.page !== thisPage && e.category === category && e.url === url);
+}
+
+/** Forgets every interrupted upload of this library (the person dismissed the list). */
+export function dismissInterrupted(category: string, url: string): void {
+  const entries = read();
+  write(entries.filter((e) => e.page === thisPage || e.category !== category || e.url !== url));
+}
