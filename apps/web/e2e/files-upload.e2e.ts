@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
 import { actionOf, chunkIndex, signInAdmin, writeTextFile } from './files-support';
 
@@ -59,6 +60,10 @@ test('uploads a 30 MB file through the picker with visible progress, resumes aft
   expect(finished.length).toBeGreaterThanOrEqual(2);
   await page.reload();
   await expect(upload).toBeVisible();
+  // The page says what the reload interrupted, from what the browser kept (issue 28).
+  const interrupted = page.locator('.atrium-upload-interrupted');
+  await expect(interrupted).toContainText('1 个上传被中断：重新选择这个文件即可继续');
+  await expect(interrupted.getByRole('listitem')).toHaveText(['big-report.txt']);
   const firstInit = initAnswers.at(0);
   expect(firstInit?.chunkUploaded).toBe(0);
 
@@ -66,6 +71,8 @@ test('uploads a 30 MB file through the picker with visible progress, resumes aft
   const sentBefore = sent.length;
   await page.locator('.atrium-upload input[type="file"]').setInputFiles(file);
   await expect(row).toContainText('big-report.txt');
+  // Chosen again, it resumes and leaves the list.
+  await expect(interrupted).toHaveCount(0);
   for (
     let i = 0;
     i < 400 && !(await page.getByRole('checkbox', { name: 'big-report.txt' }).isVisible());
@@ -94,10 +101,138 @@ test('uploads a 30 MB file through the picker with visible progress, resumes aft
   // ...and fades out once done.
   await expect(row).toHaveCount(0);
 
-  // Third attempt: the same content again sends no chunk at all.
+  // Third attempt: the same content again sends no chunk at all, and files no twin (issue 28):
+  // the existing file is selected, and the queue says so.
   const sentBeforeAgain = sent.length;
   await page.locator('.atrium-upload input[type="file"]').setInputFiles(file);
-  await expect(page.getByRole('checkbox', { name: 'big-report.txt' })).toHaveCount(2);
+  await expect(row.locator('.atrium-upload-status')).toHaveText('已存在，已选中现有文件');
+  const tile = page.getByRole('checkbox', { name: 'big-report.txt' });
+  await expect(tile).toHaveCount(1);
+  await expect(tile).toBeChecked();
   expect(initAnswers.at(2)?.path).toBeTruthy();
   expect(sent.length).toBe(sentBeforeAgain);
 });
+
+/**
+ * Issue 28, what a person sees of uploads, at 1280 and 375 px in zh-CN and en: a batch of 18
+ * folds into one line and the library stays where it was; a file whose bytes are not what its
+ * name says is refused after its first chunk, with no Retry; what a reload interrupted is listed.
+ */
+test('a batch folds into one line, a mismatched file stops after one chunk, interrupted uploads are listed', async ({
+  page,
+  atrium,
+}, testInfo) => {
+  test.setTimeout(240_000);
+  const words = {
+    'zh-CN': {
+      summary: /^上传中 \d+\/18 · \d+%$/,
+      finished: '已上传 18/18',
+      mismatch: '文件内容与扩展名不符：内容不是 .pdf 文件',
+      retry: /重\s*试/,
+      interrupted: '2 个上传被中断：重新选择这些文件即可继续',
+      dismiss: '不再提示',
+    },
+    en: {
+      summary: /^Uploading \d+\/18 · \d+%$/,
+      finished: 'Uploaded 18/18',
+      mismatch: 'The file does not match its extension: the content is not a .pdf file',
+      retry: /Retry/,
+      interrupted: '2 uploads were interrupted: choose the files again to continue',
+      dismiss: 'Dismiss',
+    },
+  } as const;
+  // Chunks are held a moment on their way, so the batch can be seen while it runs.
+  await page.route('**/admin/data/file_manager/file', async (route) => {
+    if (chunkIndex(route.request()) !== undefined) await new Promise((r) => setTimeout(r, 150));
+    await route.continue();
+  });
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    const index = chunkIndex(request);
+    const name = request
+      .postDataBuffer()
+      ?.toString('latin1')
+      .match(/name="name"\r\n\r\n([^\r]*)/);
+    if (index !== undefined) sent.push(`${name?.[1] ?? '?'}#${index}`);
+  });
+  const fake = testInfo.outputPath('fake.pdf');
+  writeTextFile(fake, 11 * MiB, 'not a pdf');
+
+  await signInAdmin(page, atrium, '/data/file_manager?library=file');
+  const input = page.locator('.atrium-upload input[type="file"]');
+  for (const lang of ['zh-CN', 'en'] as const) {
+    await page.evaluate((value) => localStorage.setItem('atrium.lang', value), lang);
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: width > 800 ? 800 : 812 });
+      await page.reload();
+      const w = words[lang];
+      const grid = page.locator('.atrium-fp-grid');
+      await expect(grid).toBeVisible();
+      const gridTop = (await grid.boundingBox())?.y ?? 0;
+
+      // 18 files: one line sums them up; the grid moves down by that line alone.
+      const batch = Array.from({ length: 18 }, (_, i) => ({
+        name: `batch-${lang}-${width}-${String(i + 1).padStart(2, '0')}.txt`,
+        mimeType: 'text/plain',
+        buffer: Buffer.from(`file ${i} of ${lang} at ${width}\n`.repeat(20 + i)),
+      }));
+      await input.setInputFiles(batch);
+      const summary = page.getByRole('button', { name: w.summary });
+      await expect(summary).toBeVisible();
+      await expect(summary).toHaveAttribute('aria-expanded', 'false');
+      const moved = ((await grid.boundingBox())?.y ?? 0) - gridTop;
+      expect(moved).toBeLessThanOrEqual(48);
+      await shoot(page, `queue-${lang}-${width}`);
+      // Opened by keyboard: the rows scroll in a box of their own.
+      await summary.focus();
+      await page.keyboard.press('Enter');
+      const rows = page.locator('.atrium-upload-queue');
+      await expect(rows).toBeVisible();
+      expect((await rows.boundingBox())?.height ?? 0).toBeLessThanOrEqual(220);
+      await shoot(page, `queue-open-${lang}-${width}`);
+      await page.keyboard.press('Enter');
+      await expect(rows).toBeHidden();
+      await expect(page.getByRole('button', { name: w.finished })).toBeVisible({ timeout: 60_000 });
+
+      // 11 MB of text named .pdf: refused on its first chunk, for good.
+      sent.length = 0;
+      await input.setInputFiles(fake);
+      const status = page.locator(
+        '.atrium-upload-queue li[data-phase="error"] .atrium-upload-status',
+      );
+      await expect(status).toHaveText(w.mismatch);
+      await expect(status.getByRole('button', { name: w.retry })).toHaveCount(0);
+      expect(sent).toEqual(['fake.pdf#0']);
+      await shoot(page, `mismatch-${lang}-${width}`);
+
+      // Two uploads another page left unfinished (as a reload leaves them) are listed by name.
+      await page.evaluate(() => {
+        const left = (name: string, lastModified: number) => ({
+          name,
+          size: 4096,
+          lastModified,
+          category: 'file',
+          url: '/admin/data/file_manager',
+          page: 'reloaded',
+        });
+        localStorage.setItem(
+          'atrium.uploads.unfinished',
+          JSON.stringify([left('draft-one.txt', 1), left('draft-two.txt', 2)]),
+        );
+      });
+      await page.reload();
+      const notice = page.locator('.atrium-upload-interrupted');
+      await expect(notice).toContainText(w.interrupted);
+      await expect(notice.getByRole('listitem')).toHaveText(['draft-one.txt', 'draft-two.txt']);
+      await shoot(page, `interrupted-${lang}-${width}`);
+      await notice.getByRole('button', { name: w.dismiss }).click();
+      await expect(notice).toHaveCount(0);
+    }
+  }
+});
+
+/** With SCREENSHOTS=1, the screen as it is judged (/work/screens/h-uploads/), to be looked at. */
+async function shoot(page: Page, name: string): Promise<void> {
+  if (process.env.SCREENSHOTS !== '1') return;
+  await page.screenshot({ path: `/work/screens/h-uploads/${name}.png` });
+}

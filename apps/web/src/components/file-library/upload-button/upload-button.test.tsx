@@ -401,7 +401,7 @@ describe('UploadButton', () => {
     // it is held must leave nothing to try again or to save when it answers.
     server.failChunks(3);
     server.holdChunks(5000);
-    await pick(fileOf('gone.bin', bytes(100 * 1024, 41)));
+    await pick(fileOf('gone.bin', bytes(100 * 1024, 59)));
     await waitFor(() => expect(server.chunksInFlight()).toBe(1), { timeout: 4_000 });
     await user.click(screen.getByRole('button', { name: tFiles('files.remove') }));
     await waitFor(() => expect(container.querySelector('.atrium-upload-queue li')).toBeNull());
