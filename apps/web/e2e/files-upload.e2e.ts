@@ -141,9 +141,11 @@ test('a batch folds into one line, a mismatched file stops after one chunk, inte
       dismiss: 'Dismiss',
     },
   } as const;
-  // Chunks are held a moment on their way, so the batch can be seen while it runs.
+  // Chunks are held on their way while the batch is looked at.
+  let holding = false;
   await page.route('**/admin/data/file_manager/file', async (route) => {
-    if (chunkIndex(route.request()) !== undefined) await new Promise((r) => setTimeout(r, 150));
+    while (holding && chunkIndex(route.request()) !== undefined)
+      await new Promise((r) => setTimeout(r, 50));
     await route.continue();
   });
   const sent: string[] = [];
@@ -176,6 +178,7 @@ test('a batch folds into one line, a mismatched file stops after one chunk, inte
         mimeType: 'text/plain',
         buffer: Buffer.from(`file ${i} of ${lang} at ${width}\n`.repeat(20 + i)),
       }));
+      holding = true;
       await input.setInputFiles(batch);
       const summary = page.getByRole('button', { name: w.summary });
       await expect(summary).toBeVisible();
@@ -192,6 +195,7 @@ test('a batch folds into one line, a mismatched file stops after one chunk, inte
       await shoot(page, `queue-open-${lang}-${width}`);
       await page.keyboard.press('Enter');
       await expect(rows).toBeHidden();
+      holding = false;
       await expect(page.getByRole('button', { name: w.finished })).toBeVisible({ timeout: 60_000 });
 
       // 11 MB of text named .pdf: refused on its first chunk, for good.
@@ -200,6 +204,8 @@ test('a batch folds into one line, a mismatched file stops after one chunk, inte
       const status = page.locator(
         '.atrium-upload-queue li[data-phase="error"] .atrium-upload-status',
       );
+      // Folded or not, a failed file keeps its row in view.
+      await expect(status).toBeVisible();
       await expect(status).toHaveText(w.mismatch);
       await expect(status.getByRole('button', { name: w.retry })).toHaveCount(0);
       expect(sent).toEqual(['fake.pdf#0']);

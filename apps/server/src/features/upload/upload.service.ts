@@ -9,7 +9,7 @@ import type {
 } from '@atrium/shared/contract/files';
 import { int32Max } from '@atrium/shared/contract/fields';
 import { missingRanges } from '@atrium/shared/upload-chunks';
-import { ApiError, message, type MessageRef } from '../../http/envelope';
+import { ApiError, message } from '../../http/envelope';
 import type { Instances } from '../../instances/instances';
 import {
   StorageDamagedError,

@@ -1,31 +1,44 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { Button } from 'antd';
 import { useFilesT } from '@/components/file-library/i18n';
+import { randomId } from '@/lib/random';
 import type { UnfinishedUpload } from './unfinished-uploads';
 
 /** Names listed before "…": the count says how many there are. */
 const listed = 5;
 
-/** Libraries whose interrupted uploads some mounted button already lists (one list per library). */
-const holders = new Set<string>();
+/** The buttons mounted for each library, first mounted first: the first lists (one list a library). */
+const holders = new Map<string, string[]>();
+const listeners = new Set<() => void>();
+const notify = () => listeners.forEach((listener) => listener());
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+};
 
 /**
  * Whether this button lists the library's interrupted uploads: the first one mounted for a
- * library does, so a page with several buttons of it says it once.
+ * library does (the next one once it goes), so a page with several buttons of it says it once.
  */
 export function useListsInterrupted(url: string, category: string): boolean {
   const key = `${url}\u0000${category}`;
-  const [holds, setHolds] = useState(false);
+  const [id] = useState(randomId);
   useEffect(() => {
-    if (holders.has(key)) return;
-    holders.add(key);
-    setHolds(true);
+    holders.set(key, [...(holders.get(key) ?? []), id]);
+    notify();
     return () => {
-      holders.delete(key);
-      setHolds(false);
+      holders.set(
+        key,
+        (holders.get(key) ?? []).filter((holder) => holder !== id),
+      );
+      notify();
     };
-  }, [key]);
-  return holds;
+  }, [key, id]);
+  return useSyncExternalStore(
+    subscribe,
+    () => holders.get(key)?.[0] === id,
+    () => false,
+  );
 }
 
 /**
@@ -38,7 +51,7 @@ export function InterruptedUploads({
   onDismiss,
   disabled,
 }: {
-  entries: UnfinishedUpload[];
+  entries: readonly UnfinishedUpload[];
   onChoose: () => void;
   onDismiss: () => void;
   disabled?: boolean;

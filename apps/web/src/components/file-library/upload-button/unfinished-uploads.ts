@@ -26,7 +26,7 @@ export const thisPage = randomId();
 
 function read(): UnfinishedUpload[] {
   try {
-    const value: unknown = JSON.parse(localStorage.getItem(storageKey) ?? '[]');
+    const value: unknown = JSON.parse(rawList() ?? '[]');
     return Array.isArray(value) ? value.filter(isEntry) : [];
   } catch {
     return [];
@@ -46,6 +46,23 @@ function isEntry(value: unknown): value is UnfinishedUpload {
   );
 }
 
+/** Told of every change of the list, here or in another tab: what pages re-read it on. */
+const listeners = new Set<() => void>();
+const changed = () => listeners.forEach((listener) => listener());
+
+/** For `useSyncExternalStore`: told of every change, also another tab's. */
+export function subscribeUnfinished(listener: () => void): () => void {
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === storageKey || event.key === null) changed();
+  };
+  listeners.add(listener);
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
 function write(entries: UnfinishedUpload[]): void {
   try {
     if (entries.length === 0) localStorage.removeItem(storageKey);
@@ -53,6 +70,7 @@ function write(entries: UnfinishedUpload[]): void {
   } catch {
     // Storage full or refused (private mode): the list is a convenience, the upload goes on.
   }
+  changed();
 }
 
 const sameFile = (entry: UnfinishedUpload, key: string, category: string, url: string) =>
@@ -82,9 +100,32 @@ export function forgetUpload(
   if (left.length !== entries.length) write(left);
 }
 
-/** The uploads of this library that another page (one reloaded or closed) left unfinished. */
-export function interruptedUploads(category: string, url: string): UnfinishedUpload[] {
-  return read().filter((e) => e.page !== thisPage && e.category === category && e.url === url);
+const none: readonly UnfinishedUpload[] = [];
+const snapshots = new Map<string, { raw: string | null; entries: readonly UnfinishedUpload[] }>();
+
+function rawList(): string | null {
+  try {
+    return localStorage.getItem(storageKey);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The uploads of this library that another page (one reloaded or closed) left unfinished; the
+ * same array while what the browser keeps is the same (a `useSyncExternalStore` snapshot).
+ */
+export function interruptedUploads(category: string, url: string): readonly UnfinishedUpload[] {
+  const key = `${url}\u0000${category}`;
+  const raw = rawList();
+  const cached = snapshots.get(key);
+  if (cached && cached.raw === raw) return cached.entries;
+  const found = read().filter(
+    (e) => e.page !== thisPage && e.category === category && e.url === url,
+  );
+  const entries = found.length > 0 ? found : none;
+  snapshots.set(key, { raw, entries });
+  return entries;
 }
 
 /** Forgets every interrupted upload of this library (the person dismissed the list). */

@@ -4,6 +4,7 @@ import {
   useImperativeHandle,
   useRef,
   useState,
+  useSyncExternalStore,
   type ReactNode,
   type Ref,
 } from 'react';
@@ -33,13 +34,14 @@ import {
 import { pageUploadConfig } from './page-upload-config';
 import { progressPace, progressRedrawMs } from './progress-pace';
 import { useThemeVars } from './theme-vars';
-import { activePhases, UploadQueue, type QueueItem } from './upload-queue';
+import { activePhases, firstBatch, nextBatch, UploadQueue, type QueueItem } from './upload-queue';
 import { InterruptedUploads, useListsInterrupted } from './interrupted-uploads';
 import {
   dismissInterrupted,
   forgetUpload,
   interruptedUploads,
   rememberUpload,
+  subscribeUnfinished,
   type UnfinishedUpload,
 } from './unfinished-uploads';
 import './upload-button.css';
@@ -71,6 +73,7 @@ export interface UploadButtonProps {
   children?: ReactNode;
 }
 
+const noneInterrupted: readonly UnfinishedUpload[] = [];
 const fadeMs = 300;
 const doneLingerMs = 700;
 const existingLingerMs = 4000;
@@ -106,14 +109,17 @@ export function UploadButton({
   });
   // Uploads a reloaded or closed page left unfinished (issue 28), listed by one button a library.
   const listsInterrupted = useListsInterrupted(url, category);
-  const [interrupted, setInterrupted] = useState<UnfinishedUpload[]>([]);
-  useEffect(() => {
-    setInterrupted(listsInterrupted ? interruptedUploads(category, url) : []);
-  }, [listsInterrupted, category, url]);
+  // Re-read on every change of what the browser keeps (a file chosen again is this page's now).
+  const interrupted = useSyncExternalStore(subscribeUnfinished, () =>
+    listsInterrupted ? interruptedUploads(category, url) : noneInterrupted,
+  );
 
+  const [batch, setBatch] = useState(firstBatch);
   const update = useCallback((change: (list: QueueItem[]) => QueueItem[]) => {
-    itemsRef.current = change(itemsRef.current);
-    setItems(itemsRef.current);
+    const list = change(itemsRef.current);
+    itemsRef.current = list;
+    setItems(list);
+    setBatch((previous) => nextBatch(previous, list));
   }, []);
   const patch = useCallback(
     (uid: string, values: Partial<QueueItem>) =>
@@ -217,8 +223,6 @@ export function UploadButton({
       if (check && !(await check(file))) continue;
       const uid = `WU_FILE_${randomId()}`;
       rememberUpload(file, category, url);
-      // Chosen again: it resumes, and is no longer an interrupted one.
-      setInterrupted((list) => list.filter((entry) => fileKey(entry) !== key));
       controllers.current.set(uid, new AbortController());
       sources.current.set(uid, { file, chunkSize, parallel });
       update((list) => [
@@ -283,12 +287,9 @@ export function UploadButton({
         entries={interrupted}
         disabled={props.disabled}
         onChoose={() => input.current?.click()}
-        onDismiss={() => {
-          dismissInterrupted(category, url);
-          setInterrupted([]);
-        }}
+        onDismiss={() => dismissInterrupted(category, url)}
       />
-      <UploadQueue items={items} onRemove={remove} onRetry={retry} />
+      <UploadQueue items={items} batch={batch} onRemove={remove} onRetry={retry} />
     </div>
   );
 }

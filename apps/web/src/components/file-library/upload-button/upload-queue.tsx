@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { CloseOutlined, DownOutlined, RedoOutlined, UpOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useFilesT } from '@/components/file-library/i18n';
@@ -37,8 +37,26 @@ function share(phase: Phase, percent: number): number {
   return phase === 'upload' ? Math.max(0, Math.min(100, percent)) : 0;
 }
 
+/** Every file queued since the queue was last empty, also those that faded out, by uid. */
+export interface QueueBatch {
+  id: number;
+  files: Readonly<Record<string, { phase: Phase; percent: number }>>;
+}
+
+export const firstBatch: QueueBatch = { id: 0, files: {} };
+
+/** The batch once the queue holds `items`: an empty queue ends it, the next file starts another. */
+export function nextBatch(batch: QueueBatch, items: readonly QueueItem[]): QueueBatch {
+  if (items.length === 0)
+    return Object.keys(batch.files).length > 0 ? { id: batch.id + 1, files: {} } : batch;
+  const files = { ...batch.files };
+  for (const { uid, phase, percent } of items) files[uid] = { phase, percent };
+  return { id: batch.id, files };
+}
+
 interface UploadQueueProps {
   items: QueueItem[];
+  batch: QueueBatch;
   onRemove: (uid: string) => void;
   onRetry: (uid: string) => void;
 }
@@ -46,23 +64,17 @@ interface UploadQueueProps {
 /**
  * The queue under the button (SPEC 4.5: a bar per file). Beyond `openRows` files it folds into
  * one line, "上传中 3/18 · 45%", that opens the rows (in a box of capped height with its own
- * scroll), so a batch never pushes the library below the fold (issue 28).
+ * scroll), so a batch never pushes the library below the fold (issue 28); folded, only failed
+ * files keep their rows.
  */
-export function UploadQueue({ items, onRemove, onRetry }: UploadQueueProps) {
+export function UploadQueue({ items, batch, onRemove, onRetry }: UploadQueueProps) {
   const t = useFilesT();
   const listId = useId();
-  // The batch: every file queued since the queue was last empty, also those that faded out.
-  const batch = useRef({ id: 0, files: new Map<string, { phase: Phase; percent: number }>() });
   // Opened or closed by the person, for this batch; the next batch starts by the rule again.
   const [choice, setChoice] = useState<{ batch: number; open: boolean }>();
-  if (items.length === 0) {
-    if (batch.current.files.size > 0)
-      batch.current = { id: batch.current.id + 1, files: new Map() };
-    return null;
-  }
-  for (const item of items) batch.current.files.set(item.uid, item);
+  if (items.length === 0) return null;
 
-  const files = [...batch.current.files.values()];
+  const files = Object.values(batch.files);
   const done = files.filter((f) => f.phase === 'done').length;
   const failed = files.filter((f) => f.phase === 'error').length;
   const running = files.some((f) => activePhases.includes(f.phase));
@@ -78,8 +90,10 @@ export function UploadQueue({ items, onRemove, onRetry }: UploadQueueProps) {
     .filter(Boolean)
     .join(' · ');
   const folds = files.length > 1;
-  const open = choice?.batch === batch.current.id ? choice.open : undefined;
+  const open = choice?.batch === batch.id ? choice.open : undefined;
   const expanded = !folds || (open ?? files.length <= openRows);
+  // Folded, a failed file still shows its row: what went wrong, and Retry where it can help.
+  const shown = expanded ? items : items.filter((item) => item.phase === 'error');
 
   return (
     <div className="atrium-upload-queue-box">
@@ -95,7 +109,7 @@ export function UploadQueue({ items, onRemove, onRetry }: UploadQueueProps) {
             title={t(expanded ? 'files.queueHide' : 'files.queueShow')}
             icon={expanded ? <UpOutlined aria-hidden /> : <DownOutlined aria-hidden />}
             iconPlacement="end"
-            onClick={() => setChoice({ batch: batch.current.id, open: !expanded })}
+            onClick={() => setChoice({ batch: batch.id, open: !expanded })}
           >
             <span className="atrium-upload-summary-text">{summary}</span>
           </Button>
@@ -117,11 +131,11 @@ export function UploadQueue({ items, onRemove, onRetry }: UploadQueueProps) {
         className="atrium-upload-queue"
         aria-live="polite"
         aria-label={t('files.queueLabel')}
-        hidden={!expanded}
+        hidden={shown.length === 0}
         // Scrolls by itself when open beyond a few rows: reachable by keyboard to scroll it.
-        tabIndex={folds && expanded ? 0 : undefined}
+        tabIndex={folds && shown.length > 0 ? 0 : undefined}
       >
-        {items.map((item) => (
+        {shown.map((item) => (
           <QueueRow key={item.uid} item={item} onRemove={onRemove} onRetry={onRetry} />
         ))}
       </ul>
