@@ -185,8 +185,15 @@ async function expectServed(page: Page, uploaded: Uploaded, file: string): Promi
   expect(md5Of(await served.body())).toBe(md5Of(local));
 }
 
-async function saveToLibrary(page: Page, uploaded: Uploaded): Promise<void> {
-  const saved = await apiCall<{ code: number; msg: string }>(page, {
+async function saveToLibrary(
+  page: Page,
+  uploaded: Uploaded,
+): Promise<{ path: string; existing?: true }> {
+  const saved = await apiCall<{
+    code: number;
+    msg: string;
+    data: { path: string; existing?: true };
+  }>(page, {
     action: 'save',
     path: uploaded.path,
     name: uploaded.name,
@@ -194,6 +201,7 @@ async function saveToLibrary(page: Page, uploaded: Uploaded): Promise<void> {
     categoryId: 0,
   });
   expect(saved.code, saved.msg).toBe(0);
+  return saved.data;
 }
 
 async function openLibrary(page: Page, atrium: AtriumServer): Promise<void> {
@@ -242,11 +250,15 @@ test('WebUploader as ModStart drives it uploads a one-chunk file, a multi-chunk 
   await expect(page.locator('#modstart-upload li.done')).toHaveCount(3);
   await page.screenshot({ path: testInfo.outputPath('webuploader-uploaded.png') });
 
-  // ModStart's picker files each upload into the library; the user then sees them there.
-  for (const uploaded of [one, three, again]) await saveToLibrary(page, uploaded);
+  // ModStart's picker files each upload into the library; the user then sees them there. The
+  // same bytes under the same name in the same category are filed once (issue 28): the second
+  // save answers the existing file.
+  for (const uploaded of [one, three])
+    expect(await saveToLibrary(page, uploaded)).not.toHaveProperty('existing');
+  expect(await saveToLibrary(page, again)).toMatchObject({ existing: true, path: three.path });
   await page.reload();
   await expect(page.getByRole('checkbox', { name: 'modstart-small.txt' })).toBeVisible();
-  await expect(page.getByRole('checkbox', { name: 'modstart-big.txt' })).toHaveCount(2);
+  await expect(page.getByRole('checkbox', { name: 'modstart-big.txt' })).toHaveCount(1);
   await page.screenshot({ path: testInfo.outputPath('webuploader-library.png') });
 });
 
