@@ -131,7 +131,9 @@ describe.each(testDbKinds)('the footer says what the send does (%s)', (kind) => 
     expect(said.at(-1)).toBe(0);
     expect(said.slice(0, -1).every((n) => n >= 1)).toBe(true);
     expect(said.length).toBeLessThan(10);
-    expect(refusal).toMatch(/^你每日的费用预算 0\.02，只剩 0\.\d+，不够这条消息使用，UTC 0 点重置。$/);
+    expect(refusal).toMatch(
+      /^你每日的费用预算 0\.02，只剩 0\.\d+，不够这条消息使用，UTC 0 点重置。$/,
+    );
     expect(footer.next).toMatchObject({ scope: 'member', period: 'day', questions: 0 });
     // The next 00:00 UTC by the server's clock.
     const today = new Date(t.app.services.now());

@@ -429,7 +429,9 @@ describe('budget refusals', () => {
     const roomMonth = { scope: 'room', period: 'month' } as const;
     const zh = (ref: MessageRef) => render('zh-CN', ref);
     expect(zh(refusal(member, 'messages', 3))).toBe('今天的 3 次提问已用完，UTC 0 点重置。');
-    expect(zh(refusal(member, 'tokens', 2000))).toBe('你今日的额度 2000 tokens 已用完，UTC 0 点重置。');
+    expect(zh(refusal(member, 'tokens', 2000))).toBe(
+      '你今日的额度 2000 tokens 已用完，UTC 0 点重置。',
+    );
     expect(zh(refusal(roomMonth, 'cost', 50_000))).toBe(
       '本聊天室本月的费用预算 0.05 已用完，下月 1 日 UTC 0 点重置。',
     );

@@ -920,7 +920,10 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
         msg: "You have used today's limit of 300 tokens. The limit resets at 00:00 UTC.",
         data: {
           error: 'chat.budgetUsed',
-          params: { whose: { key: 'chat.budgetYouHave' }, amount: { key: 'chat.budgetLimitTokens' } },
+          params: {
+            whose: { key: 'chat.budgetYouHave' },
+            amount: { key: 'chat.budgetLimitTokens' },
+          },
         },
       });
 
