@@ -216,6 +216,7 @@ export const chat = {
   'field.conversationId': { 'zh-CN': '对话', en: 'Conversation' },
   'field.messageId': { 'zh-CN': '消息', en: 'Message' },
   'field.content': { 'zh-CN': '消息内容', en: 'Message' },
+  'field.question': { 'zh-CN': '问题', en: 'Question' },
   'field.images': { 'zh-CN': '图片', en: 'Images' },
   'field.offset': { 'zh-CN': '位置', en: 'Offset' },
   'field.before': { 'zh-CN': '起始位置', en: 'Cursor' },

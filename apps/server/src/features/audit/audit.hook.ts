@@ -11,6 +11,8 @@ import type { AuditService } from './audit.service';
 const readVerbs = new Set([
   'all',
   'category',
+  // The file manager's question before a category's delete: what would move, nothing moved.
+  'categoryDeletePreview',
   'config',
   'count',
   'detail',
