@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { message } from 'antd';
+import { mountAnnouncer } from '@/lib/announce';
 import { bindMessage, setDialogHostAvailable, useDialogQueue } from '@/lib/feedback';
 
 const DialogHost = lazy(async () => ({ default: (await import('./dialog-host')).DialogHost }));
@@ -14,6 +15,7 @@ export function FeedbackBridge() {
   const [hostNeeded, setHostNeeded] = useState(false);
   if (asked && !hostNeeded) setHostNeeded(true);
   useEffect(() => {
+    mountAnnouncer();
     bindMessage(messageApi);
     setDialogHostAvailable(true);
     return () => {

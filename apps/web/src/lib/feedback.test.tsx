@@ -40,6 +40,14 @@ describe('toast durations (SPEC 9)', () => {
   });
 });
 
+describe('toasts read out', () => {
+  it('shows each toast as an alert, which a screen reader reads as it appears', async () => {
+    act(() => toast.success('已保存'));
+    const notice = (await screen.findByText('已保存')).closest('.ant-message-notice');
+    expect(notice).toHaveAttribute('role', 'alert');
+  });
+});
+
 describe('dialogs', () => {
   it('asks in a confirm titled 提示 and resolves true on OK', async () => {
     const answer = confirmDialog('确定删除吗？');

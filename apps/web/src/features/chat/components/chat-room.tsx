@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Drawer, Flex, Tag, theme, Typography } from 'antd';
+import type { TextAreaRef } from 'antd/es/input/TextArea';
 import {
   ArrowLeftOutlined,
   DownloadOutlined,
@@ -26,6 +27,7 @@ import { useStopAnswer } from '../api/stop-answer';
 import { useAnswerStreams } from '../hooks/use-answer-streams';
 import { useCitationRefresh, useDocuments } from '../api/documents';
 import { useChatT } from '../i18n';
+import { AnswerAnnouncer } from './answer-announcer';
 import { BudgetLeft } from './budget-left';
 import { Composer } from './composer';
 import { DocumentsBar } from './documents-bar';
@@ -195,7 +197,16 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
       return false;
     }
   };
-  const onStop = useCallback((id: number) => stop.mutate(id), [stop]);
+  // The message box holds the focus after a send, a stop (the stop button is replaced) and an
+  // edit that was saved (the edited question is replaced by its new version).
+  const composerInput = useRef<TextAreaRef>(null);
+  const onStop = useCallback(
+    (id: number) => {
+      stop.mutate(id);
+      composerInput.current?.focus();
+    },
+    [stop],
+  );
   // The version a switch or a regeneration has just shown: its ‹ n / m › takes the focus.
   const [versionFocus, setVersionFocus] = useState<number>();
   const onRegenerate = useCallback(
@@ -209,6 +220,7 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
       if (activeId === undefined) return false;
       try {
         await edit.mutateAsync({ conversationId: activeId, messageId, content });
+        composerInput.current?.focus();
         return true;
       } catch {
         return false;
@@ -352,7 +364,9 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
               onShowVersion={onShowVersion}
               versionFocusId={versionFocus}
             />
+            <AnswerAnnouncer messages={messages} />
             <Composer
+              inputRef={composerInput}
               disabled={noModel}
               streaming={streamingMessage !== undefined}
               sending={send.isPending}
@@ -364,6 +378,7 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
                   roomId={room.id}
                   conversationId={activeId}
                   documents={documents.data ?? []}
+                  loading={documents.data === undefined}
                   disabled={noModel}
                   onCreated={select}
                 />

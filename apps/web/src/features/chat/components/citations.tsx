@@ -17,7 +17,7 @@ export function Citations({ citations }: { citations: readonly CitationRecord[] 
   const where = (c: CitationRecord) =>
     c.page > 0 ? `${c.name} · ${t('chatDocs.page', { page: c.page })}` : c.name;
   return (
-    <div className="atrium-citations" aria-label={t('chatDocs.citations')}>
+    <div className="atrium-citations" role="group" aria-label={t('chatDocs.citations')}>
       <Typography.Text type="secondary" className="atrium-citations-label">
         {t('chatDocs.citations')}
       </Typography.Text>

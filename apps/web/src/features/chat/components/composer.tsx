@@ -1,5 +1,6 @@
-import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { Button, Image, Input, Tooltip, theme } from 'antd';
+import type { TextAreaRef } from 'antd/es/input/TextArea';
 import { CloseCircleFilled, PauseOutlined, PictureOutlined, SendOutlined } from '@ant-design/icons';
 import { maxImagesPerMessage, maxMessageLength } from '@atrium/shared/contract/chat-limits';
 import { FilePicker } from '@/components/file-library/file-picker/file-picker';
@@ -21,6 +22,8 @@ export interface ComposerProps {
   above?: ReactNode;
   /** Shown under the message box, given the draft (what the budgets leave for it). */
   below?: (draft: { text: string; images: number }) => ReactNode;
+  /** The message box, for the room to give the focus back to it (after a stop or an edit). */
+  inputRef?: RefObject<TextAreaRef | null>;
 }
 
 /** The message box: Enter sends (not while an IME is composing), Shift+Enter adds a line. */
@@ -33,6 +36,7 @@ export function Composer({
   onStop,
   above,
   below,
+  inputRef,
 }: ComposerProps) {
   const t = useChatT();
   const { token } = theme.useToken();
@@ -41,10 +45,16 @@ export function Composer({
   const [images, setImages] = useState<PickedFile[]>([]);
   const [picking, setPicking] = useState(false);
   const composing = useRef(false);
+  const ownInput = useRef<TextAreaRef>(null);
+  const input = inputRef ?? ownInput;
+  // Send becomes stop and back: the button that took the key is replaced, so the focus stays
+  // in (or comes back to) the message box.
+  const refocus = () => input.current?.focus();
 
   const canSend = !disabled && !streaming && !sending && text.trim() !== '';
   const submit = async () => {
     if (!canSend) return;
+    refocus();
     const sent = await onSend(
       text.trim(),
       images.map((i) => i.path),
@@ -94,6 +104,7 @@ export function Composer({
           )}
           <div style={{ display: 'flex', alignItems: 'flex-end', gap: 6 }}>
             <Input.TextArea
+              ref={input}
               variant="borderless"
               value={text}
               disabled={disabled}
@@ -119,7 +130,16 @@ export function Composer({
               </Tooltip>
             )}
             {streaming ? (
-              <Button type="primary" danger icon={<PauseOutlined />} onClick={onStop}>
+              <Button
+                type="primary"
+                danger
+                icon={<PauseOutlined />}
+                aria-label={t('chat.stop')}
+                onClick={() => {
+                  onStop();
+                  refocus();
+                }}
+              >
                 {small ? null : t('chat.stop')}
               </Button>
             ) : (

@@ -34,9 +34,10 @@ const archiveKeys = new Set(['exportMarkdown', 'exportJson', 'share']);
 
 /**
  * What a conversation's menu adds: export it as Markdown or JSON, share it. `run` answers true
- * for the keys it took; `dialogs` renders the share dialog.
+ * for the keys it took; `dialogs` renders the share dialog, which gives the focus back through
+ * `returnFocus` when it closes.
  */
-export function useConversationArchive(): {
+export function useConversationArchive(returnFocus?: () => void): {
   items: MenuItem[];
   run: (key: string, conversation: ConversationRecord) => boolean;
   dialogs: ReactNode;
@@ -64,7 +65,13 @@ export function useConversationArchive(): {
   return {
     items,
     run,
-    dialogs: <ShareDialog conversation={sharing} onClose={() => setSharing(undefined)} />,
+    dialogs: (
+      <ShareDialog
+        conversation={sharing}
+        onClose={() => setSharing(undefined)}
+        afterClose={returnFocus}
+      />
+    ),
   };
 }
 

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, Dropdown, Empty, Input, Modal, Spin, theme, Typography } from 'antd';
+import type { InputRef } from 'antd';
 import {
   DeleteOutlined,
   EditOutlined,
@@ -52,12 +53,21 @@ export function ConversationList({
     return () => clearTimeout(timer);
   }, [typed]);
   const searching = keywords !== '';
-  const archive = useConversationArchive();
+  // The "…" button a menu's dialog was opened from: the menu item is gone once the dialog
+  // closes, so the focus goes back to this button (or, with its row deleted, the list's search).
+  const opener = useRef<HTMLElement | null>(null);
+  const search = useRef<InputRef>(null);
+  const returnFocus = useCallback(() => {
+    if (opener.current?.isConnected) opener.current.focus();
+    else search.current?.focus();
+  }, []);
+  const archive = useConversationArchive(returnFocus);
 
   const remove = async (conversation: ConversationRecord) => {
     if (await confirmDialog(t('chat.confirmDelete', { title: conversation.title }))) {
       await onDelete(conversation.id);
     }
+    returnFocus();
   };
 
   return (
@@ -67,6 +77,7 @@ export function ConversationList({
           {t('chat.newConversation')}
         </Button>
         <Input
+          ref={search}
           allowClear
           value={typed}
           onChange={(e) => setTyped(e.target.value)}
@@ -98,32 +109,30 @@ export function ConversationList({
             return (
               <div
                 key={c.id}
-                role="button"
-                tabIndex={0}
-                aria-current={active ? 'true' : undefined}
-                onClick={() => onSelect(c.id)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter' || e.key === ' ') {
-                    e.preventDefault();
-                    onSelect(c.id);
-                  }
-                }}
+                className="atrium-conv-row"
                 style={{
                   display: 'flex',
                   alignItems: 'center',
-                  gap: 8,
-                  padding: '8px 6px 8px 10px',
+                  gap: 4,
+                  padding: '0 6px 0 0',
                   marginBottom: 2,
                   borderRadius: 8,
-                  cursor: 'pointer',
                   background: active ? token.colorPrimaryBg : undefined,
                   color: active ? token.colorPrimaryText : undefined,
                 }}
               >
-                <MessageOutlined style={{ opacity: 0.6 }} />
-                <Typography.Text ellipsis style={{ flex: 1, color: 'inherit' }}>
-                  {c.title}
-                </Typography.Text>
+                {/* The row opens the conversation; its actions are a control of their own beside it. */}
+                <button
+                  type="button"
+                  className="atrium-conv-select"
+                  aria-current={active ? 'true' : undefined}
+                  onClick={() => onSelect(c.id)}
+                >
+                  <MessageOutlined aria-hidden style={{ opacity: 0.6 }} />
+                  <Typography.Text ellipsis style={{ flex: 1, color: 'inherit' }}>
+                    {c.title}
+                  </Typography.Text>
+                </button>
                 <Dropdown
                   trigger={['click']}
                   menu={{
@@ -152,7 +161,10 @@ export function ConversationList({
                     type="text"
                     aria-label={t('chat.conversationActions')}
                     icon={<MoreOutlined />}
-                    onClick={(e) => e.stopPropagation()}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      opener.current = e.currentTarget;
+                    }}
                   />
                 </Dropdown>
               </div>
@@ -166,6 +178,7 @@ export function ConversationList({
         open={renaming !== undefined}
         title={t('chat.renameTitle')}
         onCancel={() => setRenaming(undefined)}
+        afterClose={returnFocus}
         okButtonProps={{ disabled: title.trim() === '' }}
         onOk={asyncHandler(async () => {
           if (renaming) await onRename(renaming.id, title.trim());

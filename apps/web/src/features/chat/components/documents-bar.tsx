@@ -16,6 +16,7 @@ import type { PickedFile } from '@/components/file-library/file-picker/selection
 import { toast } from '@/lib/feedback';
 import { useSmallWindow } from '@/lib/use-media-query';
 import { useAttachDocuments, useDetachDocument } from '../api/documents';
+import { DocumentsAnnouncer } from './documents-announcer';
 import { useChatDocsT } from '../docs-i18n';
 import './chat-docs.css';
 
@@ -50,6 +51,7 @@ function DocumentChip({
   return (
     <Tooltip title={title}>
       <span
+        role="group"
         className={`atrium-doc-chip atrium-doc-${doc.status}`}
         data-status={doc.status}
         aria-label={`${doc.name}: ${failed ? title : state}`}
@@ -89,6 +91,8 @@ export interface DocumentsBarProps {
   /** The open conversation; undefined for a draft, whose conversation the attach creates. */
   conversationId: number | undefined;
   documents: readonly DocumentRecord[];
+  /** The documents are not known yet (nothing is said of them until they are). */
+  loading?: boolean;
   disabled: boolean;
   /** A draft's first documents created its conversation (only when they were attached). */
   onCreated: (conversationId: number) => void;
@@ -102,6 +106,7 @@ export function DocumentsBar({
   roomId,
   conversationId,
   documents,
+  loading = false,
   disabled,
   onCreated,
 }: DocumentsBarProps) {
@@ -137,11 +142,16 @@ export function DocumentsBar({
   };
 
   return (
-    <div className="atrium-docs-bar" aria-label={t('chatDocs.attach')}>
+    <div className="atrium-docs-bar" role="group" aria-label={t('chatDocs.attach')}>
+      <DocumentsAnnouncer
+        conversationId={conversationId}
+        documents={loading ? undefined : documents}
+      />
       <Tooltip title={t('chatDocs.attachHint', { max: maxDocumentsPerConversation })}>
         <Button
           size="small"
           icon={<PaperClipOutlined />}
+          aria-label={t('chatDocs.attach')}
           disabled={disabled}
           loading={attach.isPending}
           onClick={() => {

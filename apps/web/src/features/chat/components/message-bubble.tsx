@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { Alert, Avatar, Button, Image, Input, Space, Tooltip, theme, Typography } from 'antd';
 import {
   CopyOutlined,
@@ -36,10 +36,14 @@ export interface MessageBubbleProps {
 function EditQuestion({
   message,
   onSave,
+  onSaved,
   onCancel,
 }: {
   message: MessageRecord;
   onSave: (content: string) => Promise<boolean>;
+  /** Saved: the room gives the focus to the message box. */
+  onSaved: () => void;
+  /** Given up (Esc or Cancel): the focus goes back to the edit button. */
   onCancel: () => void;
 }) {
   const t = useChatT();
@@ -50,7 +54,7 @@ function EditQuestion({
     setSaving(true);
     const ok = await onSave(text.trim());
     setSaving(false);
-    if (ok) onCancel();
+    if (ok) onSaved();
   };
   return (
     <div className="atrium-msg-edit">
@@ -124,6 +128,14 @@ export const MessageBubble = memo(function MessageBubble({
   const t = useChatT();
   const { token } = theme.useToken();
   const [editing, setEditing] = useState(false);
+  // An edit given up gives the focus back to the button that opened it (rendered again by then).
+  const editButton = useRef<HTMLButtonElement>(null);
+  const backToEdit = useRef(false);
+  useEffect(() => {
+    if (editing || !backToEdit.current) return;
+    backToEdit.current = false;
+    editButton.current?.focus();
+  }, [editing]);
   const isUser = message.role === 'user';
   const streaming = message.status === 'streaming';
 
@@ -158,7 +170,11 @@ export const MessageBubble = memo(function MessageBubble({
             <EditQuestion
               message={message}
               onSave={(content) => onEdit(message.id, content)}
-              onCancel={() => setEditing(false)}
+              onSaved={() => setEditing(false)}
+              onCancel={() => {
+                backToEdit.current = true;
+                setEditing(false);
+              }}
             />
           ) : (
             <div
@@ -178,6 +194,7 @@ export const MessageBubble = memo(function MessageBubble({
               />
               <Tooltip title={t('chat.edit')}>
                 <Button
+                  ref={editButton}
                   size="small"
                   type="text"
                   aria-label={t('chat.edit')}
@@ -241,6 +258,7 @@ export const MessageBubble = memo(function MessageBubble({
             <Button
               size="small"
               type="text"
+              aria-label={t('chat.stop')}
               icon={<PauseCircleOutlined />}
               onClick={() => onStop(message.id)}
             >

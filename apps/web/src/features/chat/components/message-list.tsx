@@ -107,9 +107,12 @@ export function MessageList({
         ref={scroller}
         className="atrium-chat-scroll"
         onScroll={onScroll}
+        // The conversation, not read as it changes (that would be every token of an answer):
+        // a settled answer is read once by the room's AnswerAnnouncer. Focusable to scroll by keys.
         role="log"
-        aria-live="polite"
-        aria-relevant="additions"
+        aria-live="off"
+        aria-label={t('chat.messages')}
+        tabIndex={0}
         data-testid="chat-messages"
       >
         {hasOlder ? (

@@ -38,9 +38,12 @@ export function ShareLinkField({ share }: { share: ChatShareRecord }) {
 export function ShareDialog({
   conversation,
   onClose,
+  afterClose,
 }: {
   conversation: ConversationRecord | undefined;
   onClose: () => void;
+  /** Once it has gone: where the focus goes back to (the menu item that opened it is gone). */
+  afterClose?: () => void;
 }) {
   const t = useChatShareT();
   const shares = useShares(conversation !== undefined);
@@ -60,6 +63,7 @@ export function ShareDialog({
       open={conversation !== undefined}
       title={t('chatShare.createTitle', { title: conversation?.title ?? '' })}
       onCancel={close}
+      afterClose={afterClose}
       destroyOnHidden
       footer={
         made ? (

@@ -19,6 +19,7 @@ export const chatEn: ChatMessages = {
   'chat.confirmDelete': 'Delete the conversation “{{title}}”? Its messages cannot be restored.',
   'chat.placeholder': 'Type a message: Enter sends, Shift + Enter adds a line',
   'chat.placeholderSmall': 'Type a message',
+  'chat.messages': 'Conversation',
   'chat.send': 'Send',
   'chat.stop': 'Stop',
   'chat.regenerate': 'Regenerate',

@@ -16,6 +16,7 @@ export const chatZhCN = {
   'chat.confirmDelete': '删除对话“{{title}}”？其中的消息将无法恢复。',
   'chat.placeholder': '输入消息，Enter 发送，Shift + Enter 换行',
   'chat.placeholderSmall': '输入消息',
+  'chat.messages': '对话内容',
   'chat.send': '发送',
   'chat.stop': '停止',
   'chat.regenerate': '重新生成',

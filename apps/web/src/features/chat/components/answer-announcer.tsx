@@ -1,0 +1,37 @@
+import { useEffect, useRef } from 'react';
+import type { MessageRecord } from '@atrium/shared/contract/chat';
+import { useChatT } from '../i18n';
+import { spokenAnswer } from './spoken-answer';
+
+/**
+ * A polite live region that reads an answer once, when it settles (done, stopped or failed):
+ * never token by token, and not again on a re-render, a version switch or a conversation opened
+ * with its answers already settled. Only an answer seen writing here is read when it ends.
+ */
+export function AnswerAnnouncer({ messages }: { messages: readonly MessageRecord[] }) {
+  const t = useChatT();
+  const region = useRef<HTMLDivElement>(null);
+  const writing = useRef(new Set<number>());
+  useEffect(() => {
+    const shown = new Set<number>();
+    let settled: MessageRecord | undefined;
+    for (const m of messages) {
+      if (m.role !== 'assistant') continue;
+      shown.add(m.id);
+      if (m.status === 'streaming') writing.current.add(m.id);
+      else if (writing.current.delete(m.id)) settled = m;
+    }
+    // An answer switched away from while it was written is not read when it comes back.
+    for (const id of writing.current) if (!shown.has(id)) writing.current.delete(id);
+    if (settled && region.current) region.current.textContent = spokenAnswer(settled, t);
+  }, [messages, t]);
+  return (
+    <div
+      ref={region}
+      className="atrium-sr-only"
+      aria-live="polite"
+      aria-atomic="true"
+      data-testid="answer-announcer"
+    />
+  );
+}
