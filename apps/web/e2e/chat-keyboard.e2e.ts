@@ -1,0 +1,194 @@
+import { mkdirSync } from 'node:fs';
+import type { Locator, Page } from '@playwright/test';
+import { startFakeOpenAi, type FakeOpenAi } from '../../server/src/testing/fake-openai';
+import { expect, test, type AtriumServer } from './fixtures';
+import { adminAuth, addModel, call } from './api-call';
+
+/**
+ * The chat by keyboard and screen reader (issue 29 point 3): ask, stop, edit and switch versions
+ * with the keyboard only, the focus where the hands are after each step, and the polite live
+ * region holding the settled answer (once; not again on a version switch).
+ * With SCREENSHOTS=1 the focus states are photographed into /work/screens/h-a11y-chat.
+ */
+const SCREENS = '/work/screens/h-a11y-chat';
+const MEMBER = { username: 'keyboarder', password: 'key-Member-pass-42' };
+const long = Array.from({ length: 80 }, (_, i) => `word${i}`).join(' ');
+
+let fake: FakeOpenAi;
+
+test.beforeAll(async () => {
+  fake = await startFakeOpenAi({ models: ['story-model'] });
+  fake.setDefault({ text: 'A short answer.', delayMs: 20 });
+});
+
+test.afterAll(async () => {
+  await fake.close();
+});
+
+async function seed(page: Page, atrium: AtriumServer) {
+  const admin = await adminAuth(atrium);
+  const model = await addModel(
+    atrium.url,
+    admin,
+    { name: 'Fake', baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' },
+    { name: 'story-model', title: 'Story Teller' },
+  );
+  const room = await call<{ id: number }>(
+    atrium.url,
+    'admin/api/aigc/chat_room/save',
+    { id: 0, title: 'Keyboard room', description: '<p>Stories.</p>', modelId: model.id, sort: 0 },
+    admin,
+  );
+  await call(
+    atrium.url,
+    'admin/api/aigc/usage/quota_save',
+    { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 },
+    admin,
+  );
+  await call(atrium.url, 'admin/api/members/create', MEMBER, admin);
+  const { token } = await call<{ token: string }>(atrium.url, 'api/auth/login', MEMBER);
+  await page.context().addCookies([{ name: 'api-token', value: token, url: atrium.url }]);
+  return room.id;
+}
+
+/** Presses `key` until `target` has the focus: it is reachable by the keyboard alone. */
+async function pressTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab', max = 80) {
+  await expect(target).toBeVisible();
+  for (let i = 0; i < max; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`${key} never reached ${target.toString()}`);
+}
+
+const shots = process.env.SCREENSHOTS === '1';
+async function shoot(page: Page, name: string) {
+  if (shots) await page.screenshot({ animations: 'disabled', path: `${SCREENS}/${name}.png` });
+}
+
+const words = {
+  'zh-CN': {
+    box: '输入消息',
+    stop: /停\s*止/,
+    edit: '编辑',
+    editBox: '编辑你的问题',
+    previous: '上一版本',
+    next: '下一版本',
+    stopped: '已停止',
+  },
+  en: {
+    box: 'Type a message',
+    stop: 'Stop',
+    edit: 'Edit',
+    editBox: 'Edit your question',
+    previous: 'Previous version',
+    next: 'Next version',
+    stopped: 'Stopped',
+  },
+};
+
+test('the chat by keyboard only: ask, stop, edit, switch versions; focus kept; the answer read once', async ({
+  page,
+  atrium,
+}) => {
+  test.setTimeout(120_000);
+  if (shots) mkdirSync(SCREENS, { recursive: true });
+  const roomId = await seed(page, atrium);
+  const answers = page.locator('[data-role="assistant"]');
+  const questions = page.locator('[data-role="user"]');
+  const spoken = page.getByTestId('answer-announcer');
+
+  for (const [lang, width] of [
+    ['zh-CN', 1280],
+    ['en', 375],
+  ] as const) {
+    const w = words[lang];
+    const tag = `${lang}-${width}`;
+    await page.setViewportSize({ width, height: width > 600 ? 800 : 812 });
+    await page.goto(`${atrium.url}#/${roomId}?c=new`);
+    await page.evaluate((l) => localStorage.setItem('atrium.lang', l), lang);
+    await page.reload();
+    const box = page.getByLabel(w.box, { exact: true });
+
+    // From the top of the page, Tab reaches the message box; a question is sent with Enter and
+    // the focus stays in the box.
+    await pressTo(page, box, 'Tab');
+    await shoot(page, `composer-${tag}`);
+    fake.script({ text: long, delayMs: 120 });
+    await page.keyboard.type('Tell me a long story');
+    await page.keyboard.press('Enter');
+    await expect(answers.last()).toHaveAttribute('data-status', 'streaming');
+    await expect(box).toBeFocused();
+    await expect(box).toHaveValue('');
+    await expect(answers.last()).toContainText('word2');
+
+    // Stop by keyboard: the stop button is replaced by send, and the focus goes back to the box.
+    const stop = page.locator('.atrium-composer').getByRole('button', { name: w.stop });
+    await pressTo(page, stop, 'Tab');
+    await shoot(page, `stop-${tag}`);
+    await page.keyboard.press('Enter');
+    await expect(answers.last()).toHaveAttribute('data-status', 'stopped');
+    await expect(box).toBeFocused();
+    // The live region read the stopped answer once it settled: its words and how it ended.
+    await expect(spoken).toHaveText(new RegExp(`^word0 word1 .* ${w.stopped}$`));
+    await expect(spoken).toHaveAttribute('aria-live', 'polite');
+
+    // Another question, answered in full: the region holds the answer's words, without marks.
+    fake.script({ text: 'A fox **crossed** the `river`.', delayMs: 20 });
+    await page.keyboard.type('Something short');
+    await page.keyboard.press('Enter');
+    await expect(answers.last()).toHaveAttribute('data-status', 'done');
+    await expect(spoken).toHaveText('A fox crossed the river.');
+    await expect(box).toBeFocused();
+
+    // Edit the question by keyboard: Esc gives the focus back to its edit button...
+    const edit = questions.last().getByRole('button', { name: w.edit, exact: true });
+    await pressTo(page, edit, 'Shift+Tab');
+    await shoot(page, `edit-button-${tag}`);
+    await page.keyboard.press('Enter');
+    const editBox = page.getByLabel(w.editBox);
+    await expect(editBox).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(edit).toBeFocused();
+    // ...and a saved edit (a new version of the question) leaves the focus in the message box.
+    await page.keyboard.press('Enter');
+    await expect(editBox).toBeFocused();
+    await page.keyboard.press('ControlOrMeta+a');
+    fake.script({ text: 'The owl slept all day.', delayMs: 20 });
+    await page.keyboard.type('Something else');
+    await page.keyboard.press('Enter');
+    await expect(box).toBeFocused();
+    await expect(answers.last()).toHaveAttribute('data-status', 'done');
+    await expect(answers.last()).toContainText('The owl slept all day.');
+    await expect(spoken).toHaveText('The owl slept all day.');
+
+    // Switch the question's versions by keyboard: the shown version's "n / m" takes the focus;
+    // the live region says nothing again (the answers shown were settled before).
+    await spoken.evaluate((el) => {
+      const w = window as unknown as { spokenAgain: number };
+      w.spokenAgain = 0;
+      new MutationObserver(() => (w.spokenAgain += 1)).observe(el, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
+    });
+    const previous = questions.last().getByRole('button', { name: w.previous });
+    await pressTo(page, previous, 'Shift+Tab');
+    await page.keyboard.press('Enter');
+    const focused = page.locator(':focus');
+    await expect(focused).toHaveText('1 / 2');
+    await expect(questions.last()).toContainText('Something short');
+    await expect(answers.last()).toContainText('A fox crossed the river.');
+    await shoot(page, `version-${tag}`);
+    await page.keyboard.press('Tab');
+    await expect(questions.last().getByRole('button', { name: w.next })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(focused).toHaveText('2 / 2');
+    await expect(answers.last()).toContainText('The owl slept all day.');
+    expect(
+      await page.evaluate(() => (window as unknown as { spokenAgain: number }).spokenAgain),
+    ).toBe(0);
+    await expect(spoken).toHaveText('The owl slept all day.');
+  }
+});
