@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { startFakeOpenAi, type FakeOpenAi } from '../../server/src/testing/fake-openai';
 import { expect, test, type AtriumServer } from './fixtures';
@@ -25,7 +26,15 @@ test.afterAll(async () => {
   await fake.close();
 });
 
+/** One room and member for the file's tests (the server is the worker's); the member signed in. */
+let seeded: { roomId: number; token: string } | undefined;
 async function seed(page: Page, atrium: AtriumServer) {
+  seeded ??= await seedOnce(atrium);
+  await page.context().addCookies([{ name: 'api-token', value: seeded.token, url: atrium.url }]);
+  return seeded.roomId;
+}
+
+async function seedOnce(atrium: AtriumServer) {
   const admin = await adminAuth(atrium);
   const model = await addModel(
     atrium.url,
@@ -47,8 +56,7 @@ async function seed(page: Page, atrium: AtriumServer) {
   );
   await call(atrium.url, 'admin/api/members/create', MEMBER, admin);
   const { token } = await call<{ token: string }>(atrium.url, 'api/auth/login', MEMBER);
-  await page.context().addCookies([{ name: 'api-token', value: token, url: atrium.url }]);
-  return room.id;
+  return { roomId: room.id, token };
 }
 
 /** Presses `key` until `target` has the focus: it is reachable by the keyboard alone. */
@@ -191,4 +199,80 @@ test('the chat by keyboard only: ask, stop, edit, switch versions; focus kept; t
     ).toBe(0);
     await expect(spoken).toHaveText('The owl slept all day.');
   }
+});
+
+/**
+ * Critical and serious WCAG 2.1 A/AA violations inside `include`, named by rule and element.
+ * Colour contrast is left to a11y.e2e.ts: it comes from the theme's tokens, not from this area's
+ * markup, and that scan walks every page in both themes.
+ */
+async function serious(page: Page, include: string, label: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .include(include)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .disableRules(['color-contrast'])
+    .analyze();
+  return result.violations
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .flatMap((v) => v.nodes.map((n) => `${label}: ${v.id} (${v.impact}) at ${n.target.join(' ')}`));
+}
+
+test('the chat, its search results and share dialog: no critical or serious axe violations, light and dark, zh-CN 1280 and en 375', async ({
+  page,
+  atrium,
+}) => {
+  test.setTimeout(180_000);
+  const roomId = await seed(page, atrium);
+  const found: string[] = [];
+  const answers = page.locator('[data-role="assistant"]');
+
+  for (const [lang, width] of [
+    ['zh-CN', 1280],
+    ['en', 375],
+  ] as const) {
+    for (const mode of ['light', 'dark'] as const) {
+      const tag = `${lang} ${width} ${mode}`;
+      await page.setViewportSize({ width, height: width > 600 ? 800 : 812 });
+      await page.goto(`${atrium.url}#/${roomId}?c=new`);
+      await page.evaluate(
+        ([l, m]) => {
+          localStorage.setItem('atrium.lang', l);
+          localStorage.setItem('atrium.theme', m);
+        },
+        [lang, mode],
+      );
+      await page.reload();
+      await expect(page.locator('html')).toHaveAttribute('data-theme', mode);
+
+      // A chat with a streamed answer (and the documents button above the box).
+      const box = page.getByLabel(words[lang].box, { exact: true });
+      fake.script({ text: 'A fox **crossed** the `river`, twice.', delayMs: 20 });
+      await box.fill(`Fox story ${tag}`);
+      await box.press('Enter');
+      await expect(answers.last()).toHaveAttribute('data-status', 'done');
+      found.push(...(await serious(page, '.atrium-chat', `chat ${tag}`)));
+
+      // The conversation search's results, and the share dialog from a conversation's menu.
+      if (width < 600)
+        await page.getByRole('button', { name: lang === 'en' ? 'Conversations' : '对话' }).click();
+      const search = page.getByLabel(lang === 'en' ? 'Search conversations' : '搜索对话');
+      await search.fill('fox');
+      await expect(page.locator('.atrium-chat-search')).toBeVisible();
+      found.push(...(await serious(page, 'nav', `search results ${tag}`)));
+      await search.fill('');
+      const actions = page
+        .getByRole('button', { name: lang === 'en' ? 'Conversation actions' : '对话操作' })
+        .first();
+      await actions.click();
+      await page.getByRole('menuitem', { name: lang === 'en' ? 'Share link' : '分享链接' }).click();
+      const dialog = page.getByRole('dialog', { name: /Share “|分享“/ });
+      await expect(dialog).toBeVisible();
+      found.push(...(await serious(page, '.ant-modal', `share dialog ${tag}`)));
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      // Closed, it gives the focus back to the button its menu was opened from.
+      await expect(actions).toBeFocused();
+    }
+  }
+  expect(found).toEqual([]);
 });
