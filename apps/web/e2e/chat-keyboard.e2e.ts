@@ -148,6 +148,16 @@ test('the chat by keyboard only: ask, stop, edit, switch versions; focus kept; t
     await expect(answers.last()).toHaveAttribute('data-status', 'done');
     await expect(spoken).toHaveText('A fox crossed the river.');
     await expect(box).toBeFocused();
+    if (shots) {
+      // The conversation (a tab stop, to scroll by keys) and a conversation's button, focused.
+      await pressTo(page, page.getByTestId('chat-messages'), 'Shift+Tab');
+      await shoot(page, `conversation-${tag}`);
+      if (width > 600) {
+        await pressTo(page, page.locator('.atrium-conv-select').first(), 'Shift+Tab');
+        await shoot(page, `conversation-row-${tag}`);
+      }
+      await pressTo(page, box, 'Tab');
+    }
 
     // Edit the question by keyboard: Esc gives the focus back to its edit button...
     const edit = questions.last().getByRole('button', { name: w.edit, exact: true });
