@@ -245,11 +245,11 @@ test('the chat, its search results and share dialog: no critical or serious axe 
       await page.setViewportSize({ width, height: width > 600 ? 800 : 812 });
       await page.goto(`${atrium.url}#/${roomId}?c=new`);
       await page.evaluate(
-        ([l, m]) => {
+        ({ l, m }) => {
           localStorage.setItem('atrium.lang', l);
           localStorage.setItem('atrium.theme', m);
         },
-        [lang, mode],
+        { l: lang, m: mode },
       );
       await page.reload();
       await expect(page.locator('html')).toHaveAttribute('data-theme', mode);

@@ -19,6 +19,7 @@ const message = (fields: Partial<MessageRecord>): MessageRecord => ({
   createdAt: 0,
   updatedAt: 0,
   ...fields,
+  error: fields.error ?? '',
 });
 const question = message({ id: 1, role: 'user', content: 'Tell me a story', status: 'done' });
 
@@ -84,7 +85,7 @@ describe('the answer live region', () => {
   });
 
   it('says how a stopped or failed answer ended, in the language on screen', async () => {
-    await act(() => setLanguage('en'));
+    act(() => setLanguage('en'));
     const view = renderWithProviders(
       <AnswerAnnouncer messages={[question, message({ content: 'Half' })]} />,
     );
@@ -93,7 +94,9 @@ describe('the answer live region', () => {
       <AnswerAnnouncer messages={[question, message({ content: 'Half', status: 'stopped' })]} />,
     );
     view.rerender(
-      <AnswerAnnouncer messages={[question, message({ id: 4, content: '', status: 'streaming' })]} />,
+      <AnswerAnnouncer
+        messages={[question, message({ id: 4, content: '', status: 'streaming' })]}
+      />,
     );
     view.rerender(
       <AnswerAnnouncer

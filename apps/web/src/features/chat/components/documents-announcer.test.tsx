@@ -22,7 +22,9 @@ const doc = (over: Partial<DocumentRecord>): DocumentRecord => ({
 const polite = () => document.querySelector('[data-announcer="polite"]');
 /** What the region holds once its words are written (a moment after they are asked for). */
 const heard = () => {
-  act(() => vi.runOnlyPendingTimers());
+  act(() => {
+    vi.runOnlyPendingTimers();
+  });
   return polite()?.textContent ?? '';
 };
 
