@@ -135,6 +135,8 @@ export function ConversationList({
                 </button>
                 <Dropdown
                   trigger={['click']}
+                  // Opened by a key, the menu takes the focus: arrows move in it, Enter picks.
+                  autoFocus
                   menu={{
                     items: [
                       { key: 'rename', icon: <EditOutlined />, label: t('chat.rename') },
