@@ -1,5 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CopyOutlined, ExportOutlined } from '@ant-design/icons';
+import { Button } from 'antd';
+import { copyText } from '@/lib/copy';
 import { useFilesT } from '@/components/file-library/i18n';
 import { useFileUsage } from '@/components/file-library/api/file-usage';
 import { formatSize, isImageRecord, typeLabel, type FileRecord } from './file-record';
@@ -82,13 +85,30 @@ export function FileDetails({
     rows.push([t('files.detailUsedBy'), text]);
   }
   return (
-    <dl className="atrium-fp-details" aria-label={t('files.details')} aria-live="polite">
-      {rows.map(([label, value]) => (
-        <div key={label} className="atrium-fp-detail">
-          <dt>{label}</dt>
-          <dd title={value}>{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <>
+      <dl className="atrium-fp-details" aria-label={t('files.details')} aria-live="polite">
+        {rows.map(([label, value]) => (
+          <div key={label} className="atrium-fp-detail">
+            <dt>{label}</dt>
+            <dd title={value}>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {/* The tile's "open" and "copy link" for the keyboard and screen readers (issue 29). */}
+      <div className="atrium-fp-detail-actions">
+        <Button
+          size="small"
+          icon={<ExportOutlined />}
+          href={record.fullPath}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          {t('files.open')}
+        </Button>
+        <Button size="small" icon={<CopyOutlined />} onClick={() => void copyText(record.fullPath)}>
+          {t('files.copyLink')}
+        </Button>
+      </div>
+    </>
   );
 }

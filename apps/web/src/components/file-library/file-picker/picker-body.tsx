@@ -115,8 +115,11 @@ export function PickerBody(props: PickerBodyProps) {
     }
     list.select(result.selected);
   };
+  const fold = useRef<HTMLButtonElement>(null);
   const chooseCategory = (id: number) => {
     list.chooseCategory(id);
+    // On a phone the tree folds away: focus goes back to its button, not to the page.
+    if (narrow && menuOpen) fold.current?.focus();
     setMenuOpen(false);
     reload();
   };
@@ -186,6 +189,7 @@ export function PickerBody(props: PickerBodyProps) {
         total={list.list.data?.total ?? 0}
         totalCapped={list.list.data?.totalCapped ?? false}
         onPage={list.setPage}
+        onConfirm={props.onConfirm ? confirm : undefined}
       />
     </>
   );
@@ -194,6 +198,7 @@ export function PickerBody(props: PickerBodyProps) {
     <div className={narrow ? 'atrium-fp-gallery is-narrow' : 'atrium-fp-gallery'}>
       {narrow ? (
         <Button
+          ref={fold}
           className="atrium-fp-fold"
           block
           icon={<FolderOutlined />}

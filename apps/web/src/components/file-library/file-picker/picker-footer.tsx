@@ -64,11 +64,10 @@ export function PickerFooter(props: PickerFooterProps) {
               {t('files.selectPage')}
             </Checkbox>
           ) : null}
-          {selected.length > 0 ? (
-            <span className="atrium-fp-count" aria-live="polite">
-              {t('files.checked', { n: selected.length })}
-            </span>
-          ) : null}
+          {/* Always there, so a screen reader hears each change of the count (issue 29). */}
+          <span className="atrium-fp-count" role="status" aria-live="polite" aria-atomic>
+            {selected.length > 0 ? t('files.checked', { n: selected.length }) : null}
+          </span>
           <div className="atrium-fp-actions" role="group" aria-label={t('files.selectionActions')}>
             {permission.delete
               ? action(t('files.delete'), <DeleteOutlined />, {

@@ -26,6 +26,7 @@ export function SubDialog({ open, title, loading, onConfirm, onClose, children }
       width={subDialogWidth(narrow)}
       title={title}
       onCancel={onClose}
+      className="atrium-fp-sub"
       forceRender
       footer={
         <Button type="primary" loading={loading} onClick={onConfirm}>

@@ -36,7 +36,7 @@ export const filesEn: FilesMessages = {
   'files.typeFiles': '{{type}} File(s)',
   'files.total': 'Total {{total}}',
   'files.categories': 'Categories',
-  'files.checked': '{{n}} checked',
+  'files.checked': '{{n}} selected',
   'files.upload': 'Upload',
   'files.uploadError': 'Upload Error : {{error}}',
   'files.serverError': 'Server Error',
@@ -152,4 +152,8 @@ export const filesEn: FilesMessages = {
   'files.placeSeparator': ', ',
   'files.selectionActions': 'Actions on the selected files',
   'files.twoSentences': '{{first}} {{second}}',
+  'files.tiles': 'Files on this page',
+  'files.tilesHint': 'Arrow keys move between files, Space selects, Enter confirms.',
+  'files.tilesHintFlat': 'Arrow keys move between files, Space or Enter selects.',
+  'files.tileType': '{{type}} file',
 };

@@ -146,6 +146,10 @@ export const filesZhCN = {
   'files.placeSeparator': '、',
   'files.selectionActions': '对所选文件的操作',
   'files.twoSentences': '{{first}}{{second}}',
+  'files.tiles': '本页文件',
+  'files.tilesHint': '方向键在文件间移动，空格键选择，回车键确认。',
+  'files.tilesHintFlat': '方向键在文件间移动，空格键或回车键选择。',
+  'files.tileType': '{{type}} 文件',
 };
 
 export type FilesMessages = Record<keyof typeof filesZhCN, string>;
