@@ -21,6 +21,7 @@ const passes = [
     banners: '首页横幅',
     selectImage: '选择图片',
     addCategory: '新增分类',
+    name: '名称',
     tiles: '本页文件',
     count: '已选 3 项',
   },
@@ -30,6 +31,7 @@ const passes = [
     banners: 'Home banners',
     selectImage: 'Select image',
     addCategory: 'Add Category',
+    name: 'Name',
     tiles: 'Files on this page',
     count: '3 selected',
   },
@@ -105,7 +107,7 @@ test('the picker without a mouse: three files in order, confirmed, focus back on
     await tabTo(page, add);
     await page.keyboard.press('Enter');
     const sub = page.locator('.atrium-fp-sub').filter({ hasText: pass.addCategory });
-    await expect(sub.getByRole('textbox').first()).toBeVisible();
+    await expect(sub.getByRole('textbox', { name: pass.name })).toBeFocused();
     await expectNoSeriousViolations(
       page,
       '.atrium-fp-sub',
@@ -114,6 +116,36 @@ test('the picker without a mouse: three files in order, confirmed, focus back on
     await page.keyboard.press('Escape');
     await expect(sub).toBeHidden();
     await expect(picker).toBeVisible();
+    await expect(add).toBeFocused();
+    if (pass.width > 600) {
+      // A category, added by keyboard (the name field has focus; Enter saves), gives the tree a
+      // branch to fold.
+      await page.keyboard.press('Enter');
+      await expect(sub.getByRole('textbox', { name: pass.name })).toBeFocused();
+      await page.keyboard.type(`kb-${suffix}`);
+      await page.keyboard.press('Enter');
+      await expect(sub).toBeHidden();
+      await expect(picker.getByRole('treeitem', { name: `kb-${suffix}` })).toBeVisible();
+    }
+
+    if (pass.width > 600) {
+      // The tree by keys (antd Tree): Home to the root, Left folds, Right and Enter unfold.
+      const tree = picker.getByRole('tree');
+      const root = tree.getByRole('treeitem').first();
+      await tabTo(page, tree);
+      await page.keyboard.press('Home');
+      await expect(root).toHaveAttribute('aria-expanded', 'true');
+      if (SHOTS)
+        await picker.screenshot({ path: `${SHOTS}/tree-focus-${pass.lang}-${pass.width}.png` });
+      await page.keyboard.press('ArrowLeft');
+      await expect(root).toHaveAttribute('aria-expanded', 'false');
+      await page.keyboard.press('ArrowRight');
+      await expect(root).toHaveAttribute('aria-expanded', 'true');
+      await page.keyboard.press('Enter');
+      await expect(root).toHaveAttribute('aria-expanded', 'false');
+      await page.keyboard.press('Enter');
+      await expect(root).toHaveAttribute('aria-expanded', 'true');
+    }
 
     // Into the grid: one Tab stop, arrows to a tile, Space to choose; blue, red, then green.
     await tabTo(page, tiles.first());

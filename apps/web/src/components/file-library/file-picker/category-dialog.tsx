@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { Form, Input } from 'antd';
+import { useEffect, useRef } from 'react';
+import { Form, Input, type InputRef } from 'antd';
 import { useFilesT } from '@/components/file-library/i18n';
 import type { CategoryOption } from './categories';
 import { CategorySelect } from './category-select';
@@ -27,6 +27,7 @@ export function CategoryDialog(props: CategoryDialogProps) {
   const [form] = Form.useForm<{ pid: number; title: string }>();
   const { open, draft } = props;
   const edits = useUnsavedEdits(open);
+  const name = useRef<InputRef>(null);
 
   useEffect(() => {
     if (open) form.setFieldsValue({ pid: draft.pid, title: draft.title });
@@ -47,6 +48,7 @@ export function CategoryDialog(props: CategoryDialogProps) {
       loading={props.loading}
       onConfirm={submit}
       onClose={edits.guard(props.onClose)}
+      onOpened={() => name.current?.focus()}
     >
       <Form
         form={form}
@@ -66,7 +68,7 @@ export function CategoryDialog(props: CategoryDialogProps) {
             { max: 100 },
           ]}
         >
-          <Input autoFocus maxLength={100} onPressEnter={submit} />
+          <Input ref={name} maxLength={100} onPressEnter={submit} />
         </Form.Item>
       </Form>
     </SubDialog>

@@ -12,11 +12,15 @@ export interface SubDialogProps {
   loading: boolean;
   onConfirm: () => void;
   onClose: () => void;
+  /** Once it has opened: where the keyboard should start (the dialog stays mounted, so a field's
+   * autoFocus works only the first time). */
+  onOpened?: () => void;
   children: ReactNode;
 }
 
 /** The picker's small dialogs (SPEC 2.4: 30% wide): a form, then "Confirm". */
-export function SubDialog({ open, title, loading, onConfirm, onClose, children }: SubDialogProps) {
+export function SubDialog(props: SubDialogProps) {
+  const { open, title, loading, onConfirm, onClose, children } = props;
   const t = useFilesT();
   const narrow = useSmallWindow();
   useEscapeLayer(open, onClose);
@@ -27,6 +31,9 @@ export function SubDialog({ open, title, loading, onConfirm, onClose, children }
       title={title}
       onCancel={onClose}
       className="atrium-fp-sub"
+      afterOpenChange={(visible) => {
+        if (visible) props.onOpened?.();
+      }}
       forceRender
       footer={
         <Button type="primary" loading={loading} onClick={onConfirm}>
