@@ -33,23 +33,24 @@ export function FileGrid(props: FileGridProps) {
   // Roving tabindex: one tile in the Tab order, arrows move it (kept in range as pages change).
   const [current, setCurrent] = useState(0);
   const focused = Math.min(current, Math.max(props.records.length - 1, 0));
-  const onKeyDown = (index: number) => (event: KeyboardEvent<HTMLDivElement>) => {
-    const columns = gridColumns(tiles.current);
-    const action = tileKeyAction(
-      event.key,
-      index,
-      props.records.length,
-      columns,
-      props.onConfirm !== undefined,
-    );
-    if (action.kind === 'none') return;
-    event.preventDefault();
-    if (action.kind === 'move') {
-      setCurrent(action.index);
-      tiles.current?.querySelectorAll<HTMLElement>('[role="checkbox"]')[action.index]?.focus();
-    } else if (action.kind === 'toggle') props.onToggle(props.records[index]!);
-    else props.onConfirm?.();
-  };
+  const onKeyDown =
+    (index: number, record: FileRecord) => (event: KeyboardEvent<HTMLDivElement>) => {
+      const columns = gridColumns(tiles.current);
+      const action = tileKeyAction(
+        event.key,
+        index,
+        props.records.length,
+        columns,
+        props.onConfirm !== undefined,
+      );
+      if (action.kind === 'none') return;
+      event.preventDefault();
+      if (action.kind === 'move') {
+        setCurrent(action.index);
+        tiles.current?.querySelectorAll<HTMLElement>('[role="checkbox"]')[action.index]?.focus();
+      } else if (action.kind === 'toggle') props.onToggle(record);
+      else props.onConfirm?.();
+    };
   return (
     <Spin spinning={props.loading} className="atrium-fp-spin">
       <div className="atrium-fp-grid" aria-busy={props.loading}>
@@ -80,7 +81,7 @@ export function FileGrid(props: FileGridProps) {
                 onToggle={props.onToggle}
                 current={index === focused}
                 onFocus={() => setCurrent(index)}
-                onKeyDown={onKeyDown(index)}
+                onKeyDown={onKeyDown(index, record)}
               />
             ))}
           </div>
