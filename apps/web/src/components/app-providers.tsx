@@ -6,6 +6,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from '@/lib/query-client';
 import { useReducedMotion } from '@/lib/use-media-query';
 import { usePreferencesStore } from '@/stores/preferences-store';
+import { requiredMark } from './fields/form-a11y/required-mark';
 import { FeedbackBridge } from './feedback-bridge';
 import { LoadingOverlay } from './loading-overlay';
 
@@ -27,6 +28,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
     <QueryClientProvider client={queryClient}>
       <ConfigProvider
         locale={language === 'en' ? enUS : zhCN}
+        form={{ requiredMark }}
         theme={{
           algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
           token: { colorPrimary: brandColor, borderRadius: 8, fontSize: 14, motion },

@@ -5,6 +5,7 @@ const zhCN = {
   'captcha.label': '图形验证码',
   'captcha.placeholder': '输入图中字符',
   'captcha.required': '请输入图形验证码',
+  'captcha.imageAlt': '图形验证码，点击刷新',
 };
 type CaptchaKey = keyof typeof zhCN;
 
@@ -12,6 +13,7 @@ const en: Record<CaptchaKey, string> = {
   'captcha.label': 'Captcha',
   'captcha.placeholder': 'Characters in the image',
   'captcha.required': 'Please enter the captcha',
+  'captcha.imageAlt': 'Captcha image, click to refresh',
 };
 
 // The control's own words; "Click to refresh" comes from the core messages.

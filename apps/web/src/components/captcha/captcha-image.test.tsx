@@ -46,7 +46,7 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-const img = () => screen.getByRole('button', { name: 'Click to refresh' });
+const img = () => screen.getByRole('button', { name: 'Captcha image, click to refresh' });
 const captchaCalls = () => server.requests.filter((r) => r.url === '/api/captcha/image').length;
 
 describe('captcha image', () => {
@@ -75,6 +75,20 @@ describe('captcha image', () => {
     act(() => answerNext());
     await waitFor(() => expect(img()).toHaveAttribute('src', image(2)));
     expect(img()).toHaveStyle({ height: '32px' });
+  });
+
+  it('is a button named for what it is and what it does, refreshed by Enter or Space', async () => {
+    renderWithProviders(<CaptchaImage />);
+    await waitFor(() => expect(img()).toHaveAttribute('src', image(1)));
+    expect(img()).toHaveAttribute('tabindex', '0');
+    img().focus();
+    fireEvent.keyDown(img(), { key: 'Enter' });
+    await waitFor(() => expect(img()).toHaveAttribute('src', image(2)));
+    fireEvent.keyDown(img(), { key: ' ' });
+    await waitFor(() => expect(img()).toHaveAttribute('src', image(3)));
+    expect(captchaCalls()).toBe(3);
+    act(() => setLanguage('zh-CN'));
+    expect(screen.getByRole('button', { name: '图形验证码，点击刷新' })).toHaveFocus();
   });
 
   it('asks for images one at a time, so the one shown is the one the server keeps', async () => {

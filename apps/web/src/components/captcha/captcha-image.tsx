@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Tooltip } from 'antd';
 import { request, runningArea } from '@/lib/api';
 import { useT } from '@/lib/i18n';
+import { useCaptchaT } from './captcha-i18n';
 import { holdWrongCaptchaRefresh, useCaptchaSignal } from './captcha-signal';
 
 /** Shown while a new image is on its way (SPEC 4.7). */
@@ -28,6 +29,7 @@ export interface CaptchaImageProps {
  */
 export function CaptchaImage({ height = 40, refreshKey = 0 }: CaptchaImageProps) {
   const { t } = useT();
+  const tc = useCaptchaT();
   const [clicks, setClicks] = useState(0);
   const generation = useCaptchaSignal((s) => s.generation);
   const requestKey = `${refreshKey}:${clicks}:${generation}`;
@@ -53,7 +55,8 @@ export function CaptchaImage({ height = 40, refreshKey = 0 }: CaptchaImageProps)
     <Tooltip title={t('captcha.refresh')}>
       <img
         src={src}
-        alt={t('captcha.refresh')}
+        // Its name says what it is and what a click does; the tooltip keeps SPEC's short words.
+        alt={tc('captcha.imageAlt')}
         role="button"
         tabIndex={0}
         data-loaded={src !== captchaPlaceholder}

@@ -10,6 +10,10 @@ export interface CaptchaInputProps {
   refreshKey?: number;
   height?: number;
   autoFocus?: boolean;
+  /** Set by the Form.Item around it: the error/hint ids, the error state, the required flag. */
+  'aria-describedby'?: string;
+  'aria-invalid'?: boolean | 'true' | 'false';
+  'aria-required'?: boolean | 'true' | 'false';
 }
 
 /** A form control: the answer box with the captcha image beside it. */
@@ -21,11 +25,13 @@ export function CaptchaInput({
   refreshKey,
   height = 40,
   autoFocus,
+  ...aria
 }: CaptchaInputProps) {
   return (
     <Flex gap={8} align="center">
       <Input
         id={id}
+        {...aria}
         value={value}
         onChange={(e) => onChange?.(e.target.value)}
         placeholder={placeholder}

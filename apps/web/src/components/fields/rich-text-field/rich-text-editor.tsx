@@ -22,6 +22,7 @@ import { assetUrl } from '@/lib/urls';
 import { useFieldsT } from '../i18n';
 import { FieldLimits } from '../limits';
 import { PathPicker } from '../path-picker';
+import { contentAttributes, type ContentAria } from './rich-text-attributes';
 import { reportedHtml, type RichTextHandle } from './rich-text-handle';
 
 export interface RichTextEditorProps {
@@ -37,6 +38,7 @@ export interface RichTextEditorProps {
   minHeight: number;
   disabled?: boolean;
   id?: string;
+  aria?: ContentAria;
   url?: string;
   external?: boolean;
   /** Whether the image button may open the picker; without it the button is left out. */
@@ -349,14 +351,7 @@ export function RichTextEditor(props: RichTextEditorProps) {
       Image.configure({ allowBase64: false }),
     ],
     editable: !props.disabled,
-    editorProps: {
-      attributes: {
-        class: 'atrium-rte-content',
-        ...(props.id ? { id: props.id } : {}),
-        role: 'textbox',
-        'aria-multiline': 'true',
-      },
-    },
+    editorProps: { attributes: contentAttributes(props) },
     onCreate: ({ editor: created }) => {
       const handle: RichTextHandle = {
         setHTML: (html) => {
@@ -372,6 +367,14 @@ export function RichTextEditor(props: RichTextEditorProps) {
   useEffect(() => {
     if (!editor.isDestroyed) editor.setEditable(!props.disabled, false);
   }, [editor, props.disabled]);
+
+  // The form sets aria-invalid and the error's id as it validates: keep the writing area in step.
+  const attributesKey = JSON.stringify(contentAttributes(props));
+  useEffect(() => {
+    if (editor.isDestroyed) return;
+    const attributes = contentAttributes(latest.current);
+    editor.setOptions({ editorProps: { ...editor.options.editorProps, attributes } });
+  }, [editor, attributesKey]);
 
   const empty = useEditorState({ editor, selector: ({ editor: e }) => e.isEmpty });
 

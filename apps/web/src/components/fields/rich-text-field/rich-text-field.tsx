@@ -22,6 +22,12 @@ export interface RichTextFieldProps {
   /** File library of the image button; defaults to the nearest FieldDefaultsProvider. */
   url?: string;
   external?: boolean;
+  /** The editor's accessible name (a label's `for` doesn't name a contenteditable). */
+  'aria-label'?: string;
+  /** Set by the Form.Item around it. */
+  'aria-describedby'?: string;
+  'aria-invalid'?: boolean | 'true' | 'false';
+  'aria-required'?: boolean | 'true' | 'false';
 }
 
 /**
@@ -37,6 +43,10 @@ export function RichTextField({
   minHeight = 200,
   disabled,
   id,
+  'aria-label': ariaLabel,
+  'aria-describedby': describedBy,
+  'aria-invalid': invalid,
+  'aria-required': required,
   ...own
 }: RichTextFieldProps) {
   const t = useFieldsT();
@@ -115,6 +125,12 @@ export function RichTextField({
             minHeight={minHeight}
             disabled={disabled}
             id={id}
+            aria={{
+              'aria-label': ariaLabel,
+              'aria-describedby': describedBy,
+              'aria-invalid': invalid === undefined ? undefined : String(invalid),
+              'aria-required': required === undefined ? undefined : String(required),
+            }}
             url={defaults.url}
             external={defaults.external}
             canPickImages={defaults.canPick}

@@ -63,13 +63,7 @@ export function AdminFormDialog({ open, admin, onClose }: AdminFormDialogProps) 
       onCancel={edits.guard(onClose)}
       destroyOnHidden
     >
-      <Form
-        form={form}
-        layout="vertical"
-        requiredMark={false}
-        preserve={false}
-        onValuesChange={edits.changed}
-      >
+      <Form form={form} layout="vertical" preserve={false} onValuesChange={edits.changed}>
         {!editing && (
           <>
             <Form.Item

@@ -40,13 +40,7 @@ export function ResetPasswordDialog({ admin, onClose }: ResetPasswordDialogProps
       destroyOnHidden
     >
       <Alert type="warning" showIcon title={t('admins.resetHint')} style={{ marginBottom: 16 }} />
-      <Form
-        form={form}
-        layout="vertical"
-        requiredMark={false}
-        preserve={false}
-        onValuesChange={edits.changed}
-      >
+      <Form form={form} layout="vertical" preserve={false} onValuesChange={edits.changed}>
         <Form.Item
           name="password"
           label={t('admins.password')}

@@ -44,7 +44,6 @@ export function MemberCreateDialog({ open, onClose }: MemberCreateDialogProps) {
       <Form<FormValues>
         form={form}
         layout="vertical"
-        requiredMark={false}
         preserve={false}
         onValuesChange={edits.changed}
         initialValues={{ username: '', password: '', email: '', phone: '', nickname: '' }}

@@ -40,13 +40,7 @@ export function MemberPasswordDialog({ member, onClose }: MemberPasswordDialogPr
       destroyOnHidden
     >
       <Alert type="warning" showIcon title={t('members.resetHint')} style={{ marginBottom: 16 }} />
-      <Form
-        form={form}
-        layout="vertical"
-        requiredMark={false}
-        preserve={false}
-        onValuesChange={edits.changed}
-      >
+      <Form form={form} layout="vertical" preserve={false} onValuesChange={edits.changed}>
         <Form.Item
           name="password"
           label={t('members.password')}

@@ -191,7 +191,7 @@ function RoomForm({
         label={t('rooms.fieldDescription')}
         extra={t('rooms.fieldDescriptionHint')}
       >
-        <RichTextField minHeight={160} />
+        <RichTextField minHeight={160} aria-label={t('rooms.fieldDescription')} />
       </Form.Item>
       <Form.Item name="systemPrompt" label={t('rooms.fieldSystemPrompt')}>
         <Input.TextArea autoSize={{ minRows: 3, maxRows: 14 }} maxLength={20_000} />

@@ -188,7 +188,11 @@ export function SiteSettingsForm({ settings }: SiteSettingsFormProps) {
               <FileField />
             </Form.Item>
             <Form.Item name="about" label={t('settings.about')} style={{ marginBottom: 0 }}>
-              <RichTextField placeholder={t('settings.aboutPlaceholder')} minHeight={220} />
+              <RichTextField
+                placeholder={t('settings.aboutPlaceholder')}
+                minHeight={220}
+                aria-label={t('settings.about')}
+              />
             </Form.Item>
           </Card>
 

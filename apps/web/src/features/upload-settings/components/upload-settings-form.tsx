@@ -125,7 +125,6 @@ export function UploadSettingsForm({ view }: UploadSettingsFormProps) {
     <Form<FormValues>
       form={form}
       layout="vertical"
-      requiredMark={false}
       initialValues={toForm(view.config)}
       onValuesChange={edits.changed}
       onFinish={() => void submit().catch(() => undefined)}
