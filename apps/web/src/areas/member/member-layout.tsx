@@ -41,13 +41,16 @@ export function MemberLayout() {
     });
 
   // A page that asks for it (the chat room) fills the window below the header: no footer, and
-  // the page itself never scrolls.
+  // the page itself never scrolls (except in a very short window: see .atrium-member-full).
   const fullHeight = useMatches().some(
     (match) => (match.handle as { fullHeight?: boolean } | undefined)?.fullHeight === true,
   );
 
   return (
-    <Layout style={fullHeight ? { height: '100dvh', overflow: 'hidden' } : { minHeight: '100vh' }}>
+    <Layout
+      className={fullHeight ? 'atrium-member-full' : undefined}
+      style={fullHeight ? undefined : { minHeight: '100vh' }}
+    >
       <Layout.Header
         style={{
           position: 'sticky',
