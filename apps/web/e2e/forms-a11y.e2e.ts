@@ -44,7 +44,7 @@ async function seriousFindings(page: Page, scope: string): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-async function useLanguage(page: Page, lang: Lang): Promise<void> {
+async function switchLanguage(page: Page, lang: Lang): Promise<void> {
   await page.evaluate((l) => localStorage.setItem('atrium.lang', l), lang);
   await page.reload();
 }
@@ -56,7 +56,7 @@ test('a sign-up error is said and tied to its field; the captcha refreshes by ke
   await page.goto(`${atrium.url}#/register`);
   for (const lang of langs) {
     const w = words[lang];
-    await useLanguage(page, lang);
+    await switchLanguage(page, lang);
     const username = page.getByRole('textbox', { name: w.username, exact: true });
     await expect(username).toHaveAttribute('aria-required', 'true');
     await username.fill('x');
@@ -166,7 +166,7 @@ test('the listed pages fit 320 px and 200 % zoom without sideways scrolling', as
       await page.setViewportSize(size);
       for (const lang of langs) {
         await page.goto(entry.url);
-        await useLanguage(page, lang);
+        await switchLanguage(page, lang);
         await entry.ready(page);
         const where = `${entry.name} ${size.label} ${lang}`;
         const { scrollWidth, innerWidth } = await page.evaluate(() => ({
@@ -196,7 +196,7 @@ test('the listed pages fit 320 px and 200 % zoom without sideways scrolling', as
   // The rich-text editors are named (site settings' about; the room editor's introduction).
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`${atrium.adminUrl}#/system/setting`);
-  await useLanguage(page, 'en');
+  await switchLanguage(page, 'en');
   await expect(page.getByRole('textbox', { name: 'About the site', exact: true })).toBeVisible();
   expect(await seriousFindings(page, '.atrium-rte')).toEqual([]);
 });
