@@ -1,13 +1,13 @@
-import { Flex, Form, Input } from 'antd';
+import { Form, Input } from 'antd';
 import { MailOutlined } from '@ant-design/icons';
 import { Code } from '@atrium/shared/codes';
 import { parseTarget } from '@atrium/shared/contract/accounts-rules';
 import { CaptchaField } from '@/components/captcha/captcha-field';
-import { VerifyCodeButton } from '@/components/verify-code-button/verify-code-button';
 import { ApiError } from '@/lib/api';
 import { toast } from '@/lib/feedback';
 import { sendVerifyCode } from '../api/send-verify-code';
 import { useAccountT } from '../i18n';
+import { CodeInput } from './code-input';
 
 export interface VerifyFieldsProps {
   captchaKey: number;
@@ -89,6 +89,7 @@ export function VerifyFields({ captchaKey, onCaptchaUsed, usernameField }: Verif
       <Form.Item
         name="target"
         label={t('account.target')}
+        required
         rules={[
           {
             validator: (_rule, value: unknown) =>
@@ -105,24 +106,12 @@ export function VerifyFields({ captchaKey, onCaptchaUsed, usernameField }: Verif
         />
       </Form.Item>
       <CaptchaField refreshKey={captchaKey} required={false} extra={t('account.captchaForCode')} />
-      <Form.Item label={t('account.code')} required>
-        <Flex gap={8}>
-          <Form.Item
-            name="code"
-            noStyle
-            rules={[{ required: true, pattern: /^\d{6}$/, message: t('account.codeInvalid') }]}
-          >
-            <Input
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              placeholder={t('account.codePlaceholder')}
-              aria-label={t('account.code')}
-              style={{ flex: 1, minWidth: 0 }}
-            />
-          </Form.Item>
-          <VerifyCodeButton send={send} onError={onError} />
-        </Flex>
+      <Form.Item
+        name="code"
+        label={t('account.code')}
+        rules={[{ required: true, pattern: /^\d{6}$/, message: t('account.codeInvalid') }]}
+      >
+        <CodeInput placeholder={t('account.codePlaceholder')} send={send} onError={onError} />
       </Form.Item>
     </>
   );
