@@ -144,6 +144,17 @@ describe('ImagesField', () => {
       [...container.querySelectorAll('.atrium-field-thumb img')].map((i) => i.getAttribute('alt'));
     expect(names()).toEqual(['a.png', 'b.jpg', 'c.png']);
     expect(screen.getByText(tFields('fields.count', { count: 3, max: 5 }))).toBeInTheDocument();
+    // A list of list items only (axe aria-required-children): the images, then the add button.
+    const grid = screen.getByRole('list');
+    expect([...grid.children].map((child) => child.getAttribute('role'))).toEqual([
+      'listitem',
+      'listitem',
+      'listitem',
+      'listitem',
+    ]);
+    expect(within(grid).getAllByRole('listitem').at(-1)).toContainElement(
+      screen.getByRole('button', { name: tFields('fields.selectImage') }),
+    );
     expect(
       screen.getByRole('button', { name: tFields('fields.dragItem', { name: 'b.jpg' }) }),
     ).toBeInTheDocument();

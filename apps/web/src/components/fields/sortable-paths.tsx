@@ -51,7 +51,14 @@ export function SortablePaths({ paths, onChange, layout, disabled, children }: S
   };
 
   return (
-    <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+    <DndContext
+      sensors={sensors}
+      collisionDetection={closestCenter}
+      onDragEnd={onDragEnd}
+      // dnd-kit's live region and instructions go to the body: inside a list they would be
+      // children a list may not have (axe aria-required-children).
+      accessibility={{ container: document.body }}
+    >
       <SortableContext
         items={current.map((item) => item.key)}
         strategy={layout === 'grid' ? rectSortingStrategy : verticalListSortingStrategy}

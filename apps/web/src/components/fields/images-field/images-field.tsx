@@ -109,18 +109,21 @@ export function ImagesField({
           }
         </SortablePaths>
         {list.canPick ? (
-          <button
-            type="button"
-            className="atrium-field-empty"
-            style={{ width: size, height: size, flexDirection: 'column', gap: 4, fontSize: 12 }}
-            disabled={disabled || list.left === 0}
-            onClick={list.openPicker}
-            aria-label={t('fields.selectImage')}
-            title={list.left === 0 ? list.hint : undefined}
-          >
-            <PlusOutlined style={{ fontSize: 18 }} aria-hidden />
-            {t('fields.selectImage')}
-          </button>
+          // A list holds list items only (axe aria-required-children): the add button is the last.
+          <div role="listitem" style={{ display: 'contents' }}>
+            <button
+              type="button"
+              className="atrium-field-empty"
+              style={{ width: size, height: size, flexDirection: 'column', gap: 4, fontSize: 12 }}
+              disabled={disabled || list.left === 0}
+              onClick={list.openPicker}
+              aria-label={t('fields.selectImage')}
+              title={list.left === 0 ? list.hint : undefined}
+            >
+              <PlusOutlined style={{ fontSize: 18 }} aria-hidden />
+              {t('fields.selectImage')}
+            </button>
+          </div>
         ) : null}
       </div>
       {list.canPick ? (
