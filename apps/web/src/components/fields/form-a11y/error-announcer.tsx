@@ -38,7 +38,7 @@ export function useErrorAnnouncer(): {
   return {
     onFieldsChange,
     announcer: (
-      <div className="atrium-visually-hidden" role="status" aria-live="polite">
+      <div className="atrium-sr-only" role="status" aria-live="polite">
         {said.map((line) => (
           <div key={line.key}>{line.text}</div>
         ))}
