@@ -135,27 +135,45 @@ function seeded(atrium: AtriumServer): Promise<Seeded> {
 
 /** What one test saw: per rule, its impact and the page views it broke. */
 class Tally {
+  constructor(readonly title: string) {}
   views = 0;
   readonly rules = new Map<string, { impact: string; views: number }>();
   private readonly started = Date.now();
 
+  private readonly slowest: [number, string][] = [];
+
   async scan(page: Page, label: string): Promise<void> {
     this.views += 1;
-    for (const v of await expectNoSeriousViolations(page, label)) {
+    const start = Date.now();
+    const found = await expectNoSeriousViolations(page, label);
+    this.slowest.push([Date.now() - start, label]);
+    for (const v of found) {
       const seen = this.rules.get(v.rule) ?? { impact: v.impact, views: 0 };
       seen.views += 1;
       this.rules.set(v.rule, seen);
     }
   }
 
-  report(title: string): void {
+  report(): void {
+    const title = this.title;
     const lines = [...this.rules].map(([rule, s]) => `  ${rule} (${s.impact}): ${s.views}`);
     const seconds = ((Date.now() - this.started) / 1000).toFixed(1);
+    const slow = this.slowest
+      .sort((a, b) => b[0] - a[0])
+      .slice(0, 3)
+      .map(([ms, label]) => `${label} ${ms} ms`);
     console.log(
-      `[a11y] ${title}: ${this.views} page views in ${seconds} s\n${lines.join('\n') || '  none'}`,
+      `[a11y] ${title}: ${this.views} page views in ${seconds} s (slowest scans: ${slow.join(', ')})\n${lines.join('\n') || '  none'}`,
     );
   }
 }
+
+/** The tally of the running test, reported when it ends (passed or not). */
+let current: Tally | undefined;
+test.afterEach(() => {
+  current?.report();
+  current = undefined;
+});
 
 /** The page has its data: no spinner or skeleton left, fonts in. */
 async function settled(page: Page): Promise<void> {
@@ -180,7 +198,7 @@ async function prefer(page: Page, lang: Lang, theme: Theme): Promise<void> {
 /** Opens `path` of an app by its hash (the app stays loaded) and scans it once settled. */
 async function visit(page: Page, appUrl: string, path: string, tally: Tally, label: string) {
   await page.goto(`${appUrl}#${path}`);
-  await expect(page.locator('#root')).not.toBeEmpty();
+  await expect(page.locator('#app')).not.toBeEmpty();
   await settled(page);
   await tally.scan(page, `${label} ${path}`);
 }
@@ -198,7 +216,7 @@ for (const lang of langs) {
   }) => {
     test.setTimeout(240_000);
     const seed = await seeded(atrium);
-    const tally = new Tally();
+    const tally = (current = new Tally(`member ${lang}`));
     const out = await newPage(browser, []);
     const member = await newPage(browser, [
       { name: 'api-token', value: seed.member.token, url: atrium.url },
@@ -225,7 +243,8 @@ for (const lang of langs) {
         for (const path of signedIn) await visit(member, atrium.url, path, tally, label);
       }
     }
-    // An answer while it streams, and once it settled (the room is the page left open above).
+    // An answer while it streams, and once it settled.
+    await visit(member, atrium.url, signedIn[4] ?? '', tally, `member ${lang} dark 375px`);
     const box = member.getByRole('textbox', { name: words[lang].message });
     await box.fill('Another story, please');
     await box.press('Enter');
@@ -234,7 +253,6 @@ for (const lang of langs) {
     await tally.scan(member, `member ${lang} dark 375px streaming answer`);
     await expect(answer).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
     await tally.scan(member, `member ${lang} dark 375px streamed answer`);
-    tally.report(`member ${lang}`);
     await out.context().close();
     await member.context().close();
   });
@@ -245,7 +263,7 @@ for (const lang of langs) {
   }) => {
     test.setTimeout(240_000);
     await seeded(atrium);
-    const tally = new Tally();
+    const tally = (current = new Tally(`admin ${lang}`));
     const admin = await adminAuth(atrium);
     const out = await newPage(browser, []);
     const signed = await newPage(browser, [
@@ -299,14 +317,13 @@ for (const lang of langs) {
           .locator('.atrium-fp-side')
           .getByRole('button', { name: w.addCategory })
           .click();
-        await expect(signed.locator('.ant-modal').nth(1)).toBeVisible();
+        await expect(signed.locator('.ant-modal-content:visible')).toHaveCount(2);
         await tally.scan(signed, `${label} picker sub-dialog`);
         await signed.keyboard.press('Escape');
         await signed.keyboard.press('Escape');
         await expect(picker).toBeHidden();
       }
     }
-    tally.report(`admin ${lang}`);
     await out.context().close();
     await signed.context().close();
   });

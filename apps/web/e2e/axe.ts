@@ -16,7 +16,10 @@ export interface SeriousViolation {
 
 /** The critical and serious WCAG 2.1 A/AA violations on the page as it is now. */
 export async function seriousViolations(page: Page): Promise<SeriousViolation[]> {
-  const { violations } = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(wcagTags)
+    .options({ resultTypes: ['violations'] })
+    .analyze();
   return violations
     .filter((v) => v.impact === 'critical' || v.impact === 'serious')
     .map((v) => ({
