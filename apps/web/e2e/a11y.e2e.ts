@@ -137,7 +137,10 @@ function seeded(atrium: AtriumServer): Promise<Seeded> {
 class Tally {
   constructor(readonly title: string) {}
   views = 0;
-  readonly rules = new Map<string, { impact: string; views: number }>();
+  readonly rules = new Map<
+    string,
+    { impact: string; views: number; targets: Map<string, string> }
+  >();
   private readonly started = Date.now();
 
   private readonly slowest: [number, string][] = [];
@@ -148,15 +151,27 @@ class Tally {
     const found = await expectNoSeriousViolations(page, label);
     this.slowest.push([Date.now() - start, label]);
     for (const v of found) {
-      const seen = this.rules.get(v.rule) ?? { impact: v.impact, views: 0 };
+      const seen = this.rules.get(v.rule) ?? {
+        impact: v.impact,
+        views: 0,
+        targets: new Map<string, string>(),
+      };
       seen.views += 1;
+      for (const target of v.targets)
+        if (!seen.targets.has(target)) seen.targets.set(target, label);
       this.rules.set(v.rule, seen);
     }
   }
 
   report(): void {
     const title = this.title;
-    const lines = [...this.rules].map(([rule, s]) => `  ${rule} (${s.impact}): ${s.views}`);
+    const lines = [...this.rules].map(
+      ([rule, s]) =>
+        `  ${rule} (${s.impact}): ${s.views}\n      ${[...s.targets]
+          .slice(0, 12)
+          .map(([t, l]) => `${t}  [${l}]`)
+          .join('\n      ')}`,
+    );
     const seconds = ((Date.now() - this.started) / 1000).toFixed(1);
     const slow = this.slowest
       .sort((a, b) => b[0] - a[0])

@@ -9,8 +9,9 @@ import { usePreferencesStore } from '@/stores/preferences-store';
 import { requiredMark } from './fields/form-a11y/required-mark';
 import { FeedbackBridge } from './feedback-bridge';
 import { LoadingOverlay } from './loading-overlay';
+import { darkTokens, lightTokens } from './theme-tokens';
 
-export const brandColor = '#4f46e5';
+export { brandColor } from './theme-tokens';
 
 /** Query cache, antd theme and locale, and the holders of toasts, dialogs and the overlay. */
 export function AppProviders({ children }: { children: ReactNode }) {
@@ -31,7 +32,12 @@ export function AppProviders({ children }: { children: ReactNode }) {
         form={{ requiredMark }}
         theme={{
           algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
-          token: { colorPrimary: brandColor, borderRadius: 8, fontSize: 14, motion },
+          token: {
+            ...(mode === 'dark' ? darkTokens : lightTokens),
+            borderRadius: 8,
+            fontSize: 14,
+            motion,
+          },
           components: {
             // One surface colour for header and menu in both modes (antd's default navy sider
             // clashes with the dark algorithm's greys).

@@ -1,7 +1,7 @@
 import { theme } from 'antd';
 import { assetUrl } from '@/lib/urls';
 import { useConfigStore } from '@/stores/config-store';
-import { brandColor } from './app-providers';
+import { brandColor } from './theme-tokens';
 
 /** The logo the site settings name, or '' for the built-in mark. */
 export function useSiteLogo(): string {

@@ -50,8 +50,16 @@ export function UserMenu({ user, onLogout, compact = false, links = [] }: UserMe
           key === 'logout' ? onLogout() : links.find((l) => l.key === key)?.onClick(),
       }}
     >
-      <Button type="text" aria-label={name} style={{ paddingInline: 6, height: 40 }}>
-        <UserAvatar user={user} />
+      {/* Named by the name it shows (the avatar's initial is left out of the name); narrow, by
+          a label holding the same name. */}
+      <Button
+        type="text"
+        aria-label={compact ? name : undefined}
+        style={{ paddingInline: 6, height: 40 }}
+      >
+        <span aria-hidden style={{ display: 'inline-flex' }}>
+          <UserAvatar user={user} />
+        </span>
         {!compact && (
           <span style={{ maxWidth: 140, overflow: 'hidden', textOverflow: 'ellipsis' }}>
             {name}

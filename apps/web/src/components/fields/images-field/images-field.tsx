@@ -86,28 +86,31 @@ export function ImagesField({
 
   return (
     <div className="atrium-field-column" id={id}>
-      <div className="atrium-field-grid" role="list">
-        <SortablePaths
-          paths={list.paths}
-          onChange={(next) => onChange?.(next)}
-          layout="grid"
-          disabled={disabled}
-        >
-          {(items) =>
-            items.map((item, index) => (
-              <div role="listitem" key={item.key} style={{ display: 'contents' }}>
-                <SortableThumb
-                  id={item.key}
-                  path={item.path}
-                  size={size}
-                  disabled={disabled}
-                  onPreview={() => setPreview(item.path)}
-                  onDelete={() => list.remove(index)}
-                />
-              </div>
-            ))
-          }
-        </SortablePaths>
+      <div className="atrium-field-grid">
+        {/* The list holds only its items; the add button follows it in the same grid. */}
+        <div role="list" style={{ display: 'contents' }}>
+          <SortablePaths
+            paths={list.paths}
+            onChange={(next) => onChange?.(next)}
+            layout="grid"
+            disabled={disabled}
+          >
+            {(items) =>
+              items.map((item, index) => (
+                <div role="listitem" key={item.key} style={{ display: 'contents' }}>
+                  <SortableThumb
+                    id={item.key}
+                    path={item.path}
+                    size={size}
+                    disabled={disabled}
+                    onPreview={() => setPreview(item.path)}
+                    onDelete={() => list.remove(index)}
+                  />
+                </div>
+              ))
+            }
+          </SortablePaths>
+        </div>
         {list.canPick ? (
           // A list holds list items only (axe aria-required-children): the add button is the last.
           <div role="listitem" style={{ display: 'contents' }}>
