@@ -3,6 +3,7 @@ import { theme, type GlobalToken } from 'antd';
 import { afterEach, describe, expect, it } from 'vitest';
 import { usePreferencesStore } from '@/stores/preferences-store';
 import { AppProviders } from './app-providers';
+import { presetColors, tagTextTokens } from './theme-tokens';
 
 type Rgba = [number, number, number, number];
 
@@ -88,7 +89,7 @@ describe('theme tokens: text reaches WCAG AA (4.5:1) in both themes', () => {
       const short: string[] = [];
       for (const name of texts) {
         for (const surface of surfaces[mode]) {
-          const bg = surface.startsWith('#') ? surface : String(t[surface]);
+          const bg = surface.startsWith('#') ? surface : String(t[surface as 'colorBgContainer']);
           const ratio = contrast(String(t[name]), bg);
           if (ratio < 4.5) short.push(`${name} ${t[name]} on ${bg}: ${ratio.toFixed(2)}`);
         }
@@ -100,6 +101,15 @@ describe('theme tokens: text reaches WCAG AA (4.5:1) in both themes', () => {
       const t = tokensOf(mode);
       expect(contrast(t.colorTextLightSolid, t.colorPrimary)).toBeGreaterThanOrEqual(4.5);
       expect(contrast(t.colorTextLightSolid, t.colorError)).toBeGreaterThanOrEqual(4.5);
+    });
+
+    it(`${mode}: a tag's text in each named colour on its own pale face`, () => {
+      const t = tokensOf(mode) as unknown as Record<string, string>;
+      const tags = tagTextTokens(mode);
+      const short = presetColors
+        .map((color) => [color, contrast(tags[`${color}7`] ?? '', t[`${color}1`] ?? '')] as const)
+        .filter(([, ratio]) => ratio < 4.5);
+      expect(short).toEqual([]);
     });
   }
 });

@@ -25,7 +25,6 @@ export const RoomCard = memo(function RoomCard({ room, excerpt, keyword }: RoomC
     <Link
       to={`/${room.id}`}
       className="atrium-room-card"
-      aria-label={room.title}
       style={{
         background: token.colorBgContainer,
         border: `1px solid ${token.colorBorderSecondary}`,
