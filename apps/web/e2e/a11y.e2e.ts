@@ -30,6 +30,7 @@ const words = {
   'zh-CN': {
     newRoom: '新建聊天室',
     parent: '上级分类',
+    cancel: '取消',
     selectVideo: '选择视频',
     addCategory: '新增分类',
     message: '输入消息',
@@ -37,6 +38,7 @@ const words = {
   en: {
     newRoom: 'New room',
     parent: 'Parent',
+    cancel: 'Cancel',
     selectVideo: 'Select video',
     addCategory: 'Add Category',
     message: 'Type a message',
@@ -340,6 +342,12 @@ for (const lang of langs) {
         await signed.keyboard.press('Escape');
         await signed.keyboard.press('Escape');
         await expect(picker).toBeHidden();
+        // Closed untouched, so the reload for the next theme meets no unsaved-edits guard.
+        await editor
+          .locator('.ant-drawer-extra')
+          .getByRole('button', { name: buttonName(w.cancel) })
+          .click();
+        await expect(editor).toBeHidden();
       }
     }
     await out.context().close();

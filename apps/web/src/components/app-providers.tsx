@@ -9,7 +9,7 @@ import { usePreferencesStore } from '@/stores/preferences-store';
 import { requiredMark } from './fields/form-a11y/required-mark';
 import { FeedbackBridge } from './feedback-bridge';
 import { LoadingOverlay } from './loading-overlay';
-import { darkTokens, lightTokens, tagTextTokens } from './theme-tokens';
+import { darkTokens, lightTokens, readableComponents } from './theme-tokens';
 
 export { brandColor } from './theme-tokens';
 
@@ -39,7 +39,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
             motion,
           },
           components: {
-            Tag: tagTextTokens(mode),
+            ...readableComponents(mode),
             // One surface colour for header and menu in both modes (antd's default navy sider
             // clashes with the dark algorithm's greys).
             Layout:

@@ -82,3 +82,23 @@ export function tagTextTokens(mode: 'light' | 'dark'): Record<string, string> {
   }
   return tokens;
 }
+
+/**
+ * Components whose text antd colours outside the text tokens: named tags; a table's "no data"
+ * (antd: the disabled grey); the selected tab (antd: the primary colour, too dark as text in the
+ * dark theme).
+ */
+export function readableComponents(mode: 'light' | 'dark'): NonNullable<ThemeConfig['components']> {
+  const tokens = mode === 'dark' ? darkTokens : lightTokens;
+  const primaryText = tokens.colorPrimaryText ?? brandColor;
+  return {
+    Tag: tagTextTokens(mode),
+    Table: { colorTextDisabled: tokens.colorTextTertiary },
+    Tabs: {
+      itemSelectedColor: primaryText,
+      itemActiveColor: tokens.colorPrimaryTextActive ?? primaryText,
+      itemHoverColor: tokens.colorPrimaryTextHover ?? primaryText,
+      inkBarColor: primaryText,
+    },
+  };
+}

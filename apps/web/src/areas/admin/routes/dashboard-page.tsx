@@ -81,10 +81,11 @@ export function DashboardPage() {
           <Row gutter={[12, 12]}>
             {pages.map((page) => (
               <Col key={page.url} xs={24} sm={12} lg={8} xl={6}>
-                <Link to={`/${page.url}`} aria-label={tText(page.title)}>
+                <Link to={`/${page.url}`}>
                   <Card hoverable size="small" styles={{ body: { padding: '14px 16px' } }}>
                     <Flex align="center" gap={12}>
                       <Flex
+                        aria-hidden
                         align="center"
                         justify="center"
                         style={{
@@ -103,11 +104,16 @@ export function DashboardPage() {
                         <Typography.Text strong ellipsis>
                           {tText(page.title)}
                         </Typography.Text>
-                        <Typography.Text type="secondary" ellipsis style={{ fontSize: 12 }}>
+                        <Typography.Text
+                          type="secondary"
+                          ellipsis
+                          style={{ fontSize: 12 }}
+                          aria-hidden
+                        >
                           #/{page.url}
                         </Typography.Text>
                       </Flex>
-                      <RightOutlined style={{ color: token.colorTextTertiary }} />
+                      <RightOutlined style={{ color: token.colorTextTertiary }} aria-hidden />
                     </Flex>
                   </Card>
                 </Link>

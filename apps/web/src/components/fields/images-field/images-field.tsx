@@ -87,16 +87,17 @@ export function ImagesField({
   return (
     <div className="atrium-field-column" id={id}>
       <div className="atrium-field-grid">
-        {/* The list holds only its items; the add button follows it in the same grid. */}
-        <div role="list" style={{ display: 'contents' }}>
-          <SortablePaths
-            paths={list.paths}
-            onChange={(next) => onChange?.(next)}
-            layout="grid"
-            disabled={disabled}
-          >
-            {(items) =>
-              items.map((item, index) => (
+        {/* The list holds only its items: the add button follows it in the same grid, and the
+            drag and drop's screen-reader texts stay beside it. */}
+        <SortablePaths
+          paths={list.paths}
+          onChange={(next) => onChange?.(next)}
+          layout="grid"
+          disabled={disabled}
+        >
+          {(items) => (
+            <div role="list" style={{ display: 'contents' }}>
+              {items.map((item, index) => (
                 <div role="listitem" key={item.key} style={{ display: 'contents' }}>
                   <SortableThumb
                     id={item.key}
@@ -107,10 +108,10 @@ export function ImagesField({
                     onDelete={() => list.remove(index)}
                   />
                 </div>
-              ))
-            }
-          </SortablePaths>
-        </div>
+              ))}
+            </div>
+          )}
+        </SortablePaths>
         {list.canPick ? (
           // A list holds list items only (axe aria-required-children): the add button is the last.
           <div role="listitem" style={{ display: 'contents' }}>
