@@ -85,7 +85,7 @@ export function tagTextTokens(mode: 'light' | 'dark'): Record<string, string> {
 
 /**
  * Components whose text antd colours outside the text tokens: named tags; a table's "no data"
- * (antd: the disabled grey); the selected tab (antd: the primary colour, too dark as text in the
+ * (antd: the disabled grey); the selected menu item and tab (antd: the primary colour, too dark as text in the
  * dark theme).
  */
 export function readableComponents(mode: 'light' | 'dark'): NonNullable<ThemeConfig['components']> {
@@ -94,6 +94,11 @@ export function readableComponents(mode: 'light' | 'dark'): NonNullable<ThemeCon
   return {
     Tag: tagTextTokens(mode),
     Table: { colorTextDisabled: tokens.colorTextTertiary },
+    Menu: {
+      itemSelectedColor: primaryText,
+      subMenuItemSelectedColor: primaryText,
+      horizontalItemSelectedColor: primaryText,
+    },
     Tabs: {
       itemSelectedColor: primaryText,
       itemActiveColor: tokens.colorPrimaryTextActive ?? primaryText,
