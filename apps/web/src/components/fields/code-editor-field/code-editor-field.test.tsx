@@ -71,6 +71,13 @@ describe('CodeEditorField', () => {
     await waitFor(() => expect(changes.at(-1)).toBe('x'));
   });
 
+  it('names its writing area and gives it the field id, as a contenteditable needs', async () => {
+    renderWithProviders(<CodeEditorField id="params" aria-label="Parameters" value="{}" />);
+    const area = await screen.findByRole('textbox', { name: 'Parameters' });
+    expect(area).toHaveAttribute('id', 'params');
+    expect(area).toHaveClass('cm-content');
+  });
+
   it('with jsonRule, a form refuses to submit invalid JSON and names the field', async () => {
     const submitted: unknown[] = [];
     renderWithProviders(

@@ -26,6 +26,8 @@ export interface CodeEditorFieldProps {
   placeholder?: string;
   disabled?: boolean;
   id?: string;
+  /** The writing area's name (a contenteditable is not named by the form's <label for>). */
+  'aria-label'?: string;
 }
 
 const clampLines = (lines: number) =>
@@ -62,6 +64,7 @@ export function CodeEditorField({
   placeholder,
   disabled,
   id,
+  'aria-label': ariaLabel,
 }: CodeEditorFieldProps) {
   const t = useFieldsT();
   const dark = usePreferencesStore((s) => s.theme === 'dark');
@@ -93,6 +96,7 @@ export function CodeEditorField({
         >
           <Editor
             id={id}
+            label={ariaLabel}
             value={value}
             onChange={(next) => onChange?.(next)}
             mode={mode}

@@ -12,6 +12,8 @@ export interface CodeEditorProps {
   placeholder?: string;
   disabled?: boolean;
   id?: string;
+  /** The writing area's name. */
+  label?: string;
   invalid: boolean;
 }
 
@@ -30,13 +32,24 @@ const look = EditorView.theme({
 
 /** CodeMirror 6 itself; loaded on demand, so pages without an editor never fetch it. */
 export function CodeEditor(props: CodeEditorProps) {
+  const { id, label, invalid } = props;
+  // The field's id and state go on the writing area itself (the contenteditable), so the form's
+  // <label for> names it and a screen reader hears its state (axe aria-input-field-name).
   const extensions = useMemo(
-    () => [look, EditorView.lineWrapping, ...(props.mode === 'json' ? [json()] : [])],
-    [props.mode],
+    () => [
+      look,
+      EditorView.lineWrapping,
+      EditorView.contentAttributes.of({
+        ...(id ? { id } : {}),
+        ...(label ? { 'aria-label': label } : {}),
+        ...(invalid ? { 'aria-invalid': 'true' } : {}),
+      }),
+      ...(props.mode === 'json' ? [json()] : []),
+    ],
+    [props.mode, id, label, invalid],
   );
   return (
     <CodeMirror
-      id={props.id}
       value={props.value}
       onChange={props.onChange}
       extensions={extensions}
@@ -46,7 +59,6 @@ export function CodeEditor(props: CodeEditorProps) {
       placeholder={props.placeholder}
       editable={!props.disabled}
       readOnly={props.disabled}
-      aria-invalid={props.invalid}
       basicSetup={{ foldGutter: true, highlightActiveLine: !props.disabled }}
     />
   );

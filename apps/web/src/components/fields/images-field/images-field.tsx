@@ -86,9 +86,9 @@ export function ImagesField({
 
   return (
     <div className="atrium-field-column" id={id}>
-      <div className="atrium-field-grid">
-        {/* The list holds only its items: the add button follows it in the same grid, and the
-            drag and drop's screen-reader texts stay beside it. */}
+      {/* The grid is the list and holds list items only (axe aria-required-children): the images,
+          then the add button; the drag and drop's screen-reader texts live in the body. */}
+      <div className="atrium-field-grid" role="list">
         <SortablePaths
           paths={list.paths}
           onChange={(next) => onChange?.(next)}
@@ -96,7 +96,7 @@ export function ImagesField({
           disabled={disabled}
         >
           {(items) => (
-            <div role="list" style={{ display: 'contents' }}>
+            <>
               {items.map((item, index) => (
                 <div role="listitem" key={item.key} style={{ display: 'contents' }}>
                   <SortableThumb
@@ -109,11 +109,10 @@ export function ImagesField({
                   />
                 </div>
               ))}
-            </div>
+            </>
           )}
         </SortablePaths>
         {list.canPick ? (
-          // A list holds list items only (axe aria-required-children): the add button is the last.
           <div role="listitem" style={{ display: 'contents' }}>
             <button
               type="button"

@@ -73,7 +73,7 @@ export function ConversationList({
   return (
     <div style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }}>
       <div style={{ padding: 12 }}>
-        <Button block type="primary" ghost icon={<PlusOutlined />} onClick={onCreate}>
+        <Button block type="primary" icon={<PlusOutlined />} onClick={onCreate}>
           {t('chat.newConversation')}
         </Button>
         <Input

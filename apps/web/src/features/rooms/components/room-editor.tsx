@@ -208,7 +208,12 @@ function RoomForm({
           },
         ]}
       >
-        <CodeEditorField mode="json" minLines={5} maxLines={30} />
+        <CodeEditorField
+          mode="json"
+          minLines={5}
+          maxLines={30}
+          aria-label={t('rooms.fieldParams')}
+        />
       </Form.Item>
       <Form.Item name="prompts" label={t('rooms.fieldPrompts')}>
         <NameValueList max={20} nameMaxLength={100} valueMaxLength={4000} />

@@ -241,7 +241,12 @@ export function SiteSettingsForm({ settings }: SiteSettingsFormProps) {
               rules={[jsonRule(t('settings.advanced'))]}
               style={{ marginBottom: 0 }}
             >
-              <CodeEditorField minLines={6} maxLines={30} placeholder="{}" />
+              <CodeEditorField
+                minLines={6}
+                maxLines={30}
+                placeholder="{}"
+                aria-label={t('settings.advanced')}
+              />
             </Form.Item>
           </Card>
 
