@@ -52,7 +52,7 @@ export function AdminsTable(props: AdminsTableProps) {
                 {t('admins.founder')}
               </Tag>
             )}
-            {admin.id === selfId && <Tag color="processing">{t('admins.you')}</Tag>}
+            {admin.id === selfId && <Tag color="blue">{t('admins.you')}</Tag>}
           </Space>
           {admin.nickname !== admin.username && (
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
