@@ -251,7 +251,9 @@ test('every picker action ends somewhere sensible (zh-CN, one check in English)'
     .poll(() => trashed.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth))
     .toBeGreaterThan(0);
   // The open link sits beside the tile (a mouse shortcut; no control inside another).
-  const card = picker.locator('.atrium-fp-card', { has: trashed });
+  const card = picker.locator('.atrium-fp-card', {
+    has: page.getByRole('checkbox', { name: walkName(10), exact: true }),
+  });
   const opens = await card.locator('.atrium-fp-card-actions a').getAttribute('href');
   expect((await page.request.get(opens ?? '')).status()).toBe(200);
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/trash-zh-1280.png` });
