@@ -319,7 +319,9 @@ describe.each(cases)(
       const a = await instance();
       const b = await instance();
       const conversation = await newConversation(a, token, seeded.room.id);
-      const answer = words(150);
+      // Long enough (about 4 s) to be still streaming after the 1.5 s stall below: 150 words
+      // took about as long as the stall, and the answer sometimes ended inside it.
+      const answer = words(400);
       const count = fake.completions().length;
       fake.script({ text: answer, delayMs: 10 });
       const id = await sendOn(a, conversation.id, 'Keep talking through it');
