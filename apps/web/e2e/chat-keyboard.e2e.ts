@@ -83,6 +83,8 @@ const words = {
     previous: '上一版本',
     next: '下一版本',
     stopped: '已停止',
+    actions: '对话操作',
+    rename: '重命名',
   },
   en: {
     box: 'Type a message',
@@ -92,6 +94,8 @@ const words = {
     previous: 'Previous version',
     next: 'Next version',
     stopped: 'Stopped',
+    actions: 'Conversation actions',
+    rename: 'Rename',
   },
 };
 
@@ -208,6 +212,27 @@ test('the chat by keyboard only: ask, stop, edit, switch versions; focus kept; t
       await page.evaluate(() => (window as unknown as { spokenAgain: number }).spokenAgain),
     ).toBe(0);
     await expect(spoken).toHaveText('The owl slept all day.');
+
+    // The conversation's "…" menu by keyboard: Enter opens it with its first item focused,
+    // Enter on 重命名 opens the rename dialog; the new title is saved with Enter and the focus
+    // goes back to the menu's button.
+    if (width > 600) {
+      const actions = page.getByRole('button', { name: w.actions }).first();
+      await pressTo(page, actions, 'Shift+Tab');
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('menuitem', { name: w.rename })).toBeFocused();
+      await page.keyboard.press('Enter');
+      const title = page.getByRole('dialog').getByRole('textbox');
+      await expect(title).toBeFocused();
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.type(`Renamed by keys ${tag}`);
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('dialog')).toBeHidden();
+      await expect(page.locator('.atrium-conv-select').first()).toHaveText(
+        `Renamed by keys ${tag}`,
+      );
+      await expect(actions).toBeFocused();
+    }
   }
 });
 
@@ -273,8 +298,13 @@ test('the chat, its search results and share dialog: no critical or serious axe 
       const actions = page
         .getByRole('button', { name: lang === 'en' ? 'Conversation actions' : '对话操作' })
         .first();
-      await actions.click();
-      await page.getByRole('menuitem', { name: lang === 'en' ? 'Share link' : '分享链接' }).click();
+      // Opened and used by keys: Enter opens the menu, End reaches its last item, Enter runs it.
+      const share = page.getByRole('menuitem', { name: lang === 'en' ? 'Share link' : '分享链接' });
+      await actions.focus();
+      await page.keyboard.press('Enter');
+      while (!(await share.evaluate((el) => el === document.activeElement)))
+        await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog', { name: /Share “|分享“/ });
       await expect(dialog).toBeVisible();
       found.push(...(await serious(page, '.ant-modal', `share dialog ${tag}`)));

@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
-import { Avatar, Button, Dropdown, theme } from 'antd';
+import { Avatar, Button, theme } from 'antd';
 import type { MenuProps } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
 import type { PublicUser } from '@atrium/shared';
 import { useT } from '@/lib/i18n';
+import { ActionMenu } from './action-menu';
 import { displayName } from '@/stores/user-store';
 
 export interface UserMenuProps {
@@ -41,14 +42,12 @@ export function UserMenu({ user, onLogout, compact = false, links = [] }: UserMe
     { key: 'logout', icon: <LogoutOutlined />, label: t('auth.logout'), danger: true },
   ];
   return (
-    <Dropdown
-      trigger={['click']}
+    <ActionMenu
       placement="bottomRight"
-      menu={{
-        items,
-        onClick: ({ key }) =>
-          key === 'logout' ? onLogout() : links.find((l) => l.key === key)?.onClick(),
-      }}
+      items={items}
+      onAction={({ key }) =>
+        key === 'logout' ? onLogout() : links.find((l) => l.key === key)?.onClick()
+      }
     >
       {/* Named by the name it shows (the avatar's initial is left out of the name); narrow, by
           a label holding the same name. */}
@@ -66,6 +65,6 @@ export function UserMenu({ user, onLogout, compact = false, links = [] }: UserMe
           </span>
         )}
       </Button>
-    </Dropdown>
+    </ActionMenu>
   );
 }

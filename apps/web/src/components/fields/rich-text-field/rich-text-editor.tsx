@@ -146,6 +146,8 @@ function LinkDialog({
       cancelText={t('fields.rich.cancel')}
       onCancel={onClose}
       onOk={() => form.submit()}
+      // The dialog's focus trap starts on its ×: the address box takes the focus once it is open.
+      afterOpenChange={(visible) => visible && form.focusField('href')}
       destroyOnHidden
       width={420}
       zIndex={FieldLimits.richZIndex}
@@ -169,7 +171,7 @@ function LinkDialog({
             },
           ]}
         >
-          <Input placeholder="https://" autoFocus />
+          <Input placeholder="https://" />
         </Form.Item>
         <Form.Item name="newTab" valuePropName="checked" style={{ marginBottom: 0 }}>
           <Checkbox>{t('fields.rich.linkNewTab')}</Checkbox>

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Dropdown, Flex, type MenuProps } from 'antd';
+import { Button, Flex, type MenuProps } from 'antd';
 import {
   DownloadOutlined,
   FileMarkdownOutlined,
@@ -11,6 +11,7 @@ import {
 import type { ConversationRecord } from '@atrium/shared/contract/chat';
 import type { ChatExportRequest } from '@atrium/shared/contract/chat-export';
 import { currentLanguage } from '@/lib/i18n';
+import { ActionMenu } from '@/components/action-menu';
 import { toast } from '@/lib/feedback';
 import { downloadExport } from '../api/export-conversations';
 import { useChatShareT } from '../share-i18n';
@@ -87,27 +88,25 @@ export function ArchiveBar({ roomId }: { roomId: number }) {
       justify="center"
       style={{ padding: '8px', borderTop: '1px solid var(--ant-color-border-secondary)' }}
     >
-      <Dropdown
-        trigger={['click']}
-        menu={{
-          items: [
-            {
-              key: 'markdown',
-              icon: <FileMarkdownOutlined />,
-              label: t('chatShare.exportAllMarkdown'),
-            },
-            { key: 'json', icon: <FileTextOutlined />, label: t('chatShare.exportAllJson') },
-          ],
-          onClick: ({ key }) =>
-            void download({ format: key === 'json' ? 'json' : 'markdown' }).then(
-              (name) => name && toast.success(t('chatShare.exported', { name })),
-            ),
-        }}
+      <ActionMenu
+        items={[
+          {
+            key: 'markdown',
+            icon: <FileMarkdownOutlined />,
+            label: t('chatShare.exportAllMarkdown'),
+          },
+          { key: 'json', icon: <FileTextOutlined />, label: t('chatShare.exportAllJson') },
+        ]}
+        onAction={({ key }) =>
+          void download({ format: key === 'json' ? 'json' : 'markdown' }).then(
+            (name) => name && toast.success(t('chatShare.exported', { name })),
+          )
+        }
       >
         <Button size="small" type="text" icon={<DownloadOutlined />}>
           {t('chatShare.exportAll')}
         </Button>
-      </Dropdown>
+      </ActionMenu>
       <Button size="small" type="text" icon={<ImportOutlined />} onClick={() => setImporting(true)}>
         {t('chatShare.import')}
       </Button>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Button, Dropdown, Empty, Input, Modal, Spin, theme, Typography } from 'antd';
+import { Button, Empty, Input, Modal, Spin, theme, Typography } from 'antd';
 import type { InputRef } from 'antd';
 import {
   DeleteOutlined,
@@ -10,6 +10,7 @@ import {
   SearchOutlined,
 } from '@ant-design/icons';
 import type { ConversationRecord } from '@atrium/shared/contract/chat';
+import { ActionMenu } from '@/components/action-menu';
 import { confirmDialog } from '@/lib/feedback';
 import { ArchiveBar, useConversationArchive } from './conversation-archive';
 import { useChatT } from '../i18n';
@@ -62,6 +63,11 @@ export function ConversationList({
     else search.current?.focus();
   }, []);
   const archive = useConversationArchive(returnFocus);
+  const titleBox = useRef<InputRef>(null);
+  const saveTitle = asyncHandler(async () => {
+    if (renaming) await onRename(renaming.id, title.trim());
+    setRenaming(undefined);
+  });
 
   const remove = async (conversation: ConversationRecord) => {
     if (await confirmDialog(t('chat.confirmDelete', { title: conversation.title }))) {
@@ -133,29 +139,24 @@ export function ConversationList({
                     {c.title}
                   </Typography.Text>
                 </button>
-                <Dropdown
-                  trigger={['click']}
-                  // Opened by a key, the menu takes the focus: arrows move in it, Enter picks.
-                  autoFocus
-                  menu={{
-                    items: [
-                      { key: 'rename', icon: <EditOutlined />, label: t('chat.rename') },
-                      ...archive.items,
-                      {
-                        key: 'delete',
-                        icon: <DeleteOutlined />,
-                        label: t('chat.delete'),
-                        danger: true,
-                      },
-                    ],
-                    onClick: ({ key, domEvent }) => {
-                      domEvent.stopPropagation();
-                      if (archive.run(key, c)) return;
-                      if (key === 'rename') {
-                        setTitle(c.title);
-                        setRenaming(c);
-                      } else void remove(c);
+                <ActionMenu
+                  items={[
+                    { key: 'rename', icon: <EditOutlined />, label: t('chat.rename') },
+                    ...archive.items,
+                    {
+                      key: 'delete',
+                      icon: <DeleteOutlined />,
+                      label: t('chat.delete'),
+                      danger: true,
                     },
+                  ]}
+                  onAction={({ key, domEvent }) => {
+                    domEvent.stopPropagation();
+                    if (archive.run(key, c)) return;
+                    if (key === 'rename') {
+                      setTitle(c.title);
+                      setRenaming(c);
+                    } else void remove(c);
                   }}
                 >
                   <Button
@@ -168,7 +169,7 @@ export function ConversationList({
                       opener.current = e.currentTarget;
                     }}
                   />
-                </Dropdown>
+                </ActionMenu>
               </div>
             );
           })
@@ -180,19 +181,20 @@ export function ConversationList({
         open={renaming !== undefined}
         title={t('chat.renameTitle')}
         onCancel={() => setRenaming(undefined)}
+        // The dialog's focus trap starts on its first control (the ×): the title box takes it,
+        // its text selected, once the dialog is open.
+        afterOpenChange={(open) => open && titleBox.current?.focus({ cursor: 'all' })}
         afterClose={returnFocus}
         okButtonProps={{ disabled: title.trim() === '' }}
-        onOk={asyncHandler(async () => {
-          if (renaming) await onRename(renaming.id, title.trim());
-          setRenaming(undefined);
-        })}
+        onOk={saveTitle}
         destroyOnHidden
       >
         <Input
-          autoFocus
+          ref={titleBox}
           maxLength={100}
           value={title}
           onChange={(e) => setTitle(e.target.value)}
+          onPressEnter={() => title.trim() !== '' && saveTitle()}
           aria-label={t('chat.renameTitle')}
         />
       </Modal>
