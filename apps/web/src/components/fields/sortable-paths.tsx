@@ -15,6 +15,8 @@ import {
   verticalListSortingStrategy,
 } from '@dnd-kit/sortable';
 import { randomId } from '@/lib/random';
+import { dragAnnouncements } from './drag-announcements';
+import { useFieldsT } from './i18n';
 import { moveItem } from './paths';
 import { assignKeys, samePaths, type Keyed } from './stable-keys';
 
@@ -35,6 +37,7 @@ export function SortablePaths({ paths, onChange, layout, disabled, children }: S
   const current = samePaths(keyed, paths) ? keyed : assignKeys(keyed, paths, randomId);
   if (current !== keyed) setKeyed(current);
 
+  const t = useFieldsT();
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
@@ -57,7 +60,8 @@ export function SortablePaths({ paths, onChange, layout, disabled, children }: S
       onDragEnd={onDragEnd}
       // dnd-kit's live region and instructions go to the body: inside a list they would be
       // children a list may not have (axe aria-required-children).
-      accessibility={{ container: document.body }}
+      // What it says is the file's name and place, in the page's language.
+      accessibility={{ container: document.body, ...dragAnnouncements(current, t) }}
     >
       <SortableContext
         items={current.map((item) => item.key)}

@@ -11,6 +11,13 @@ export const fieldsEn: FieldsMessages = {
   'fields.preview': 'Preview',
   'fields.open': 'Open in a new tab',
   'fields.dragItem': 'Drag to reorder: {{name}}',
+  'fields.drag.instructions':
+    'Press Space to pick this item up, the arrow keys to move it, and Space again to drop it; Esc cancels.',
+  'fields.drag.start': 'Picked up {{name}}, item {{position}} of {{total}}.',
+  'fields.drag.over': '{{name}} moved to position {{position}}.',
+  'fields.drag.outside': '{{name}} is not over a place it can be dropped.',
+  'fields.drag.end': 'Dropped {{name}}, now item {{position}} of {{total}}.',
+  'fields.drag.cancel': 'Dragging cancelled: {{name}} is back at item {{position}}.',
   'fields.count': '{{count}} / {{max}}',
   'fields.full': 'At most {{max}}; the list is full',
   'fields.name': 'Name',
