@@ -7,6 +7,12 @@ import { queryClient } from '@/lib/query-client';
 import { useReducedMotion } from '@/lib/use-media-query';
 import { usePreferencesStore } from '@/stores/preferences-store';
 import { requiredMark } from './fields/form-a11y/required-mark';
+
+/**
+ * Every form: required fields marked (visibly; the field itself says it to screen readers), and a
+ * submit with errors takes the focus to the first wrong field, scrolled to the middle of the view.
+ */
+const formConfig = { requiredMark, scrollToFirstError: { focus: true, block: 'center' } } as const;
 import { FeedbackBridge } from './feedback-bridge';
 import { LoadingOverlay } from './loading-overlay';
 import { darkTokens, lightTokens, readableComponents } from './theme-tokens';
@@ -29,7 +35,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
     <QueryClientProvider client={queryClient}>
       <ConfigProvider
         locale={language === 'en' ? enUS : zhCN}
-        form={{ requiredMark }}
+        form={formConfig}
         theme={{
           algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
           token: {

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { message } from 'antd';
 import { mountAnnouncer } from '@/lib/announce';
+import { watchFormErrors } from './fields/form-a11y/error-announcer';
 import { bindMessage, setDialogHostAvailable, useDialogQueue } from '@/lib/feedback';
 
 const DialogHost = lazy(async () => ({ default: (await import('./dialog-host')).DialogHost }));
@@ -16,9 +17,11 @@ export function FeedbackBridge() {
   if (asked && !hostNeeded) setHostNeeded(true);
   useEffect(() => {
     mountAnnouncer();
+    const unwatch = watchFormErrors();
     bindMessage(messageApi);
     setDialogHostAvailable(true);
     return () => {
+      unwatch();
       bindMessage(null);
       setDialogHostAvailable(false);
     };

@@ -12,7 +12,6 @@ import { sendJson, startLocalServer, type LocalServer } from '@/test-utils/local
 import { installMatchMedia, installResizeObserver } from '@/test-utils/media';
 import { installRangeMeasuring } from '../jsdom-layout';
 import { RichTextField } from '../rich-text-field/rich-text-field';
-import { useErrorAnnouncer } from './error-announcer';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -38,12 +37,13 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
-/** A sign-up-like form: a required name with a hint, the captcha, a required rich text. */
+/**
+ * A sign-up-like form: a required name with a hint, the captcha, a required rich text. It does
+ * nothing for its errors to be said: the app's providers watch every form.
+ */
 function Harness() {
-  const errors = useErrorAnnouncer();
   return (
-    <Form layout="vertical" onFieldsChange={errors.onFieldsChange}>
-      {errors.announcer}
+    <Form layout="vertical">
       <Form.Item
         name="username"
         label="Username"
@@ -111,9 +111,15 @@ describe('form fields for assistive technology', () => {
     const about = await screen.findByRole('textbox', { name: 'About' });
     const username = screen.getByRole('textbox', { name: 'Username' });
     const captcha = screen.getByRole('textbox', { name: 'Captcha' });
+    // The page's polite region, there from the start and empty.
     const region = screen.getByRole('status');
     expect(region).toHaveAttribute('aria-live', 'polite');
     expect(region).toBeEmptyDOMElement();
+    const writes: string[] = [];
+    new MutationObserver(() => region.textContent && writes.push(region.textContent)).observe(
+      region,
+      { childList: true, characterData: true, subtree: true },
+    );
 
     await user.click(screen.getByRole('button', { name: 'Save' }));
 
@@ -131,18 +137,21 @@ describe('form fields for assistive technology', () => {
       ]),
     );
     expect(about).toHaveAttribute('aria-invalid', 'true');
-    const said = () => [...region.children].map((line) => line.textContent);
-    expect(said()).toEqual([
-      'Please enter a username',
-      'Please enter the captcha',
-      'Please write the about text',
-    ]);
+    // The submit's errors are said together, once; the focus is on the first wrong field.
+    await waitFor(() =>
+      expect(writes).toEqual([
+        'Please enter a username Please enter the captcha Please write the about text',
+      ]),
+    );
+    expect(username).toHaveFocus();
 
-    // Fixed, the field is valid again and no longer points at an error.
+    // Fixed, the field is valid again and no longer points at an error; nothing more is said.
     await user.type(username, 'fresh_name');
     await waitFor(() => expect(descriptions(username)).toEqual(['3 to 20 letters']));
     expect(username).not.toHaveAttribute('aria-invalid');
-    // ...and its error leaves the region without being read again; the others stay.
-    expect(said()).toEqual(['Please enter the captcha', 'Please write the about text']);
+    // Emptied again, its error comes back and is said on its own.
+    await user.clear(username);
+    await waitFor(() => expect(writes).toHaveLength(2));
+    expect(writes[1]).toBe('Please enter a username');
   });
 });

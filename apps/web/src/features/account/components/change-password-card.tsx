@@ -1,6 +1,5 @@
 import { Alert, Button, Card, Form, Input } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
-import { useErrorAnnouncer } from '@/components/fields/form-a11y/error-announcer';
 import { toast } from '@/lib/feedback';
 import { useChangePassword } from '../api/change-password';
 import { useAccountT } from '../i18n';
@@ -17,15 +16,12 @@ export function ChangePasswordCard() {
   const t = useAccountT();
   const [form] = Form.useForm<PasswordValues>();
   const mutation = useChangePassword();
-  const errors = useErrorAnnouncer();
   return (
     <Card title={t('account.changePassword')}>
       <Form<PasswordValues>
         form={form}
         layout="vertical"
         style={{ maxWidth: 420 }}
-        scrollToFirstError={{ focus: true }}
-        onFieldsChange={errors.onFieldsChange}
         onFinish={({ oldPassword, password }) =>
           mutation.mutate(
             { oldPassword, password },
@@ -38,7 +34,6 @@ export function ChangePasswordCard() {
           )
         }
       >
-        {errors.announcer}
         {mutation.error && (
           <Alert
             type="error"

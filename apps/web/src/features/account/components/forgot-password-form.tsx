@@ -1,5 +1,4 @@
 import { Alert, Button, Form } from 'antd';
-import { useErrorAnnouncer } from '@/components/fields/form-a11y/error-announcer';
 import { useResetPassword } from '../api/reset-password';
 import { useAccountT } from '../i18n';
 import { NewPasswordFields } from './new-password-fields';
@@ -20,20 +19,16 @@ export function ForgotPasswordForm({ onSuccess }: { onSuccess: () => void }) {
   const [form] = Form.useForm<ResetValues>();
   const mutation = useResetPassword();
   const { captchaKey, renew } = useCaptchaRenewal(form);
-  const errors = useErrorAnnouncer();
 
   return (
     <Form<ResetValues>
       form={form}
       layout="vertical"
       size="large"
-      scrollToFirstError={{ focus: true }}
-      onFieldsChange={errors.onFieldsChange}
       onFinish={({ target, code, password }) =>
         mutation.mutate({ target, code, password }, { onSuccess })
       }
     >
-      {errors.announcer}
       {mutation.error && (
         <Alert type="error" showIcon title={mutation.error.message} style={{ marginBottom: 20 }} />
       )}

@@ -14,7 +14,6 @@ import {
 import { DeleteOutlined, UserOutlined } from '@ant-design/icons';
 import type { Profile } from '@atrium/shared/contract/accounts-rules';
 import { UploadButton } from '@/components/file-library/upload-button/upload-button';
-import { useErrorAnnouncer } from '@/components/fields/form-a11y/error-announcer';
 import { toast } from '@/lib/feedback';
 import { assetUrl } from '@/lib/urls';
 import { useSaveProfile } from '../api/save-profile';
@@ -29,7 +28,6 @@ export function ProfileCard({ profile }: { profile: Profile }) {
   const t = useAccountT();
   const { token } = theme.useToken();
   const [form] = Form.useForm<ProfileValues>();
-  const errors = useErrorAnnouncer();
   const [avatar, setAvatar] = useState(profile.avatar);
   const save = useSaveProfile();
   const initial = Array.from(profile.nickname || profile.username)[0]?.toUpperCase();
@@ -82,13 +80,10 @@ export function ProfileCard({ profile }: { profile: Profile }) {
         form={form}
         layout="vertical"
         initialValues={{ nickname: profile.nickname }}
-        scrollToFirstError={{ focus: true }}
-        onFieldsChange={errors.onFieldsChange}
         onFinish={({ nickname }) =>
           save.mutate({ nickname: nickname.trim(), avatar }, { onSuccess: saved })
         }
       >
-        {errors.announcer}
         <Form.Item
           name="nickname"
           label={t('account.nickname')}

@@ -2,7 +2,6 @@ import { Alert, Button, Form, Input } from 'antd';
 import { UserOutlined } from '@ant-design/icons';
 import type { LoginResponse } from '@atrium/shared';
 import { usernamePattern } from '@atrium/shared/contract/accounts-rules';
-import { useErrorAnnouncer } from '@/components/fields/form-a11y/error-announcer';
 import { useRegister } from '../api/register';
 import { useAccountT } from '../i18n';
 import { NewPasswordFields } from './new-password-fields';
@@ -27,20 +26,16 @@ export function RegisterForm({ onSuccess }: { onSuccess: (result: LoginResponse)
   const [form] = Form.useForm<RegisterValues>();
   const mutation = useRegister();
   const { captchaKey, renew } = useCaptchaRenewal(form);
-  const errors = useErrorAnnouncer();
 
   return (
     <Form<RegisterValues>
       form={form}
       layout="vertical"
       size="large"
-      scrollToFirstError={{ focus: true }}
-      onFieldsChange={errors.onFieldsChange}
       onFinish={({ username, target, code, password }) =>
         mutation.mutate({ username: username.trim(), target, code, password }, { onSuccess })
       }
     >
-      {errors.announcer}
       {mutation.error && (
         <Alert type="error" showIcon title={mutation.error.message} style={{ marginBottom: 20 }} />
       )}

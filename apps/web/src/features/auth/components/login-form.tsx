@@ -7,7 +7,6 @@ import {
   captchaRequiredBy,
   isCaptchaWrong,
 } from '@/components/captcha/captcha-field';
-import { useErrorAnnouncer } from '@/components/fields/form-a11y/error-announcer';
 import { useT } from '@/lib/i18n';
 import { useLogin } from '../api/login';
 
@@ -21,7 +20,6 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
   const [form] = Form.useForm<LoginRequest>();
   const [captchaShown, setCaptchaShown] = useState(false);
   const [captchaKey, setCaptchaKey] = useState(0);
-  const errors = useErrorAnnouncer();
   const onError = (error: unknown, values: LoginRequest) => {
     if (captchaRequiredBy(error)) setCaptchaShown(true);
     // Any check uses the captcha up; a wrong one has already drawn a new image by itself.
@@ -33,13 +31,10 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
       form={form}
       layout="vertical"
       size="large"
-      scrollToFirstError={{ focus: true }}
-      onFieldsChange={errors.onFieldsChange}
       onFinish={(values) =>
         mutation.mutate(values, { onSuccess, onError: (error) => onError(error, values) })
       }
     >
-      {errors.announcer}
       {mutation.error && (
         <Alert type="error" showIcon title={mutation.error.message} style={{ marginBottom: 20 }} />
       )}

@@ -134,7 +134,6 @@ export function SiteSettingsForm({ settings }: SiteSettingsFormProps) {
         initialValues={settings}
         onValuesChange={edits.changed}
         onFinish={(values) => void submit(values)}
-        scrollToFirstError={{ block: 'center' }}
         className="atrium-site-settings"
       >
         <Flex vertical gap={16}>
