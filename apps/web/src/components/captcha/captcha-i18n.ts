@@ -11,7 +11,7 @@ type CaptchaKey = keyof typeof zhCN;
 
 const en: Record<CaptchaKey, string> = {
   'captcha.label': 'Captcha',
-  'captcha.placeholder': 'Characters in the image',
+  'captcha.placeholder': 'Text in image',
   'captcha.required': 'Please enter the captcha',
   'captcha.imageAlt': 'Captcha image, click to refresh',
 };

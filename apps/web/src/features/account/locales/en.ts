@@ -11,7 +11,7 @@ export const accountEn: AccountMessages = {
   'account.nickname': 'Nickname',
   'account.nicknameRequired': 'Please enter a nickname',
   'account.target': 'E-mail or phone',
-  'account.targetPlaceholder': 'name@example.com or +8613800138000',
+  'account.targetPlaceholder': 'name@example.com or phone',
   'account.targetInvalid': 'Enter a valid e-mail address or phone number',
   'account.code': 'Verification code',
   'account.codePlaceholder': '6 digits',

@@ -9,7 +9,7 @@ export const accountZhCN = {
   'account.nickname': '昵称',
   'account.nicknameRequired': '请输入昵称',
   'account.target': '邮箱或手机号',
-  'account.targetPlaceholder': 'name@example.com 或 13800138000',
+  'account.targetPlaceholder': 'name@example.com 或手机号',
   'account.targetInvalid': '请输入有效的邮箱地址或手机号',
   'account.code': '验证码',
   'account.codePlaceholder': '6 位数字',

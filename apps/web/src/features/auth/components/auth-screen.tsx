@@ -25,10 +25,12 @@ export function AuthScreen({ title, subtitle, children, footer }: AuthScreenProp
         <LanguageSwitch />
         <ThemeSwitch />
       </Flex>
-      <Flex flex={1} align="center" justify="center" style={{ padding: '8px 16px 64px' }}>
+      {/* Its paddings shrink on a phone (styles.css), so a 320 px screen keeps room for the
+          fields' words beside their icons and the captcha image. */}
+      <Flex flex={1} align="center" justify="center" className="atrium-auth-frame">
         <Card
+          className="atrium-auth-card"
           style={{ width: '100%', maxWidth: 400, boxShadow: token.boxShadowTertiary }}
-          styles={{ body: { padding: '36px 32px 28px' } }}
         >
           <Space orientation="vertical" size={4} style={{ width: '100%', marginBottom: 24 }}>
             <SiteMark size={40} />
