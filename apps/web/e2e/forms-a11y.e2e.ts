@@ -73,10 +73,9 @@ test('a sign-up error is said and tied to its field; the captcha refreshes by ke
     );
     expect(described, lang).toContain(w.usernameInvalid);
     // ...and said once by the form's polite region.
-    await expect(page.getByRole('status').filter({ hasText: w.usernameInvalid })).toHaveAttribute(
-      'aria-live',
-      'polite',
-    );
+    await expect(
+      page.locator('[data-announcer="polite"]').filter({ hasText: w.usernameInvalid }),
+    ).toHaveAttribute('aria-live', 'polite');
     expect(await seriousFindings(page, 'form'), lang).toEqual([]);
     if (shots) await page.screenshot({ path: `${SCREENS}/register-errors-${lang}.png` });
 

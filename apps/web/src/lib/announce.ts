@@ -14,7 +14,6 @@ function region(politeness: Politeness): HTMLElement | undefined {
   if (known?.isConnected) return known;
   const el = document.createElement('div');
   el.className = 'atrium-sr-only';
-  el.setAttribute('role', politeness === 'polite' ? 'status' : 'alert');
   el.setAttribute('aria-live', politeness);
   el.setAttribute('aria-atomic', 'true');
   el.dataset.announcer = politeness;
