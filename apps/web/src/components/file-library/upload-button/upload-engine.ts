@@ -86,6 +86,8 @@ export interface UploadOptions {
   outageWaitMs?: number;
   /** The pause before the next try of a call refused for an outage (see `outagePauseMs`). */
   outageDelayMs?: (attempt: number, retryAfterSeconds: number) => number;
+  /** The clock `outageWaitMs` is measured on (milliseconds; tests pass their own). */
+  now?: () => number;
 }
 
 /**
@@ -341,7 +343,8 @@ export async function runUpload(options: UploadOptions): Promise<UploadResult> {
     stage: UploadStage,
     call: () => Promise<CallResult<T>>,
   ): Promise<CallResult<T>> {
-    const started = Date.now();
+    const now = options.now ?? Date.now;
+    const started = now();
     let waited = false;
     for (let attempt = 0; ; attempt++) {
       const answer = await unlessCancelled(call(), signal);
@@ -350,7 +353,7 @@ export async function runUpload(options: UploadOptions): Promise<UploadResult> {
         return answer;
       }
       const { outage, retryAfterSeconds } = answer.outage;
-      const left = outageWaitMs - (Date.now() - started);
+      const left = outageWaitMs - (now() - started);
       if (left <= 0) throw new UploadError(stage, 'code', answer.msg, outage, refusalOf(answer));
       waited = true;
       options.onOutage?.(outage);
