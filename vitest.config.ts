@@ -3,13 +3,16 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // Vitest's default leaves a core idle (cores - 1: one worker on a 2-core machine); most test
-    // files wait on databases, sockets and child processes, so one worker per core, plus one.
-    maxWorkers: availableParallelism() + 1,
+    // One worker per core (issue 30): a worker more than the cores only made CPU-heavy files
+    // (antd under jsdom) share a core with real-time ones (takeover bounds, heartbeats). The
+    // projects run in groups (each config's `sequence.groupOrder`): shared and server first, the
+    // web's component tests after them, so the two never share the cores.
+    maxWorkers: availableParallelism(),
     projects: [
       'packages/shared/vitest.config.ts',
       'apps/server/vitest.config.ts',
       'apps/server/vitest.integration.config.ts',
+      'apps/server/vitest.quiet.config.ts',
       'apps/web/vitest.config.ts',
     ],
   },

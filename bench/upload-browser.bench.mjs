@@ -15,23 +15,17 @@
 // For a closer look: BENCH_BROWSER_ONLY=atrium,bare runs only those; BENCH_BROWSER_TRACE=<file>
 // writes when each of Atrium's requests started and ended (seconds from choosing the file).
 import { spawnSync } from 'node:child_process';
-import { randomFillSync } from 'node:crypto';
-import {
-  closeSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { chromiumArgs, printTable, startAtrium } from './lib.mjs';
+import {
+  benchFile,
+  prepareSettings,
+  treeSecondsSince,
+  treeTicks,
+  uploadEnd,
+} from './upload-browser-lib.mjs';
 import {
   MiB,
   adminHeaders,
@@ -41,7 +35,6 @@ import {
   request,
   saveUploadResults,
   startBenchServer,
-  ticksToSeconds,
   xsrf,
 } from './upload-lib.mjs';
 
@@ -60,75 +53,6 @@ const goalVsBest = 1.0;
 const goalVsChunked = 1.2;
 const goalCpuVsBare = 1.3;
 const timeoutMs = 15 * 60_000;
-
-// The file: an MP4 header first, so Atrium's content check sees the video it claims to be, and
-// random bytes after it. Each upload renames it and changes 8 bytes, so Atrium never answers a
-// repeat as an instant upload and the list shows each under its own name.
-const dir = mkdtempSync(join(tmpdir(), 'atrium-browser-bench-'));
-let file = join(dir, 'upload.mp4');
-{
-  const fd = openSync(file, 'w');
-  const block = Buffer.allocUnsafe(8 * MiB);
-  for (let at = 0; at < size; at += block.length) {
-    randomFillSync(block);
-    if (at === 0)
-      Buffer.from('000000186674797069736f6d0000020069736f6d6d703432', 'hex').copy(block, 0);
-    writeSync(fd, block, 0, Math.min(block.length, size - at));
-  }
-  closeSync(fd);
-}
-let uploads = 0;
-function nextFile(label) {
-  uploads += 1;
-  const name = `bench-${uploads}-${label}.mp4`;
-  const renamed = join(dir, name);
-  renameSync(file, renamed);
-  file = renamed;
-  const fd = openSync(file, 'r+');
-  const mark = Buffer.alloc(8);
-  mark.writeDoubleBE(Date.now() + uploads);
-  writeSync(fd, mark, 0, 8, 64);
-  closeSync(fd);
-  return { path: file, name };
-}
-
-/** The page's promise `window.benchUpload`, or a failure once `timeoutMs` has passed. */
-function uploadEnd(page) {
-  let timer;
-  return Promise.race([
-    page.evaluate(() => window.benchUpload),
-    new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no end after ${timeoutMs} ms`)), timeoutMs);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
-
-// CPU time from /proc (upload-lib.mjs), of a process and of a whole process tree (Chromium's).
-/** Ticks of every process below `rootPid` (and itself), by pid. */
-function treeTicks(rootPid) {
-  const all = new Map();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = procStat(Number(entry));
-    if (stat) all.set(Number(entry), stat);
-  }
-  const out = new Map();
-  const inTree = (pid) => {
-    for (let p = pid, hops = 0; p > 1 && hops < 20; hops++) {
-      if (p === rootPid) return true;
-      p = all.get(p)?.ppid ?? 0;
-    }
-    return false;
-  };
-  for (const [pid, stat] of all) if (inTree(pid)) out.set(pid, stat.ticks);
-  return out;
-}
-/** Seconds spent by the tree since `before` (processes started since count from zero). */
-function treeSecondsSince(rootPid, before) {
-  let ticks = 0;
-  for (const [pid, now] of treeTicks(rootPid)) ticks += now - (before.get(pid) ?? 0);
-  return ticksToSeconds(ticks);
-}
 
 const atriumServer = await startAtrium();
 const port = atriumServer.port;
@@ -155,40 +79,12 @@ async function adminCall(body) {
   return json.data;
 }
 
-/** The upload setting must let the file into the video library in 5 MiB chunks. */
-async function prepareSettings() {
-  const call = async (path, body) => {
-    const res = await request(agent, {
-      port,
-      path: `/admin/api/settings/upload/${path}`,
-      headers: { ...adminHeaders(token), 'content-type': 'application/json' },
-      body: [Buffer.from(JSON.stringify(body))],
-    });
-    const json = JSON.parse(res.body.toString());
-    if (json.code !== 0) throw new Error(`settings/upload/${path}: ${json.msg}`);
-    return json.data.config;
-  };
-  let config = await call('get', {});
-  const video = config.category.video;
-  const wanted = {
-    ...config,
-    chunkSize,
-    parallelChunks: parallelSetting ?? config.parallelChunks,
-    category: {
-      ...config.category,
-      video: {
-        extensions: video.extensions.includes('mp4')
-          ? video.extensions
-          : [...video.extensions, 'mp4'],
-        maxSize: Math.max(video.maxSize, size),
-      },
-    },
-  };
-  if (JSON.stringify(wanted) !== JSON.stringify(config))
-    config = await call('save', { config: wanted });
-  return config;
-}
-const uploadConfig = await prepareSettings();
+const uploadConfig = await prepareSettings(agent, port, token, {
+  chunkSize,
+  parallelChunks: parallelSetting,
+  size,
+});
+const { dir, next: nextFile, uploads } = benchFile(size);
 
 const context = await browser.newContext();
 await context.addCookies([
@@ -283,7 +179,7 @@ async function atrium() {
     }, chosen.name);
     t0 = Date.now();
     await input.setInputFiles(chosen.path);
-    const listed = await uploadEnd(page);
+    const listed = await uploadEnd(page, timeoutMs);
     return { name: chosen.name, listed, change: await page.evaluate(() => window.benchChange) };
   });
   // Deleted again outside the timing, so the disk holds one upload at a time.
@@ -356,7 +252,7 @@ async function tus(variant) {
         variant === 'chunks' ? chunkSize : 0,
       );
       await page.locator('#file').setInputFiles(chosen.path);
-      const url = await uploadEnd(page);
+      const url = await uploadEnd(page, timeoutMs);
       return { url };
     },
   );
@@ -372,7 +268,7 @@ async function tus(variant) {
 
 async function bare() {
   const { page, taskSeconds } = await openPage(`http://127.0.0.1:${bareServer.port}/bench/`);
-  const id = `browser${uploads + 1}`;
+  const id = `browser${uploads() + 1}`;
   const result = await measure('bare', bareServer.pid, page, taskSeconds, async (chosen) => {
     await page.evaluate(
       ({ id, chunkSize }) => {
@@ -406,7 +302,7 @@ async function bare() {
       { id, chunkSize },
     );
     await page.locator('#file').setInputFiles(chosen.path);
-    await uploadEnd(page);
+    await uploadEnd(page, timeoutMs);
     return {};
   });
   await request(agent, { port: bareServer.port, method: 'DELETE', path: `/?id=${id}` });

@@ -71,6 +71,7 @@ results.forEach((result, index) => {
 if (checksFailed) process.exit(1);
 
 const vitestJson = join(reports, 'vitest.json');
+const webJson = join(reports, 'vitest-web.json');
 const integrationJson = join(reports, 'vitest-integration.json');
 const playwrightJson = join(reports, 'playwright.json');
 const vitest = (projects, json) =>
@@ -83,13 +84,19 @@ const vitest = (projects, json) =>
     `--outputFile.json=${json}`,
   ]);
 
-console.log(`\n› Unit tests (Vitest: shared, server, web) after ${elapsed(started)}`);
-const unitStatus = vitest(['shared', 'server', 'web'], vitestJson);
+// One worker per core. The server's tests (some time take-overs and heartbeats in seconds) run
+// first, the web's component tests (antd under jsdom: a core each, flat out) after them, so that
+// neither shares the cores with the other.
+console.log(`\n› Unit tests (Vitest: shared, server) after ${elapsed(started)}`);
+const unitStatus = vitest(['shared', 'server'], vitestJson);
+console.log(`\n› Unit tests (Vitest: web) after ${elapsed(started)}`);
+const webStatus = vitest(['web'], webJson);
 // The integration tier's real processes measure take-overs in seconds ("within 5 s of the kill"):
-// it runs on a quiet machine, after the unit tier and before the browser tests.
+// it runs after the unit tiers and before the browser tests, its files side by side except the
+// quiet ones (server-quiet, one at a time after the rest: apps/server/test-tiers.mjs).
 console.log(`\n› Integration tests (Vitest: real server processes) after ${elapsed(started)}`);
-const integrationStatus = vitest(['server-integration'], integrationJson);
-const vitestStatus = unitStatus !== 0 ? unitStatus : integrationStatus;
+const integrationStatus = vitest(['server-integration', 'server-quiet'], integrationJson);
+const vitestStatus = [unitStatus, webStatus, integrationStatus].find((s) => s !== 0) ?? 0;
 
 console.log(`\n› Browser tests (Playwright, Chromium) after ${elapsed(started)}`);
 const e2eStatus = run('npx', ['playwright', 'test', '-c', 'apps/web/playwright.config.ts'], {
@@ -104,7 +111,7 @@ function counts() {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
-  for (const file of [vitestJson, integrationJson]) {
+  for (const file of [vitestJson, webJson, integrationJson]) {
     if (!existsSync(file)) continue;
     const v = JSON.parse(readFileSync(file, 'utf8'));
     passed += v.numPassedTests ?? 0;

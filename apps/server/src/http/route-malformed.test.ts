@@ -16,7 +16,7 @@ import {
   expectAnswer,
   malformedValues,
   namesField,
-  probesOf,
+  probes,
   refusedField,
   targetsOf,
   type Target,
@@ -109,7 +109,7 @@ describe("every route's schema, every malformed value in every field", () => {
     const targets = targetsOf(t.app.routeRegistry);
     let refusals = 0;
     for (const target of targets) {
-      for (const probe of probesOf(target)) {
+      for (const probe of probes(target)) {
         const { bad, where } = probe;
         if (bad.refused)
           expect.soft(probe.refused, `${where}: the schema takes ${bad.name}`).toBe(true);
@@ -155,7 +155,7 @@ describe('through the route code, on a route of each body shape', () => {
     async (bad) => {
       let walked = 0;
       for (const target of targets) {
-        for (const probe of probesOf(target, [bad])) {
+        for (const probe of probes(target, [bad])) {
           // Signed in, and anonymous too where the route is public: both answer the same way.
           for (const signedIn of target.route.public ? [true, false] : [true]) {
             const res = await send(target.route, probe.payload, signedIn);

@@ -11,7 +11,8 @@ import { testDbKinds } from '../testing/db';
 import {
   expectAnswer,
   namesField,
-  probesOf,
+  firstRefused,
+  probes,
   signInForSome,
   targetsOf,
   type Target,
@@ -210,7 +211,7 @@ describe.each(testDbKinds)('on %s', (kind) => {
     it('each route refuses a malformed value with code -1 naming the field', async () => {
       let walked = 0;
       for (const target of targets) {
-        const probe = probesOf(target).find((p) => p.refused);
+        const probe = firstRefused(target);
         // A body without fields has nothing to put a value in ("an unknown field" covers it).
         if (!probe) continue;
         for (const as of callersOf(target.route)) {
@@ -224,7 +225,8 @@ describe.each(testDbKinds)('on %s', (kind) => {
     it('each malformed value a schema takes reaches its handler and is handled, never a 5xx', async () => {
       let walked = 0;
       for (const target of targets) {
-        for (const probe of probesOf(target).filter((p) => !p.refused)) {
+        for (const probe of probes(target)) {
+          if (probe.refused) continue;
           for (const as of callersOf(target.route)) {
             const signIn = as === undefined && signInForSome.has(target.route.path);
             const res = await send(target.route, probe.payload, as);

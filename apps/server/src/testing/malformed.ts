@@ -84,10 +84,13 @@ export interface Probe {
   where: string;
 }
 
-/** Every malformed value in every field of `target`, or of the values given. */
-export function probesOf(target: Target, values: readonly Malformed[] = malformedValues): Probe[] {
-  return fieldsOf(target.variant).flatMap((path) =>
-    values.map((bad) => {
+/** Every malformed value in every field of `target` (or the values given), one at a time. */
+export function* probes(
+  target: Target,
+  values: readonly Malformed[] = malformedValues,
+): Generator<Probe> {
+  for (const path of fieldsOf(target.variant)) {
+    for (const bad of values) {
       const inBody = withValue(target.base, path, bad.raw === undefined ? bad.value : rawMarker);
       const payload =
         bad.raw === undefined
@@ -96,7 +99,7 @@ export function probesOf(target: Target, values: readonly Malformed[] = malforme
       // A value without raw JSON text reads back as itself: no need to parse what was printed.
       const body = bad.raw === undefined ? inBody : (JSON.parse(payload) as unknown);
       const refused = !target.route.body.safeParse(body).success;
-      return {
+      yield {
         target,
         path,
         bad,
@@ -105,8 +108,14 @@ export function probesOf(target: Target, values: readonly Malformed[] = malforme
         refused,
         where: `${target.label} ${path.join('.')}`,
       };
-    }),
-  );
+    }
+  }
+}
+
+/** The first malformed body `target`'s schema refuses (none when its body has no field). */
+export function firstRefused(target: Target): Probe | undefined {
+  for (const probe of probes(target)) if (probe.refused) return probe;
+  return undefined;
 }
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

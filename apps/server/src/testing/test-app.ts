@@ -10,7 +10,7 @@ import {
   type LoginResponse,
 } from '@atrium/shared';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { buildApp, type AppDeps } from '../app';
 import { createMemoryBus } from '../bus/memory';
 import type { Bus } from '../bus/types';
@@ -257,4 +257,22 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One app for the calling file or describe block: made before its tests, `ready` then given it
+ * (to keep it and sign someone in), and cleaned up after them.
+ */
+export function useTestApp(
+  ready: (t: TestApp) => Promise<void> | void,
+  options: TestAppOptions = {},
+): void {
+  let made: TestApp | undefined;
+  beforeAll(async () => {
+    made = await createTestApp(options);
+    await ready(made);
+  });
+  afterAll(async () => {
+    await made?.cleanup();
+  });
 }

@@ -1,17 +1,14 @@
 import { Code } from '@atrium/shared';
 import type { RoleView } from '@atrium/shared/contract/admins';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { describe, expect, it } from 'vitest';
+import { type TestApp, useTestApp } from '../../testing/test-app';
 
 let t: TestApp;
 let founder: string;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  founder = (await t.loginAdmin()).token;
-});
-afterAll(async () => {
-  await t.cleanup();
+useTestApp(async (app) => {
+  t = app;
+  founder = (await app.loginAdmin()).token;
 });
 
 const call = <T = unknown>(token: string, path: string, body: Record<string, unknown> = {}) =>

@@ -1,23 +1,22 @@
 import { Code } from '@atrium/shared';
+import { defaultLanguage } from '@atrium/shared/messages/catalogue';
 import type { SiteSettings } from '@atrium/shared/contract/site-settings';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../app';
 import { testConfig } from '../../config';
 import { captchaNotRequired } from '../auth/index';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { type TestApp, useTestApp } from '../../testing/test-app';
 import { SITE_LANGUAGE_REFRESH_MS } from './index';
-import { selectorOriginKey, siteKey } from './site-settings.service';
+import { DEFAULT_SITE_NAME } from '../app/index';
+import { selectorOriginKey, siteDefaults, siteKey } from './site-settings.service';
 
 let t: TestApp;
 let founder: string;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  founder = (await t.loginAdmin()).token;
-});
-afterAll(async () => {
-  await t.cleanup();
+useTestApp(async (app) => {
+  t = app;
+  founder = (await app.loginAdmin()).token;
 });
 
 const save = (settings: unknown, lang: 'zh-CN' | 'en' = 'zh-CN') =>
@@ -30,17 +29,9 @@ const save = (settings: unknown, lang: 'zh-CN' | 'en' = 'zh-CN') =>
     .then((r) => r.json);
 
 const base: SiteSettings = {
-  siteName: 'Atrium',
-  siteLanguage: 'zh-CN',
-  logo: '',
-  favicon: '',
-  banners: [],
-  terms: '',
-  about: '',
-  metaTags: [],
-  selectorMode: 'builtin',
-  selectorServer: '',
-  advanced: '',
+  siteName: DEFAULT_SITE_NAME,
+  siteLanguage: defaultLanguage,
+  ...siteDefaults,
 };
 
 /** The policy the admin page is served with, directive by directive. */

@@ -28,7 +28,8 @@ export const selectorOriginKey = 'selectorOrigin';
 
 type StoredSite = Omit<SiteSettings, 'siteName' | 'siteLanguage'>;
 
-const emptySite: StoredSite = {
+/** What a site has before an admin saves anything (besides its name and language). */
+export const siteDefaults: Readonly<StoredSite> = {
   logo: '',
   favicon: '',
   banners: [],
@@ -47,14 +48,14 @@ const storedShape = siteSettingsFields.omit({ siteName: true, siteLanguage: true
  * hand into something invalid, loses only that field instead of the whole form.
  */
 function readSite(value: unknown): StoredSite {
-  const site: StoredSite = structuredClone(emptySite);
+  const site: StoredSite = structuredClone(siteDefaults);
   if (typeof value !== 'object' || value === null) return site;
   const raw = value as Record<string, unknown>;
   const take = <K extends keyof StoredSite>(key: K) => {
     const parsed = storedShape[key].safeParse(raw[key]);
     if (parsed.success) site[key] = parsed.data as StoredSite[K];
   };
-  (Object.keys(emptySite) as (keyof StoredSite)[]).forEach(take);
+  (Object.keys(siteDefaults) as (keyof StoredSite)[]).forEach(take);
   return site;
 }
 

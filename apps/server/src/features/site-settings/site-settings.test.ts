@@ -1,23 +1,22 @@
 import { Code, type AppConfigResponse, type Envelope } from '@atrium/shared';
+import { defaultLanguage } from '@atrium/shared/messages/catalogue';
 import type { SiteSettings } from '@atrium/shared/contract/site-settings';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../app';
 import { testConfig } from '../../config';
 import { captchaNotRequired } from '../auth/index';
-import { authHeaders, createTestApp, type TestApp } from '../../testing/test-app';
+import { authHeaders, type TestApp, useTestApp } from '../../testing/test-app';
 import { SITE_LANGUAGE_REFRESH_MS } from './index';
-import { siteKey, siteLanguageKey } from './site-settings.service';
+import { DEFAULT_SITE_NAME } from '../app/index';
+import { siteDefaults, siteKey, siteLanguageKey } from './site-settings.service';
 
 let t: TestApp;
 let founder: string;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  founder = (await t.loginAdmin()).token;
-});
-afterAll(async () => {
-  await t.cleanup();
+useTestApp(async (app) => {
+  t = app;
+  founder = (await app.loginAdmin()).token;
 });
 
 const call = <T = SiteSettings>(path: 'get' | 'save', body: unknown = {}, token = founder) =>
@@ -35,6 +34,13 @@ const anonymous = async (app: FastifyInstance) =>
       payload: '{}',
     })
   ).json<Envelope>();
+
+/** What the API answers before anything is saved. */
+const defaults: SiteSettings = {
+  siteName: DEFAULT_SITE_NAME,
+  siteLanguage: defaultLanguage,
+  ...siteDefaults,
+};
 
 const full: SiteSettings = {
   siteName: 'Garden Chat',
@@ -57,19 +63,7 @@ describe('site settings API', () => {
   it('starts from the defaults', async () => {
     const res = await call('get');
     expect(res).toMatchObject({ code: 0 });
-    expect(res.data).toEqual({
-      siteName: 'Atrium',
-      siteLanguage: 'zh-CN',
-      logo: '',
-      favicon: '',
-      banners: [],
-      terms: '',
-      about: '',
-      metaTags: [],
-      selectorMode: 'builtin',
-      selectorServer: '',
-      advanced: '',
-    });
+    expect(res.data).toEqual(defaults);
   });
 
   it('saves every field, gives them back, and shows the public part in app/config', async () => {

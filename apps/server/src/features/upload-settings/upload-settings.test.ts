@@ -2,7 +2,7 @@ import { Code, type AppConfigResponse, type Envelope } from '@atrium/shared';
 import { defaultUploadConfig, type UploadConfig } from '@atrium/shared/contract/files';
 import type { UploadSettingsView } from '@atrium/shared/contract/upload-settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authHeaders, createTestApp, type TestApp } from '../../testing/test-app';
+import { authHeaders, createTestApp, type TestApp, useTestApp } from '../../testing/test-app';
 import { FileClient, md5Of } from '../files/files.testing';
 
 const MiB = 1024 * 1024;
@@ -10,12 +10,9 @@ const MiB = 1024 * 1024;
 describe('upload settings on local storage', () => {
   let t: TestApp;
   let founder: string;
-  beforeAll(async () => {
-    t = await createTestApp();
-    founder = (await t.loginAdmin()).token;
-  });
-  afterAll(async () => {
-    await t.cleanup();
+  useTestApp(async (app) => {
+    t = app;
+    founder = (await app.loginAdmin()).token;
   });
 
   const call = <T = unknown>(path: string, body: Record<string, unknown> = {}) =>
