@@ -12,6 +12,7 @@ import {
   expectAnswer,
   namesField,
   firstRefused,
+  payloadOf,
   probes,
   signInForSome,
   targetsOf,
@@ -215,7 +216,12 @@ describe.each(testDbKinds)('on %s', (kind) => {
         // A body without fields has nothing to put a value in ("an unknown field" covers it).
         if (!probe) continue;
         for (const as of callersOf(target.route)) {
-          expectAnswer(await send(target.route, probe.payload, as), true, probe.path, probe.where);
+          expectAnswer(
+            await send(target.route, payloadOf(probe), as),
+            true,
+            probe.path,
+            probe.where,
+          );
           walked += 1;
         }
       }
@@ -229,7 +235,7 @@ describe.each(testDbKinds)('on %s', (kind) => {
           if (probe.refused) continue;
           for (const as of callersOf(target.route)) {
             const signIn = as === undefined && signInForSome.has(target.route.path);
-            const res = await send(target.route, probe.payload, as);
+            const res = await send(target.route, payloadOf(probe), as);
             expectAnswer(res, false, probe.path, probe.where, signIn);
             walked += 1;
           }
@@ -237,7 +243,7 @@ describe.each(testDbKinds)('on %s', (kind) => {
       }
       console.info(`[routes] ${walked} malformed bodies that schemas take, sent to their handlers`);
       expect(walked).toBeGreaterThan(0);
-    });
+    }, 120_000);
 
     it('a query string is ignored, whatever it holds', async () => {
       const tokens = await freshTokens();

@@ -1,7 +1,7 @@
 import { Code } from '@atrium/shared';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { z, type ZodType } from 'zod';
+import { z } from 'zod';
 import { describeZodError } from '../http/errors';
 import type { RouteRecord } from '../http/route';
 import { fieldsOf, sampleOf, variantsOf, withValue, type FieldPath } from './schema-sample';
@@ -70,18 +70,27 @@ export function targetsOf(routes: readonly RouteRecord[]): Target[] {
   );
 }
 
-/** One malformed value in one field of a target's body, as the JSON text sent. */
+/** One malformed value in one field of a target's body. */
 export interface Probe {
   target: Target;
   path: FieldPath;
   bad: Malformed;
-  payload: string;
-  /** The body as the server reads it back from `payload`. */
+  /** The body as the server reads it back from the JSON text sent. */
   body: unknown;
   /** Whether the route's schema refuses it (else the handler receives it). */
   refused: boolean;
+  /** Why, when it does. */
+  error?: z.ZodError;
   /** Where it went, for messages: `<route> [action] <field path>`. */
   where: string;
+}
+
+/** The JSON text of a probe's body: `raw` values as their own text. */
+export function payloadOf(probe: Probe): string {
+  const { bad, path, target } = probe;
+  if (bad.raw === undefined) return JSON.stringify(probe.body);
+  const text = JSON.stringify(withValue(target.base, path, rawMarker));
+  return text.replace(JSON.stringify(rawMarker), bad.raw);
 }
 
 /** Every malformed value in every field of `target` (or the values given), one at a time. */
@@ -91,23 +100,21 @@ export function* probes(
 ): Generator<Probe> {
   for (const path of fieldsOf(target.variant)) {
     for (const bad of values) {
-      const inBody = withValue(target.base, path, bad.raw === undefined ? bad.value : rawMarker);
-      const payload =
+      // A value without raw JSON text reads back as itself: no need to print and parse it.
+      const body =
         bad.raw === undefined
-          ? JSON.stringify(inBody)
-          : JSON.stringify(inBody).replace(JSON.stringify(rawMarker), bad.raw);
-      // A value without raw JSON text reads back as itself: no need to parse what was printed.
-      const body = bad.raw === undefined ? inBody : (JSON.parse(payload) as unknown);
-      const refused = !target.route.body.safeParse(body).success;
-      yield {
-        target,
-        path,
-        bad,
-        payload,
-        body,
-        refused,
-        where: `${target.label} ${path.join('.')}`,
-      };
+          ? withValue(target.base, path, bad.value)
+          : (JSON.parse(
+              JSON.stringify(withValue(target.base, path, rawMarker)).replace(
+                JSON.stringify(rawMarker),
+                bad.raw,
+              ),
+            ) as unknown);
+      const parsed = target.route.body.safeParse(body);
+      const where = `${target.label} ${path.join('.')}`;
+      yield parsed.success
+        ? { target, path, bad, body, refused: false, where }
+        : { target, path, bad, body, refused: true, error: parsed.error, where };
     }
   }
 }
@@ -127,12 +134,11 @@ export function namesField(path: FieldPath): RegExp {
 }
 
 /**
- * The field the error handler names for a refused body: the route's schema error, described by
+ * The field the error handler names for a refused probe: the route's schema error, described by
  * the same function the handler's validation answer is built with.
  */
-export function refusedField(schema: ZodType, body: unknown): string | undefined {
-  const parsed = schema.safeParse(body);
-  return parsed.success ? undefined : describeZodError(parsed.error, body).field;
+export function refusedField(probe: Probe): string | undefined {
+  return probe.error ? describeZodError(probe.error, probe.body).field : undefined;
 }
 
 /** Codes of a body the schema takes: handled, refused by the service, captcha or rate limit. */
