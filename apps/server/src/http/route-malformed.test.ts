@@ -173,7 +173,7 @@ describe('through the route code, on a route of each body shape', () => {
         for (const probe of probes(target, [bad])) {
           // Signed in, and anonymous too where the route is public: both answer the same way.
           for (const signedIn of target.route.public ? [true, false] : [true]) {
-            const res = await send(target.route, probe.payload, signedIn);
+            const res = await send(target.route, payloadOf(probe), signedIn);
             expectAnswer(res, probe.refused, probe.path, probe.where);
             walked += 1;
           }
