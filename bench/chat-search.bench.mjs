@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash } from '@node-rs/argon2';
 import Database from 'better-sqlite3';
-import { printTable, root, saveResult, startAtrium } from './lib.mjs';
+import { printTable, prng, root, saveResult, startAtrium } from './lib.mjs';
 import { percentile, request, xsrf } from './upload-lib.mjs';
 
 const totalMessages = Number(process.env.BENCH_SEARCH_MESSAGES ?? 10_000_000);
@@ -31,18 +31,6 @@ const roomCount = 20;
 const requestsPerCase = Number(process.env.BENCH_SEARCH_REQUESTS ?? 200);
 const goalP99Ms = 50;
 const password = 'bench-Search-pass-42';
-
-/** A small deterministic generator, so every run loads the same history. */
-function prng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const english = [
   'how do I',

@@ -74,3 +74,15 @@ export function saveResult(name, result) {
 export function printTable(rows) {
   console.table(rows);
 }
+
+/** A small deterministic generator, so every run loads the same data. */
+export function prng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,6 +1,7 @@
 // The library of list.bench.mjs: a million files with names people give them, in 10,000
 // categories, and the rooms that use them, loaded straight into SQLite; or one loaded before.
 import Database from 'better-sqlite3';
+import { prng } from './lib.mjs';
 
 const nameKinds = [
   'Invoice',
@@ -55,18 +56,6 @@ function fileOf(i, random) {
   const name = `${kind} ${subject} ${year}-${month}-${day} ${i}.${ext}`;
   const path = `/data/file/ab/${i.toString(16).padStart(24, '0')}/file.${ext}`;
   return { name, ext, path };
-}
-
-/** A small deterministic generator, so every run loads the same library. */
-export function prng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

@@ -18,8 +18,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { printTable, root, startAtrium } from './lib.mjs';
-import { bulkLoad, loaded, prng } from './list-lib.mjs';
+import { printTable, prng, root, startAtrium } from './lib.mjs';
+import { bulkLoad, loaded } from './list-lib.mjs';
 import {
   adminHeaders,
   atriumLogin,
