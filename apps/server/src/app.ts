@@ -29,8 +29,7 @@ import {
 } from './features/chat/index';
 import { registerDashboardFeature } from './features/dashboard/index';
 import { libraryImages, registerFilesFeature, type FilesFeature } from './features/files/index';
-import { MembersService } from './features/members/index';
-import { registerMembersAdminFeature } from './features/members-admin/index';
+import { MembersService, registerMembersFeature } from './features/members/index';
 import { registerRolesFeature } from './features/roles/index';
 import { registerRoomsFeature } from './features/rooms/index';
 import { SettingsRepository } from './db/settings.repository';
@@ -205,7 +204,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   registerAdminsFeature(app);
   registerRolesFeature(app);
-  registerMembersAdminFeature(app);
+  registerMembersFeature(app);
   registerUploadSettingsFeature(app, { config, minChunkSize: files.storage.minChunkSize });
   registerDashboardFeature(app);
   const aigcCache = new ShortCache(SETTINGS_TTL_MS);

@@ -13,7 +13,7 @@ import { useUserStore } from '@/stores/user-store';
 import { useLogout } from '@/features/auth/api/logout';
 import { useAccountT } from '@/features/account/i18n';
 import { useFilesT } from '@/components/file-library/i18n';
-import { useSiteHead } from '@/features/settings/hooks/use-site-head';
+import { useSiteHead } from '@/features/site-settings/hooks/use-site-head';
 
 const contentMaxWidth = 1200;
 

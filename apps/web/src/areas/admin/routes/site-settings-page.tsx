@@ -1,8 +1,8 @@
 import { Button, Flex, Result, Skeleton } from 'antd';
 import { ShareSettingsCard } from '@/features/chat/components/share-settings-card';
-import { useSiteSettings } from '@/features/settings/api/get-site-settings';
-import { SiteSettingsForm } from '@/features/settings/components/site-settings-form';
-import { useSettingsT } from '@/features/settings/i18n';
+import { useSiteSettings } from '@/features/site-settings/api/get-site-settings';
+import { SiteSettingsForm } from '@/features/site-settings/components/site-settings-form';
+import { useSettingsT } from '@/features/site-settings/i18n';
 import { PageHeader } from './page-header';
 import { RuleGate } from './rule-gate';
 

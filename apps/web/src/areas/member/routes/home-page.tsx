@@ -8,7 +8,7 @@ import { displayName, useUserStore } from '@/stores/user-store';
 import { useRooms } from '@/features/rooms/api/rooms';
 import { RoomsGrid } from '@/features/rooms/components/rooms-grid';
 import { useRoomsT } from '@/features/rooms/i18n';
-import { SiteBanner } from '@/features/settings/components/site-banner';
+import { SiteBanner } from '@/features/site-settings/components/site-banner';
 
 /** The member home (`#/`): the chat rooms (lazy set "Rooms") under the site's welcome banner. */
 export function HomePage() {

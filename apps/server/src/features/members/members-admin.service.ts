@@ -5,7 +5,8 @@ import type { Db } from '../../db/index';
 import { ApiError, message } from '../../http/envelope';
 import { hashPassword } from '../../security/passwords';
 import type { SessionsService } from '../auth/index';
-import type { Member, MembersService } from '../members/index';
+import type { MembersService } from './members.service';
+import type { Member } from './members.repository';
 import { MembersAdminRepository, type MemberListRow } from './members-admin.repository';
 
 export interface NewMemberInput {
