@@ -1,16 +1,17 @@
 // @vitest-environment happy-dom
 // (antd's style rules make each style lookup of jsdom slow; see file-picker.test.tsx)
 import { useState, type ReactElement } from 'react';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Form } from 'antd';
 import { tFiles } from '@/components/file-library/i18n';
-import { installMatchMedia, installResizeObserver } from '@/test-utils/media';
 import {
-  startFileManagerTestServer,
-  type FileManagerTestServer,
-} from '@/components/file-library/testing/file-manager-test-server';
+  antdLabel as spaced,
+  testFile,
+  testUser,
+  useFileManagerTestServer,
+} from '@/components/file-library/testing/picker-test-setup';
 import { renderWithFreshCache as renderWithProviders } from '@/test-utils/render';
 import { AudioField } from './audio-field/audio-field';
 import { FieldDefaultsProvider } from './field-defaults';
@@ -23,31 +24,14 @@ import { VideoField } from './video-field/video-field';
 import { RichTextField } from './rich-text-field/rich-text-field';
 import { usePermissionStore } from '@/stores/permission-store';
 
-let server: FileManagerTestServer;
-vi.setConfig({ testTimeout: 60_000 });
-
-beforeAll(async () => {
-  installMatchMedia();
-  installResizeObserver();
-  server = await startFileManagerTestServer({ chunkSize: 64 * 1024 });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.calls.length = 0;
-  server.files.length = 0;
-  ['a.png', 'b.jpg', 'c.png', 'd.pdf', 'e.mp4', 'f.mp3'].forEach((name, i) =>
-    server.files.push({
-      id: i + 1,
-      categoryId: 0,
-      name,
-      type: name.split('.')[1] ?? '',
-      size: 10,
-      path: `/data/files/${name}`,
-    }),
-  );
-});
+const testServer = useFileManagerTestServer(
+  (s) =>
+    ['a.png', 'b.jpg', 'c.png', 'd.pdf', 'e.mp4', 'f.mp3'].forEach((name, i) =>
+      s.files.push(testFile(i + 1, name)),
+    ),
+  { chunkSize: 64 * 1024 },
+);
 afterEach(() => {
-  cleanup();
   delete window.__selectorDialogServer;
   usePermissionStore.getState().reset();
 });
@@ -56,7 +40,7 @@ afterEach(() => {
  * A real antd Form holding one field under `name`, so each test drives the field the way a page
  * does; `values()` is what the form would submit.
  */
-function renderInForm(name: string, initial: unknown, field: ReactElement, url = server.url) {
+function renderInForm(name: string, initial: unknown, field: ReactElement, url = testServer().url) {
   let read: () => unknown = () => undefined;
   function Harness() {
     const [form] = Form.useForm();
@@ -72,12 +56,9 @@ function renderInForm(name: string, initial: unknown, field: ReactElement, url =
     );
   }
   const view = renderWithProviders(<Harness />);
-  return { ...view, values: () => read(), user: userEvent.setup({ delay: null }) };
+  return { ...view, values: () => read(), user: testUser() };
 }
 
-/** antd puts a space between two Chinese characters on buttons ("确 定"). */
-const spaced = (text: string) =>
-  new RegExp(`${[...text].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s*')}$`);
 const card = (name: string) => screen.findByRole('checkbox', { name });
 const confirmPicker = (user: ReturnType<typeof userEvent.setup>) =>
   user.click(screen.getByRole('button', { name: spaced(tFiles('files.confirm')) }));
@@ -110,7 +91,7 @@ describe('ImageField', () => {
     expect(await card('a.png')).toHaveAttribute('aria-checked', 'false');
     await confirmPicker(user);
     await waitFor(() => expect(values()).toBe('/data/files/b.jpg'));
-    expect(server.callsOf('list')[0]?.category).toBe('image');
+    expect(testServer().callsOf('list')[0]?.category).toBe('image');
   });
 
   it("uploads directly into the image library and keeps the answer's fullPath", async () => {
@@ -122,8 +103,8 @@ describe('ImageField', () => {
     });
     await userEvent.setup({ applyAccept: false }).upload(input, png);
     await waitFor(() => expect(values()).toMatch(/^http:\/\/cdn\.test\/data\/files\/\w+\.png$/));
-    expect(server.callsOf('init')[0]?.category).toBe('image');
-    expect(server.callsOf('save')[0]?.body).toMatchObject({ name: 'pic.png', categoryId: 0 });
+    expect(testServer().callsOf('init')[0]?.category).toBe('image');
+    expect(testServer().callsOf('save')[0]?.body).toMatchObject({ name: 'pic.png', categoryId: 0 });
   });
 
   it('without an external selector server, says so instead of opening', async () => {
@@ -204,7 +185,7 @@ describe('FileField and FilesField', () => {
     await user.click(await card('d.pdf'));
     await confirmPicker(user);
     await waitFor(() => expect(values()).toBe('/data/files/d.pdf'));
-    expect(server.callsOf('list')[0]?.category).toBe('file');
+    expect(testServer().callsOf('list')[0]?.category).toBe('file');
   });
 
   it('lists files in order, each with a drag handle and delete, and appends picked ones', async () => {
@@ -248,7 +229,7 @@ describe('VideoField and AudioField', () => {
     await confirmPicker(user);
     await waitFor(() => expect(values()).toBe('/data/files/e.mp4'));
     expect(container.querySelector('video')).toHaveAttribute('src', '/data/files/e.mp4');
-    expect(server.callsOf('list')[0]?.category).toBe('video');
+    expect(testServer().callsOf('list')[0]?.category).toBe('video');
   });
 
   it('"Select audio" picks from the audio library and shows a player', async () => {
@@ -258,7 +239,7 @@ describe('VideoField and AudioField', () => {
     await confirmPicker(user);
     await waitFor(() => expect(values()).toBe('/data/files/f.mp3'));
     expect(container.querySelector('audio')).toHaveAttribute('src', '/data/files/f.mp3');
-    expect(server.callsOf('list')[0]?.category).toBe('audio');
+    expect(testServer().callsOf('list')[0]?.category).toBe('audio');
   });
 });
 
@@ -268,13 +249,13 @@ describe('a controlled field outside a form', () => {
       const [value, setValue] = useState<string[]>(['/p/1.png', '/p/2.png']);
       return (
         <>
-          <ImagesField value={value} onChange={setValue} url={server.url} />
+          <ImagesField value={value} onChange={setValue} url={testServer().url} />
           <output>{value.join(',')}</output>
         </>
       );
     }
     const { container } = renderWithProviders(<Controlled />);
-    const user = userEvent.setup({ delay: null });
+    const user = testUser();
     await user.click(screen.getByRole('button', { name: `${tFields('fields.delete')} 1.png` }));
     expect(container.querySelector('output')).toHaveTextContent(/^\/p\/2\.png$/);
   });
@@ -286,32 +267,32 @@ describe("fields on the admin library follow the admin's rules (SPEC 2.4, 6)", (
 
   it('without View, every field says so in place of its button and asks the server nothing', async () => {
     usePermissionStore.getState().setRules(['aigc/chat_room*']);
-    renderInForm('logo', '', <ImageField upload />, server.adminUrl);
+    renderInForm('logo', '', <ImageField upload />, testServer().adminUrl);
     expect(await screen.findByText(tFields('fields.noLibraryAccess'))).toBeInTheDocument();
     expect(selectImage()).toBeNull();
     // Nor may it upload: the Upload rule is missing too.
     expect(screen.queryByRole('button', { name: spaced(tFields('fields.upload')) })).toBeNull();
     cleanup();
-    renderInForm('gallery', [], <ImagesField max={3} />, server.adminUrl);
+    renderInForm('gallery', [], <ImagesField max={3} />, testServer().adminUrl);
     expect(await screen.findByText(tFields('fields.noLibraryAccess'))).toBeInTheDocument();
     expect(selectImage()).toBeNull();
     cleanup();
-    renderInForm('files', [], <FilesField max={3} />, server.adminUrl);
+    renderInForm('files', [], <FilesField max={3} />, testServer().adminUrl);
     expect(await screen.findByText(tFields('fields.noLibraryAccess'))).toBeInTheDocument();
     cleanup();
-    renderInForm('doc', '', <FileField />, server.adminUrl);
+    renderInForm('doc', '', <FileField />, testServer().adminUrl);
     expect(await screen.findByText(tFields('fields.noLibraryAccess'))).toBeInTheDocument();
     cleanup();
-    renderInForm('about', '<p>x</p>', <RichTextField />, server.adminUrl);
+    renderInForm('about', '<p>x</p>', <RichTextField />, testServer().adminUrl);
     expect(await screen.findByRole('button', { name: tFields('fields.rich.bold') })).toBeVisible();
     expect(screen.queryByRole('button', { name: tFields('fields.rich.image') })).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(server.calls).toEqual([]);
+    expect(testServer().calls).toEqual([]);
   });
 
   it('with View only, the picker opens to choose but offers no upload, category or delete', async () => {
     usePermissionStore.getState().setRules(['data/file_manager/view']);
-    const { user, values } = renderInForm('logo', '', <ImageField upload />, server.adminUrl);
+    const { user, values } = renderInForm('logo', '', <ImageField upload />, testServer().adminUrl);
     expect(screen.queryByRole('button', { name: spaced(tFields('fields.upload')) })).toBeNull();
     const open = selectImage();
     if (!open) throw new Error('no select button');
@@ -331,12 +312,12 @@ describe("fields on the admin library follow the admin's rules (SPEC 2.4, 6)", (
 
   it('with View and Upload, the field uploads too', async () => {
     usePermissionStore.getState().setRules(['data/file_manager/view', 'data/file_manager/upload']);
-    renderInForm('logo', '', <ImageField upload />, server.adminUrl);
+    renderInForm('logo', '', <ImageField upload />, testServer().adminUrl);
     expect(selectImage()).not.toBeNull();
     expect(
       screen.getByRole('button', { name: spaced(tFields('fields.upload')) }),
     ).toBeInTheDocument();
     // The upload button has asked for the library's upload settings: nothing is left in flight.
-    await waitFor(() => expect(server.callsOf('config')).toHaveLength(1));
+    await waitFor(() => expect(testServer().callsOf('config')).toHaveLength(1));
   });
 });

@@ -1,34 +1,8 @@
 import { DatePicker, Select } from 'antd';
 import dayjs from 'dayjs';
-import type { ListSortKey } from '@atrium/shared/contract/files';
-import { useFilesT, type FilesKey } from '@/components/file-library/i18n';
+import { useFilesT } from '@/components/file-library/i18n';
 import type { FileListView } from '@/components/file-library/api/file-list';
-
-/** Each choice of the sort control: an order and its direction. */
-const sortChoices: { value: string; label: FilesKey; sort?: ListSortKey; order?: 'asc' }[] = [
-  { value: 'date-desc', label: 'files.sortNewest' },
-  { value: 'date-asc', label: 'files.sortOldest', sort: 'date', order: 'asc' },
-  { value: 'name-asc', label: 'files.sortNameAsc', sort: 'name', order: 'asc' },
-  { value: 'name-desc', label: 'files.sortNameDesc', sort: 'name' },
-  { value: 'size-desc', label: 'files.sortSizeDesc', sort: 'size' },
-  { value: 'size-asc', label: 'files.sortSizeAsc', sort: 'size', order: 'asc' },
-];
-
-function sortValue(view: FileListView): string {
-  if (!view.sort) return 'date-desc';
-  const order = view.order ?? (view.sort === 'name' ? 'asc' : 'desc');
-  return `${view.sort}-${order}`;
-}
-
-/** How many of the folded filters narrow or order the list now (the Filters button's badge). */
-export function activeFilterCount(view: FileListView, unused: boolean): number {
-  return (
-    (unused ? 1 : 0) +
-    (view.sort ? 1 : 0) +
-    (view.types?.length ? 1 : 0) +
-    (view.from !== undefined || view.to !== undefined ? 1 : 0)
-  );
-}
+import { sortChoices, sortValue, withDates, withSort, withTypes } from './list-view';
 
 export interface ListFiltersProps {
   view: FileListView;
@@ -37,7 +11,7 @@ export interface ListFiltersProps {
   onChange: (view: FileListView) => void;
 }
 
-/** The list's sort control, type filter and upload-date range (issue 17). */
+/** The list's sort control, type filter and upload-date range (issue 17; rules in list-view). */
 export function ListFilters({ view, extensions, onChange }: ListFiltersProps) {
   const t = useFilesT();
   return (
@@ -47,14 +21,7 @@ export function ListFilters({ view, extensions, onChange }: ListFiltersProps) {
         aria-label={t('files.sortBy')}
         value={sortValue(view)}
         options={sortChoices.map((choice) => ({ value: choice.value, label: t(choice.label) }))}
-        onChange={(value: string) => {
-          const choice = sortChoices.find((c) => c.value === value);
-          const { sort: _sort, order: _order, ...rest } = view;
-          onChange({
-            ...rest,
-            ...(choice?.sort ? { sort: choice.sort, order: choice.order ?? 'desc' } : {}),
-          });
-        }}
+        onChange={(value: string) => onChange(withSort(view, value))}
       />
       <Select
         className="atrium-fp-types"
@@ -65,10 +32,7 @@ export function ListFilters({ view, extensions, onChange }: ListFiltersProps) {
         placeholder={t('files.allTypes')}
         value={view.types ?? []}
         options={extensions.map((ext) => ({ value: ext, label: ext.toUpperCase() }))}
-        onChange={(types: string[]) => {
-          const { types: _types, ...rest } = view;
-          onChange(types.length > 0 ? { ...rest, types } : rest);
-        }}
+        onChange={(types: string[]) => onChange(withTypes(view, types))}
       />
       <DatePicker.RangePicker
         className="atrium-fp-dates"
@@ -78,16 +42,7 @@ export function ListFilters({ view, extensions, onChange }: ListFiltersProps) {
           view.from === undefined ? null : dayjs(view.from),
           view.to === undefined ? null : dayjs(view.to),
         ]}
-        onChange={(dates) => {
-          const { from: _from, to: _to, ...rest } = view;
-          const from = dates?.[0]?.startOf('day').valueOf();
-          const to = dates?.[1]?.endOf('day').valueOf();
-          onChange({
-            ...rest,
-            ...(from !== undefined ? { from } : {}),
-            ...(to !== undefined ? { to } : {}),
-          });
-        }}
+        onChange={(dates) => onChange(withDates(view, dates?.[0]?.toDate(), dates?.[1]?.toDate()))}
       />
     </div>
   );

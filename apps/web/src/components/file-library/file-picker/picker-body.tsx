@@ -28,6 +28,7 @@ import {
   pickedFromPath,
   pickedFromRecords,
   selectAllOf,
+  selectionOrder,
   toggleSelection,
   unselectAllOf,
   type PickedFile,
@@ -91,8 +92,10 @@ export function PickerBody(props: PickerBodyProps) {
   );
 
   // Each checked tile shows where it comes in the order handed back (ModStart numbers them too).
-  const order = new Map(
-    max > 1 ? selected.map((r, i) => [r.id, reverse ? selected.length - i : i + 1]) : [],
+  const order = selectionOrder(
+    selected.map((r) => r.id),
+    max,
+    reverse,
   );
   const toggle = (record: FileRecord) => {
     const result = toggleSelection(selected, record, max, sameRecord);

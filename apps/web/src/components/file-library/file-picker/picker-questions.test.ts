@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { tFiles } from '@/components/file-library/i18n';
 import { i18n } from '@/lib/i18n';
-import { activeFilterCount } from './list-filters';
 import { categoryDeleteQuestion, deleteQuestion, replaceQuestion } from './picker-questions';
 
 const cover = { kind: 'roomCover' as const, holderId: 3, label: '欢迎' };
@@ -62,12 +61,5 @@ describe('the questions picker actions ask (issue 28)', () => {
     expect(deleteQuestion(tFiles, 3, 30, [])).toBe(
       'Confirm Delete ? The selected files (3) go to the trash, where they can be restored for 30 days.',
     );
-  });
-
-  it('counts the filters that are on for the Filters button’s badge', () => {
-    expect(activeFilterCount({}, false)).toBe(0);
-    expect(activeFilterCount({ sort: 'name', order: 'asc' }, true)).toBe(2);
-    expect(activeFilterCount({ types: ['png'], from: 1 }, false)).toBe(2);
-    expect(activeFilterCount({ types: [], to: 5 }, false)).toBe(1);
   });
 });

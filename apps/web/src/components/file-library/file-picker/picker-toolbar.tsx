@@ -9,7 +9,8 @@ import {
   type UploadButtonHandle,
 } from '@/components/file-library/upload-button/upload-button';
 import type { UploadConfig } from '@/components/file-library/upload-button/upload-rules';
-import { activeFilterCount, ListFilters } from './list-filters';
+import { ListFilters } from './list-filters';
+import { activeFilterCount } from './list-view';
 import type { PickerList } from './use-picker-list';
 import type { FileRecord } from './file-record';
 

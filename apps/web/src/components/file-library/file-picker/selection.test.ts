@@ -5,6 +5,7 @@ import {
   pickedFromPath,
   pickedFromRecords,
   selectAllOf,
+  selectionOrder,
   showReverseOrder,
   toggleSelection,
   unselectAllOf,
@@ -48,6 +49,25 @@ describe('toggleSelection', () => {
 
   it('unselects a selected item, even when full', () => {
     expect(toggleSelection([1, 2, 3], 2, 3, same)).toEqual({ ok: true, selected: [1, 3] });
+  });
+});
+
+describe('selectionOrder', () => {
+  it('numbers the checked in click order, across pages, or the reverse', () => {
+    expect([...selectionOrder([12, 2, 10], 5, false)]).toEqual([
+      [12, 1],
+      [2, 2],
+      [10, 3],
+    ]);
+    expect([...selectionOrder([12, 2, 10], 5, true)]).toEqual([
+      [12, 3],
+      [2, 2],
+      [10, 1],
+    ]);
+  });
+
+  it('numbers nothing with max 1', () => {
+    expect(selectionOrder([4], 1, false).size).toBe(0);
   });
 });
 

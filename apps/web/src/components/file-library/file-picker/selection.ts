@@ -55,6 +55,19 @@ export function pageCheckState<T>(
   return checked === items.length ? 'all' : 'some';
 }
 
+/**
+ * The number each checked tile shows: its place in the order handed back (click order, or the
+ * reverse), across pages; none with max 1, where there is no order to show.
+ */
+export function selectionOrder<K>(
+  keys: readonly K[],
+  max: number,
+  reverse: boolean,
+): Map<K, number> {
+  if (max <= 1) return new Map();
+  return new Map(keys.map((key, i) => [key, reverse ? keys.length - i : i + 1]));
+}
+
 export type PickerTab = 'list' | 'input';
 
 /** A refused confirm: the message key and the number it names. */

@@ -1,40 +1,35 @@
-import { useState } from 'react';
+import { useReducer } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { fileKeys } from '@/components/file-library/api/file-manager-client';
 import { useFileList, type FileListView } from '@/components/file-library/api/file-list';
 import type { FileRecord } from './file-record';
 import { pageToShow } from './paging';
-
-interface Selection {
-  /**
-   * Which load of the list the selection belongs to: a reload (upload, move, delete, another
-   * category) clears it (SPEC 4.4); turning pages and searching keep it.
-   */
-  generation: number;
-  records: FileRecord[];
-}
+import {
+  currentSelection,
+  initialPickerList,
+  pickerListReducer,
+  type PickerListState,
+} from './picker-list-state';
 
 /**
  * The list the gallery shows and what is checked in it: category, page, search, the unused
- * filter and the view (sort, types, dates), the answer, and the selection of the current load.
+ * filter and the view (sort, types, dates), the answer, and the selection of the current load
+ * (the rules are `pickerListReducer`'s).
  */
 export function usePickerList(url: string, category: string) {
   const client = useQueryClient();
-  const [categoryId, setCategoryId] = useState(0);
-  const [page, setPage] = useState(1);
-  const [keywords, setKeywords] = useState('');
-  const [unused, setUnusedOnly] = useState(false);
-  const [view, setViewState] = useState<FileListView>({});
-  const [generation, setGeneration] = useState(0);
-  const [selection, setSelection] = useState<Selection>({ generation: 0, records: [] });
+  const [state, dispatch] = useReducer(
+    pickerListReducer<FileRecord>,
+    undefined,
+    (): PickerListState<FileRecord> => initialPickerList<FileRecord>(),
+  );
+  const { categoryId, page, keywords, unused, view } = state;
   const list = useFileList(url, category, { categoryId, page, keywords, unused, view }, true);
 
   // A page that came back empty past the end (its files moved or deleted) shows the last page.
   const correction = list.isPlaceholderData ? undefined : pageToShow(list.data);
   // Set while rendering (React's way to adjust state to what a render found), not in an effect.
-  if (correction !== undefined && correction !== page) setPage(correction);
-
-  const selected = selection.generation === generation ? selection.records : [];
+  if (correction !== undefined && correction !== page) dispatch({ type: 'page', page: correction });
 
   return {
     categoryId,
@@ -44,31 +39,19 @@ export function usePickerList(url: string, category: string) {
     view,
     list,
     records: list.data?.records ?? [],
-    selected,
-    setPage,
+    selected: currentSelection(state),
+    setPage: (next: number) => dispatch({ type: 'page', page: next }),
     /** Replaces the selection of the current load. */
-    select: (records: FileRecord[]) => setSelection({ generation, records }),
+    select: (records: readonly FileRecord[]) => dispatch({ type: 'select', records }),
     /** Reloads the list (every page of this library) and clears the selection (SPEC 4.4). */
     reload: () => {
-      setGeneration((g) => g + 1);
+      dispatch({ type: 'reload' });
       return client.invalidateQueries({ queryKey: fileKeys.lists(url, category) });
     },
-    chooseCategory: (id: number) => {
-      setCategoryId(id);
-      setPage(1);
-    },
-    search: (words: string) => {
-      setKeywords(words.trim());
-      setPage(1);
-    },
-    setUnused: (on: boolean) => {
-      setUnusedOnly(on);
-      setPage(1);
-    },
-    setView: (next: FileListView) => {
-      setViewState(next);
-      setPage(1);
-    },
+    chooseCategory: (id: number) => dispatch({ type: 'category', id }),
+    search: (words: string) => dispatch({ type: 'search', words }),
+    setUnused: (on: boolean) => dispatch({ type: 'unused', on }),
+    setView: (next: FileListView) => dispatch({ type: 'view', view: next }),
   };
 }
 
