@@ -1,28 +1,17 @@
 import { Alert, Form, Input, Modal, type FormRule } from 'antd';
 import { useUnsavedEdits } from '@/components/unsaved-changes/unsaved-changes';
-import type { MessageVars } from '@/lib/i18n';
+import { useT } from '@/lib/i18n';
 
 interface FormValues {
   password: string;
   confirm: string;
 }
 
-/** The texts the dialog asks of its feature's catalogue (members.*, admins.*). */
-export type PasswordResetKey =
-  | 'resetTitle'
-  | 'resetHint'
-  | 'save'
-  | 'cancel'
-  | 'password'
-  | 'passwordHint'
-  | 'passwordConfirm'
-  | 'passwordMismatch'
-  | 'required';
-
 export interface PasswordResetDialogProps {
   /** The account whose password is set; undefined: the dialog is closed. */
   account: { id: number; username: string } | undefined;
-  t: (key: PasswordResetKey, vars?: MessageVars) => string;
+  /** What differs between account kinds: the title, what happens, what a password needs. */
+  texts: { title: string; hint: string; passwordHint: string };
   /** The account kind's password rule (members' and admins' differ). */
   rule: (message: string) => FormRule;
   reset: {
@@ -33,13 +22,9 @@ export interface PasswordResetDialogProps {
 }
 
 /** An admin sets a new password for a member or another admin (twice, checked alike). */
-export function PasswordResetDialog({
-  account,
-  t,
-  rule,
-  reset,
-  onClose,
-}: PasswordResetDialogProps) {
+export function PasswordResetDialog(props: PasswordResetDialogProps) {
+  const { account, texts, rule, reset, onClose } = props;
+  const { t } = useT();
   const [form] = Form.useForm<FormValues>();
   const edits = useUnsavedEdits(account !== undefined);
 
@@ -53,34 +38,34 @@ export function PasswordResetDialog({
   return (
     <Modal
       open={account !== undefined}
-      title={account ? t('resetTitle', { name: account.username }) : ''}
-      okText={t('save')}
-      cancelText={t('cancel')}
+      title={texts.title}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
       confirmLoading={reset.isPending}
       onOk={() => void submit().catch(() => undefined)}
       onCancel={edits.guard(onClose)}
       destroyOnHidden
     >
-      <Alert type="warning" showIcon title={t('resetHint')} style={{ marginBottom: 16 }} />
+      <Alert type="warning" showIcon title={texts.hint} style={{ marginBottom: 16 }} />
       <Form form={form} layout="vertical" preserve={false} onValuesChange={edits.changed}>
         <Form.Item
           name="password"
-          label={t('password')}
-          rules={[{ required: true, message: t('required') }, rule(t('passwordHint'))]}
+          label={t('common.password')}
+          rules={[{ required: true, message: t('common.required') }, rule(texts.passwordHint)]}
         >
-          <Input.Password autoComplete="new-password" placeholder={t('passwordHint')} />
+          <Input.Password autoComplete="new-password" placeholder={texts.passwordHint} />
         </Form.Item>
         <Form.Item
           name="confirm"
-          label={t('passwordConfirm')}
+          label={t('common.passwordConfirm')}
           dependencies={['password']}
           rules={[
-            { required: true, message: t('required') },
+            { required: true, message: t('common.required') },
             ({ getFieldValue }) => ({
               validator: (_, value) =>
                 value === getFieldValue('password')
                   ? Promise.resolve()
-                  : Promise.reject(new Error(t('passwordMismatch'))),
+                  : Promise.reject(new Error(t('common.passwordMismatch'))),
             }),
           ]}
         >

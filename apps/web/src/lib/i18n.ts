@@ -5,6 +5,9 @@ import { en } from './locales/en';
 import { zhCN, type MessageKey } from './locales/zh-cn';
 
 export type { MessageKey } from './locales/zh-cn';
+
+/** The words every feature says alike (Save, Cancel, Delete, Edit...): one entry each. */
+export type CommonKey = Extract<MessageKey, `common.${string}`>;
 export type { Language } from '@atrium/shared/messages/catalogue';
 
 const storageKey = 'atrium.lang';

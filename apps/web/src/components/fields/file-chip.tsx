@@ -50,13 +50,13 @@ export function FileChip({
         {name}
       </a>
       {onDelete ? (
-        <Tooltip title={t('fields.delete')}>
+        <Tooltip title={t('common.delete')}>
           <Button
             type="text"
             size="small"
             danger
             icon={<DeleteOutlined />}
-            aria-label={`${t('fields.delete')} ${name}`}
+            aria-label={`${t('common.delete')} ${name}`}
             onClick={onDelete}
           />
         </Tooltip>

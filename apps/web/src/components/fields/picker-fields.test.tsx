@@ -78,7 +78,7 @@ describe('ImageField', () => {
     expect(within(dialog).getByRole('img', { name: 'a.png' })).toBeInTheDocument();
     expect(within(dialog).getByText('a.png')).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: `${tFields('fields.delete')} a.png` }));
+    await user.click(screen.getByRole('button', { name: `${tFields('common.delete')} a.png` }));
     expect(values()).toBe('');
     expect(container.querySelector('.atrium-field-thumb')).toBeNull();
   });
@@ -140,7 +140,7 @@ describe('ImagesField', () => {
       screen.getByRole('button', { name: tFields('fields.dragItem', { name: 'b.jpg' }) }),
     ).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: `${tFields('fields.delete')} b.jpg` }));
+    await user.click(screen.getByRole('button', { name: `${tFields('common.delete')} b.jpg` }));
     expect(values()).toEqual(['/data/files/a.png', '/data/files/c.png']);
     expect(names()).toEqual(['a.png', 'c.png']);
   });
@@ -178,7 +178,7 @@ describe('FileField and FilesField', () => {
     expect(link).toHaveAttribute('target', '_blank');
 
     await user.click(
-      screen.getByRole('button', { name: `${tFields('fields.delete')} terms of use.pdf` }),
+      screen.getByRole('button', { name: `${tFields('common.delete')} terms of use.pdf` }),
     );
     expect(values()).toBe('');
     await user.click(screen.getByRole('button', { name: spaced(tFields('fields.selectFile')) }));
@@ -214,7 +214,7 @@ describe('FileField and FilesField', () => {
       screen.getByRole('button', { name: spaced(tFields('fields.selectFile')) }),
     ).toBeDisabled();
 
-    await user.click(screen.getByRole('button', { name: `${tFields('fields.delete')} one.pdf` }));
+    await user.click(screen.getByRole('button', { name: `${tFields('common.delete')} one.pdf` }));
     expect(values()).toEqual(['/x/two.pdf', '/data/files/d.pdf']);
     expect(names()).toEqual(['two.pdf', 'd.pdf']);
   });
@@ -256,7 +256,7 @@ describe('a controlled field outside a form', () => {
     }
     const { container } = renderWithProviders(<Controlled />);
     const user = testUser();
-    await user.click(screen.getByRole('button', { name: `${tFields('fields.delete')} 1.png` }));
+    await user.click(screen.getByRole('button', { name: `${tFields('common.delete')} 1.png` }));
     expect(container.querySelector('output')).toHaveTextContent(/^\/p\/2\.png$/);
   });
 });
@@ -304,7 +304,7 @@ describe("fields on the admin library follow the admin's rules (SPEC 2.4, 6)", (
     ).toBeNull();
     expect(within(dialog).queryByRole('button', { name: tFiles('files.addCategory') })).toBeNull();
     expect(
-      within(dialog).queryByRole('button', { name: spaced(tFiles('files.delete')) }),
+      within(dialog).queryByRole('button', { name: spaced(tFiles('common.delete')) }),
     ).toBeNull();
     await confirmPicker(user);
     await waitFor(() => expect(values()).toBe('/data/files/a.png'));

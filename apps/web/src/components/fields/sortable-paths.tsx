@@ -12,8 +12,10 @@ import {
   rectSortingStrategy,
   SortableContext,
   sortableKeyboardCoordinates,
+  useSortable,
   verticalListSortingStrategy,
 } from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
 import { randomId } from '@/lib/random';
 import { dragAnnouncements } from './drag-announcements';
 import { useFieldsT } from './i18n';
@@ -72,4 +74,27 @@ export function SortablePaths({ paths, onChange, layout, disabled, children }: S
       </SortableContext>
     </DndContext>
   );
+}
+
+/**
+ * One item's drag wiring inside `SortablePaths` (the files list and the images grid alike): its
+ * node and place while moving, whether it is dragged, and its handle's props (none when disabled).
+ */
+export function useSortablePath(id: string, disabled: boolean) {
+  const {
+    attributes,
+    listeners,
+    setNodeRef,
+    setActivatorNodeRef,
+    transform,
+    transition,
+    isDragging,
+  } = useSortable({ id, disabled });
+  return {
+    nodeRef: setNodeRef,
+    style: { transform: CSS.Translate.toString(transform), transition },
+    dragging: isDragging,
+    handleRef: setActivatorNodeRef,
+    handleProps: disabled ? undefined : { ...attributes, ...listeners },
+  };
 }

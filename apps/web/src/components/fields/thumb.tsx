@@ -55,8 +55,8 @@ export function Thumb({
           </button>
         </Tooltip>
         {onDelete ? (
-          <Tooltip title={t('fields.delete')}>
-            <button type="button" aria-label={`${t('fields.delete')} ${name}`} onClick={onDelete}>
+          <Tooltip title={t('common.delete')}>
+            <button type="button" aria-label={`${t('common.delete')} ${name}`} onClick={onDelete}>
               <DeleteOutlined />
             </button>
           </Tooltip>

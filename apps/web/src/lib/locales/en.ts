@@ -7,6 +7,16 @@ export const en: Messages = {
   'app.loadFailed': 'Could not load the site configuration',
   'app.retry': 'Retry',
 
+  // One entry each for the words every feature's forms and tables say alike.
+  'common.save': 'Save',
+  'common.cancel': 'Cancel',
+  'common.delete': 'Delete',
+  'common.edit': 'Edit',
+  'common.password': 'Password',
+  'common.passwordConfirm': 'Confirm password',
+  'common.passwordMismatch': 'The two passwords differ',
+  'common.required': 'Please fill this in',
+
   'dialog.title': 'Notice',
   'dialog.ok': 'OK',
   'dialog.cancel': 'Cancel',

@@ -8,6 +8,16 @@ export const zhCN = {
   'app.loadFailed': '无法加载站点配置',
   'app.retry': '重试',
 
+  // One entry each for the words every feature's forms and tables say alike.
+  'common.save': '保存',
+  'common.cancel': '取消',
+  'common.delete': '删除',
+  'common.edit': '编辑',
+  'common.password': '密码',
+  'common.passwordConfirm': '确认密码',
+  'common.passwordMismatch': '两次输入的密码不一致',
+  'common.required': '请填写此项',
+
   'dialog.title': '提示',
   'dialog.ok': '确定',
   'dialog.cancel': '取消',

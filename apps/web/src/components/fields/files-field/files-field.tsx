@@ -1,13 +1,11 @@
 import { NoLibraryAccess } from '../library-access';
 import { FileOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
-import { useSortable } from '@dnd-kit/sortable';
-import { CSS } from '@dnd-kit/utilities';
 import { FileChip } from '../file-chip';
 import { useFieldsT } from '../i18n';
 import { FieldLimits } from '../limits';
 import { usePathList } from '../path-list';
-import { SortablePaths } from '../sortable-paths';
+import { SortablePaths, useSortablePath } from '../sortable-paths';
 import '../fields.css';
 
 export interface FilesFieldProps {
@@ -33,32 +31,19 @@ function SortableFile({
   disabled: boolean;
   onDelete: () => void;
 }) {
-  const {
-    attributes,
-    listeners,
-    setNodeRef,
-    setActivatorNodeRef,
-    transform,
-    transition,
-    isDragging,
-  } = useSortable({ id, disabled });
+  const drag = useSortablePath(id, disabled);
   return (
     <li
-      ref={setNodeRef}
-      style={{
-        transform: CSS.Translate.toString(transform),
-        transition,
-        position: 'relative',
-        zIndex: isDragging ? 2 : undefined,
-      }}
+      ref={drag.nodeRef}
+      style={{ ...drag.style, position: 'relative', zIndex: drag.dragging ? 2 : undefined }}
     >
       <FileChip
         path={path}
         icon={<FileOutlined />}
-        dragging={isDragging}
+        dragging={drag.dragging}
         onDelete={disabled ? undefined : onDelete}
-        handleRef={setActivatorNodeRef}
-        handleProps={disabled ? undefined : { ...attributes, ...listeners }}
+        handleRef={drag.handleRef}
+        handleProps={drag.handleProps}
       />
     </li>
   );

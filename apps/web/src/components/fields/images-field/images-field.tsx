@@ -1,14 +1,12 @@
 import { NoLibraryAccess } from '../library-access';
 import { useState } from 'react';
 import { PlusOutlined } from '@ant-design/icons';
-import { useSortable } from '@dnd-kit/sortable';
-import { CSS } from '@dnd-kit/utilities';
 import { useFieldsT } from '../i18n';
 import { FieldLimits } from '../limits';
 import { usePathList } from '../path-list';
 import { fileNameOf } from '../paths';
 import { PreviewDialog } from '../preview-dialog';
-import { SortablePaths } from '../sortable-paths';
+import { SortablePaths, useSortablePath } from '../sortable-paths';
 import { Thumb } from '../thumb';
 import '../fields.css';
 
@@ -37,31 +35,20 @@ interface TileProps {
 
 function SortableThumb({ id, path, size, disabled, onPreview, onDelete }: TileProps) {
   const t = useFieldsT();
-  const {
-    attributes,
-    listeners,
-    setNodeRef,
-    setActivatorNodeRef,
-    transform,
-    transition,
-    isDragging,
-  } = useSortable({ id, disabled });
+  const drag = useSortablePath(id, disabled);
   return (
     <Thumb
       path={path}
       size={size}
-      nodeRef={setNodeRef}
-      style={{ transform: CSS.Translate.toString(transform), transition }}
-      dragging={isDragging}
-      handleRef={setActivatorNodeRef}
+      nodeRef={drag.nodeRef}
+      style={drag.style}
+      dragging={drag.dragging}
+      handleRef={drag.handleRef}
       handleProps={
-        disabled
-          ? undefined
-          : {
-              ...attributes,
-              ...listeners,
-              'aria-label': t('fields.dragItem', { name: fileNameOf(path) }),
-            }
+        drag.handleProps && {
+          ...drag.handleProps,
+          'aria-label': t('fields.dragItem', { name: fileNameOf(path) }),
+        }
       }
       onPreview={onPreview}
       onDelete={disabled ? undefined : onDelete}

@@ -7,7 +7,6 @@ export const fieldsEn: FieldsMessages = {
   'fields.selectVideo': 'Select video',
   'fields.selectAudio': 'Select audio',
   'fields.upload': 'Upload',
-  'fields.delete': 'Delete',
   'fields.preview': 'Preview',
   'fields.open': 'Open in a new tab',
   'fields.dragItem': 'Drag to reorder: {{name}}',

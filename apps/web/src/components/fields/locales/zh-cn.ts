@@ -5,7 +5,6 @@ export const fieldsZhCN = {
   'fields.selectVideo': '选择视频',
   'fields.selectAudio': '选择音频',
   'fields.upload': '上传',
-  'fields.delete': '删除',
   'fields.preview': '预览',
   'fields.open': '在新标签页打开',
   'fields.dragItem': '拖动排序：{{name}}',

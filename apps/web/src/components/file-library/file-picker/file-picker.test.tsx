@@ -2,7 +2,7 @@
 // (antd's thousands of style rules make every style lookup of jsdom slow: 75 s here against 20 s)
 import { describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
-import { tFiles, type FilesKey } from '@/components/file-library/i18n';
+import { tFiles } from '@/components/file-library/i18n';
 import {
   antdLabel,
   chooseOption,
@@ -57,7 +57,7 @@ function setup(props: Partial<FilePickerProps> = {}) {
 const card = (name: string) => screen.findByRole('checkbox', { name });
 const order = async (name: string) =>
   (await card(name)).querySelector('.atrium-fp-order')?.textContent;
-const button = (key: FilesKey, scope: HTMLElement = document.body) =>
+const button = (key: Parameters<typeof tFiles>[0], scope: HTMLElement = document.body) =>
   within(scope).getByRole('button', { name: antdLabel(tFiles(key)) });
 const lastList = () => server().callsOf('list').at(-1)?.body;
 const selectPage = () => screen.findByRole('checkbox', { name: tFiles('files.selectPage') });
@@ -192,7 +192,7 @@ describe('FilePicker', () => {
     expect(await selectPage()).toBeChecked();
     expect(part('.atrium-fp-count')).toHaveTextContent(tFiles('files.checked', { n: 10 }));
     // Move (Edit File): every checked file, in the order checked, then a fresh load.
-    await flat.user.click(button('files.edit', part('.atrium-fp-actions')));
+    await flat.user.click(button('common.edit', part('.atrium-fp-actions')));
     const move = await dialogTitled(tFiles('files.editFile'));
     await chooseOption(flat.user, within(move).getByRole('combobox'), 'Work');
     await flat.user.click(button('files.confirm', move));
@@ -205,7 +205,7 @@ describe('FilePicker', () => {
     expect(await screen.findByText(tFiles('files.editSuccess'))).toBeInTheDocument();
     await waitFor(async () => expect(await selectPage()).not.toBeChecked());
     expect(screen.getByText(tFiles('files.detailsHint'))).toBeInTheDocument();
-    expect(button('files.delete', part('.atrium-fp-actions'))).toBeDisabled();
+    expect(button('common.delete', part('.atrium-fp-actions'))).toBeDisabled();
 
     // The category: its files only, its Edit and Delete on; delete after "Confirm Delete ?".
     await flat.user.click(await screen.findByText('Work', { selector: '.ant-tree-title' }));
@@ -214,7 +214,7 @@ describe('FilePicker', () => {
     expect(screen.getByRole('button', { name: tFiles('files.deleteCategory') })).toBeEnabled();
     await waitFor(() => expect(screen.queryByRole('checkbox', { name: 'f8.png' })).toBeNull());
     await flat.user.click(await selectPage());
-    await flat.user.click(button('files.delete', part('.atrium-fp-actions')));
+    await flat.user.click(button('common.delete', part('.atrium-fp-actions')));
     const question = tFiles('files.confirmDeleteToTrash', { n: 10, days: 30 });
     await flat.user.click(
       within(await dialogAsking(question)).getByRole('button', { name: /确\s*定/ }),
@@ -241,7 +241,7 @@ describe('FilePicker', () => {
     for (const key of ['files.addCategory', 'files.editCategory', 'files.deleteCategory'] as const)
       expect(screen.queryByRole('button', { name: tFiles(key) })).toBeNull();
     const actions = part('.atrium-fp-actions');
-    for (const key of ['files.delete', 'files.edit'] as const)
+    for (const key of ['common.delete', 'common.edit'] as const)
       expect(within(actions).queryByRole('button', { name: antdLabel(tFiles(key)) })).toBeNull();
     expect(button('files.copyLink', actions)).toBeInTheDocument();
     expect(screen.queryByRole('checkbox', { name: tFiles('files.selectPage') })).toBeNull();

@@ -70,7 +70,7 @@ export function PickerFooter(props: PickerFooterProps) {
           </span>
           <div className="atrium-fp-actions" role="group" aria-label={t('files.selectionActions')}>
             {permission.delete
-              ? action(t('files.delete'), <DeleteOutlined />, {
+              ? action(t('common.delete'), <DeleteOutlined />, {
                   danger: true,
                   disabled: none,
                   loading: actions.deleting,
@@ -78,7 +78,7 @@ export function PickerFooter(props: PickerFooterProps) {
                 })
               : null}
             {permission.addEdit
-              ? action(t('files.edit'), <EditOutlined />, {
+              ? action(t('common.edit'), <EditOutlined />, {
                   disabled: none,
                   onClick: () => !none && actions.setMoving(true),
                 })

@@ -17,8 +17,6 @@ export const filesEn: FilesMessages = {
   'files.url': 'Url',
   'files.noRecords': 'No Records',
   'files.reverseSelectOrder': 'Reverse Select Order',
-  'files.delete': 'Delete',
-  'files.edit': 'Edit',
   'files.copyLink': 'Copy Link',
   'files.open': 'Open in a new tab',
   'files.selectAtMost': 'Select {{n}} item(s) at most',

@@ -15,8 +15,6 @@ export const filesZhCN = {
   'files.url': '链接地址',
   'files.noRecords': '暂无记录',
   'files.reverseSelectOrder': '倒序选择',
-  'files.delete': '删除',
-  'files.edit': '编辑',
   'files.copyLink': '复制链接',
   'files.open': '新窗口打开',
   'files.selectAtMost': '最多选择 {{n}} 项',

@@ -299,7 +299,7 @@ export function MessagingSettingsForm({ view }: { view: MessagingView }) {
         <Col span={24}>
           <Flex justify="flex-end">
             <Button type="primary" htmlType="submit" loading={save.isPending && !test.isPending}>
-              {t('account.save')}
+              {t('common.save')}
             </Button>
           </Flex>
         </Col>

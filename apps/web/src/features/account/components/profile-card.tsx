@@ -119,7 +119,7 @@ export function ProfileCard({ profile }: { profile: Profile }) {
           ]}
         />
         <Button type="primary" htmlType="submit" loading={save.isPending}>
-          {t('account.save')}
+          {t('common.save')}
         </Button>
       </Form>
     </Card>

@@ -55,7 +55,6 @@ export const accountEn: AccountMessages = {
   'account.phone': 'Phone',
   'account.memberSince': 'Member since',
   'account.notSet': 'Not set',
-  'account.save': 'Save',
   'account.changePassword': 'Change password',
   'account.changePasswordHelp': 'Your other devices are signed out after the change.',
   'account.changePasswordSubmit': 'Change password',

@@ -53,7 +53,6 @@ export const accountZhCN = {
   'account.phone': '手机号',
   'account.memberSince': '注册时间',
   'account.notSet': '未设置',
-  'account.save': '保存',
   'account.changePassword': '修改密码',
   'account.changePasswordHelp': '修改后，其他设备上的登录将被注销。',
   'account.changePasswordSubmit': '修改密码',

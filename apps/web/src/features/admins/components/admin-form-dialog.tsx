@@ -56,8 +56,8 @@ export function AdminFormDialog({ open, admin, onClose }: AdminFormDialogProps) 
     <Modal
       open={open}
       title={admin ? t('admins.editTitle', { name: admin.username }) : t('admins.createTitle')}
-      okText={t('admins.save')}
-      cancelText={t('admins.cancel')}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
       confirmLoading={create.isPending || edit.isPending}
       onOk={() => void submit().catch(() => undefined)}
       onCancel={edits.guard(onClose)}
@@ -71,7 +71,7 @@ export function AdminFormDialog({ open, admin, onClose }: AdminFormDialogProps) 
               label={t('admins.username')}
               extra={t('admins.usernameRule')}
               rules={[
-                { required: true, message: t('admins.required') },
+                { required: true, message: t('common.required') },
                 { pattern: /^[\w.@-]{1,64}$/, message: t('admins.usernameRule') },
               ]}
             >
@@ -79,9 +79,9 @@ export function AdminFormDialog({ open, admin, onClose }: AdminFormDialogProps) 
             </Form.Item>
             <Form.Item
               name="password"
-              label={t('admins.password')}
+              label={t('common.password')}
               rules={[
-                { required: true, message: t('admins.required') },
+                { required: true, message: t('common.required') },
                 adminPasswordRule(t('admins.passwordHint')),
               ]}
             >

@@ -119,7 +119,7 @@ export function AdminsTable(props: AdminsTableProps) {
         return (
           <Space size={0} wrap>
             <Button type="link" size="small" onClick={() => onEdit(admin)}>
-              {t('admins.edit')}
+              {t('common.edit')}
             </Button>
             <Button type="link" size="small" onClick={() => onResetPassword(admin)}>
               {t('admins.resetPassword')}
@@ -158,7 +158,7 @@ export function AdminsTable(props: AdminsTableProps) {
                 onConfirm={confirmAction(() => remove.mutateAsync(admin.id))}
               >
                 <Button type="link" size="small" danger disabled={reason !== undefined}>
-                  {t('admins.delete')}
+                  {t('common.delete')}
                 </Button>
               </Popconfirm>
             </Tooltip>

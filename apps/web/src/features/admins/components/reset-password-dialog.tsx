@@ -14,7 +14,11 @@ export function ResetPasswordDialog({ admin, onClose }: ResetPasswordDialogProps
   return (
     <PasswordResetDialog
       account={admin}
-      t={(key, vars) => t(`admins.${key}`, vars)}
+      texts={{
+        title: admin ? t('admins.resetTitle', { name: admin.username }) : '',
+        hint: t('admins.resetHint'),
+        passwordHint: t('admins.passwordHint'),
+      }}
       rule={adminPasswordRule}
       reset={useResetAdminPassword()}
       onClose={onClose}

@@ -1,10 +1,10 @@
-import { AutoComplete, Col, Form, Input, InputNumber, Modal, Row, Switch } from 'antd';
+import { AutoComplete, Col, Form, Input, InputNumber, Row, Switch } from 'antd';
 import type { ModelRecord } from '@atrium/shared/contract/chat';
 import { useProviderModels } from '../api/provider-models';
 import { useSaveModel } from '../api/save-model';
 import { useAiT } from '../i18n';
 import { asyncHandler } from '@/lib/async-handler';
-import { useUnsavedEdits } from '@/components/unsaved-changes/unsaved-changes';
+import { FormDialog } from '@/components/form-dialog';
 
 interface Values {
   name: string;
@@ -35,27 +35,25 @@ export function ModelDialog({
 }) {
   const t = useAiT();
   const save = useSaveModel();
-  const edits = useUnsavedEdits(target !== undefined);
   return (
-    <Modal
+    <FormDialog
       open={target !== undefined}
       title={target?.model ? t('ai.editModel') : t('ai.createModel')}
-      onCancel={edits.guard(onClose)}
-      okText={t('ai.save')}
-      cancelText={t('ai.cancel')}
-      confirmLoading={save.isPending}
-      okButtonProps={{ htmlType: 'submit', form: FORM_ID }}
-      destroyOnHidden
+      formId={FORM_ID}
+      pending={save.isPending}
+      onClose={onClose}
     >
-      {target && (
-        <ModelForm
-          target={target}
-          save={save.mutateAsync}
-          onChange={edits.changed}
-          onSaved={onClose}
-        />
-      )}
-    </Modal>
+      {(onChange) =>
+        target && (
+          <ModelForm
+            target={target}
+            save={save.mutateAsync}
+            onChange={onChange}
+            onSaved={onClose}
+          />
+        )
+      }
+    </FormDialog>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Checkbox, Form, Input, Modal, Space, Tag } from 'antd';
+import { Alert, Button, Checkbox, Form, Input, Space, Tag } from 'antd';
 import { ApiOutlined } from '@ant-design/icons';
 import type { ProviderRecord, ProviderTestResponse } from '@atrium/shared/contract/chat';
 import { sameUrlAddress } from '@atrium/shared/contract/secret-address';
@@ -7,7 +7,7 @@ import { useSaveProvider } from '../api/save-provider';
 import { useTestProvider } from '../api/test-provider';
 import { useAiT } from '../i18n';
 import { asyncHandler } from '@/lib/async-handler';
-import { useUnsavedEdits } from '@/components/unsaved-changes/unsaved-changes';
+import { FormDialog } from '@/components/form-dialog';
 
 interface Values {
   name: string;
@@ -29,25 +29,23 @@ const FORM_ID = 'ai-provider-form';
 export function ProviderDialog({ provider, onClose }: ProviderDialogProps) {
   const t = useAiT();
   const save = useSaveProvider();
-  const edits = useUnsavedEdits(provider !== undefined);
   return (
-    <Modal
+    <FormDialog
       open={provider !== undefined}
       title={provider ? t('ai.editProvider') : t('ai.createProvider')}
-      onCancel={edits.guard(onClose)}
-      okText={t('ai.save')}
-      cancelText={t('ai.cancel')}
-      confirmLoading={save.isPending}
-      okButtonProps={{ htmlType: 'submit', form: FORM_ID }}
-      destroyOnHidden
+      formId={FORM_ID}
+      pending={save.isPending}
+      onClose={onClose}
     >
-      <ProviderForm
-        editing={provider ?? undefined}
-        save={save.mutateAsync}
-        onChange={edits.changed}
-        onSaved={onClose}
-      />
-    </Modal>
+      {(onChange) => (
+        <ProviderForm
+          editing={provider ?? undefined}
+          save={save.mutateAsync}
+          onChange={onChange}
+          onSaved={onClose}
+        />
+      )}
+    </FormDialog>
   );
 }
 

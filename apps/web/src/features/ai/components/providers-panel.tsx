@@ -64,8 +64,8 @@ export function ProvidersPanel({
       key: 'actions',
       render: (_: unknown, model: ModelRecord) => (
         <RowActions
-          editLabel={t('ai.edit')}
-          deleteLabel={t('ai.delete')}
+          editLabel={t('common.edit')}
+          deleteLabel={t('common.delete')}
           confirmDelete={t('ai.confirmDeleteModel', { title: model.title })}
           onEdit={() => setModelTarget({ providerId: provider.id, model })}
           onDelete={() => removeModel.mutate(model.id)}

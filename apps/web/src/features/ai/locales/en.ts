@@ -46,13 +46,9 @@ export const aiEn: AiMessages = {
   'ai.enabled': 'Enabled',
   'ai.sort': 'Order',
   'ai.actions': 'Actions',
-  'ai.edit': 'Edit',
-  'ai.delete': 'Delete',
   'ai.confirmDeleteModel': 'Delete the model “{{title}}”? Rooms using it will have no model.',
   'ai.yes': 'Yes',
   'ai.no': 'No',
   'ai.noModels': 'No models yet',
   'ai.required': '{{field}} is required',
-  'ai.save': 'Save',
-  'ai.cancel': 'Cancel',
 };

@@ -44,15 +44,11 @@ export const aiZhCN = {
   'ai.enabled': '启用',
   'ai.sort': '排序',
   'ai.actions': '操作',
-  'ai.edit': '编辑',
-  'ai.delete': '删除',
   'ai.confirmDeleteModel': '删除模型“{{title}}”？使用它的聊天室将变为未配置模型。',
   'ai.yes': '是',
   'ai.no': '否',
   'ai.noModels': '还没有模型',
   'ai.required': '请填写{{field}}',
-  'ai.save': '保存',
-  'ai.cancel': '取消',
 };
 
 export type AiMessages = typeof aiZhCN;

@@ -146,7 +146,7 @@ export function ConversationList({
                     {
                       key: 'delete',
                       icon: <DeleteOutlined />,
-                      label: t('chat.delete'),
+                      label: t('common.delete'),
                       danger: true,
                     },
                   ]}

@@ -1,20 +1,13 @@
 import { memo, useEffect, useRef, useState } from 'react';
-import { Alert, Avatar, Button, Image, Input, Space, Tooltip, theme, Typography } from 'antd';
-import {
-  CopyOutlined,
-  EditOutlined,
-  PauseCircleOutlined,
-  RedoOutlined,
-  RobotOutlined,
-  UserOutlined,
-} from '@ant-design/icons';
+import { Alert, Button, Input, Space, Tooltip, Typography } from 'antd';
+import { CopyOutlined, EditOutlined, PauseCircleOutlined, RedoOutlined } from '@ant-design/icons';
 import type { MessageRecord } from '@atrium/shared/contract/chat';
 import { copyText } from '@/lib/copy';
 import { storedText } from '@/lib/messages';
-import { assetUrl } from '@/lib/urls';
 import { useChatT } from '../i18n';
 import { Citations } from './citations';
 import { ChatMarkdown } from './markdown';
+import { AnswerBubble, MessageFrame, QuestionBubble } from './message-frame';
 import { MessageVersions } from './message-versions';
 
 export interface MessageBubbleProps {
@@ -126,7 +119,6 @@ export const MessageBubble = memo(function MessageBubble({
   versionFocus = false,
 }: MessageBubbleProps) {
   const t = useChatT();
-  const { token } = theme.useToken();
   const [editing, setEditing] = useState(false);
   // An edit given up gives the focus back to the button that opened it (rendered again by then).
   const editButton = useRef<HTMLButtonElement>(null);
@@ -141,72 +133,42 @@ export const MessageBubble = memo(function MessageBubble({
 
   if (isUser) {
     return (
-      <div className="atrium-msg atrium-msg-user" data-role="user" data-id={message.id}>
-        <Avatar
-          size={32}
-          icon={<UserOutlined />}
-          style={{ flex: 'none', background: token.colorPrimary }}
-        />
-        <div className="atrium-msg-body">
-          {message.images.length > 0 && (
-            <Image.PreviewGroup>
-              <div
-                style={{ display: 'flex', gap: 6, flexWrap: 'wrap', justifyContent: 'flex-end' }}
-              >
-                {message.images.map((path) => (
-                  <Image
-                    key={path}
-                    src={assetUrl(path)}
-                    width={88}
-                    height={88}
-                    style={{ objectFit: 'cover', borderRadius: 8 }}
-                    alt=""
-                  />
-                ))}
-              </div>
-            </Image.PreviewGroup>
-          )}
-          {editing ? (
-            <EditQuestion
+      <MessageFrame role="user" data-id={message.id} images={message.images}>
+        {editing ? (
+          <EditQuestion
+            message={message}
+            onSave={(content) => onEdit(message.id, content)}
+            onSaved={() => setEditing(false)}
+            onCancel={() => {
+              backToEdit.current = true;
+              setEditing(false);
+            }}
+          />
+        ) : (
+          <QuestionBubble content={message.content} />
+        )}
+        {!editing && (
+          <div className="atrium-msg-actions atrium-msg-actions-user">
+            <MessageVersions
               message={message}
-              onSave={(content) => onEdit(message.id, content)}
-              onSaved={() => setEditing(false)}
-              onCancel={() => {
-                backToEdit.current = true;
-                setEditing(false);
-              }}
+              busy={busy}
+              onShowVersion={onShowVersion}
+              autoFocus={versionFocus}
             />
-          ) : (
-            <div
-              className="atrium-bubble atrium-bubble-user"
-              style={{ background: token.colorPrimary, color: token.colorWhite }}
-            >
-              {message.content}
-            </div>
-          )}
-          {!editing && (
-            <div className="atrium-msg-actions atrium-msg-actions-user">
-              <MessageVersions
-                message={message}
-                busy={busy}
-                onShowVersion={onShowVersion}
-                autoFocus={versionFocus}
+            <Tooltip title={t('common.edit')}>
+              <Button
+                ref={editButton}
+                size="small"
+                type="text"
+                aria-label={t('common.edit')}
+                icon={<EditOutlined />}
+                disabled={busy}
+                onClick={() => setEditing(true)}
               />
-              <Tooltip title={t('chat.edit')}>
-                <Button
-                  ref={editButton}
-                  size="small"
-                  type="text"
-                  aria-label={t('chat.edit')}
-                  icon={<EditOutlined />}
-                  disabled={busy}
-                  onClick={() => setEditing(true)}
-                />
-              </Tooltip>
-            </div>
-          )}
-        </div>
-      </div>
+            </Tooltip>
+          </div>
+        )}
+      </MessageFrame>
     );
   }
 
@@ -219,90 +181,76 @@ export const MessageBubble = memo(function MessageBubble({
       : '';
 
   return (
-    <div
-      className="atrium-msg"
-      data-role="assistant"
+    <MessageFrame
+      role="assistant"
       data-id={message.id}
       data-status={message.status}
       aria-busy={streaming}
     >
-      <Avatar
-        size={32}
-        icon={<RobotOutlined />}
-        style={{ flex: 'none', background: token.colorFillSecondary, color: token.colorText }}
-      />
-      <div className="atrium-msg-body" style={{ flex: 1 }}>
-        <div
-          className={`atrium-bubble atrium-bubble-assistant${streaming ? ' atrium-cursor' : ''}`}
-          style={{
-            background: token.colorFillQuaternary,
-            border: `1px solid ${token.colorBorderSecondary}`,
-          }}
-        >
-          {message.content ? (
-            <ChatMarkdown text={message.content} />
-          ) : streaming ? (
-            <Typography.Text type="secondary">{t('chat.thinking')}</Typography.Text>
-          ) : null}
-          <AnswerState message={message} />
-        </div>
-        {message.citations && !streaming && <Citations citations={message.citations} />}
-        <div className="atrium-msg-actions">
-          <MessageVersions
-            message={message}
-            busy={busy}
-            onShowVersion={onShowVersion}
-            autoFocus={versionFocus}
-          />
-          {streaming ? (
-            <Button
-              size="small"
-              type="text"
-              aria-label={t('chat.stop')}
-              icon={<PauseCircleOutlined />}
-              onClick={() => onStop(message.id)}
-            >
-              {t('chat.stop')}
-            </Button>
-          ) : (
-            <>
-              {message.content && (
-                <Tooltip title={t('chat.copy')}>
-                  <Button
-                    size="small"
-                    type="text"
-                    aria-label={t('chat.copy')}
-                    icon={<CopyOutlined />}
-                    onClick={() => void copyText(message.content)}
-                  />
-                </Tooltip>
-              )}
-              {isLast && (
-                <Tooltip title={t('chat.regenerate')}>
-                  <Button
-                    size="small"
-                    type="text"
-                    aria-label={t('chat.regenerate')}
-                    icon={<RedoOutlined />}
-                    disabled={busy}
-                    onClick={() => onRegenerate(message.id)}
-                  />
-                </Tooltip>
-              )}
-              {message.status === 'stopped' && (
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {t('chat.stopped')}
-                </Typography.Text>
-              )}
-              {tokens && (
-                <Typography.Text type="secondary" style={{ fontSize: 12, marginLeft: 6 }}>
-                  {tokens}
-                </Typography.Text>
-              )}
-            </>
-          )}
-        </div>
+      <AnswerBubble streaming={streaming}>
+        {message.content ? (
+          <ChatMarkdown text={message.content} />
+        ) : streaming ? (
+          <Typography.Text type="secondary">{t('chat.thinking')}</Typography.Text>
+        ) : null}
+        <AnswerState message={message} />
+      </AnswerBubble>
+      {message.citations && !streaming && <Citations citations={message.citations} />}
+      <div className="atrium-msg-actions">
+        <MessageVersions
+          message={message}
+          busy={busy}
+          onShowVersion={onShowVersion}
+          autoFocus={versionFocus}
+        />
+        {streaming ? (
+          <Button
+            size="small"
+            type="text"
+            aria-label={t('chat.stop')}
+            icon={<PauseCircleOutlined />}
+            onClick={() => onStop(message.id)}
+          >
+            {t('chat.stop')}
+          </Button>
+        ) : (
+          <>
+            {message.content && (
+              <Tooltip title={t('chat.copy')}>
+                <Button
+                  size="small"
+                  type="text"
+                  aria-label={t('chat.copy')}
+                  icon={<CopyOutlined />}
+                  onClick={() => void copyText(message.content)}
+                />
+              </Tooltip>
+            )}
+            {isLast && (
+              <Tooltip title={t('chat.regenerate')}>
+                <Button
+                  size="small"
+                  type="text"
+                  aria-label={t('chat.regenerate')}
+                  icon={<RedoOutlined />}
+                  disabled={busy}
+                  onClick={() => onRegenerate(message.id)}
+                />
+              </Tooltip>
+            )}
+            {message.status === 'stopped' && (
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {t('chat.stopped')}
+              </Typography.Text>
+            )}
+            {tokens && (
+              <Typography.Text type="secondary" style={{ fontSize: 12, marginLeft: 6 }}>
+                {tokens}
+              </Typography.Text>
+            )}
+          </>
+        )}
       </div>
-    </div>
+    </MessageFrame>
   );
 });

@@ -1,26 +1,14 @@
 import { useEffect } from 'react';
 import dayjs from 'dayjs';
-import {
-  Avatar,
-  Button,
-  Card,
-  Empty,
-  Flex,
-  Image,
-  Result,
-  Skeleton,
-  Tag,
-  theme,
-  Typography,
-} from 'antd';
-import { EyeOutlined, RobotOutlined, UserOutlined } from '@ant-design/icons';
+import { Button, Card, Empty, Flex, Result, Skeleton, Tag, Typography } from 'antd';
+import { EyeOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import type { ChatShareView } from '@atrium/shared/contract/chat-export';
 import { ApiError } from '@/lib/api';
-import { assetUrl } from '@/lib/urls';
 import { useSharedConversation } from '../api/view-share';
 import { useChatShareT } from '../share-i18n';
 import { ChatMarkdown } from './markdown';
+import { AnswerBubble, MessageFrame, QuestionBubble } from './message-frame';
 import './chat.css';
 
 type SharedMessage = ChatShareView['messages'][number];
@@ -42,65 +30,30 @@ function useNoIndex(): void {
   }, []);
 }
 
+/** One message of the snapshot, in the chat's own frame and bubbles, without its actions. */
 function SharedBubble({ message }: { message: SharedMessage }) {
   const t = useChatShareT();
-  const { token } = theme.useToken();
   const user = message.role === 'user';
   const note =
     message.status in statusKey ? statusKey[message.status as keyof typeof statusKey] : undefined;
   return (
-    <div className={`atrium-msg${user ? ' atrium-msg-user' : ''}`} data-role={message.role}>
-      <Avatar
-        size={32}
-        icon={user ? <UserOutlined /> : <RobotOutlined />}
-        aria-label={user ? t('chatShare.you') : t('chatShare.assistant')}
-        style={{
-          flex: 'none',
-          background: user ? token.colorPrimary : token.colorFillSecondary,
-          color: user ? undefined : token.colorText,
-        }}
-      />
-      <div className="atrium-msg-body" style={user ? undefined : { flex: 1 }}>
-        {message.images.length > 0 && (
-          <Image.PreviewGroup>
-            <Flex gap={6} wrap="wrap" justify={user ? 'flex-end' : 'flex-start'}>
-              {message.images.map((path) => (
-                <Image
-                  key={path}
-                  src={assetUrl(path)}
-                  width={88}
-                  height={88}
-                  style={{ objectFit: 'cover', borderRadius: 8 }}
-                  alt=""
-                />
-              ))}
-            </Flex>
-          </Image.PreviewGroup>
-        )}
-        {user ? (
-          <div
-            className="atrium-bubble atrium-bubble-user"
-            style={{ background: token.colorPrimary, color: token.colorWhite }}
-          >
-            {message.content}
-          </div>
-        ) : (
-          <div
-            className="atrium-bubble atrium-bubble-assistant"
-            style={{
-              background: token.colorFillQuaternary,
-              border: `1px solid ${token.colorBorderSecondary}`,
-            }}
-          >
-            {message.content && <ChatMarkdown text={message.content} />}
-            {note && <Typography.Text type="secondary">{t(note)}</Typography.Text>}
-          </div>
-        )}
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          {dayjs(message.createdAt).format('YYYY-MM-DD HH:mm')}
-        </Typography.Text>
-      </div>
-    </div>
+    <MessageFrame
+      role={user ? 'user' : 'assistant'}
+      avatarLabel={user ? t('chatShare.you') : t('chatShare.assistant')}
+      images={message.images}
+    >
+      {user ? (
+        <QuestionBubble content={message.content} />
+      ) : (
+        <AnswerBubble>
+          {message.content && <ChatMarkdown text={message.content} />}
+          {note && <Typography.Text type="secondary">{t(note)}</Typography.Text>}
+        </AnswerBubble>
+      )}
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {dayjs(message.createdAt).format('YYYY-MM-DD HH:mm')}
+      </Typography.Text>
+    </MessageFrame>
   );
 }
 

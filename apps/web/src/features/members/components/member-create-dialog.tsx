@@ -34,8 +34,8 @@ export function MemberCreateDialog({ open, onClose }: MemberCreateDialogProps) {
     <Modal
       open={open}
       title={t('members.createTitle')}
-      okText={t('members.save')}
-      cancelText={t('members.cancel')}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
       confirmLoading={create.isPending}
       onOk={() => void submit().catch(() => undefined)}
       onCancel={edits.guard(onClose)}
@@ -53,7 +53,7 @@ export function MemberCreateDialog({ open, onClose }: MemberCreateDialogProps) {
           label={t('members.username')}
           extra={t('members.usernameRule')}
           rules={[
-            { required: true, message: t('members.required') },
+            { required: true, message: t('common.required') },
             { pattern: /^\p{L}[\p{L}\p{N}_]{2,31}$/u, message: t('members.usernameRule') },
           ]}
         >
@@ -61,9 +61,9 @@ export function MemberCreateDialog({ open, onClose }: MemberCreateDialogProps) {
         </Form.Item>
         <Form.Item
           name="password"
-          label={t('members.password')}
+          label={t('common.password')}
           rules={[
-            { required: true, message: t('members.required') },
+            { required: true, message: t('common.required') },
             memberPasswordRule(t('members.passwordHint')),
           ]}
         >

@@ -14,7 +14,11 @@ export function MemberPasswordDialog({ member, onClose }: MemberPasswordDialogPr
   return (
     <PasswordResetDialog
       account={member}
-      t={(key, vars) => t(`members.${key}`, vars)}
+      texts={{
+        title: member ? t('members.resetTitle', { name: member.username }) : '',
+        hint: t('members.resetHint'),
+        passwordHint: t('members.passwordHint'),
+      }}
       rule={memberPasswordRule}
       reset={useResetMemberPassword()}
       onClose={onClose}

@@ -105,7 +105,7 @@ export function RoleEditor({ role, onSaved, onDeleted }: RoleEditorProps) {
                 onConfirm={confirmAction(() => remove.mutateAsync(role.id).then(onDeleted))}
               >
                 <Button danger icon={<DeleteOutlined />} disabled={held}>
-                  {t('roles.delete')}
+                  {t('common.delete')}
                 </Button>
               </Popconfirm>
             </Tooltip>
@@ -116,7 +116,7 @@ export function RoleEditor({ role, onSaved, onDeleted }: RoleEditorProps) {
             loading={create.isPending || edit.isPending}
             onClick={() => void save().catch(() => undefined)}
           >
-            {role ? t('roles.save') : t('roles.create')}
+            {role ? t('common.save') : t('roles.create')}
           </Button>
         </Space>
       </Flex>

@@ -79,9 +79,9 @@ export function RoomEditor({ room, onClose }: RoomEditorProps) {
       destroyOnHidden
       extra={
         <Space>
-          <Button onClick={close}>{t('rooms.cancel')}</Button>
+          <Button onClick={close}>{t('common.cancel')}</Button>
           <Button type="primary" htmlType="submit" form={FORM_ID} loading={save.isPending}>
-            {t('rooms.save')}
+            {t('common.save')}
           </Button>
         </Space>
       }

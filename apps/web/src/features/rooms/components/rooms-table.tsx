@@ -120,8 +120,8 @@ export function RoomsTable({ rooms, loading, onEdit }: RoomsTableProps) {
           key: 'actions',
           render: (_, room) => (
             <RowActions
-              editLabel={t('rooms.edit')}
-              deleteLabel={t('rooms.delete')}
+              editLabel={t('common.edit')}
+              deleteLabel={t('common.delete')}
               confirmDelete={t('rooms.confirmDelete', { title: room.title })}
               onEdit={() => onEdit(room)}
               onDelete={() => remove.mutate(room.id)}

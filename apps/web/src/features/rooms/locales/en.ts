@@ -27,8 +27,6 @@ export const roomsEn: RoomsMessages = {
   'rooms.colSort': 'Order',
   'rooms.colUpdated': 'Updated',
   'rooms.colActions': 'Actions',
-  'rooms.edit': 'Edit',
-  'rooms.delete': 'Delete',
   'rooms.moveUp': 'Move up',
   'rooms.moveDown': 'Move down',
   'rooms.confirmDelete':
@@ -62,7 +60,5 @@ export const roomsEn: RoomsMessages = {
     "Shared by all members of the room, per UTC day and month; 0 means no limit. Applies together with each member's own budget.",
   'rooms.fieldSort': 'Order (smaller first)',
   'rooms.required': '{{field}} is required',
-  'rooms.save': 'Save',
-  'rooms.cancel': 'Cancel',
   'rooms.discardChanges': 'Close without saving? The changes you made to this room will be lost.',
 };

@@ -24,8 +24,6 @@ export const roomsZhCN = {
   'rooms.colSort': '排序',
   'rooms.colUpdated': '更新时间',
   'rooms.colActions': '操作',
-  'rooms.edit': '编辑',
-  'rooms.delete': '删除',
   'rooms.moveUp': '上移',
   'rooms.moveDown': '下移',
   'rooms.confirmDelete': '删除聊天室“{{title}}”？其中所有会员的对话也会一并删除。',
@@ -56,8 +54,6 @@ export const roomsZhCN = {
     '整个聊天室所有会员合计的上限，按 UTC 的天和月计算，0 表示不限；与每位会员的预算同时生效。',
   'rooms.fieldSort': '排序（小的在前）',
   'rooms.required': '请填写{{field}}',
-  'rooms.save': '保存',
-  'rooms.cancel': '取消',
   'rooms.discardChanges': '尚未保存，确定关闭吗？对聊天室所做的修改将会丢失。',
 };
 

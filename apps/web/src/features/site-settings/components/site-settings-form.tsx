@@ -267,7 +267,7 @@ export function SiteSettingsForm({ settings }: SiteSettingsFormProps) {
               icon={<SaveOutlined />}
               loading={save.isPending}
             >
-              {t('settings.save')}
+              {t('common.save')}
             </Button>
           </Flex>
         </Flex>

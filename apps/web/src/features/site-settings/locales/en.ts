@@ -47,7 +47,6 @@ export const settingsEn: SettingsMessages = {
   'settings.metaNameMissing': 'Row {{row}} has content but no name',
   'settings.advanced': 'Advanced settings (JSON)',
   'settings.advancedHelp': 'JSON read by extensions; it cannot be saved while it is invalid.',
-  'settings.save': 'Save',
   'settings.discard': 'Discard changes',
   'settings.noPermission': 'You may not change the site settings.',
   'settings.loadFailed': 'The site settings could not be loaded.',

@@ -39,7 +39,6 @@ export const settingsZhCN = {
   'settings.metaNameMissing': '第 {{row}} 行填写了内容但没有名称',
   'settings.advanced': '高级配置（JSON）',
   'settings.advancedHelp': '供扩展功能读取的 JSON；格式错误时无法保存。',
-  'settings.save': '保存',
   'settings.discard': '放弃修改',
   'settings.noPermission': '你没有修改站点设置的权限。',
   'settings.loadFailed': '站点设置加载失败。',

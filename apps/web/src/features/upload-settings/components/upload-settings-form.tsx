@@ -245,7 +245,7 @@ export function UploadSettingsForm({ view }: UploadSettingsFormProps) {
 
         <Space>
           <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={save.isPending}>
-            {t('uploadSettings.save')}
+            {t('common.save')}
           </Button>
           <Button
             icon={<UndoOutlined />}

@@ -34,7 +34,6 @@ export const uploadSettingsEn: UploadSettingsMessages = {
   'uploadSettings.keepMetadataHelp':
     'Off (the default): JPEG, PNG, WebP and HEIC images lose their location, device and time metadata on upload, keeping orientation, colour profile and copyright. On: they are stored as sent.',
   'uploadSettings.mib': 'MiB',
-  'uploadSettings.save': 'Save',
   'uploadSettings.reset': 'Restore defaults',
   'uploadSettings.resetHint': 'The form now holds the defaults; save to apply them.',
   'uploadSettings.noPermission': 'You may not change settings.',

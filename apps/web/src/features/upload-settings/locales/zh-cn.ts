@@ -30,7 +30,6 @@ export const uploadSettingsZhCN = {
   'uploadSettings.keepMetadataHelp':
     '关闭（默认）时，JPEG、PNG、WebP、HEIC 图片上传后去除拍摄地点、设备型号和拍摄时间等信息，保留方向、色彩配置文件和版权；开启后按原样保存。',
   'uploadSettings.mib': 'MiB',
-  'uploadSettings.save': '保存',
   'uploadSettings.reset': '恢复默认值',
   'uploadSettings.resetHint': '表单已恢复为默认值，保存后生效。',
   'uploadSettings.noPermission': '你没有修改设置的权限。',
