@@ -1,6 +1,4 @@
 import { useState } from 'react';
-import { Button, Card, Flex, Input } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
 import type { MemberView } from '@atrium/shared/contract/members-admin';
 import { useMemberList } from '@/features/members/api/list-members';
 import { MemberCreateDialog } from '@/features/members/components/member-create-dialog';
@@ -8,7 +6,7 @@ import { MemberDrawer } from '@/features/members/components/member-drawer';
 import { MemberPasswordDialog } from '@/features/members/components/member-password-dialog';
 import { MembersTable } from '@/features/members/components/members-table';
 import { useMembersT } from '@/features/members/i18n';
-import { PageHeader } from './page-header';
+import { AccountListPage, useAccountQuery } from './account-list-page';
 import { RuleGate } from './rule-gate';
 
 /** `#/member`: member accounts. */
@@ -23,43 +21,33 @@ export function MembersPage() {
 
 function Members() {
   const t = useMembersT();
-  const [query, setQuery] = useState({ page: 1, pageSize: 20, keyword: '' });
+  const { query, search, turn } = useAccountQuery();
   const list = useMemberList(query);
   const [creating, setCreating] = useState(false);
   const [viewing, setViewing] = useState<number>();
   const [resetting, setResetting] = useState<MemberView>();
 
   return (
-    <Flex vertical gap={16}>
-      <PageHeader
-        title={t('members.title')}
-        subtitle={t('members.subtitle')}
-        extra={
-          <>
-            <Input.Search
-              allowClear
-              placeholder={t('members.search')}
-              style={{ width: 280 }}
-              onSearch={(keyword) => setQuery((q) => ({ ...q, page: 1, keyword: keyword.trim() }))}
-            />
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
-              {t('members.new')}
-            </Button>
-          </>
-        }
-      />
-      <Card styles={{ body: { padding: 0 } }}>
+    <AccountListPage
+      title={t('members.title')}
+      subtitle={t('members.subtitle')}
+      searchPlaceholder={t('members.search')}
+      newLabel={t('members.new')}
+      onSearch={search}
+      onNew={() => setCreating(true)}
+      table={
         <MembersTable
           data={list.data}
           loading={list.isFetching}
-          onPage={(page, pageSize) => setQuery((q) => ({ ...q, page, pageSize }))}
+          onPage={turn}
           onView={(member) => setViewing(member.id)}
           onResetPassword={setResetting}
         />
-      </Card>
+      }
+    >
       <MemberCreateDialog open={creating} onClose={() => setCreating(false)} />
       <MemberDrawer memberId={viewing} onClose={() => setViewing(undefined)} />
       <MemberPasswordDialog member={resetting} onClose={() => setResetting(undefined)} />
-    </Flex>
+    </AccountListPage>
   );
 }

@@ -1,15 +1,18 @@
-import { Badge, Button, Flex, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Flex, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
 import type { TableProps } from 'antd';
 import { CrownOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import type { AdminView } from '@atrium/shared/contract/admins';
 import type { Paged } from '@atrium/shared/contract/paging';
-import { RelativeTime } from '@/components/relative-time';
+import {
+  AccountTable,
+  accountStateColumns,
+  DisableToggle,
+  type AccountTexts,
+} from '@/components/account-table';
 import { useDeleteAdmin } from '../api/delete-admin';
 import { useSetAdminDisabled } from '../api/set-admin-disabled';
 import { useAdminsT } from '../i18n';
 import { confirmAction } from '@/lib/async-handler';
-import { ResponsiveTable } from '@/components/responsive-table/responsive-table';
 
 /** The API client already told the user why a call failed; the dialog just closes. */
 
@@ -28,6 +31,18 @@ export function AdminsTable(props: AdminsTableProps) {
   const t = useAdminsT();
   const setDisabled = useSetAdminDisabled();
   const remove = useDeleteAdmin();
+  const texts: AccountTexts = {
+    status: t('admins.status'),
+    enabled: t('admins.enabled'),
+    disabled: t('admins.disabled'),
+    lastActive: t('admins.lastActive'),
+    never: t('admins.never'),
+    created: t('admins.created'),
+    enable: t('admins.enable'),
+    disable: t('admins.disable'),
+    confirmEnable: (name) => t('admins.confirmEnable', { name }),
+    confirmDisable: (name) => t('admins.confirmDisable', { name }),
+  };
 
   const protectedReason = (admin: AdminView) => {
     if (admin.id === selfId) return t('admins.selfProtected');
@@ -82,34 +97,7 @@ export function AdminsTable(props: AdminsTableProps) {
         );
       },
     },
-    {
-      title: t('admins.status'),
-      dataIndex: 'disabled',
-      width: 110,
-      render: (_, admin) =>
-        admin.disabled ? (
-          <Badge status="error" text={t('admins.disabled')} />
-        ) : (
-          <Badge status="success" text={t('admins.enabled')} />
-        ),
-    },
-    {
-      title: t('admins.lastActive'),
-      dataIndex: 'lastActiveAt',
-      width: 140,
-      render: (_, admin) =>
-        admin.lastActiveAt === null ? (
-          <Typography.Text type="secondary">{t('admins.never')}</Typography.Text>
-        ) : (
-          <RelativeTime value={admin.lastActiveAt} />
-        ),
-    },
-    {
-      title: t('admins.created'),
-      dataIndex: 'createdAt',
-      width: 120,
-      render: (_, admin) => dayjs(admin.createdAt).format('YYYY-MM-DD'),
-    },
+    ...accountStateColumns<AdminView>(texts),
     {
       title: t('admins.actions'),
       key: 'actions',
@@ -124,32 +112,12 @@ export function AdminsTable(props: AdminsTableProps) {
             <Button type="link" size="small" onClick={() => onResetPassword(admin)}>
               {t('admins.resetPassword')}
             </Button>
-            {admin.disabled ? (
-              <Popconfirm
-                title={t('admins.confirmEnable', { name: admin.username })}
-                onConfirm={confirmAction(() =>
-                  setDisabled.mutateAsync({ id: admin.id, disabled: false }),
-                )}
-              >
-                <Button type="link" size="small">
-                  {t('admins.enable')}
-                </Button>
-              </Popconfirm>
-            ) : (
-              <Tooltip title={reason}>
-                <Popconfirm
-                  title={t('admins.confirmDisable', { name: admin.username })}
-                  disabled={reason !== undefined}
-                  onConfirm={confirmAction(() =>
-                    setDisabled.mutateAsync({ id: admin.id, disabled: true }),
-                  )}
-                >
-                  <Button type="link" size="small" danger disabled={reason !== undefined}>
-                    {t('admins.disable')}
-                  </Button>
-                </Popconfirm>
-              </Tooltip>
-            )}
+            <DisableToggle
+              account={admin}
+              texts={texts}
+              refusal={reason}
+              setDisabled={setDisabled.mutateAsync}
+            />
             <Tooltip title={reason}>
               <Popconfirm
                 title={t('admins.confirmDelete', { name: admin.username })}
@@ -169,20 +137,13 @@ export function AdminsTable(props: AdminsTableProps) {
   ];
 
   return (
-    <ResponsiveTable<AdminView>
-      rowKey="id"
+    <AccountTable<AdminView>
       columns={columns}
-      dataSource={data?.records}
+      data={data}
       loading={loading}
-      scroll={{ x: 'max-content' }}
-      pagination={{
-        current: data?.page ?? 1,
-        pageSize: data?.pageSize ?? 20,
-        total: data?.total ?? 0,
-        showSizeChanger: true,
-        showTotal: (total) => t('admins.total', { total }),
-        onChange: onPage,
-      }}
+      onPage={onPage}
+      totalText={(total) => t('admins.total', { total })}
+      scrollX="max-content"
     />
   );
 }

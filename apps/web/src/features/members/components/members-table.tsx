@@ -1,16 +1,16 @@
-import { Badge, Button, Flex, Popconfirm, Space, Typography } from 'antd';
+import { Button, Flex, Space, Typography } from 'antd';
 import { MailOutlined, PhoneOutlined } from '@ant-design/icons';
 import type { TableProps } from 'antd';
-import dayjs from 'dayjs';
 import type { MemberView } from '@atrium/shared/contract/members-admin';
 import type { Paged } from '@atrium/shared/contract/paging';
-import { RelativeTime } from '@/components/relative-time';
+import {
+  AccountTable,
+  accountStateColumns,
+  DisableToggle,
+  type AccountTexts,
+} from '@/components/account-table';
 import { useSetMemberDisabled } from '../api/set-member-disabled';
 import { useMembersT } from '../i18n';
-import { confirmAction } from '@/lib/async-handler';
-import { ResponsiveTable } from '@/components/responsive-table/responsive-table';
-
-/** The API client already told the user why a call failed; the popover just closes. */
 
 export interface MembersTableProps {
   data: Paged<MemberView> | undefined;
@@ -29,6 +29,18 @@ export function MembersTable({
 }: MembersTableProps) {
   const t = useMembersT();
   const setDisabled = useSetMemberDisabled();
+  const texts: AccountTexts = {
+    status: t('members.status'),
+    enabled: t('members.enabled'),
+    disabled: t('members.disabled'),
+    lastActive: t('members.lastActive'),
+    never: t('members.never'),
+    created: t('members.joined'),
+    enable: t('members.enable'),
+    disable: t('members.disable'),
+    confirmEnable: (name) => t('members.confirmEnable', { name }),
+    confirmDisable: (name) => t('members.confirmDisable', { name }),
+  };
 
   const columns: TableProps<MemberView>['columns'] = [
     {
@@ -69,34 +81,7 @@ export function MembersTable({
           <Typography.Text type="secondary">{t('members.none')}</Typography.Text>
         ),
     },
-    {
-      title: t('members.status'),
-      dataIndex: 'disabled',
-      width: 100,
-      render: (_, member) =>
-        member.disabled ? (
-          <Badge status="error" text={t('members.disabled')} />
-        ) : (
-          <Badge status="success" text={t('members.enabled')} />
-        ),
-    },
-    {
-      title: t('members.lastActive'),
-      dataIndex: 'lastActiveAt',
-      width: 130,
-      render: (_, member) =>
-        member.lastActiveAt === null ? (
-          <Typography.Text type="secondary">{t('members.never')}</Typography.Text>
-        ) : (
-          <RelativeTime value={member.lastActiveAt} />
-        ),
-    },
-    {
-      title: t('members.joined'),
-      dataIndex: 'createdAt',
-      width: 110,
-      render: (_, member) => dayjs(member.createdAt).format('YYYY-MM-DD'),
-    },
+    ...accountStateColumns<MemberView>(texts),
     {
       title: t('members.actions'),
       key: 'actions',
@@ -109,50 +94,20 @@ export function MembersTable({
           <Button type="link" size="small" onClick={() => onResetPassword(member)}>
             {t('members.resetPassword')}
           </Button>
-          {member.disabled ? (
-            <Popconfirm
-              title={t('members.confirmEnable', { name: member.username })}
-              onConfirm={confirmAction(() =>
-                setDisabled.mutateAsync({ id: member.id, disabled: false }),
-              )}
-            >
-              <Button type="link" size="small">
-                {t('members.enable')}
-              </Button>
-            </Popconfirm>
-          ) : (
-            <Popconfirm
-              title={t('members.confirmDisable', { name: member.username })}
-              okButtonProps={{ danger: true }}
-              onConfirm={confirmAction(() =>
-                setDisabled.mutateAsync({ id: member.id, disabled: true }),
-              )}
-            >
-              <Button type="link" size="small" danger>
-                {t('members.disable')}
-              </Button>
-            </Popconfirm>
-          )}
+          <DisableToggle account={member} texts={texts} setDisabled={setDisabled.mutateAsync} />
         </Space>
       ),
     },
   ];
 
   return (
-    <ResponsiveTable<MemberView>
-      rowKey="id"
+    <AccountTable<MemberView>
       columns={columns}
-      dataSource={data?.records}
+      data={data}
       loading={loading}
-      scroll={{ x: 960 }}
-      pagination={{
-        current: data?.page ?? 1,
-        pageSize: data?.pageSize ?? 20,
-        total: data?.total ?? 0,
-        showSizeChanger: true,
-        showTotal: (total) => t('members.total', { total }),
-        onChange: onPage,
-      }}
+      onPage={onPage}
+      totalText={(total) => t('members.total', { total })}
+      scrollX={960}
     />
   );
 }
