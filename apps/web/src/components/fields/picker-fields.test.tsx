@@ -10,7 +10,7 @@ import {
   antdLabel as spaced,
   testFile,
   testUser,
-  useFileManagerTestServer,
+  setUpFileManagerTestServer,
 } from '@/components/file-library/testing/picker-test-setup';
 import { renderWithFreshCache as renderWithProviders } from '@/test-utils/render';
 import { AudioField } from './audio-field/audio-field';
@@ -24,7 +24,7 @@ import { VideoField } from './video-field/video-field';
 import { RichTextField } from './rich-text-field/rich-text-field';
 import { usePermissionStore } from '@/stores/permission-store';
 
-const testServer = useFileManagerTestServer(
+const testServer = setUpFileManagerTestServer(
   (s) =>
     ['a.png', 'b.jpg', 'c.png', 'd.pdf', 'e.mp4', 'f.mp3'].forEach((name, i) =>
       s.files.push(testFile(i + 1, name)),

@@ -31,19 +31,16 @@ function SortableFile({
   disabled: boolean;
   onDelete: () => void;
 }) {
-  const drag = useSortablePath(id, disabled);
+  const { nodeRef, style, dragging, handleRef, handleProps } = useSortablePath(id, disabled);
   return (
-    <li
-      ref={drag.nodeRef}
-      style={{ ...drag.style, position: 'relative', zIndex: drag.dragging ? 2 : undefined }}
-    >
+    <li ref={nodeRef} style={{ ...style, position: 'relative', zIndex: dragging ? 2 : undefined }}>
       <FileChip
         path={path}
         icon={<FileOutlined />}
-        dragging={drag.dragging}
+        dragging={dragging}
         onDelete={disabled ? undefined : onDelete}
-        handleRef={drag.handleRef}
-        handleProps={drag.handleProps}
+        handleRef={handleRef}
+        handleProps={handleProps}
       />
     </li>
   );

@@ -67,6 +67,13 @@ describe('FileGrid', () => {
     expect(screen.getByText(tFiles('files.noRecords'))).toBeInTheDocument();
   });
 
+  it('shows a name as plain text, never as markup', () => {
+    const tricky = record(9, '<b>bold</b>.pdf');
+    render(grid({ records: [tricky], total: 1 }));
+    expect(tile('<b>bold</b>.pdf').querySelector('b')).toBeNull();
+    expect(tile('<b>bold</b>.pdf')).toHaveTextContent('<b>bold</b>.pdf');
+  });
+
   it('by keyboard: one tile in the Tab order, arrows move, Space toggles, Enter confirms', async () => {
     const confirmed: string[][] = [];
     const user = testUser();

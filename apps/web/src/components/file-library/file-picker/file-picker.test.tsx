@@ -11,7 +11,7 @@ import {
   part,
   testFile,
   testUser,
-  useFileManagerTestServer,
+  setUpFileManagerTestServer,
 } from '@/components/file-library/testing/picker-test-setup';
 import { renderWithFreshCache } from '@/test-utils/render';
 import { FilePicker, type FilePickerProps } from './file-picker';
@@ -25,7 +25,7 @@ import type { PickedFile } from './selection';
  * file-grid.test (the grid by keyboard); category add/edit/delete, the custom link, the narrow
  * fold and the tree by keys run in the browser (files-picker.e2e, picker-keyboard.e2e).
  */
-const server = useFileManagerTestServer((s) => {
+const server = setUpFileManagerTestServer((s) => {
   s.categories.push(
     { id: 100, pid: 0, name: 'Holidays' },
     { id: 101, pid: 100, name: 'Beach' },
@@ -55,6 +55,8 @@ function setup(props: Partial<FilePickerProps> = {}) {
 }
 
 const card = (name: string) => screen.findByRole('checkbox', { name });
+/** A first load waits longer: a cold antd dialog on a busy machine takes more than a step's 10 s. */
+const firstLoad = { timeout: 30_000 };
 const order = async (name: string) =>
   (await card(name)).querySelector('.atrium-fp-order')?.textContent;
 const button = (key: Parameters<typeof tFiles>[0], scope: HTMLElement = document.body) =>
@@ -83,10 +85,12 @@ describe('FilePicker', () => {
 
     // The dialog: "Please Select", both tabs, the tree, then page 1 of everything.
     const { user, picked, closedCount } = setup({ max: 3 });
-    expect(await screen.findByText(tFiles('files.pleaseSelect'))).toBeInTheDocument();
+    expect(
+      await screen.findByText(tFiles('files.pleaseSelect'), {}, firstLoad),
+    ).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: tFiles('files.fileGallery') })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: tFiles('files.customLink') })).toBeInTheDocument();
-    expect(await screen.findByText('Holidays')).toBeInTheDocument();
+    expect(await screen.findByText('Holidays', {}, firstLoad)).toBeInTheDocument();
     expect(await card('f12.png')).toBeInTheDocument();
     expect(server().callsOf('category')).toHaveLength(1);
     expect(server().callsOf('list')[0]?.body).toMatchObject({ page: 1, categoryId: 0 });
@@ -166,7 +170,7 @@ describe('FilePicker', () => {
 
     // Flat in a page: no dialog, tabs or Confirm; sort, select all, move and delete.
     const flat = setup({ mode: 'flat', open: false, onConfirm: undefined, max: 10 });
-    await card('f12.png');
+    await screen.findByRole('checkbox', { name: 'f12.png' }, firstLoad);
     expect(flat.container.querySelector('.atrium-fp-flat .atrium-fp-gallery')).not.toBeNull();
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.queryByRole('tab')).toBeNull();
@@ -234,7 +238,11 @@ describe('FilePicker', () => {
       max: 1,
       permission: { upload: false, addEdit: false, delete: false },
     });
-    await card('f8.png');
+    await screen.findByRole('checkbox', { name: 'f8.png' }, firstLoad);
+    // Confirm asks for at least min (1) files first.
+    await only.user.click(button('files.confirm'));
+    expect(await screen.findByText(tFiles('files.selectAtLeast', { n: 1 }))).toBeInTheDocument();
+    expect(only.picked).toHaveLength(0);
     expect(screen.queryByRole('tab')).toBeNull();
     expect(screen.queryByLabelText(tFiles('files.url'))).toBeNull();
     expect(screen.queryByRole('button', { name: antdLabel(tFiles('files.upload')) })).toBeNull();

@@ -27,7 +27,7 @@ export function testFile(
  * test server for the file, emptied and filled by `seed` before each test at a 1280 px window,
  * and the page cleaned after each. Returns the server (read it inside a test).
  */
-export function useFileManagerTestServer(
+export function setUpFileManagerTestServer(
   seed: (server: FileManagerTestServer) => void,
   options?: ServerOptions,
 ): () => FileManagerTestServer {
