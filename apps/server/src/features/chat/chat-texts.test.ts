@@ -14,7 +14,7 @@ import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { errorToStore, readError, storedError } from './chat-texts';
 import { expectOk, postIn, seedRoom, TEST_API_KEY, unlimited, type Seeded } from './chat.testing';
-import { EndMessages } from './job';
+import { EndMessages } from './streaming/index';
 
 describe('stored chat texts', () => {
   it('stores an error as its message and reads it back', () => {

@@ -1,5 +1,5 @@
 import type { MessageStatus } from '@atrium/shared/contract/chat';
-import type { Generated, Kysely, Selectable } from 'kysely';
+import { sql, type Generated, type Kysely, type Selectable } from 'kysely';
 import type { Database, Db } from '../../db/index';
 
 /** Table shapes of conversations, messages and usage (migration 2026_11_21_4000_chat and later). */
@@ -91,3 +91,47 @@ export function chatDb(db: Db): ChatDb {
 
 export type ConversationRow = Selectable<ChatConversationsTable>;
 export type MessageRow = Selectable<ChatMessagesTable>;
+
+/**
+ * The most characters one answer keeps (issue 26): a provider that ignores `max_tokens` and
+ * streams without end is cut here, so no answer, stored or listed, grows past it (README).
+ */
+export const MAX_ANSWER_CHARS = 200_000;
+
+/**
+ * A message's text as every read sees it: never longer than an answer may grow (issue 26), also
+ * for rows stored before answers were capped, so one such row cannot make a list of 80 MB.
+ */
+const boundedContent = sql<string>`substr(${sql.ref('chatMessages.content')}, 1, ${sql.lit(
+  MAX_ANSWER_CHARS,
+)})`.as('content');
+
+/** The columns every read of a whole message takes. */
+export const messageColumns = [
+  'chatMessages.id',
+  'chatMessages.conversationId',
+  'chatMessages.parentId',
+  'chatMessages.role',
+  boundedContent,
+  'chatMessages.images',
+  'chatMessages.status',
+  'chatMessages.error',
+  'chatMessages.modelId',
+  'chatMessages.promptTokens',
+  'chatMessages.completionTokens',
+  'chatMessages.tokensEstimated',
+  'chatMessages.seq',
+  'chatMessages.writerInstance',
+  'chatMessages.createdAt',
+  'chatMessages.updatedAt',
+] as const;
+
+/** The images a user message carries (its `images` column: a JSON array of paths). */
+export function parseImages(text: string): string[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}

@@ -8,24 +8,27 @@ import {
   type ExtractionOptions,
 } from '../chat-docs/index';
 import type { Storage } from '../../storage/index';
-import { registerChatSearch } from './chat-search.routes';
-import { registerArchiveRoutes } from './archive.routes';
-import { ArchiveService } from './archive.service';
-import { ChatRepository } from './chat.repository';
-import { registerChatRoutes } from './chat.routes';
-import { ChatService } from './chat.service';
+import { ArchiveService, registerArchiveRoutes } from './archive/index';
+import {
+  ChatBudgets,
+  ChatQuotas,
+  registerUsageRoutes,
+  UsageRepository,
+  UsageService,
+  type ShortCache,
+} from './budgets/index';
 import { chatDb } from './chat.tables';
-import { Generations, type GenerationOptions } from './generation';
-import { ChatBudgetQuery } from './budget-query';
-import { ChatBudgets } from './budgets';
-import { ChatQuotas } from './quota';
-import type { ShortCache } from './short-cache';
-import { ChatStreams, type StreamOptions } from './stream';
-import { UsageRepository } from './usage.repository';
-import { registerUsageRoutes } from './usage.routes';
-import { UsageService } from './usage.service';
+import {
+  AskService,
+  ChatBudgetQuery,
+  ChatService,
+  registerChatRoutes,
+} from './conversations/index';
+import { Generations, type GenerationOptions } from './generation/index';
+import { registerChatSearch } from './search/index';
+import { AnswerRepository, ChatStreams, type StreamOptions } from './streaming/index';
 
-export { ShortCache } from './short-cache';
+export { ShortCache } from './budgets/index';
 
 /** How long another instance's room, model and quota changes may take to be seen here. */
 export const SETTINGS_TTL_MS = 2_000;
@@ -68,7 +71,7 @@ export async function registerChatFeature(
   const { db, bus, limits, settings, instances, now } = app.services;
   const options = deps.options ?? {};
   const cdb = chatDb(db);
-  const repo = new ChatRepository(cdb);
+  const answers = new AnswerRepository(cdb);
   const usage = new UsageRepository(cdb);
   const budgets = new ChatBudgets(now);
   const documents = registerChatDocsFeature(app, {
@@ -79,7 +82,7 @@ export async function registerChatFeature(
     ...(options.documents ? { options: options.documents } : {}),
   });
   const generations = new Generations({
-    repo,
+    repo: answers,
     budgets,
     bus,
     images: deps.images,
@@ -95,6 +98,13 @@ export async function registerChatFeature(
   const chat = new ChatService({
     db: cdb,
     rooms: deps.rooms,
+    generations,
+    now,
+    documents: documents.docs,
+  });
+  const asks = new AskService({
+    db: cdb,
+    rooms: deps.rooms,
     providers: deps.providers,
     generations,
     quotas,
@@ -105,7 +115,7 @@ export async function registerChatFeature(
     documents: documents.docs,
   });
   const streams = new ChatStreams({
-    repo,
+    repo: answers,
     bus,
     generations,
     log: app.log,
@@ -130,7 +140,7 @@ export async function registerChatFeature(
     documents: documents.docs,
     historyLimit: () => generations.historyLimit,
   });
-  registerChatRoutes(app, chat, streams, budgetQuery);
+  registerChatRoutes(app, { chat, asks, streams, budgets: budgetQuery });
   registerArchiveRoutes(
     app,
     new ArchiveService({ db, rooms: deps.rooms, images: deps.images, instances, now }),

@@ -1,0 +1,442 @@
+import { IncidentLog } from '../../../incident-log';
+import type { FastifyBaseLogger } from 'fastify';
+import type OpenAI from 'openai';
+import type { Bus } from '../../../bus/index';
+import type { Instances } from '../../../instances/instances';
+import { openAiClient, type ProviderConnection } from '../../ai/index';
+import type { MessageRow } from '../chat.tables';
+import type { ImageAccess } from '../../files/index';
+import type { ChatDocsService, Retrieved } from '../../chat-docs/index';
+import type { ChatBudgets } from '../budgets/index';
+import {
+  AbandonedAnswers,
+  AnswerRepository,
+  channelOf,
+  EndMessages,
+  estimateTokens,
+  Job,
+  WriterPresence,
+  type GenerationRequest,
+  type JobEvent,
+  type Outcome,
+} from '../streaming/index';
+import { tapAnswerTokens } from '../../../ops/taps';
+import type { AnswerPlan } from './answer-plan';
+import { buildPrompt } from './prompt';
+import { readAnswer } from './provider-read';
+
+export { channelOf, Job, type GenerationRequest, type JobEvent } from '../streaming/index';
+
+/** One channel for every instance: the owner of the named message aborts it. */
+const STOP_CHANNEL = 'chat:stop';
+
+export interface GenerationOptions {
+  /** Silence from the provider (before the first token or between two) that ends the answer. */
+  idleTimeoutMs: number;
+  /** After a failed write of an answer, how long before trying again. */
+  retryMs: number;
+  /** Most history messages considered for the prompt. */
+  historyLimit: number;
+  /**
+   * How long a writer that is still running (present on the bus) may go without reaching the
+   * database before another instance ends its answers (issue 26, point 5).
+   */
+  stallGraceMs: number;
+}
+
+const defaultGenerationOptions: GenerationOptions = {
+  idleTimeoutMs: 60_000,
+  retryMs: 200,
+  historyLimit: 100,
+  stallGraceMs: 60_000,
+};
+
+export interface GenerationDeps {
+  repo: AnswerRepository;
+  budgets: ChatBudgets;
+  bus: Bus;
+  images: ImageAccess;
+  log: FastifyBaseLogger;
+  now: () => number;
+  /** This process among the instances: answers name it, and live as long as its heartbeat. */
+  instances: Instances;
+  /** The conversation's documents (issue 18): passages before an answer, its citations after. */
+  documents?: Pick<ChatDocsService, 'retrieve' | 'cite'>;
+  options?: Partial<GenerationOptions>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Server-owned generation (DESIGN 8): each answer is a job that calls the provider and keeps the
+ * text in memory. The message row names this instance as its writer, so the answer lives as long
+ * as this instance (DESIGN 2; the answers of dead writers are ended by `AbandonedAnswers`). A
+ * writer that only lost the database for a while keeps streaming into memory and writes when the
+ * database answers again (issue 26).
+ *
+ * Text is written before it is shown: a flusher writes the new text of every live job (all of
+ * them in a few statements) as soon as it arrives, and only once that write has committed
+ * publishes the same text, here and on `chat:<messageId>`. Text that arrives during a write goes
+ * in the next, so the writes keep pace with the database (one write of latency on the first
+ * token) and batch themselves under load. A writer killed at any moment has shown nobody a word
+ * the database lacks. A closed browser tab does not stop a job; only stop, an error, a time-out,
+ * shutdown, or another instance ending the answer does.
+ */
+export class Generations {
+  private readonly jobs = new Map<number, Job>();
+  private readonly options: GenerationOptions;
+  private readonly clients = new Map<string, OpenAI>();
+  private flushQueued = false;
+  private flushing: Promise<void> | undefined;
+  private unsubscribeStop: (() => Promise<void>) | undefined;
+  private closed = false;
+  private readonly presence: WriterPresence;
+  private readonly abandoned: AbandonedAnswers;
+  private readonly publishing: IncidentLog;
+
+  constructor(private readonly deps: GenerationDeps) {
+    this.options = { ...defaultGenerationOptions, ...deps.options };
+    this.publishing = new IncidentLog(deps.log, 'publishing chat deltas');
+    this.presence = new WriterPresence(
+      deps.bus,
+      deps.instances,
+      deps.log,
+      deps.now,
+      this.options.stallGraceMs,
+    );
+    this.abandoned = new AbandonedAnswers({
+      ...deps,
+      presence: this.presence,
+      writesHere: (messageId) => this.jobs.has(messageId),
+    });
+  }
+
+  /** Most history messages a prompt considers. */
+  get historyLimit(): number {
+    return this.options.historyLimit;
+  }
+
+  /** The writer this instance records on the answers it writes. */
+  get instanceId(): string {
+    return this.deps.instances.id;
+  }
+
+  /** Listens for stop commands, ends answers dead instances left behind, and keeps sweeping. */
+  async init(): Promise<void> {
+    this.unsubscribeStop = await this.deps.bus.subscribe(STOP_CHANNEL, (message) => {
+      this.jobs.get(Number(message))?.stop('stop');
+    });
+    await this.presence.start();
+    await this.abandoned.start();
+  }
+
+  get size(): number {
+    return this.jobs.size;
+  }
+
+  get(messageId: number): Job | undefined {
+    return this.jobs.get(messageId);
+  }
+
+  /**
+   * Starts writing the answer in the background, from its plan (the one the budgets reserved
+   * for). Its row must already be streaming with this instance as its writer (`instanceId`),
+   * written in the same transaction that created it.
+   */
+  start(request: GenerationRequest, plan: AnswerPlan): Job {
+    // The plan is used once, for the prompt: the job does not keep it.
+    const job = new Job(request);
+    // Each answer is started once: a regenerated answer is a new message (versions.ts).
+    this.jobs.set(job.messageId, job);
+    job.finished = this.run(job, plan);
+    return job;
+  }
+
+  /** Stops an answer wherever it is being written; resolves once it has ended. */
+  async stop(messageId: number): Promise<void> {
+    const local = this.jobs.get(messageId);
+    if (local) {
+      local.stop('stop');
+      await local.finished;
+      return;
+    }
+    await this.deps.bus.publish(STOP_CHANNEL, String(messageId));
+    const deadline = Date.now() + 5_000;
+    let told = Date.now();
+    while (Date.now() < deadline) {
+      // The writer's instance may have been resubscribing (Redis came back) when it was told:
+      // it is told again until the answer ends.
+      if (Date.now() - told >= 500) {
+        told = Date.now();
+        await this.deps.bus.publish(STOP_CHANNEL, String(messageId)).catch(() => undefined);
+      }
+      const row = await this.deps.repo.findMessage(messageId);
+      if (!row || row.status !== 'streaming') return;
+      if (!(await this.isWritten(row))) {
+        await this.endAbandoned(row.id, row.writerInstance, 'stopped', '');
+        return;
+      }
+      await sleep(50);
+    }
+  }
+
+  /**
+   * Whether a live instance is writing this streaming answer: its writer's heartbeat is fresh, or
+   * it is running but out of touch with the database for less than the grace.
+   */
+  isWritten(row: Pick<MessageRow, 'id' | 'writerInstance'>): Promise<boolean> {
+    return this.abandoned.isWritten(row);
+  }
+
+  /** Ends an answer nobody is writing any more (abandoned.ts). */
+  endAbandoned(
+    messageId: number,
+    writer: string | null,
+    status: 'interrupted' | 'stopped' = 'interrupted',
+    reason?: string,
+  ): Promise<void> {
+    return this.abandoned.end(messageId, writer, status, reason);
+  }
+
+  /** Aborts every job as interrupted and waits for them to be written. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const sweepsEnded = this.abandoned.stop();
+    const running = [...this.jobs.values()];
+    for (const job of running) job.stop('shutdown');
+    await Promise.allSettled(running.map((job) => job.finished));
+    await Promise.allSettled([this.flushing, sweepsEnded]);
+    await this.presence.stop();
+    await this.unsubscribeStop?.();
+  }
+
+  private emit(job: Job, event: JobEvent): void {
+    for (const listener of [...job.listeners]) listener(event);
+    this.deps.bus.publish(channelOf(job.messageId), JSON.stringify(event)).then(
+      () => this.publishing.succeeded(),
+      (error: unknown) => this.publishing.failed(error, { messageId: job.messageId }),
+    );
+  }
+
+  private append(job: Job, text: string): void {
+    if (!job.receive(text) || this.flushQueued) return;
+    this.flushQueued = true;
+    // Tokens of any answer that arrive in the same turn of the event loop share one write.
+    setImmediate(() => {
+      this.flushQueued = false;
+      this.flushing ??= this.flushLoop().finally(() => {
+        this.flushing = undefined;
+      });
+    });
+  }
+
+  /** Writes and publishes new text until no live job has any; text arriving meanwhile joins. */
+  private async flushLoop(): Promise<void> {
+    for (;;) {
+      const pending = [...this.jobs.values()].filter(
+        (job) => !job.outcome && !job.endReason && job.content.length > job.stored,
+      );
+      if (pending.length === 0) return;
+      const write = this.writeAndPublish(pending);
+      for (const job of pending) job.writing = write;
+      if (!(await write)) await sleep(this.options.retryMs);
+    }
+  }
+
+  /** One batched write; once it has committed, publishes exactly what it wrote. */
+  private async writeAndPublish(jobs: Job[]): Promise<boolean> {
+    const snapshots = jobs.map((job) => ({ job, content: job.content, seq: job.seq + 1 }));
+    let written: Set<number>;
+    try {
+      written = await this.deps.repo.flushContent(
+        snapshots.map(({ job, content, seq }) => ({ id: job.messageId, content, seq })),
+        this.instanceId,
+        this.deps.now(),
+      );
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'writing streamed chat content failed');
+      return false;
+    }
+    for (const { job, content, seq } of snapshots) {
+      if (!written.has(job.messageId)) {
+        // Ended elsewhere (or deleted): this text is not stored, so it is never shown.
+        job.lose();
+        continue;
+      }
+      const offset = job.stored;
+      job.stored = content.length;
+      job.seq = seq;
+      this.emit(job, { t: 'd', seq, offset, text: content.slice(offset) });
+    }
+    return true;
+  }
+
+  /**
+   * Writes the answer's end with its full text, then publishes the rest of the text and the end.
+   * A failed write is tried again (the job stays live here meanwhile, so no sweep takes it)
+   * until it succeeds, another instance has ended the answer, or this instance shuts down.
+   */
+  private async finish(job: Job, outcome: Outcome): Promise<void> {
+    job.outcome = outcome;
+    await job.writing;
+    for (;;) {
+      if (job.lost || this.jobs.get(job.messageId) !== job) {
+        await this.release(job);
+        return;
+      }
+      const seq = job.content.length > job.stored ? job.seq + 1 : job.seq;
+      try {
+        const ended = await this.deps.repo.db.transaction().execute(async (trx) => {
+          const done = await new AnswerRepository(trx).finishMessage(
+            job.messageId,
+            this.instanceId,
+            {
+              content: job.content,
+              seq,
+              status: outcome.status,
+              error: outcome.error,
+              promptTokens: outcome.usage.promptTokens,
+              completionTokens: outcome.usage.completionTokens,
+              tokensEstimated: outcome.usage.estimated ? 1 : 0,
+              updatedAt: this.deps.now(),
+            },
+          );
+          if (done) {
+            await this.deps.budgets.settle(
+              trx,
+              job.messageId,
+              outcome.usage.promptTokens,
+              outcome.usage.completionTokens,
+              outcome.usage.estimated,
+            );
+          }
+          return done;
+        });
+        if (!ended) {
+          job.lose();
+          continue;
+        }
+      } catch (thrown) {
+        this.deps.log.error(
+          { err: thrown, messageId: job.messageId },
+          'saving a chat answer failed',
+        );
+        if (this.closed) {
+          // The next instance's sweep ends it from what was stored, which is what was shown.
+          this.jobs.delete(job.messageId);
+          job.listeners.clear();
+          return;
+        }
+        await sleep(this.options.retryMs);
+        continue;
+      }
+      this.jobs.delete(job.messageId);
+      tapAnswerTokens(outcome.usage.promptTokens, outcome.usage.completionTokens);
+      if (seq > job.seq) {
+        this.emit(job, { t: 'd', seq, offset: job.stored, text: job.content.slice(job.stored) });
+        job.stored = job.content.length;
+        job.seq = seq;
+      }
+      this.emit(job, { t: 'end', seq, ...outcome });
+      job.listeners.clear();
+      return;
+    }
+  }
+
+  /**
+   * Lets go of an answer another instance ended: whoever ended it told the bus; the clients
+   * attached here hear the end as it was stored, after exactly the text that was stored. An end
+   * stored as "the server restarted" is put right: this instance was alive all along, only out
+   * of touch with the database (or with the bus too) for longer than the others wait.
+   */
+  private async release(job: Job): Promise<void> {
+    if (this.jobs.get(job.messageId) === job) this.jobs.delete(job.messageId);
+    let row = await this.deps.repo.findMessage(job.messageId).catch(() => undefined);
+    if (job.lost && row?.status === 'interrupted' && row.error === EndMessages.interrupted) {
+      const corrected = await this.deps.repo
+        .replaceEndReason(row.id, EndMessages.interrupted, EndMessages.lostTouch)
+        .catch(() => false);
+      if (corrected) row = { ...row, error: EndMessages.lostTouch };
+    }
+    const event: JobEvent =
+      row && row.status !== 'streaming'
+        ? {
+            t: 'end',
+            seq: row.seq,
+            status: row.status,
+            error: row.error,
+            usage: {
+              promptTokens: row.promptTokens,
+              completionTokens: row.completionTokens,
+              estimated: row.tokensEstimated === 1,
+            },
+          }
+        : {
+            t: 'end',
+            seq: job.seq,
+            status: 'interrupted',
+            error: EndMessages.interrupted,
+            usage: {
+              promptTokens: 0,
+              completionTokens: estimateTokens(job.content.slice(0, job.stored)),
+              estimated: true,
+            },
+          };
+    for (const listener of [...job.listeners]) listener(event);
+    job.listeners.clear();
+  }
+
+  private clientFor(connection: ProviderConnection): OpenAI {
+    const key = `${connection.baseUrl}\n${connection.apiKey}`;
+    let client = this.clients.get(key);
+    if (!client) {
+      // Keys change rarely; dropping every cached client now and then bounds the map.
+      if (this.clients.size >= 50) this.clients.clear();
+      client = openAiClient(connection);
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+
+  /**
+   * The passages of the conversation's documents for the question being answered; none when it
+   * holds no documents, or when finding them fails (the answer goes on without them).
+   */
+  private async retrieve(job: Job, question: string) {
+    const documents = this.deps.documents;
+    if (!documents || !job.request.withDocuments) return undefined;
+    try {
+      return await documents.retrieve(job.request.conversationId, question);
+    } catch (error) {
+      this.deps.log.warn({ err: error, messageId: job.messageId }, 'finding passages failed');
+      return undefined;
+    }
+  }
+
+  /** Stores the passages the answer cites (before its end is written and told). */
+  private async cite(job: Job, retrieved: Retrieved | undefined): Promise<void> {
+    if (!this.deps.documents || job.lost) return;
+    try {
+      await this.deps.documents.cite(job.messageId, retrieved, job.content);
+    } catch (error) {
+      this.deps.log.warn({ err: error, messageId: job.messageId }, 'storing citations failed');
+    }
+  }
+
+  private async run(job: Job, plan: AnswerPlan): Promise<void> {
+    const { request } = job;
+    let retrieved: Retrieved | undefined;
+    const outcome = await readAnswer(job, {
+      client: this.clientFor(request.model.connection),
+      prompt: async () => {
+        retrieved = await this.retrieve(job, plan.question);
+        return buildPrompt(request.systemPrompt, plan.prompt, this.deps.images, retrieved?.text);
+      },
+      idleTimeoutMs: this.options.idleTimeoutMs,
+      log: this.deps.log,
+      onText: (text) => this.append(job, text),
+    });
+    await this.cite(job, retrieved);
+    await this.finish(job, outcome);
+  }
+}

@@ -1,0 +1,130 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Bus } from '../../../bus/index';
+import type { Instances } from '../../../instances/instances';
+import type { ChatBudgets } from '../budgets/index';
+import type { MessageRow } from '../chat.tables';
+import { AnswerRepository } from './answers.repository';
+import { channelOf, EndMessages, type JobEvent } from './job';
+import { estimateTokens } from './tokens';
+import type { WriterPresence, WriterState } from './writers';
+
+export interface AbandonedDeps {
+  repo: AnswerRepository;
+  budgets: ChatBudgets;
+  bus: Bus;
+  log: FastifyBaseLogger;
+  now: () => number;
+  instances: Instances;
+  presence: WriterPresence;
+  /** Whether this instance is writing the answer (it is then alive, whatever its heartbeat). */
+  writesHere: (messageId: number) => boolean;
+}
+
+/** Why an answer was ended by someone other than its writer, as far as they can tell. */
+const takenOverReason = (state: WriterState) =>
+  state === 'lost' ? EndMessages.lostTouch : EndMessages.interrupted;
+
+/**
+ * Answers nobody writes any more (DESIGN 2, issue 26): an answer lives as long as its writer's
+ * heartbeat, or while its writer is still running but out of touch with the database for less
+ * than the grace (`WriterPresence`). Every instance sweeps once a heartbeat and ends the others
+ * as interrupted, from what was stored, which is all any client was shown.
+ */
+export class AbandonedAnswers {
+  private sweeping: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: AbandonedDeps) {}
+
+  /** Sweeps now, then once a heartbeat: an answer ends within a beat of its writer's death. */
+  async start(): Promise<void> {
+    await this.sweep();
+    this.timer = setInterval(() => void this.sweep(), this.deps.instances.timing.heartbeatMs);
+    this.timer.unref();
+  }
+
+  /** Stops sweeping; resolves once a sweep under way has finished. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sweeping;
+  }
+
+  /**
+   * Whether a live instance is writing this streaming answer: its writer's heartbeat is fresh, or
+   * it is running but out of touch with the database for less than the grace.
+   */
+  async isWritten(row: Pick<MessageRow, 'id' | 'writerInstance'>): Promise<boolean> {
+    if (this.deps.writesHere(row.id)) return true;
+    const state = await this.deps.presence.stateOf(row.writerInstance);
+    return state === 'alive' || state === 'stalled';
+  }
+
+  /**
+   * Ends an answer nobody is writing any more (its writer died): it keeps what was stored, which
+   * is all any client was shown, is marked interrupted, and listeners everywhere hear the end.
+   * Does nothing when the answer has ended or another writer has taken it since. Without an
+   * `error`, the reason says whether its writer was gone or out of touch with the database.
+   */
+  async end(
+    messageId: number,
+    writer: string | null,
+    status: 'interrupted' | 'stopped' = 'interrupted',
+    reason?: string,
+  ): Promise<void> {
+    const { repo, budgets, bus, presence } = this.deps;
+    const error = reason ?? takenOverReason(await presence.stateOf(writer));
+    const row = await repo.findMessage(messageId);
+    if (row?.status !== 'streaming' || row.writerInstance !== writer) return;
+    const completionTokens = estimateTokens(row.content);
+    const ended = await repo.db.transaction().execute(async (trx) => {
+      const done = await new AnswerRepository(trx).finishMessage(messageId, writer, {
+        status,
+        error,
+        completionTokens,
+        tokensEstimated: 1,
+        updatedAt: this.deps.now(),
+      });
+      if (done)
+        await budgets.settle(trx, messageId, row.promptTokens || undefined, completionTokens, true);
+      return done;
+    });
+    if (!ended) return;
+    const event: JobEvent = {
+      t: 'end',
+      seq: row.seq,
+      status,
+      error,
+      usage: { promptTokens: row.promptTokens, completionTokens, estimated: true },
+    };
+    await bus.publish(channelOf(messageId), JSON.stringify(event));
+  }
+
+  /**
+   * Ends the answers of dead writers, and of writers out of touch with the database for longer
+   * than the grace: one indexed query when there are none.
+   */
+  sweep(): Promise<void> {
+    this.sweeping ??= (async () => {
+      try {
+        const abandoned = await this.deps.repo.abandoned(this.deps.instances.aliveSince());
+        const states = new Map<string | null, WriterState>();
+        for (const { id, writerInstance } of abandoned) {
+          // Our own heartbeat is late (the database was slow): nothing here is dead.
+          if (this.deps.writesHere(id)) continue;
+          let state = states.get(writerInstance);
+          if (state === undefined) {
+            state = await this.deps.presence.stateOf(writerInstance);
+            states.set(writerInstance, state);
+          }
+          if (state === 'alive' || state === 'stalled') continue;
+          await this.end(id, writerInstance, 'interrupted', takenOverReason(state));
+        }
+      } catch (error) {
+        this.deps.log.warn({ err: error }, 'ending abandoned chat answers failed');
+      } finally {
+        this.sweeping = undefined;
+      }
+    })();
+    return this.sweeping;
+  }
+}

@@ -1,0 +1,499 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Envelope, LoginResponse } from '@atrium/shared';
+import type {
+  ChatSendResponse,
+  ConversationRecord,
+  MessageListResponse,
+  MessageRecord,
+} from '@atrium/shared/contract/chat';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../app';
+import { createMemoryBus } from '../../../bus/memory';
+import { createRedisBus } from '../../../bus/redis';
+import type { Bus } from '../../../bus/types';
+import { testConfig, type DatabaseConfig } from '../../../config';
+import { createDb, type Db } from '../../../db/index';
+import type { InstanceTiming } from '../../../instances/instances';
+import { createTestDb, testDbKinds, type TestDb } from '../../../testing/db';
+import { startFakeOpenAi, type FakeOpenAi } from '../../../testing/fake-openai';
+import { postTo, type TestApp } from '../../../testing/test-app';
+import { captchaNotRequired } from '../../auth/index';
+import { chatDb } from '../chat.tables';
+import { EndMessages } from './job';
+import {
+  cuttableBus,
+  expectOk,
+  listen,
+  newConversation,
+  readStream,
+  seedRoom,
+  send,
+  TEST_API_KEY,
+  until,
+  watch,
+  type Seeded,
+} from '../chat.testing';
+
+/**
+ * DESIGN 2: an answer whose writer died. Several instances in this process on one
+ * database (SQLite file or PostgreSQL schema) and one bus (memory, or Redis), on real time with
+ * short heartbeats. Killing an instance here cuts its database and bus connections and its
+ * clients' sockets: from then on the others hear nothing from it, as after `kill -9`
+ * (chat.processes.test.ts kills real processes).
+ */
+
+/** Beats 10× faster than production (1 s / 3 s), so a takeover takes well under a second here. */
+const timing: InstanceTiming = { heartbeatMs: 100, deadAfterMs: 500 };
+/** The requirement: any instance marks the answer of a dead writer interrupted within 5 s. */
+const TAKEOVER_BOUND_MS = 5_000;
+/** "Re-attach answers at once": the headers used to wait for the 15 s keep-alive. */
+const HEADERS_BOUND_MS = 1_000;
+
+const redisUrl = process.env.TEST_REDIS_URL;
+const cases = testDbKinds.flatMap((db) => [
+  { db, bus: 'memory' as const },
+  ...(redisUrl ? [{ db, bus: 'redis' as const }] : []),
+]);
+
+const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+
+interface Instance {
+  app: FastifyInstance;
+  db: Db;
+  base: string;
+  post: TestApp['post'];
+  /** Cuts its database, its bus and its clients' connections, as a crash would. */
+  kill(): Promise<void>;
+  /** Its heartbeat stops moving while it runs on, believing it still holds what it holds. */
+  stall(): void;
+  /** Its heartbeat moves again. */
+  unstall(): void;
+  /** Cuts its bus connection only: it runs on, unheard, as when Redis is out of its reach. */
+  cutBus(): void;
+  close(): Promise<void>;
+}
+
+describe.each(cases)(
+  'an answer whose writer died ($db, $bus bus)',
+  ({ db: kind, bus: busKind }) => {
+    let fake: FakeOpenAi;
+    let testDb: TestDb;
+    let dataDir: string;
+    let database: DatabaseConfig;
+    let schema: string | undefined;
+    let memoryBus: Bus | undefined;
+    const redisPrefix = `atrium-test:${randomBytes(6).toString('hex')}:`;
+    let seeded: Seeded;
+    let token: string;
+    let opened: Instance[] = [];
+
+    const connect = (): Db => createDb(database, schema ? { searchPath: schema } : {});
+
+    async function instance(
+      instanceTiming: InstanceTiming = timing,
+      /** How long others leave the answers of a writer that is running but out of touch. */
+      stallGraceMs?: number,
+    ): Promise<Instance> {
+      const db = connect();
+      const shared = memoryBus ?? createRedisBus(redisUrl ?? '', redisPrefix);
+      const { bus, cut } = cuttableBus(shared);
+      let stalledAt: number | undefined;
+      const app = await buildApp(testConfig(dataDir), {
+        db,
+        bus,
+        now: () => stalledAt ?? Date.now(),
+        instanceTiming,
+        captcha: captchaNotRequired,
+        ...(stallGraceMs === undefined ? {} : { aigc: { generation: { stallGraceMs } } }),
+      });
+      const base = await listen(app);
+      let killed = false;
+      const post = postTo(app);
+      const created: Instance = {
+        app,
+        db,
+        base,
+        post,
+        kill: async () => {
+          killed = true;
+          cut();
+          app.server.closeAllConnections();
+          await db.destroy();
+          if (shared !== memoryBus) await shared.close();
+        },
+        stall: () => {
+          stalledAt = Date.now();
+        },
+        unstall: () => {
+          stalledAt = undefined;
+        },
+        cutBus: cut,
+        close: async () => {
+          // A killed instance's own goodbye fails on its cut connections; nobody hears it anyway.
+          const closing = app.close();
+          if (killed) {
+            await closing.catch(() => undefined);
+            return;
+          }
+          await closing;
+          await db.destroy();
+          if (shared !== memoryBus) await shared.close();
+        },
+      };
+      opened.push(created);
+      return created;
+    }
+
+    const asMember = () => ({ area: 'member' as const, token });
+
+    async function stored(id: number) {
+      return chatDb(testDb.db)
+        .selectFrom('chatMessages')
+        .select(['status', 'content', 'error'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    }
+
+    async function sendOn(at: Instance, conversationId: number, content: string) {
+      const sent = await send(at, token, conversationId, content);
+      expect(sent.json.code, sent.json.msg).toBe(0);
+      return sent.json.data.assistantMessage.id;
+    }
+
+    beforeAll(async () => {
+      fake = await startFakeOpenAi({ apiKey: TEST_API_KEY });
+      dataDir = mkdtempSync(join(tmpdir(), 'atrium-takeover-'));
+      testDb = await createTestDb(kind, kind === 'sqlite' ? dataDir : undefined);
+      database = testDb.database;
+      if (kind === 'postgres') {
+        const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(
+          testDb.db,
+        );
+        schema = rows[0]?.schema;
+      }
+      if (busKind === 'memory') memoryBus = createMemoryBus();
+
+      // Seeded through an instance that is gone before the tests start, so only the instances a
+      // test starts sweep.
+      const seeder = await instance();
+      const loginAdmin = async () => {
+        const password = 'takeover admin password';
+        const admin = await seeder.app.services.admins.create({
+          username: `admin_${randomBytes(4).toString('hex')}`,
+          password,
+          isFounder: true,
+        });
+        const { json } = await seeder.post<LoginResponse>('/admin/api/auth/login', {
+          username: admin.username,
+          password,
+        });
+        return { token: json.data.token, user: json.data.user };
+      };
+      seeded = await seedRoom({ post: seeder.post, loginAdmin }, fake);
+      await expectOk(
+        seeder,
+        '/admin/api/aigc/usage/quota_save',
+        { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 },
+        { area: 'admin', token: seeded.adminToken },
+      );
+      const password = 'takeover member password';
+      const created = await seeder.app.services.members.create({
+        username: `member_${randomBytes(4).toString('hex')}`,
+        password,
+      });
+      const login = await seeder.post<LoginResponse>('/api/auth/login', {
+        username: created.username,
+        password,
+      });
+      token = login.json.data.token;
+      await seeder.close();
+      opened = [];
+    });
+
+    afterEach(async () => {
+      for (const each of opened.splice(0).reverse()) await each.close();
+    });
+
+    afterAll(async () => {
+      await testDb.cleanup();
+      await memoryBus?.close();
+      await fake.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('re-attaching on another instance answers its headers at once, and the writer dying there ends the answer as interrupted with what was shown', async () => {
+      const a = await instance();
+      const b = await instance();
+      const conversation = await newConversation(a, token, seeded.room.id);
+      const answer = words(20);
+      // The model sends its answer, then keeps the request open without a word: live but silent.
+      fake.script({ text: answer, delayMs: 10, hang: true });
+      const id = await sendOn(a, conversation.id, 'Talk, then go quiet');
+      const onA = watch(a.base, token, id);
+      await until(() => onA.text === answer);
+
+      // Written elsewhere by a live instance: the conversation is busy on every instance.
+      const busy = await send(b, token, conversation.id, 'Too early');
+      expect(busy.json.data).toMatchObject({ error: 'chat.busy' });
+
+      // A reload lands on B holding everything so far: nothing to send until the next token.
+      const onB = watch(b.base, token, id, onA.text);
+      await until(() => onB.headersMs !== undefined, TAKEOVER_BOUND_MS);
+      const headersMs = onB.headersMs ?? Infinity;
+      expect(headersMs).toBeLessThanOrEqual(HEADERS_BOUND_MS);
+      expect(onB.end).toBeUndefined();
+
+      const killedAt = performance.now();
+      await a.kill();
+      await onB.closed;
+      const detectedMs = (onB.endedAt ?? Infinity) - killedAt;
+      console.info(
+        `[${kind}/${busKind}] re-attach headers after ${headersMs.toFixed(1)} ms; watcher told interrupted ${detectedMs.toFixed(0)} ms after the kill (timing ${timing.heartbeatMs}/${timing.deadAfterMs} ms)`,
+      );
+      expect(onB.end).toMatchObject({ event: 'error', data: { status: 'interrupted' } });
+      expect(detectedMs).toBeLessThanOrEqual(TAKEOVER_BOUND_MS);
+      expect(await stored(id)).toMatchObject({ status: 'interrupted', content: onB.text });
+      expect(onB.text).toBe(answer);
+
+      // The conversation takes a new message on the instance still running.
+      fake.script({ text: 'Back again' });
+      const next = await sendOn(b, conversation.id, 'Are you there?');
+      const read = await readStream(b.base, token, { messageId: next });
+      expect(read.text).toBe('Back again');
+      expect(read.events.at(-1)).toMatchObject({ event: 'done', data: { status: 'done' } });
+    });
+
+    it('a writer killed while tokens flow: watchers saw exactly the stored text, and an unwatched answer is ended too', async () => {
+      const a = await instance();
+      const b = await instance();
+      const watched = await newConversation(a, token, seeded.room.id);
+      const unwatched = await newConversation(a, token, seeded.room.id);
+      const answer = words(400);
+      fake.script({ text: answer, delayMs: 2 }, { text: answer, delayMs: 2 });
+      const id = await sendOn(a, watched.id, 'Stream fast');
+      const lonely = await sendOn(a, unwatched.id, 'Nobody reads this');
+      const onA = watch(a.base, token, id);
+      const onB = watch(b.base, token, id);
+      await until(() => onB.text.length > 200 && (fake.completions().at(-1)?.chunksSent ?? 0) > 0);
+
+      const killedAt = performance.now();
+      await a.kill();
+      await onB.closed;
+      const watcherMs = (onB.endedAt ?? Infinity) - killedAt;
+      let unwatchedMs = Infinity;
+      await until(async () => {
+        if ((await stored(lonely)).status === 'streaming') return false;
+        unwatchedMs = performance.now() - killedAt;
+        return true;
+      }, TAKEOVER_BOUND_MS * 2);
+      console.info(
+        `[${kind}/${busKind}] killed mid-stream: watcher told after ${watcherMs.toFixed(0)} ms, unwatched answer ended after ${unwatchedMs.toFixed(0)} ms`,
+      );
+      expect(watcherMs).toBeLessThanOrEqual(TAKEOVER_BOUND_MS);
+      expect(unwatchedMs).toBeLessThanOrEqual(TAKEOVER_BOUND_MS);
+
+      const row = await stored(id);
+      expect(onB.end).toMatchObject({ event: 'error', data: { status: 'interrupted' } });
+      expect(row.status).toBe('interrupted');
+      expect(row.content.length).toBeLessThan(answer.length);
+      expect(answer.startsWith(row.content)).toBe(true);
+      expect(onB.text).toBe(row.content);
+      // The client on the killed instance was cut off: it saw no more than was stored.
+      expect(row.content.startsWith(onA.text)).toBe(true);
+      expect(await stored(lonely)).toMatchObject({
+        status: 'interrupted',
+        error: EndMessages.interrupted,
+      });
+
+      fake.script({ text: 'Fresh start' });
+      const next = await sendOn(b, unwatched.id, 'Again');
+      expect((await readStream(b.base, token, { messageId: next })).text).toBe('Fresh start');
+    });
+
+    it('a writer out of touch for less than the grace keeps its answer: nothing is interrupted, every token is stored and seen', async () => {
+      const a = await instance();
+      const b = await instance();
+      const conversation = await newConversation(a, token, seeded.room.id);
+      // Long enough (about 4 s) to be still streaming after the 1.5 s stall below: 150 words
+      // took about as long as the stall, and the answer sometimes ended inside it.
+      const answer = words(400);
+      const count = fake.completions().length;
+      fake.script({ text: answer, delayMs: 10 });
+      const id = await sendOn(a, conversation.id, 'Keep talking through it');
+      const onB = watch(b.base, token, id);
+      await until(() => onB.text.length > 50);
+
+      // Three times as long as others wait for a heartbeat: B sees A's heartbeat stale, and A
+      // still on the bus.
+      a.stall();
+      await new Promise((resolve) => setTimeout(resolve, timing.deadAfterMs * 3));
+      expect((await stored(id)).status).toBe('streaming');
+      a.unstall();
+      await onB.closed;
+
+      expect(await stored(id)).toMatchObject({ status: 'done', content: answer, error: '' });
+      expect(onB.end).toMatchObject({ event: 'done', data: { status: 'done' } });
+      expect(onB.text).toBe(answer);
+      expect(fake.completions()[count]).toMatchObject({ aborted: false, finished: true });
+    });
+
+    it('a writer out of touch for longer than the grace is taken over: it stops the model, shows nothing more, its clients end as stored, and the reason says what happened', async () => {
+      const a = await instance(timing, 1_000);
+      const b = await instance(timing, 1_000);
+      const conversation = await newConversation(a, token, seeded.room.id);
+      const answer = words(300);
+      const count = fake.completions().length;
+      fake.script({ text: answer, delayMs: 10, hang: true });
+      const id = await sendOn(a, conversation.id, 'Keep talking');
+      const onA = watch(a.base, token, id);
+      const onB = watch(b.base, token, id);
+      await until(() => onB.text.length > 50);
+
+      a.stall();
+      await Promise.all([onA.closed, onB.closed]);
+      // A's next write found the answer ended by B: it gave up the model's request.
+      await fake.waitFor(() => fake.completions()[count]?.aborted === true);
+      await until(() => a.app.features.chat.generations.size === 0);
+
+      const row = await stored(id);
+      expect(row.status).toBe('interrupted');
+      expect(row.error).toBe(EndMessages.lostTouch);
+      expect(row.content.length).toBeLessThan(answer.length);
+      for (const seen of [onA, onB]) {
+        expect(seen.end).toMatchObject({ event: 'error', data: { status: 'interrupted' } });
+        expect(seen.text).toBe(row.content);
+      }
+      const listed = await expectOk<MessageListResponse>(
+        b,
+        '/api/aigc/message/list',
+        { conversationId: conversation.id },
+        asMember(),
+      );
+      expect(listed.records.at(-1)).toMatchObject({
+        id,
+        status: 'interrupted',
+        content: row.content,
+      });
+    });
+
+    it('a writer out of touch with the database and the bus is taken for dead; it puts the stored reason right when it learns of it', async () => {
+      const a = await instance();
+      // The instance whose sweep ends the answer.
+      await instance();
+      const conversation = await newConversation(a, token, seeded.room.id);
+      const count = fake.completions().length;
+      fake.script({ text: words(300), delayMs: 10, hang: true });
+      const id = await sendOn(a, conversation.id, 'Keep talking');
+      await until(async () => (await stored(id)).content.length > 50);
+
+      a.cutBus();
+      a.stall();
+      // B ends it as its writer's death ("restarted"); A's next write finds it ended, gives up
+      // the model's request, and says what really happened.
+      await fake.waitFor(() => fake.completions()[count]?.aborted === true, TAKEOVER_BOUND_MS);
+      await until(async () => (await stored(id)).error === EndMessages.lostTouch);
+      expect(await stored(id)).toMatchObject({ status: 'interrupted' });
+    });
+
+    it('an instance that has not swept yet ends a dead writer’s answer on the spot: on re-attach and on a new message', async () => {
+      // Sweeps once a minute, and counts a writer dead after three: only the on-the-spot checks
+      // can end this answer within the test.
+      const c = await instance({ heartbeatMs: 60_000, deadAfterMs: 180_000 });
+      const dead = randomUUID();
+      const now = Date.now();
+      await testDb.db
+        .insertInto('instances')
+        .values({ id: dead, startedAt: now - 3_600_000, heartbeatAt: now - 600_000 })
+        .execute();
+      const conversation: ConversationRecord = await newConversation(c, token, seeded.room.id);
+      // Each follows the one before, as the chat writes them.
+      let parentId: number | null = null;
+      const orphan = async (content: string) => {
+        const row = await chatDb(testDb.db)
+          .insertInto('chatMessages')
+          .values({
+            conversationId: conversation.id,
+            parentId,
+            role: 'assistant',
+            content,
+            images: '[]',
+            status: 'streaming',
+            error: '',
+            modelId: seeded.model.id,
+            writerInstance: dead,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        parentId = row.id;
+        return row;
+      };
+
+      const first = await orphan('half an ans');
+      const started = performance.now();
+      const read = await readStream(
+        c.base,
+        token,
+        { messageId: first.id, offset: 5 },
+        { start: 'half ' },
+      );
+      const reattachMs = performance.now() - started;
+      expect(read.text).toBe('half an ans');
+      expect(read.events.at(-1)).toMatchObject({ event: 'error', data: { status: 'interrupted' } });
+      expect(reattachMs).toBeLessThanOrEqual(HEADERS_BOUND_MS);
+
+      const second = await orphan('left behind');
+      fake.script({ text: 'Taken' });
+      const next = await sendOn(c, conversation.id, 'Anyone?');
+      expect(await stored(second.id)).toMatchObject({
+        status: 'interrupted',
+        content: 'left behind',
+      });
+      expect((await readStream(c.base, token, { messageId: next })).text).toBe('Taken');
+      const messages = await expectOk<{ records: MessageRecord[] }>(
+        c,
+        '/api/aigc/message/list',
+        { conversationId: conversation.id },
+        asMember(),
+      );
+      expect(messages.records.map((m) => m.status)).toEqual([
+        'interrupted',
+        'interrupted',
+        'done',
+        'done',
+      ]);
+    });
+
+    it('a send refused while the writer lives is taken once it is dead', async () => {
+      const a = await instance();
+      const b = await instance();
+      const conversation = await newConversation(a, token, seeded.room.id);
+      fake.script({ text: 'never ending', hang: true });
+      const id = await sendOn(a, conversation.id, 'Hold on');
+      await until(async () => (await stored(id)).content === 'never ending');
+      const refused: { json: Envelope<ChatSendResponse> } = await send(
+        b,
+        token,
+        conversation.id,
+        'Now?',
+      );
+      expect(refused.json.data).toMatchObject({ error: 'chat.busy' });
+      await a.kill();
+      fake.script({ text: 'Now.' });
+      let taken: Envelope<ChatSendResponse> | undefined;
+      await until(async () => {
+        const attempt = await send(b, token, conversation.id, 'Now?');
+        if (attempt.json.code === 0) taken = attempt.json;
+        return taken !== undefined;
+      }, TAKEOVER_BOUND_MS);
+      expect(await stored(id)).toMatchObject({ status: 'interrupted', content: 'never ending' });
+      expect(taken?.data.assistantMessage.status).toBe('streaming');
+    });
+  },
+);
