@@ -32,8 +32,16 @@ await build({
 const workers = [
   ['./src/features/upload/hash.worker.mjs', './dist/hash.worker.mjs', false],
   ['./src/features/chat-docs/extract.worker.mjs', './dist/extract.worker.mjs', true],
-  ['./src/features/chat/archive-parse.worker.mjs', './dist/archive-parse.worker.mjs', false],
-  ['./src/features/chat/archive-writer.worker.mjs', './dist/archive-writer.worker.mjs', false],
+  [
+    './src/features/chat/archive/archive-parse.worker.mjs',
+    './dist/archive-parse.worker.mjs',
+    false,
+  ],
+  [
+    './src/features/chat/archive/archive-writer.worker.mjs',
+    './dist/archive-writer.worker.mjs',
+    false,
+  ],
 ];
 for (const [entry, outfile, needsRequire] of workers) {
   await build({

@@ -25,6 +25,12 @@ export interface Schemas<Req extends ZodType = ZodType, Ans extends ZodType = Zo
   request: Req;
   /** The `data` of a successful answer. Checked in tests, never parsed in production. */
   answer: Ans;
+  /**
+   * A call answered with a Server-Sent Events stream (a refusal still answers the envelope): the
+   * schema of each event's `data`, by event name. The server's writes are checked against them
+   * in tests; the web's reader validates every event it reads.
+   */
+  events?: Record<string, ZodType>;
 }
 
 export type CallSpec<A extends AreaName> = Schemas & AccessOf<A>;
@@ -53,6 +59,11 @@ export type ParsedRequestOf<C> = C extends { request: infer R extends ZodType }
   : never;
 /** The `data` of a successful answer. */
 export type AnswerOf<C> = C extends { answer: infer A extends ZodType } ? z.output<A> : never;
+
+/** One event of a call's stream: its name and its `data`, as declared in `events`. */
+export type EventOf<C> = C extends { events: infer E extends Record<string, ZodType> }
+  ? { [K in keyof E & string]: { event: K; data: z.output<E[K]> } }[keyof E & string]
+  : never;
 
 /** The URL a call is served at: `/admin/api/<path>` or `/api/<path>` (DESIGN 5). */
 export function callUrl(call: { area: AreaName; path: string }): string {

@@ -189,6 +189,12 @@ export const streamError = z.strictObject({
   errorParams: z.record(z.string(), z.unknown()).optional(),
 });
 
+/**
+ * The events of the `aigc/chat/stream` body by event name (`event: delta` and so on): text past
+ * the client's offset, then either end. Attached to the call's declaration (`events`).
+ */
+export const streamEvents = { delta: streamDelta, done: streamDone, error: streamError } as const;
+
 export const chatQuotaAnswer = z.strictObject({
   messagesPerDay: count,
   messagesPerMinute: count,

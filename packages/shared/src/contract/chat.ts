@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { emptyRequest } from './auth';
-import { defineCalls } from './call';
+import { defineCalls, type EventOf } from './call';
 import { isSiteAddress } from './site-settings';
 import {
   adminRoomRecord,
@@ -21,6 +21,7 @@ import {
   type streamDelta,
   type streamDone,
   type streamError,
+  streamEvents,
   type streamUsage,
   usageResponse,
   type usageTotalsAnswer,
@@ -236,6 +237,8 @@ export type StreamDelta = z.infer<typeof streamDelta>;
 export type StreamUsage = z.infer<typeof streamUsage>;
 export type StreamDone = z.infer<typeof streamDone>;
 export type StreamError = z.infer<typeof streamError>;
+/** One event of the `aigc/chat/stream` body, as declared. */
+export type StreamEvent = EventOf<(typeof chatCalls)['aigc/chat/stream']>;
 
 // ---------------------------------------------------------------------------------------------
 // Quotas and usage (admin, rule `aigc/usage`)
@@ -352,8 +355,8 @@ export const chatCalls = defineCalls('member', {
   /** Shows the branch through this message (a version of a question), at its newest message. */
   'aigc/conversation/branch': { request: messageIdRequest, answer: z.null() },
   /**
-   * A refusal answers an envelope; otherwise the answer is an event stream of `streamDelta`,
-   * `streamDone` and `streamError` events (chat.answers.ts), never an envelope.
+   * A refusal answers an envelope; otherwise the answer is an event stream of `events`
+   * (`streamEvents`: delta, done, error; chat.answers.ts), never an envelope.
    */
-  'aigc/chat/stream': { request: chatStreamRequest, answer: z.null() },
+  'aigc/chat/stream': { request: chatStreamRequest, answer: z.null(), events: streamEvents },
 });

@@ -8,10 +8,9 @@ import type {
   ModelRecord,
   ProviderRecord,
   RoomSaveRequest,
-  StreamDelta,
-  StreamDone,
-  StreamError,
+  StreamEvent,
 } from '@atrium/shared/contract/chat';
+import { chatCalls } from '@atrium/shared/contract/chat';
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { authHeaders, type TestApp } from '../../testing/test-app';
@@ -136,12 +135,15 @@ export function send(
   );
 }
 
-export type SseEvent =
-  | { event: 'delta'; data: StreamDelta }
-  | { event: 'done'; data: StreamDone }
-  | { event: 'error'; data: StreamError };
+export type SseEvent = StreamEvent;
 
-/** Parses an SSE body as the browser client does. */
+const streamEvents = chatCalls['aigc/chat/stream'].events;
+
+/**
+ * Parses an SSE body as the browser client does, each event checked against its declaration
+ * (`streamEvents`): an event the contract does not declare, or a `data` it does not allow,
+ * fails the test reading it.
+ */
 function parseSse(text: string): { events: SseEvent[]; rest: string } {
   const events: SseEvent[] = [];
   const blocks = text.split('\n\n');
@@ -154,7 +156,10 @@ function parseSse(text: string): { events: SseEvent[]; rest: string } {
       else if (line.startsWith('data: ')) data += line.slice(6);
     }
     if (event === 'delta' || event === 'done' || event === 'error') {
-      events.push({ event, data: JSON.parse(data) } as SseEvent);
+      events.push({ event, data: streamEvents[event].parse(JSON.parse(data)) } as SseEvent);
+    } else if (event !== '' || data !== '') {
+      // A keep-alive comment (`: ping`) is neither.
+      throw new Error(`undeclared stream event "${event}": ${data}`);
     }
   }
   return { events, rest };

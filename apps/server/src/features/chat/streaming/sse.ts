@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import type { StreamEvent } from '@atrium/shared/contract/chat';
 import type { Language } from '@atrium/shared/messages/catalogue';
 import { errorFields } from '../chat-texts';
 import type { StreamEnd, StreamSink } from './stream';
@@ -49,7 +50,8 @@ export function sseSink(reply: FastifyReply, lang: Language): StreamSink {
   };
   raw.on('close', close);
 
-  const send = (event: string, data: unknown, id?: number) => {
+  /** Writes one event as the call declares it (`streamEvents`; checked in chat.testing.ts). */
+  const send = ({ event, data }: StreamEvent, id?: number) => {
     if (closed || raw.writableEnded) return;
     raw.write(
       `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
@@ -57,9 +59,9 @@ export function sseSink(reply: FastifyReply, lang: Language): StreamSink {
   };
 
   return {
-    delta: (delta) => send('delta', delta, delta.seq),
-    done: (done) => send('done', done),
-    error: (end) => send('error', errorEvent(end, lang)),
+    delta: (delta) => send({ event: 'delta', data: delta }, delta.seq),
+    done: (done) => send({ event: 'done', data: done }),
+    error: (end) => send({ event: 'error', data: errorEvent(end, lang) }),
     ping: () => {
       if (!closed && !raw.writableEnded) raw.write(': ping\n\n');
     },

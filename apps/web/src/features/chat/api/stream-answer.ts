@@ -2,7 +2,7 @@ import type { StreamDelta, StreamDone, StreamError } from '@atrium/shared/contra
 import { announce, callHeaders, readAnswer, type CallRequest } from '@/lib/api';
 import { apiUrl } from '@/lib/urls';
 import { useApiStore } from '@/stores/api-store';
-import { SseParser } from './sse';
+import { StreamEventReader } from './stream-events';
 
 export interface StreamHandlers {
   onDelta: (delta: StreamDelta) => void;
@@ -64,19 +64,18 @@ export async function streamAnswer(
   const reader = response.body?.getReader();
   if (!reader) return 'closed';
   const decoder = new TextDecoder();
-  const parser = new SseParser();
+  const events = new StreamEventReader();
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return 'closed';
-      for (const event of parser.feed(decoder.decode(value, { stream: true }))) {
-        const data: unknown = JSON.parse(event.data);
-        if (event.event === 'delta') handlers.onDelta(data as StreamDelta);
+      for (const event of events.feed(decoder.decode(value, { stream: true }))) {
+        if (event.event === 'delta') handlers.onDelta(event.data);
         else if (event.event === 'done') {
-          handlers.onDone(data as StreamDone);
+          handlers.onDone(event.data);
           return 'ended';
-        } else if (event.event === 'error') {
-          handlers.onError(data as StreamError);
+        } else {
+          handlers.onError(event.data);
           return 'ended';
         }
       }
