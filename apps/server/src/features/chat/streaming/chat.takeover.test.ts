@@ -73,6 +73,8 @@ interface Instance {
   stall(): void;
   /** Its heartbeat moves again. */
   unstall(): void;
+  /** Its clock runs `ms` ahead of the wall clock (0: back in step). */
+  clockAhead(ms: number): void;
   /** Cuts its bus connection only: it runs on, unheard, as when Redis is out of its reach. */
   cutBus(): void;
   close(): Promise<void>;
@@ -103,10 +105,11 @@ describe.each(cases)(
       const shared = memoryBus ?? createRedisBus(redisUrl ?? '', redisPrefix);
       const { bus, cut } = cuttableBus(shared);
       let stalledAt: number | undefined;
+      let ahead = 0;
       const app = await buildApp(testConfig(dataDir), {
         db,
         bus,
-        now: () => stalledAt ?? Date.now(),
+        now: () => stalledAt ?? Date.now() + ahead,
         instanceTiming,
         captcha: captchaNotRequired,
         ...(stallGraceMs === undefined ? {} : { aigc: { generation: { stallGraceMs } } }),
@@ -131,6 +134,9 @@ describe.each(cases)(
         },
         unstall: () => {
           stalledAt = undefined;
+        },
+        clockAhead: (ms) => {
+          ahead = ms;
         },
         cutBus: cut,
         close: async () => {
@@ -316,11 +322,13 @@ describe.each(cases)(
     });
 
     it('a writer out of touch for less than the grace keeps its answer: nothing is interrupted, every token is stored and seen', async () => {
-      const a = await instance();
-      const b = await instance();
+      // Heartbeats time out after 5 s, so that a loaded machine never lets A's presence on the
+      // bus lapse; B's clock is moved instead of waiting for A's heartbeat to go stale, so no
+      // wall-clock stall races the answer's end (issue 30).
+      const slow: InstanceTiming = { heartbeatMs: 100, deadAfterMs: 5_000 };
+      const a = await instance(slow);
+      const b = await instance(slow);
       const conversation = await newConversation(a, token, seeded.room.id);
-      // Long enough (about 4 s) to be still streaming after the 1.5 s stall below: 150 words
-      // took about as long as the stall, and the answer sometimes ended inside it.
       const answer = words(400);
       const count = fake.completions().length;
       fake.script({ text: answer, delayMs: 10 });
@@ -328,11 +336,18 @@ describe.each(cases)(
       const onB = watch(b.base, token, id);
       await until(() => onB.text.length > 50);
 
-      // Three times as long as others wait for a heartbeat: B sees A's heartbeat stale, and A
-      // still on the bus.
+      // A's heartbeat stops, and to B it is three time-outs old at once: B sees it stale, and A
+      // still on the bus, so A is stalled, not dead; B's sweeps leave the answer alone.
       a.stall();
-      await new Promise((resolve) => setTimeout(resolve, timing.deadAfterMs * 3));
+      b.clockAhead(slow.deadAfterMs * 3);
+      const writer = { id, writerInstance: a.app.services.instances.id };
+      expect(await b.app.services.instances.isAlive(writer.writerInstance)).toBe(false);
+      expect(await b.app.features.chat.generations.isWritten(writer)).toBe(true);
+      // Some 40 words later (several of B's sweeps), still A's and still streaming.
+      const seen = onB.text.length;
+      await until(() => onB.text.length > seen + 300);
       expect((await stored(id)).status).toBe('streaming');
+      b.clockAhead(0);
       a.unstall();
       await onB.closed;
 
