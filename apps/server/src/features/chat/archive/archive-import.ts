@@ -10,6 +10,7 @@ import {
   type ExportedConversation,
 } from '@atrium/shared/contract/chat-export';
 import { dataPathsOf } from '@atrium/shared/file-refs';
+import { sql, type QueryExecutorProvider } from 'kysely';
 import type { Db } from '../../../db/index';
 import type { z } from 'zod';
 import { ApiError, message, type MessageRef } from '../../../http/envelope';
@@ -19,10 +20,14 @@ import { holdFiles, type ImageAccess } from '../../files/index';
 import type { RoomsService } from '../../rooms/index';
 import type { ArchiveJob, ArchiveJobs } from './archive-jobs';
 import { parseExport } from './archive-parse';
-import { sqliteFileOf, writeOnThread } from './archive-writer';
-import { errorToStore, storedError, titleToStore } from '../chat-texts';
-import { ChatRepository } from '../conversations/index';
-import { chatDb } from '../chat.tables';
+import { prepare, sqliteFileOf, writeOnThread } from './archive-writer';
+import { storedError } from '../chat-texts';
+import {
+  conversationColumns,
+  conversationValues,
+  messageColumns,
+  messageValues,
+} from './import-rows.mjs';
 
 const atFile = (ref: MessageRef): MessageRef => ({ ...ref, field: 'file' });
 const atRoom = (ref: MessageRef): MessageRef => ({ ...ref, field: 'roomId' });
@@ -59,6 +64,19 @@ const BATCH_ROWS = 500;
 const fileHead = chatExportFile.omit({ conversations: true });
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Inserts one row of `columns` (import-rows.mjs) and answers its id. */
+async function insertRow(
+  trx: QueryExecutorProvider,
+  table: string,
+  columns: readonly string[],
+  values: readonly (string | number | null)[],
+): Promise<number> {
+  const { rows } = await sql<{ id: number }>`insert into ${sql.table(table)}
+    (${sql.join(columns.map((column) => sql.ref(column)))})
+    values (${sql.join(values)}) returning id`.execute(trx);
+  return Number(rows[0]?.id);
+}
 
 /** Gives the event loop a turn when the current slice of work has run SLICE_MS. */
 export function slicer() {
@@ -197,7 +215,7 @@ export class ArchiveImport {
   }
 
   /**
-   * Writes the conversations as chat writes them (ChatRepository), BATCH_ROWS rows or SLICE_MS
+   * Writes the conversations' rows (import-rows.mjs, as the thread does), BATCH_ROWS rows or SLICE_MS
    * a transaction, each recording in the member's job row what is written so far. On a SQLite
    * file the same rows are written on a thread instead (archive-writer.ts); here on PostgreSQL,
    * whose pool does not hold the event loop, and on an in-memory SQLite no thread can open.
@@ -220,78 +238,62 @@ export class ArchiveImport {
     }
     const created: ChatImportResponse['conversations'] = [];
     const written: number[] = [];
+    const stored = { roomOf, kept, streamingError: Messages.streamingAnswer };
     let count = 0;
     let at = 0;
     let next = 0;
     let idOf = new Map<number, number>();
     try {
       while (at < file.conversations.length) {
-        await chatDb(this.deps.db)
-          .transaction()
-          .execute(async (trx) => {
-            const chat = new ChatRepository(trx);
-            const started = performance.now();
-            let rows = 0;
-            const hasRoom = () => rows < BATCH_ROWS && performance.now() - started < SLICE_MS;
-            while (at < file.conversations.length && hasRoom()) {
-              const c = file.conversations[at];
-              if (!c) break;
-              const room = roomOf.get(c.room.id) ?? c.room.id;
-              if (next === 0) {
-                written.push(
-                  await chat.insertConversation({
-                    roomId: room,
-                    memberId: member.id,
-                    title: titleToStore(c.title),
-                    createdAt: c.createdAt,
-                    updatedAt: c.updatedAt,
-                  }),
-                );
-                idOf = new Map();
-              }
-              const conversationId = written.at(-1) ?? 0;
-              for (; next < c.messages.length && hasRoom(); next++, rows++) {
-                const m = c.messages[next];
-                if (!m) break;
-                const images = m.role === 'user' ? m.images.filter((p) => kept.has(p)) : [];
-                const streaming = m.status === 'streaming';
-                const id = await chat.insertMessage({
-                  conversationId,
-                  parentId: m.parentId === null ? null : (idOf.get(m.parentId) ?? null),
-                  role: m.role,
-                  content: m.content,
-                  images: JSON.stringify(images),
-                  // An answer exported mid-way is not being written here: it ends as interrupted.
-                  status: streaming ? 'interrupted' : m.status,
-                  error: streaming && !m.error ? Messages.streamingAnswer : errorToStore(m.error),
-                  modelId: null,
-                  promptTokens: m.promptTokens,
-                  completionTokens: m.completionTokens,
-                  tokensEstimated: m.tokensEstimated ? 1 : 0,
-                  createdAt: m.createdAt,
-                  updatedAt: m.updatedAt,
-                });
-                idOf.set(m.id, id);
-                if (images.length > 0) {
-                  await holdFiles(
-                    trx,
-                    { kinds: ['chatImage'], holderId: id, memberId: member.id },
-                    dataPathsOf(images).map((path) => ({ kind: 'chatImage' as const, path })),
-                  );
-                }
-                count += 1;
-              }
-              if (next < c.messages.length) break;
-              if (c.leafId !== null)
-                await chat.updateConversation(conversationId, {
-                  leafId: idOf.get(c.leafId) ?? null,
-                });
-              created.push({ id: conversationId, roomId: room, title: c.title });
-              at += 1;
-              next = 0;
+        await this.deps.db.transaction().execute(async (trx) => {
+          const started = performance.now();
+          let rows = 0;
+          const hasRoom = () => rows < BATCH_ROWS && performance.now() - started < SLICE_MS;
+          while (at < file.conversations.length && hasRoom()) {
+            const exported = file.conversations[at];
+            if (!exported) break;
+            // The same rows, as the same SQL, as the thread writes on SQLite (import-rows.mjs).
+            const c = prepare(stored, exported);
+            if (next === 0) {
+              written.push(
+                await insertRow(trx, 'chat_conversations', conversationColumns, [
+                  ...conversationValues(c, member.id),
+                ]),
+              );
+              idOf = new Map();
             }
-            await job.record(written, trx);
-          });
+            const conversationId = written.at(-1) ?? 0;
+            for (; next < c.messages.length && hasRoom(); next++, rows++) {
+              const m = c.messages[next];
+              if (!m) break;
+              const parentId = m.parentId === null ? null : (idOf.get(m.parentId) ?? null);
+              const id = await insertRow(
+                trx,
+                'chat_messages',
+                messageColumns,
+                messageValues(conversationId, parentId, m),
+              );
+              idOf.set(m.id, id);
+              if (m.holds) {
+                const paths = dataPathsOf(JSON.parse(m.images) as string[]);
+                await holdFiles(
+                  trx,
+                  { kinds: ['chatImage'], holderId: id, memberId: member.id },
+                  paths.map((path) => ({ kind: 'chatImage' as const, path })),
+                );
+              }
+              count += 1;
+            }
+            if (next < c.messages.length) break;
+            if (c.leafId !== null)
+              await sql`update chat_conversations set leaf_id = ${idOf.get(c.leafId) ?? null}
+                where id = ${conversationId}`.execute(trx);
+            created.push({ id: conversationId, roomId: c.roomId, title: exported.title });
+            at += 1;
+            next = 0;
+          }
+          await job.record(written, trx);
+        });
         await turn();
       }
     } catch (error) {

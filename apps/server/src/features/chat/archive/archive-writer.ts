@@ -8,6 +8,7 @@ import type { Db } from '../../../db/index';
 import type { MemberPrincipal } from '../../../http/principal';
 import { holdFiles } from '../../files/index';
 import type { ArchiveJob } from './archive-jobs';
+import type { ImportedConversation } from './import-rows.mjs';
 import { errorToStore, titleToStore } from '../chat-texts';
 
 /**
@@ -34,31 +35,7 @@ const BATCH_TIMEOUT_MS = 60_000;
 /** How long the thread's transactions wait for the write lock (db/index.ts waits as long). */
 const BUSY_TIMEOUT_MS = 5_000;
 
-/** A message as the thread writes it: the stored values, ids still the file's. */
-interface Row {
-  id: number;
-  parentId: number | null;
-  role: 'user' | 'assistant';
-  content: string;
-  images: string;
-  status: string;
-  error: string;
-  promptTokens: number;
-  completionTokens: number;
-  tokensEstimated: number;
-  createdAt: number;
-  updatedAt: number;
-  holds: boolean;
-}
-
-interface Prepared {
-  roomId: number;
-  title: string;
-  leafId: number | null;
-  createdAt: number;
-  updatedAt: number;
-  messages: Row[];
-}
+type Prepared = ImportedConversation;
 
 /** What the thread answers for a batch it wrote. */
 interface Done {
@@ -185,8 +162,11 @@ function* batchesOf(input: ThreadWrite): Generator<ExportedConversation[]> {
   if (batch.length > 0) yield batch;
 }
 
-/** The stored values of a conversation, as ArchiveImport's own writes store them. */
-function prepare(input: ThreadWrite, c: ExportedConversation): Prepared {
+/** The stored values of a conversation, on either path (here and ArchiveImport's own writes). */
+export function prepare(
+  input: Pick<ThreadWrite, 'roomOf' | 'kept' | 'streamingError'>,
+  c: ExportedConversation,
+): Prepared {
   return {
     roomId: input.roomOf.get(c.room.id) ?? c.room.id,
     title: titleToStore(c.title),

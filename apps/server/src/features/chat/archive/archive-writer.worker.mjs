@@ -10,6 +10,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
+import {
+  conversationColumns,
+  conversationValues,
+  insertSql,
+  messageColumns,
+  messageValues,
+} from './import-rows.mjs';
 
 const port = parentPort;
 if (!port) throw new Error('archive-writer.worker.mjs runs as a worker thread');
@@ -26,32 +33,8 @@ if (!port) throw new Error('archive-writer.worker.mjs runs as a worker thread');
  */
 const options = /** @type {Options} */ (workerData);
 
-/**
- * @typedef {object} Row A message as archive-writer.ts prepares it (the stored values).
- * @property {number} id The message's id in the file.
- * @property {number | null} parentId Its parent's id in the file.
- * @property {'user' | 'assistant'} role
- * @property {string} content
- * @property {string} images JSON list of the image paths kept.
- * @property {string} status
- * @property {string} error
- * @property {number} promptTokens
- * @property {number} completionTokens
- * @property {number} tokensEstimated
- * @property {number} createdAt
- * @property {number} updatedAt
- * @property {boolean} holds Whether it keeps images (held by the instance once written).
- */
-
-/**
- * @typedef {object} Conversation A conversation as archive-writer.ts prepares it.
- * @property {number} roomId
- * @property {string} title The stored title.
- * @property {number | null} leafId The id in the file of the message its branch ends at.
- * @property {number} createdAt
- * @property {number} updatedAt
- * @property {Row[]} messages
- */
+/** @typedef {import('./import-rows.mjs').ImportedConversation} Conversation */
+/** @typedef {import('./import-rows.mjs').ImportedMessage} Row */
 
 const db = new SQLite(options.file);
 db.pragma('journal_mode = WAL');
@@ -59,15 +42,8 @@ db.pragma('foreign_keys = ON');
 db.pragma(`busy_timeout = ${String(options.busyTimeoutMs)}`);
 db.pragma('synchronous = NORMAL');
 
-const insertConversation = db.prepare(
-  `insert into chat_conversations (room_id, member_id, title, created_at, updated_at)
-    values (?, ?, ?, ?, ?)`,
-);
-const insertMessage = db.prepare(
-  `insert into chat_messages (conversation_id, parent_id, role, content, images, status, error,
-    model_id, prompt_tokens, completion_tokens, tokens_estimated, created_at, updated_at)
-    values (?, ?, ?, ?, ?, ?, ?, null, ?, ?, ?, ?, ?)`,
-);
+const insertConversation = db.prepare(insertSql('chat_conversations', conversationColumns));
+const insertMessage = db.prepare(insertSql('chat_messages', messageColumns));
 const setLeaf = db.prepare('update chat_conversations set leaf_id = ? where id = ?');
 const record = db.prepare(
   'update chat_archive_jobs set conversation_ids = ? where member_id = ? and instance_id = ?',
@@ -95,13 +71,7 @@ async function writeBatch(batch) {
     while (at < batch.length && hasRoom()) {
       const c = /** @type {Conversation} */ (batch[at]);
       if (next === 0) {
-        const { lastInsertRowid } = insertConversation.run(
-          c.roomId,
-          options.memberId,
-          c.title,
-          c.createdAt,
-          c.updatedAt,
-        );
+        const { lastInsertRowid } = insertConversation.run(conversationValues(c, options.memberId));
         ids.push(Number(lastInsertRowid));
         written.push(Number(lastInsertRowid));
         idOf = new Map();
@@ -110,20 +80,8 @@ async function writeBatch(batch) {
       const conversationId = /** @type {number} */ (ids.at(-1));
       for (; next < c.messages.length && hasRoom(); next++, rows++) {
         const m = /** @type {Row} */ (c.messages[next]);
-        const { lastInsertRowid } = insertMessage.run(
-          conversationId,
-          m.parentId === null ? null : (idOf.get(m.parentId) ?? null),
-          m.role,
-          m.content,
-          m.images,
-          m.status,
-          m.error,
-          m.promptTokens,
-          m.completionTokens,
-          m.tokensEstimated,
-          m.createdAt,
-          m.updatedAt,
-        );
+        const parentId = m.parentId === null ? null : (idOf.get(m.parentId) ?? null);
+        const { lastInsertRowid } = insertMessage.run(messageValues(conversationId, parentId, m));
         const id = Number(lastInsertRowid);
         idOf.set(m.id, id);
         if (m.holds) holds.push([id, m.images]);
