@@ -69,6 +69,29 @@ export default [
       ],
     },
   })),
+  // The chat feature's folders (conversations, generation, streaming, ...) are reached through
+  // their index.ts, from each other (the rule above) and from the feature's own top-level files.
+  {
+    files: ['apps/server/src/features/chat/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*/*', '!../../**', '!../*/index', '!../*/*.testing', '!../chat/**'],
+              message: "Import another feature through its index.ts ('../<feature>/index').",
+            },
+            {
+              group: ['./*/*', '!./*/index'],
+              message:
+                "A folder of the chat feature is reached through its index.ts ('./<folder>/index').",
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['apps/server/src/app.ts'],
     rules: {
