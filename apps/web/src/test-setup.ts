@@ -5,6 +5,32 @@ import { setLanguage } from '@/lib/i18n';
 import { setMediaPreferences, setWindowWidth } from '@/test-utils/media';
 import { resetStores } from '@/test-utils/reset-stores';
 
+// antd's CSS-in-JS writes thousands of rules into <style> elements that jsdom then matches on
+// every style lookup (each visibility check, each query by role), and with one module graph for
+// all files they pile up from file to file. These tests don't look at pixels: the rules antd
+// injects (rc-util's dynamicCSS marks its <style> elements with data-rc-order) stay empty. What
+// antd's styles hide or show is checked by the browser suite, in a real Chromium.
+function innerHtmlOf(proto: object | null): PropertyDescriptor | undefined {
+  for (let p = proto; p; p = Object.getPrototypeOf(p) as object | null) {
+    const found = Object.getOwnPropertyDescriptor(p, 'innerHTML');
+    if (found) return found;
+  }
+  return undefined;
+}
+const styleText = innerHtmlOf(HTMLStyleElement.prototype);
+if (styleText?.get && styleText.set) {
+  const { get, set } = styleText;
+  Object.defineProperty(HTMLStyleElement.prototype, 'innerHTML', {
+    configurable: true,
+    get(this: HTMLStyleElement) {
+      return get.call(this) as string;
+    },
+    set(this: HTMLStyleElement, css: string) {
+      set.call(this, this.hasAttribute('data-rc-order') ? '' : css);
+    },
+  });
+}
+
 // antd under jsdom is slow on a busy 2-core machine: give async queries room before failing.
 configure({ asyncUtilTimeout: 10_000 });
 
