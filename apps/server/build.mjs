@@ -30,7 +30,7 @@ await build({
 // upload hashing (hasher.ts), the document reader (chat-docs extractor.ts), the import file's
 // reader (chat archive-parse.ts) and its writer on SQLite (archive-writer.ts). The reader's parsers are CommonJS and need require().
 const workers = [
-  ['./src/features/upload/hash.worker.mjs', './dist/hash.worker.mjs', false],
+  ['./src/features/library/upload/hash.worker.mjs', './dist/hash.worker.mjs', false],
   ['./src/features/chat-docs/extract.worker.mjs', './dist/extract.worker.mjs', true],
   [
     './src/features/chat/archive/archive-parse.worker.mjs',

@@ -28,7 +28,7 @@ import {
   type ChatOptions,
 } from './features/chat/index';
 import { registerDashboardFeature } from './features/dashboard/index';
-import { libraryImages, registerFilesFeature, type FilesFeature } from './features/files/index';
+import { libraryImages, registerLibraryFeature, type LibraryFeature } from './features/library/index';
 import { MembersService, registerMembersFeature } from './features/members/index';
 import { registerRolesFeature } from './features/roles/index';
 import { registerRoomsFeature } from './features/rooms/index';
@@ -90,7 +90,7 @@ interface AppServices {
 /** What features built, for tests and embedders; production code passes services explicitly. */
 interface AppFeatures {
   captcha: CaptchaService;
-  files: FilesFeature;
+  files: LibraryFeature;
   providers: ProvidersService;
   chat: ChatFeature;
 }
@@ -195,7 +195,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         : deps.captcha,
   });
   // Multipart (upload chunks) is registered by the files feature, next to its routes.
-  const files = await registerFilesFeature(app, { config, db, settings, now });
+  const files = await registerLibraryFeature(app, { config, db, settings, now });
   const { verify } = registerVerifyFeature(app, { config, captcha });
   registerAccountFeature(app, {
     verify,

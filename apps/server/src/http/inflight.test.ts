@@ -1,6 +1,6 @@
 import { Code } from '@atrium/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileClient, multipartBody } from '../features/files/files.testing';
+import { FileClient, multipartBody } from '../features/library/library.testing';
 import { envelopeOf, listenOnLoopback, parseAnswer, rawClient } from '../testing/raw-http';
 import { authHeaders, createTestApp, type TestApp } from '../testing/test-app';
 import { addressKey } from './client-address';

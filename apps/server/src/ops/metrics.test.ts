@@ -1,6 +1,6 @@
 import { Code } from '@atrium/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileClient, textFile, useUploadConfig } from '../features/files/files.testing';
+import { FileClient, textFile, useUploadConfig } from '../features/library/library.testing';
 import { newConversation, seedRoom, send } from '../features/chat/chat.testing';
 import { UnavailableError } from '../http/unavailable';
 import { startFakeOpenAi, type FakeOpenAi } from '../testing/fake-openai';

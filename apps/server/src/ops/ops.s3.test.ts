@@ -1,7 +1,7 @@
 import { Code } from '@atrium/shared';
 import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FileClient, textFile, useUploadConfig } from '../features/files/files.testing';
+import { FileClient, textFile, useUploadConfig } from '../features/library/library.testing';
 import { startS3rver, type RunningS3 } from '../storage/s3rver.testing';
 import { startFaultProxy, type FaultProxy } from '../testing/fault-proxy';
 import { createTestApp, type TestApp } from '../testing/test-app';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Code, shouldRetryUpload, type Envelope } from '@atrium/shared';
 import { defaultUploadConfig, type ChunkResponse } from '@atrium/shared/contract/files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileClient, md5Of, useUploadConfig } from '../features/files/files.testing';
+import { FileClient, md5Of, useUploadConfig } from '../features/library/library.testing';
 import { startFaultProxy, type FaultProxy } from '../testing/fault-proxy';
 import { createTestApp, type TestApp } from '../testing/test-app';
 import { startS3rver, type RunningS3 } from './s3rver.testing';

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileClient, useUploadConfig } from '../../features/files/files.testing';
+import { FileClient, useUploadConfig } from '../../features/library/library.testing';
 import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import type { MigrationDb } from '../columns';
-import { filesDb } from '../files.tables';
+import { filesDb } from '../../features/library/index';
 import { down, up } from './2026_11_29_2000_file_refs';
 import * as fileSearch from './2026_11_29_7000_file_search';
 

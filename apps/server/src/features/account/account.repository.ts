@@ -1,5 +1,5 @@
 import { dataPathsOf } from '@atrium/shared/file-refs';
-import { holdFiles } from '../files/index';
+import { holdFiles } from '../library/index';
 import type { Profile } from '@atrium/shared/contract/accounts';
 import type { Db } from '../../db/index';
 

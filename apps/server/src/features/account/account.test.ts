@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp, withMovableSystemClock } from '../../testing/test-app';
-import { FileClient } from '../files/files.testing';
+import { FileClient } from '../library/library.testing';
 import { codeFromOutbox, lastSentTo, testBrowser, type TestBrowser } from './accounts.testing';
 
 const tinyPng = (color: string) =>

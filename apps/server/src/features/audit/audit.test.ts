@@ -5,7 +5,7 @@ import type { Paged } from '@atrium/shared/contract/paging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import { FileClient } from '../files/files.testing';
+import { FileClient } from '../library/library.testing';
 import { adminTable } from '@atrium/shared/contract/table';
 import { auditAction, auditDetail, auditTarget, isReadAction } from './audit.hook';
 import { auditActionText, auditPhrase } from './audit.phrases';

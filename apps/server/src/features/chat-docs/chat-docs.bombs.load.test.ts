@@ -11,7 +11,7 @@ import {
   seedRoom,
   TEST_API_KEY,
 } from '../chat/chat.testing';
-import { FileClient } from '../files/files.testing';
+import { FileClient } from '../library/library.testing';
 import { Extractor, ReaderStopped, UnreadableDocument } from './extractor';
 import { tooLargeUnpacked } from './reading-limits.mjs';
 

@@ -8,7 +8,7 @@ import { parseDataPath } from '@atrium/shared/data-paths';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, message } from '../../http/envelope';
 import type { MemberPrincipal } from '../../http/principal';
-import { holdFiles } from '../files/index';
+import { holdFiles } from '../library/index';
 import { ChatDocsRepository, type ListedDocument } from './chat-docs.repository';
 import type { DocsDb } from './chat-docs.tables';
 import type { Embedder } from './embeddings';

@@ -1,7 +1,7 @@
 import type { DocumentStatus } from '@atrium/shared/contract/chat-docs';
 import type { Generated, Selectable } from 'kysely';
 import type { Db } from '../../db/index';
-import { filesDb } from '../../db/files.tables';
+import { filesDb } from '../library/index';
 
 /** Table shapes of documents as chat context (migration 2026_11_30_1000_chat_documents). */
 

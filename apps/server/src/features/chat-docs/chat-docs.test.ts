@@ -16,7 +16,7 @@ import {
   TEST_API_KEY,
   type Seeded,
 } from '../chat/chat.testing';
-import { FileClient, useUploadConfig } from '../files/files.testing';
+import { FileClient, useUploadConfig } from '../library/library.testing';
 import { docsDb } from './chat-docs.tables';
 import { Extractor, UnreadableDocument, type Extracted } from './extractor';
 import { RETRIEVAL_MAX_TOKENS } from './retrieval';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ProvidersService } from '../ai/index';
-import type { ImageAccess } from '../files/index';
+import type { ImageAccess } from '../library/index';
 import type { RoomsService } from '../rooms/index';
 import {
   registerChatDocsFeature,

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import { FileClient, textFile, useUploadConfig } from '../files/files.testing';
+import { FileClient, textFile, useUploadConfig } from '../library/library.testing';
 
 describe.each(testDbKinds)('dashboard on %s', (kind) => {
   const DAY = 86_400_000;

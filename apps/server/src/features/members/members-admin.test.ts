@@ -4,7 +4,7 @@ import type { Paged } from '@atrium/shared/contract/paging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';
 import { authHeaders, createTestApp, type TestApp } from '../../testing/test-app';
-import { FileClient, textFile, useUploadConfig } from '../files/files.testing';
+import { FileClient, textFile, useUploadConfig } from '../library/library.testing';
 
 describe.each(testDbKinds)('member management on %s', (kind) => {
   let t: TestApp;

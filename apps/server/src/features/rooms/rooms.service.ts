@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/index';
 import { ApiError, message } from '../../http/envelope';
 import { roomHeldPaths, roomRefKinds } from '@atrium/shared/file-refs';
-import { holdFiles, releaseConversationFiles } from '../files/index';
+import { holdFiles, releaseConversationFiles } from '../library/index';
 import { RoomsRepository } from './rooms.repository';
 import { roomsDb, type RoomRow } from './rooms.tables';
 import { sanitizeRichText } from '../../security/sanitize-html';

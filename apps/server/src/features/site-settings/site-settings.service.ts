@@ -8,7 +8,7 @@ import { defaultLanguage, isLanguage, type Language } from '@atrium/shared/messa
 import type { Db } from '../../db/index';
 import { siteHeldPaths, siteRefKinds } from '@atrium/shared/file-refs';
 import { sanitizeRichText } from '../../security/sanitize-html';
-import { holdFiles } from '../files/index';
+import { holdFiles } from '../library/index';
 import { SettingsRepository } from '../../db/settings.repository';
 
 /** The site name keeps its own key: the app config and the mail templates already read it. */

@@ -4,7 +4,7 @@ import { uploadConfigLazyKey } from '@atrium/shared/contract/files';
 import type { Config } from '../../config';
 import { registerUploadSettingsRoutes } from './upload-settings.routes';
 import { UploadSettingsService } from './upload-settings.service';
-import { loadUploadConfig } from '../upload/index';
+import { loadUploadConfig } from '../library/index';
 
 /** The admin editor of the `upload` setting (SPEC 3.6, DESIGN 6). */
 export function registerUploadSettingsFeature(

@@ -5,7 +5,7 @@ import {
 } from '@atrium/shared/contract/upload-settings';
 import { ApiError, message, type MessageRef } from '../../http/envelope';
 import type { SettingsRepository } from '../../db/settings.repository';
-import { loadUploadConfig, uploadSettingKey } from '../upload/index';
+import { loadUploadConfig, uploadSettingKey } from '../library/index';
 
 const MiB = 1024 * 1024;
 

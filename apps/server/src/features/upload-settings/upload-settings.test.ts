@@ -3,7 +3,7 @@ import { defaultUploadConfig, type UploadConfig } from '@atrium/shared/contract/
 import type { UploadSettingsView } from '@atrium/shared/contract/upload-settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders, createTestApp, type TestApp, useTestApp } from '../../testing/test-app';
-import { FileClient, md5Of } from '../files/files.testing';
+import { FileClient, md5Of } from '../library/library.testing';
 
 const MiB = 1024 * 1024;
 

@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import { ApiError, message, type MessageRef } from '../../../http/envelope';
 import { describeZodError } from '../../../http/errors';
 import type { MemberPrincipal } from '../../../http/principal';
-import { holdFiles, type ImageAccess } from '../../files/index';
+import { holdFiles, type ImageAccess } from '../../library/index';
 import type { RoomsService } from '../../rooms/index';
 import type { ArchiveJob, ArchiveJobs } from './archive-jobs';
 import { parseExport } from './archive-parse';

@@ -2,7 +2,7 @@ import { sql, type Kysely, type QueryExecutorProvider } from 'kysely';
 import type { Database, Db } from '../../../db/index';
 import { ApiError, message } from '../../../http/envelope';
 import type { Instances } from '../../../instances/instances';
-import { releaseConversationFiles } from '../../files/index';
+import { releaseConversationFiles } from '../../library/index';
 
 /** Table shape of the one archive job a member runs (migration 2026_12_01_1000_chat_bounds). */
 interface ChatArchiveJobsTable {

@@ -6,7 +6,7 @@ import { sql, SqliteAdapter } from 'kysely';
 import { pauseFtsMerging } from '../../../db/fts-merge';
 import type { Db } from '../../../db/index';
 import type { MemberPrincipal } from '../../../http/principal';
-import { holdFiles } from '../../files/index';
+import { holdFiles } from '../../library/index';
 import type { ArchiveJob } from './archive-jobs';
 import type { ImportedConversation } from './import-rows.mjs';
 import { errorToStore, titleToStore } from '../chat-texts';

@@ -14,7 +14,7 @@ import { lockRow } from '../../../db/row-lock';
 import { SettingsRepository } from '../../../db/settings.repository';
 import { ApiError, message, notLoggedIn } from '../../../http/envelope';
 import type { MemberPrincipal } from '../../../http/principal';
-import type { ImageAccess } from '../../files/index';
+import type { ImageAccess } from '../../library/index';
 import type { Instances } from '../../../instances/instances';
 import type { RoomsService } from '../../rooms/index';
 import {

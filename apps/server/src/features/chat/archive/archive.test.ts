@@ -17,7 +17,7 @@ import {
 } from '@atrium/shared/contract/chat-export';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileClient, useUploadConfig } from '../../files/files.testing';
+import { FileClient, useUploadConfig } from '../../library/library.testing';
 import { testDbKinds } from '../../../testing/db';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../testing/fake-openai';
 import { authHeaders, createTestApp, type TestApp } from '../../../testing/test-app';

@@ -19,7 +19,7 @@ import { startFakeOpenAi, type ChatBody, type FakeOpenAi } from '../../../testin
 import { postTo, type TestApp } from '../../../testing/test-app';
 import { captchaNotRequired } from '../../auth/index';
 import { RETRIEVAL_MAX_TOKENS } from '../../chat-docs/index';
-import { FileClient, useUploadConfig } from '../../files/files.testing';
+import { FileClient, useUploadConfig } from '../../library/library.testing';
 import { createTestApp } from '../../../testing/test-app';
 import { render, type MessageRef } from '@atrium/shared/messages/catalogue';
 import { refusal } from './budgets';

@@ -1,4 +1,4 @@
-import { releaseConversationFiles } from '../../files/index';
+import { releaseConversationFiles } from '../../library/index';
 import type {
   ConversationHit,
   ConversationRecord,

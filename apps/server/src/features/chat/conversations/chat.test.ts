@@ -17,7 +17,7 @@ import type {
 import type { AppConfigResponse } from '@atrium/shared';
 import { pino } from 'pino';
 import sharp from 'sharp';
-import { FileClient, useUploadConfig } from '../../files/files.testing';
+import { FileClient, useUploadConfig } from '../../library/library.testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   startFakeOpenAi,

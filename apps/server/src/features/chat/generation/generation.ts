@@ -5,7 +5,7 @@ import type { Bus } from '../../../bus/index';
 import type { Instances } from '../../../instances/instances';
 import { openAiClient, type ProviderConnection } from '../../ai/index';
 import type { MessageRow } from '../chat.tables';
-import type { ImageAccess } from '../../files/index';
+import type { ImageAccess } from '../../library/index';
 import type { ChatDocsService, Retrieved } from '../../chat-docs/index';
 import type { ChatBudgets } from '../budgets/index';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ResolvedModel } from '../../ai/index';
-import type { ImageAccess } from '../../files/index';
+import type { ImageAccess } from '../../library/index';
 import type { MessageRow } from '../chat.tables';
 import { parseImages } from '../chat.tables';
 import { buildPrompt, planPrompt, type PromptRequest, type PromptRow } from './prompt';

@@ -1,7 +1,7 @@
 import type { GenerationParams } from '@atrium/shared/contract/chat';
 import { effectiveContextLength } from '@atrium/shared/contract/chat-limits';
 import type { ChatCompletionMessageParam, ResolvedModel } from '../../ai/index';
-import type { ImageAccess } from '../../files/index';
+import type { ImageAccess } from '../../library/index';
 import { parseImages, type MessageRow } from '../chat.tables';
 import { estimateTokens, IMAGE_TOKENS, MESSAGE_OVERHEAD_TOKENS } from '../streaming/index';
 

@@ -1,0 +1,668 @@
+import type { Library } from '@atrium/shared/contract/files';
+import { PostgresAdapter, sql, type Insertable, type SqlBool } from 'kysely';
+import { prepare } from '../../db/prepared';
+import { containsText, containsTextIlike, trigramIndex } from '../../db/search';
+import {
+  categoryColumns,
+  fileColumns,
+  type CategoryRow,
+  type FileCategoriesTable,
+  type FileRow,
+  type FilesDb,
+  type FilesTable,
+  type Owner,
+  type OwnerType,
+  type TrashedRow,
+} from './library.tables';
+
+export interface LibraryScope {
+  owner: Owner;
+  library: Library;
+}
+
+export interface SubtreeStats {
+  /** Categories in the subtree, the category itself included. */
+  categories: number;
+  fileCount: number;
+}
+
+export type FileSortKey = 'date' | 'name' | 'size';
+
+/** An order of the list; `date` is the id order (ids are handed out as files are filed). */
+export interface FileSort {
+  key: FileSortKey;
+  desc: boolean;
+}
+
+/** What a filtered `list` keeps (issue 17); absent fields keep everything. */
+export interface FileFilter {
+  keywords?: string | undefined;
+  unused?: boolean | undefined;
+  types?: readonly string[] | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+}
+
+/** A category with what is below it; `dense`: it holds a large share of the library. */
+export interface SubtreeScope {
+  path: string;
+  dense: boolean;
+}
+
+/** The FTS5 table over `files.name` (SQLite, migration 2026_11_29_7000). */
+type FtsTables = {
+  filesFts: { rowid: number; name: string };
+};
+
+/** The trigram tokenizer indexes runs of 3 characters: shorter words cannot be looked up. */
+const trigramMinLength = 3;
+
+/** `text` as one FTS5 phrase: with the trigram tokenizer, a case-folded substring match. */
+function ftsPhrase(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+/** Longer ASCII words than this look up only some of their trigrams (see ftsQuery). */
+const allTrigramsUpTo = 6;
+
+/**
+ * The FTS5 query for a substring search, and the lower-cased text each row it finds must hold
+ * when the query alone does not prove it. A phrase opens one cursor per trigram and checks their
+ * positions: a long one costs most of a search. Longer ASCII words look up every third trigram
+ * and the last (so every character is covered) and the row is checked with `instr(lower())`,
+ * which folds ASCII case exactly as the index does. Other text stays a phrase.
+ */
+function ftsQuery(text: string): { match: string; check?: string } {
+  if (text.length <= allTrigramsUpTo || !/^[\x20-\x7e]+$/.test(text))
+    return { match: ftsPhrase(text) };
+  const lower = text.toLowerCase();
+  const starts = new Set<number>();
+  for (let at = 0; at + trigramMinLength <= lower.length; at += trigramMinLength) starts.add(at);
+  starts.add(lower.length - trigramMinLength);
+  const trigrams = [...starts].map((at) => ftsPhrase(lower.slice(at, at + trigramMinLength)));
+  return { match: trigrams.join(' AND '), check: lower };
+}
+
+/** One owner's library of a table: the where-clause every query here starts from. */
+function ownedFiles(db: FilesDb, type: OwnerType, owner: number, library: Library) {
+  return db
+    .selectFrom('files')
+    .where('ownerType', '=', type)
+    .where('ownerId', '=', owner)
+    .where('library', '=', library);
+}
+
+function ownedCategories(db: FilesDb, type: OwnerType, owner: number, library: Library) {
+  return db
+    .selectFrom('fileCategories')
+    .where('ownerType', '=', type)
+    .where('ownerId', '=', owner)
+    .where('library', '=', library);
+}
+
+/** Newest first over the whole library, or only among the files nothing uses. */
+function newestFirst(unused: boolean) {
+  return prepare(
+    (
+      db: FilesDb,
+      type: OwnerType,
+      owner: number,
+      library: Library,
+      offset: number,
+      limit: number,
+    ) => {
+      const query = ownedFiles(db, type, owner, library).select(fileColumns);
+      return (unused ? query.where('useCount', '=', 0) : query)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset);
+    },
+  );
+}
+
+/** The listing queries, built once (see PreparedQuery): `list` runs them on every page. */
+const listing = {
+  category: prepare((db: FilesDb, type: OwnerType, owner: number, library: Library, id: number) =>
+    ownedCategories(db, type, owner, library).select(categoryColumns).where('id', '=', id),
+  ),
+  libraryCount: prepare((db: FilesDb, type: OwnerType, owner: number, library: Library) =>
+    db
+      .selectFrom('fileLibraryStats')
+      .select(['fileCount', 'unusedCount'])
+      .where('ownerType', '=', type)
+      .where('ownerId', '=', owner)
+      .where('library', '=', library),
+  ),
+  subtree: prepare(
+    (db: FilesDb, type: OwnerType, owner: number, library: Library, pathPrefix: string) =>
+      ownedCategories(db, type, owner, library)
+        .select((eb) => [
+          eb.fn.countAll<number>().as('categories'),
+          // bigint on PostgreSQL, where sum() of a bigint column would be numeric (a string).
+          sql<number>`cast(coalesce(sum(${sql.ref('fileCount')}), 0) as bigint)`.as('fileCount'),
+        ])
+        .where('path', 'like', pathPrefix),
+  ),
+  /** Newest first over the whole library. */
+  pageAll: newestFirst(false),
+  /** Newest first among the library's files nothing uses (the unused filter at the root). */
+  pageUnused: newestFirst(true),
+  pageCategory: prepare(
+    (
+      db: FilesDb,
+      type: OwnerType,
+      owner: number,
+      library: Library,
+      categoryId: number,
+      offset: number,
+      limit: number,
+    ) =>
+      ownedFiles(db, type, owner, library)
+        .select(fileColumns)
+        .where('categoryId', '=', categoryId)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset),
+  ),
+  ...pageCategoriesQueries(),
+};
+
+/**
+ * Newest first in a set of categories (a path prefix). `dense` (the set holds a large share of
+ * the library) walks the library newest first and keeps matching rows; `sparse` gathers the rows
+ * of each category through the category index and sorts them, cheaper for a small share.
+ */
+function pageCategoriesQueries() {
+  const build = (dense: boolean) =>
+    prepare(
+      (
+        db: FilesDb,
+        type: OwnerType,
+        owner: number,
+        library: Library,
+        pathPrefix: string,
+        offset: number,
+        limit: number,
+      ) => {
+        const inSubtree = ownedCategories(db, type, owner, library)
+          .select('id')
+          .where('path', 'like', pathPrefix);
+        const query = ownedFiles(db, type, owner, library).select(fileColumns);
+        // Unary plus keeps the planner off the category index, so it walks the id order instead.
+        const filtered = dense
+          ? query.where(sql<number>`+category_id`, 'in', inSubtree)
+          : query.where('categoryId', 'in', inSubtree);
+        return filtered.orderBy('id', 'desc').limit(limit).offset(offset);
+      },
+    );
+  return { pageDense: build(true), pageSparse: build(false) };
+}
+
+/** Categories, files and their counters of one owner's library (Kysely only, dialect-neutral). */
+export class FilesRepository {
+  private readonly postgres: boolean;
+
+  constructor(readonly db: FilesDb) {
+    this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  }
+
+  private categories(scope: LibraryScope) {
+    return ownedCategories(this.db, scope.owner.type, scope.owner.id, scope.library);
+  }
+
+  private files(scope: LibraryScope) {
+    return ownedFiles(this.db, scope.owner.type, scope.owner.id, scope.library);
+  }
+
+  listCategories(scope: LibraryScope): Promise<CategoryRow[]> {
+    return this.categories(scope).select(categoryColumns).orderBy('sort').orderBy('id').execute();
+  }
+
+  getCategory(scope: LibraryScope, id: number): Promise<CategoryRow | undefined> {
+    return listing.category.executeTakeFirst(
+      this.db,
+      scope.owner.type,
+      scope.owner.id,
+      scope.library,
+      id,
+    );
+  }
+
+  /** The category and everything below it, with the files filed directly in each. */
+  async subtree(scope: LibraryScope, path: string): Promise<SubtreeStats> {
+    const rows = await listing.subtree.execute(
+      this.db,
+      scope.owner.type,
+      scope.owner.id,
+      scope.library,
+      `${path}%`,
+    );
+    const [row] = rows;
+    return { categories: Number(row?.categories ?? 0), fileCount: Number(row?.fileCount ?? 0) };
+  }
+
+  /** Depth of the deepest category under `path`, counted from the category itself (0 = no children). */
+  async subtreeHeight(scope: LibraryScope, path: string): Promise<number> {
+    const rows = await this.categories(scope)
+      .select('path')
+      .where('path', 'like', `${path}%`)
+      .execute();
+    const base = path.split('/').length;
+    return rows.reduce((max, r) => Math.max(max, r.path.split('/').length - base), 0);
+  }
+
+  async insertCategory(row: Insertable<FileCategoriesTable>): Promise<number> {
+    const inserted = await this.db
+      .insertInto('fileCategories')
+      .values(row)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return inserted.id;
+  }
+
+  async updateCategory(
+    id: number,
+    changes: { name?: string; pid?: number; path?: string; updatedAt: number },
+  ): Promise<void> {
+    await this.db.updateTable('fileCategories').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Rewrites the path prefix of every category below `oldPath` (moving or removing a branch). */
+  async rewritePaths(
+    scope: LibraryScope,
+    oldPath: string,
+    newPath: string,
+    excludeId: number,
+  ): Promise<void> {
+    await this.db
+      .updateTable('fileCategories')
+      .set({ path: sql<string>`${newPath} || substr(path, ${oldPath.length + 1})` })
+      .where('ownerType', '=', scope.owner.type)
+      .where('ownerId', '=', scope.owner.id)
+      .where('library', '=', scope.library)
+      .where('path', 'like', `${oldPath}%`)
+      .where('id', '!=', excludeId)
+      .execute();
+  }
+
+  async reparentChildren(
+    scope: LibraryScope,
+    fromId: number,
+    toId: number,
+    now: number,
+  ): Promise<void> {
+    await this.db
+      .updateTable('fileCategories')
+      .set({ pid: toId, updatedAt: now })
+      .where('ownerType', '=', scope.owner.type)
+      .where('ownerId', '=', scope.owner.id)
+      .where('library', '=', scope.library)
+      .where('pid', '=', fromId)
+      .execute();
+  }
+
+  async deleteCategory(id: number): Promise<void> {
+    await this.db.deleteFrom('fileCategories').where('id', '=', id).execute();
+  }
+
+  async addToCategoryCount(categoryId: number, by: number): Promise<void> {
+    if (categoryId === 0 || by === 0) return;
+    await this.db
+      .updateTable('fileCategories')
+      .set((eb) => ({ fileCount: eb('fileCount', '+', by) }))
+      .where('id', '=', categoryId)
+      .execute();
+  }
+
+  /** Counts `by` more files in the library, `unused` more of them used by nothing. */
+  async addToLibraryCount(scope: LibraryScope, by: number, unused = 0): Promise<void> {
+    await this.db
+      .insertInto('fileLibraryStats')
+      .values({
+        ownerType: scope.owner.type,
+        ownerId: scope.owner.id,
+        library: scope.library,
+        fileCount: by,
+        unusedCount: unused,
+      })
+      .onConflict((oc) =>
+        oc.columns(['ownerType', 'ownerId', 'library']).doUpdateSet((eb) => ({
+          fileCount: eb('fileLibraryStats.fileCount', '+', by),
+          unusedCount: eb('fileLibraryStats.unusedCount', '+', unused),
+        })),
+      )
+      .execute();
+  }
+
+  async libraryCount(scope: LibraryScope): Promise<number> {
+    return (await this.libraryCounts(scope)).files;
+  }
+
+  /** Files in the library, and how many of them nothing uses. */
+  async libraryCounts(scope: LibraryScope): Promise<{ files: number; unused: number }> {
+    const row = await listing.libraryCount.executeTakeFirst(
+      this.db,
+      scope.owner.type,
+      scope.owner.id,
+      scope.library,
+    );
+    return { files: row?.fileCount ?? 0, unused: row?.unusedCount ?? 0 };
+  }
+
+  /** Newest first among the library's unused files. */
+  pageUnused(scope: LibraryScope, offset: number, limit: number): Promise<FileRow[]> {
+    return listing.pageUnused.execute(
+      this.db,
+      scope.owner.type,
+      scope.owner.id,
+      scope.library,
+      offset,
+      limit,
+    );
+  }
+
+  async insertFile(row: Insertable<FilesTable>): Promise<FileRow> {
+    return this.db.insertInto('files').values(row).returning(fileColumns).executeTakeFirstOrThrow();
+  }
+
+  filesByIds(scope: LibraryScope, ids: readonly number[]): Promise<FileRow[]> {
+    return this.files(scope).select(fileColumns).where('id', 'in', ids).execute();
+  }
+
+  async moveFiles(ids: readonly number[], categoryId: number): Promise<void> {
+    await this.db.updateTable('files').set({ categoryId }).where('id', 'in', ids).execute();
+  }
+
+  async moveCategoryFiles(scope: LibraryScope, fromId: number, toId: number): Promise<number> {
+    const result = await this.db
+      .updateTable('files')
+      .set({ categoryId: toId })
+      .where('ownerType', '=', scope.owner.type)
+      .where('ownerId', '=', scope.owner.id)
+      .where('library', '=', scope.library)
+      .where('categoryId', '=', fromId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async deleteFiles(ids: readonly number[]): Promise<void> {
+    await this.db.deleteFrom('files').where('id', 'in', ids).execute();
+  }
+
+  /** Newest first over the whole library. */
+  pageAll(scope: LibraryScope, offset: number, limit: number): Promise<FileRow[]> {
+    return listing.pageAll.execute(
+      this.db,
+      scope.owner.type,
+      scope.owner.id,
+      scope.library,
+      offset,
+      limit,
+    );
+  }
+
+  /** Newest first in one category, straight off the (owner, library, category, id) index. */
+  pageCategory(
+    scope: LibraryScope,
+    categoryId: number,
+    offset: number,
+    limit: number,
+  ): Promise<FileRow[]> {
+    return listing.pageCategory.execute(
+      this.db,
+      scope.owner.type,
+      scope.owner.id,
+      scope.library,
+      categoryId,
+      offset,
+      limit,
+    );
+  }
+
+  /**
+   * One page of the files matching `filter` in `sort` order, in the whole library or in a
+   * subtree, and how many match up to `countUpTo` (the matches are counted only that far: a
+   * count never walks the whole library). Name search uses the trigram index (FTS5 on SQLite,
+   * pg_trgm on PostgreSQL): newest first, it walks the index's matches newest first and stops
+   * after the page (and the count); another order sorts the matches. Two-character words and a
+   * small subtree are matched with LIKE (no trigram to look up; the subtree is small).
+   */
+  async find(
+    scope: LibraryScope,
+    filter: FileFilter,
+    sort: FileSort,
+    subtree: SubtreeScope | undefined,
+    page: { offset: number; limit: number; countUpTo?: number | undefined },
+  ): Promise<{ rows: FileRow[]; matched: number | undefined }> {
+    const postgres = this.db.getExecutor().adapter instanceof PostgresAdapter;
+    const keywords = filter.keywords ? filter.keywords : undefined;
+    const viaFts =
+      !postgres &&
+      keywords !== undefined &&
+      [...keywords].length >= trigramMinLength &&
+      (subtree?.dense ?? true);
+    // The FTS index hands out its matches in rowid (id) order: newest first needs no sort.
+    const streams = viaFts && sort.key === 'date';
+    const db = this.db.withTables<FtsTables>();
+    const joined = db.selectFrom('files').innerJoin('filesFts', 'filesFts.rowid', 'files.id');
+    // Only the streaming query reads the FTS table; the others never name it.
+    let query = streams ? joined : (db.selectFrom('files') as unknown as typeof joined);
+    query = query
+      .where('files.ownerType', '=', scope.owner.type)
+      .where('files.ownerId', '=', scope.owner.id)
+      .where('files.library', '=', scope.library);
+    if (keywords !== undefined && viaFts) {
+      const fts = ftsQuery(keywords);
+      const match = sql<SqlBool>`files_fts match ${fts.match}`;
+      query = streams
+        ? query.where(match)
+        : query.where(
+            'files.id',
+            'in',
+            db.selectFrom('filesFts').select('filesFts.rowid').where(match),
+          );
+      if (fts.check !== undefined)
+        query = query.where(sql<SqlBool>`instr(lower(${sql.ref('files.name')}), ${fts.check}) > 0`);
+    } else if (keywords !== undefined) {
+      query = query.where(
+        postgres ? containsTextIlike('files.name', keywords) : containsText('files.name', keywords),
+      );
+    }
+    // A small subtree is gathered through the category index and sorted: a unary plus (or
+    // `|| ''`) keeps the planner off the other indexes, which would walk the library instead.
+    const sparse = subtree !== undefined && !subtree.dense;
+    const column = (name: 'files.useCount' | 'files.createdAt' | 'files.id' | 'files.size') =>
+      sparse ? sql<number>`+${sql.ref(name)}` : sql<number>`${sql.ref(name)}`;
+    if (filter.unused) query = query.where(column('files.useCount'), '=', 0);
+    if (filter.types) query = query.where('files.ext', 'in', filter.types);
+    if (filter.from !== undefined)
+      query = query.where(column('files.createdAt'), '>=', filter.from);
+    if (filter.to !== undefined) query = query.where(column('files.createdAt'), '<=', filter.to);
+    if (subtree) {
+      const inSubtree = this.categories(scope)
+        .select('fileCategories.id')
+        .where('fileCategories.path', 'like', `${subtree.path}%`);
+      // As in pageCategoriesQueries: unary plus keeps a dense subtree off the category index.
+      query = subtree.dense
+        ? query.where(sql<number>`+${sql.ref('files.categoryId')}`, 'in', inSubtree)
+        : query.where('files.categoryId', 'in', inSubtree);
+    }
+    const direction = sort.desc ? 'desc' : 'asc';
+    if (streams) query = query.orderBy('filesFts.rowid', direction);
+    else if (sort.key === 'name')
+      query = query.orderBy(
+        sparse ? sql`${sql.ref('files.name')} || ''` : sql.ref('files.name'),
+        direction,
+      );
+    else if (sort.key === 'size') query = query.orderBy(column('files.size'), direction);
+    if (!streams) query = query.orderBy(column('files.id'), direction);
+
+    // The rows counted come whole: a page is a slice of them, with no second query.
+    const rows = query.select(fileColumns.map((name) => `files.${name}` as const));
+    if (page.countUpTo === undefined)
+      return {
+        rows: await rows.limit(page.limit).offset(page.offset).execute(),
+        matched: undefined,
+      };
+    const found = await rows.limit(page.countUpTo).execute();
+    return { rows: found.slice(page.offset, page.offset + page.limit), matched: found.length };
+  }
+
+  /** Newest first in a set of categories; `dense`: see pageCategoriesQueries. */
+  pageCategories(
+    scope: LibraryScope,
+    path: string,
+    offset: number,
+    limit: number,
+    dense: boolean,
+  ): Promise<FileRow[]> {
+    const query = dense ? listing.pageDense : listing.pageSparse;
+    return query.execute(
+      this.db,
+      scope.owner.type,
+      scope.owner.id,
+      scope.library,
+      `${path}%`,
+      offset,
+      limit,
+    );
+  }
+
+  /** The owner's files with these ids, locked for update on PostgreSQL (a replace or delete). */
+  lockFiles(scope: LibraryScope, ids: readonly number[]): Promise<FileRow[]> {
+    const query = this.files(scope).select(fileColumns).where('id', 'in', ids);
+    return (this.postgres ? query.forUpdate() : query).execute();
+  }
+
+  /** The owner's files at one address, locked for update on PostgreSQL. */
+  lockFilesAt(scope: LibraryScope, path: string): Promise<FileRow[]> {
+    const query = this.files(scope).select(fileColumns).where('path', '=', path);
+    return (this.postgres ? query.forUpdate() : query).execute();
+  }
+
+  /** Points files at another blob (a new version of their content). */
+  async setBlob(ids: readonly number[], blobId: number, size: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.updateTable('files').set({ blobId, size }).where('id', 'in', ids).execute();
+  }
+
+  /** Moves files to the trash as they are, noting when. */
+  async trashFiles(rows: readonly FileRow[], deletedAt: number): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db
+      .insertInto('trashedFiles')
+      .values(
+        rows.map((row) => ({
+          id: row.id,
+          ownerType: row.ownerType,
+          ownerId: row.ownerId,
+          library: row.library,
+          categoryId: row.categoryId,
+          blobId: row.blobId,
+          name: row.name,
+          ext: row.ext,
+          size: row.size,
+          path: row.path,
+          createdAt: row.createdAt,
+          deletedAt,
+        })),
+      )
+      .execute();
+    await this.deleteFiles(rows.map((row) => row.id));
+  }
+
+  private trashed(scope: LibraryScope) {
+    return this.db
+      .selectFrom('trashedFiles')
+      .where('ownerType', '=', scope.owner.type)
+      .where('ownerId', '=', scope.owner.id)
+      .where('library', '=', scope.library);
+  }
+
+  /** A page of the trash, the latest deleted first, with how many it holds. */
+  async trashPage(
+    scope: LibraryScope,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: TrashedRow[]; total: number }> {
+    const counted = await this.trashed(scope)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirst();
+    const total = Number(counted?.n ?? 0);
+    const rows =
+      offset < total
+        ? await this.trashed(scope)
+            .selectAll()
+            .orderBy('deletedAt', 'desc')
+            .orderBy('id', 'desc')
+            .limit(limit)
+            .offset(offset)
+            .execute()
+        : [];
+    return { rows, total };
+  }
+
+  /**
+   * Takes files out of the owner's trash: these ids, all of them, or those at one address (an
+   * upload saved again there: restored). Deleting first claims them, so two requests racing for
+   * a file never both act on it. Answers the rows.
+   */
+  takeTrashed(
+    scope: LibraryScope,
+    which: readonly number[] | 'all' | { path: string },
+  ): Promise<TrashedRow[]> {
+    let query = this.db
+      .deleteFrom('trashedFiles')
+      .where('ownerType', '=', scope.owner.type)
+      .where('ownerId', '=', scope.owner.id)
+      .where('library', '=', scope.library);
+    if (typeof which === 'object' && 'path' in which) query = query.where('path', '=', which.path);
+    else if (which !== 'all') query = query.where('id', 'in', which);
+    return query.returningAll().execute();
+  }
+
+  /** Takes up to `limit` files deleted before `before` out of every trash. */
+  takeExpired(before: number, limit: number): Promise<TrashedRow[]> {
+    return this.db
+      .deleteFrom('trashedFiles')
+      .where(
+        'id',
+        'in',
+        this.db
+          .selectFrom('trashedFiles')
+          .select('id')
+          .where('deletedAt', '<', before)
+          .orderBy('deletedAt')
+          .limit(limit),
+      )
+      .returningAll()
+      .execute();
+  }
+
+  /** Puts trashed rows back as files, with their use counts as they are now. */
+  async restoreFiles(rows: readonly (TrashedRow & { useCount: number })[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db
+      .insertInto('files')
+      .values(rows.map(({ deletedAt: _deleted, ...row }) => row))
+      .execute();
+  }
+
+  /** Whether the name search index exists: always on SQLite (FTS5 is built in). */
+  async nameSearchIndexed(): Promise<boolean> {
+    if (!(this.db.getExecutor().adapter instanceof PostgresAdapter)) return true;
+    const found = await sql<{ one: number }>`select 1 as one from pg_indexes
+      where schemaname = current_schema() and indexname = ${trigramIndex}`.execute(this.db);
+    return found.rows.length > 0;
+  }
+
+  /** Whether the owner has a library file with this path (it may save it again). */
+  async ownsPath(scope: LibraryScope, path: string): Promise<boolean> {
+    const row = await this.files(scope)
+      .select('id')
+      .where('path', '=', path)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+}

@@ -1,0 +1,353 @@
+import { hasRule, Limits, ok, type Envelope } from '@atrium/shared';
+import { fieldName, type Language, type MessageKey } from '@atrium/shared/messages/catalogue';
+import {
+  chunkFields,
+  fileLibraryAddresses,
+  fileManagerCalls,
+  fileManagerRequest,
+  fileManagerRule,
+  libraries,
+  type FileManagerAction,
+  type FileManagerRequest,
+} from '@atrium/shared/contract/files';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Config } from '../../config';
+import {
+  ApiError,
+  message,
+  noPermission,
+  notLoggedIn,
+  okSaying,
+  refOf,
+  refusal,
+  type MessageRef,
+} from '../../http/envelope';
+import { describeZodError } from '../../http/errors';
+import { checkedAnswer } from '../../http/route';
+import { xsrfEchoed } from '../../http/xsrf';
+import type { Storage } from '../../storage/index';
+import type { Owner } from './library.tables';
+import {
+  ChunkFormError,
+  fileOfChunk,
+  grantCovers,
+  parseLibrary,
+  readChunkForm,
+  type FileTap,
+  type UploadGrants,
+  type UploadService,
+} from './upload/index';
+import type { fileLibraryCallers, LibraryAuth } from './file-library-callers';
+import type { FilesService } from './files.service';
+import type { LibraryScope } from './files.repository';
+import { registerServeRoutes } from './serve.routes';
+import type { Thumbnails } from './thumbnails';
+import type { CategoryDeletePreview } from './category-delete-preview';
+import type { TrashLinks } from './trash-links';
+import type { TrashedFileRef } from './trashed-files';
+
+/** SPEC 7.3's notices ("Edit Success", …), in the request's language. */
+const successMessages: Partial<Record<FileManagerAction, MessageKey>> = {
+  fileEdit: 'common.editSuccess',
+  fileDelete: 'common.deleteSuccess',
+  restore: 'files.restoreSuccess',
+  purge: 'common.deleteSuccess',
+  categoryEdit: 'common.addSuccess',
+  categoryDelete: 'common.deleteSuccess',
+};
+
+/** A part one byte over the chunk size still arrives, so the answer can say it was one byte too long. */
+const oneByteOver = 1;
+
+function isMultipart(req: FastifyRequest): boolean {
+  return /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '');
+}
+
+/** The body's first problem; an unknown `action` names the ones there are (SPEC 7.2, 7.3). */
+function firstIssue(error: z.ZodError, body: unknown): MessageRef {
+  const issue = error.issues[0];
+  if (issue?.code === 'invalid_union' && issue.path.join('.') === 'action') {
+    return {
+      ...message('validation.oneOf', {
+        field: fieldName('action'),
+        options: fileManagerActions.join(', '),
+      }),
+      field: 'action',
+    };
+  }
+  return describeZodError(error, body);
+}
+
+const fileManagerActions = Object.keys(fileManagerCalls).filter((action) => action !== 'chunk');
+
+interface Caller {
+  owner: Owner;
+  /** Admin rules; undefined for members, who hold every right over their own library. */
+  rules: string[] | undefined;
+}
+
+/** What the file-manager routes serve with (built by the files feature). */
+export interface FileManagerContext {
+  config: Config;
+  uploads: UploadService;
+  files: FilesService;
+  storage: Storage;
+  thumbnails: Thumbnails;
+  grants: UploadGrants;
+  callers: ReturnType<typeof fileLibraryCallers>;
+  /** Signed addresses of trashed files, and the lookup that serves them (issue 28). */
+  trash: { links: TrashLinks; file: (id: number) => Promise<TrashedFileRef | undefined> };
+  categoryPreview: CategoryDeletePreview;
+}
+
+/**
+ * The file library and chunked upload at `/member_data/file_manager/:category` (each member's
+ * own library) and `/admin/data/file_manager/:category` (the admin library), plus `GET /data/...`:
+ * validate, check the caller's right for the action, call the service.
+ */
+export async function registerFileManagerRoutes(
+  app: FastifyInstance,
+  ctx: FileManagerContext,
+): Promise<void> {
+  const { uploads, files, storage, thumbnails, grants, callers } = ctx;
+  const deps = { config: ctx.config };
+  const originOf = (req: FastifyRequest) =>
+    deps.config.publicUrl ?? `${req.protocol}://${req.host}`;
+
+  const dispatch = async (
+    caller: Caller,
+    scope: LibraryScope,
+    body: FileManagerRequest,
+    origin: string,
+    lang: Language,
+  ): Promise<unknown> => {
+    switch (body.action) {
+      case 'config':
+        return uploads.config();
+      case 'init':
+        return uploads.init(caller.owner, scope.library, body, origin);
+      case 'save':
+        return files.save(scope, body, origin);
+      case 'category':
+        return files.category(scope, lang);
+      case 'list':
+        return files.list(scope, body, origin);
+      case 'fileEdit':
+        return files.fileEdit(scope, body.id, body.categoryId);
+      case 'fileDelete':
+        return files.fileDelete(scope, body.id, body.confirm);
+      case 'usage':
+        return files.usage(scope, body.id);
+      case 'replace':
+        return files.replace(scope, body.id, body.path, origin);
+      case 'trash':
+        return ctx.trash.links.present(await files.trash(scope, body.page, origin), origin);
+      case 'restore':
+        return files.restore(scope, body.id);
+      case 'purge':
+        return files.purge(scope, body.all ? 'all' : (body.id ?? []));
+      case 'categoryEdit':
+        return files.categoryEdit(scope, body);
+      case 'categoryDelete':
+        return files.categoryDelete(scope, body.id);
+      case 'categoryDeletePreview':
+        return ctx.categoryPreview.of(scope, body.id, lang);
+    }
+  };
+
+  const allowed = (caller: Caller, action: FileManagerAction | 'chunk') =>
+    caller.rules === undefined ||
+    hasRule(caller.rules, fileManagerRule(fileManagerCalls[action].permission));
+
+  /** Tests parse each success against the action's declared answer (Config.checkAnswers). */
+  const answer = (
+    req: FastifyRequest,
+    action: FileManagerAction | 'chunk',
+    result: Envelope,
+  ): Envelope =>
+    app.checkAnswers
+      ? checkedAnswer(fileManagerCalls[action].answer, `${req.url} ${action}`, result)
+      : result;
+
+  const readChunk = async (
+    req: FastifyRequest,
+    caller: Caller,
+    auth: LibraryAuth,
+    scope: LibraryScope,
+    origin: string,
+  ): Promise<Envelope> => {
+    const { chunkSize } = await uploads.config();
+    let form;
+    try {
+      // The chunk goes to its place in staging while it arrives; it counts once checked whole.
+      const tap: FileTap = {
+        open: async (fields) => {
+          const early = chunkFields.safeParse(fields);
+          if (!early.success) return undefined;
+          if (auth.grant && !grantCovers(auth.grant, fileOfChunk(scope.library, early.data)))
+            return undefined;
+          return uploads.openChunkSink(caller.owner, scope.library, early.data);
+        },
+      };
+      form = await readChunkForm(
+        req.raw,
+        req.headers,
+        { fileSize: chunkSize + oneByteOver, fields: 20, fieldSize: 4096 },
+        tap,
+      );
+    } catch (error) {
+      if (!(error instanceof ChunkFormError)) throw error;
+      throw new ApiError(
+        error.tooLarge
+          ? { ...message('files.chunkTooLarge', { max: chunkSize }), field: 'file' }
+          : error.ref,
+      );
+    }
+    const written = form.written;
+    try {
+      const parsed = chunkFields.safeParse(form.fields);
+      if (!form.file || !parsed.success) {
+        form.release();
+        throw new ApiError(
+          parsed.success
+            ? { ...message('validation.required', { field: fieldName('file') }), field: 'file' }
+            : firstIssue(parsed.error, form.fields),
+        );
+      }
+      const file = fileOfChunk(scope.library, parsed.data);
+      if (auth.grant && !grantCovers(auth.grant, file)) {
+        form.release();
+        return notLoggedIn();
+      }
+      if (file) await grants.note(auth.token, auth.sessionId, file);
+      return answer(
+        req,
+        'chunk',
+        ok(
+          await uploads.chunk(caller.owner, scope.library, parsed.data, form.file, origin, {
+            release: form.release,
+            written: form.written,
+            transferable: form.transferable,
+          }),
+        ),
+      );
+    } finally {
+      // `chunk` gives the sink's claim up; a form refused before it must too (this is idempotent),
+      // so only a crashed process leaves a claim behind.
+      await uploads.dropSink(written);
+    }
+  };
+
+  const handle = async (
+    req: FastifyRequest<{ Params: { category: string } }>,
+    caller: Caller,
+  ): Promise<Envelope> => {
+    const library = parseLibrary(req.params.category);
+    if (!library) {
+      throw new ApiError({
+        ...message('validation.oneOf', {
+          field: fieldName('category'),
+          options: libraries.join(', '),
+        }),
+        field: 'category',
+      });
+    }
+    const scope: LibraryScope = { owner: caller.owner, library };
+    const origin = originOf(req);
+    const auth = callers.of(req);
+    if (!auth) return notLoggedIn();
+    if (isMultipart(req)) {
+      if (!allowed(caller, 'chunk')) return noPermission();
+      return readChunk(req, caller, auth, scope, origin);
+    }
+    const parsed = fileManagerRequest.safeParse(req.body ?? {});
+    if (!parsed.success) throw new ApiError(firstIssue(parsed.error, req.body));
+    const body = parsed.data;
+    // WebUploader sends `init` (like its chunks) with its own headers alone: no XSRF echo, and
+    // the token it was created with. A cross-site page can set neither header (DESIGN 4).
+    const file =
+      body.action === 'init'
+        ? { library, md5: body.md5.toLowerCase(), size: body.size, name: body.name }
+        : undefined;
+    if (auth.grant && !grantCovers(auth.grant, file)) return notLoggedIn();
+    if (!file && !xsrfEchoed(req)) return refusal(message('http.xsrfMismatch'));
+    if (!allowed(caller, body.action)) return noPermission();
+    const data = await dispatch(caller, scope, body, origin, req.lang);
+    if (file) {
+      await grants.note(auth.token, auth.sessionId, file);
+      await grants.dropStale(auth.sessionId);
+    }
+    const notice = successMessages[body.action];
+    return answer(
+      req,
+      body.action,
+      notice ? okSaying(data ?? null, refOf(notice)) : ok(data ?? null),
+    );
+  };
+
+  await app.register(async (scoped) => {
+    // A chunk's body is left unread here: readChunkForm reads the raw request once, and the
+    // request keeps no body object (the audit log records the JSON `save`, not the bytes).
+    scoped.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null));
+
+    // The caller is resolved before the body is read, so an anonymous caller learns nothing
+    // from validation and a refused upload is not received at all.
+    scoped.post(
+      fileLibraryAddresses.member,
+      {
+        // The server's default bounds anonymous bodies; these callers are known before reading.
+        bodyLimit: Limits.jsonBodyLimitBytes,
+        config: { xsrf: 'route' },
+        onRequest: async (req, reply) => {
+          req.member = (await callers.member(req, reply)) ?? null;
+          if (!req.member) return reply.send(notLoggedIn());
+        },
+      },
+      async (req: FastifyRequest<{ Params: { category: string } }>) => {
+        if (!req.member) return notLoggedIn();
+        return handle(req, { owner: { type: 'member', id: req.member.id }, rules: undefined });
+      },
+    );
+
+    scoped.post(
+      fileLibraryAddresses.admin,
+      {
+        bodyLimit: Limits.jsonBodyLimitBytes,
+        config: { xsrf: 'route' },
+        onRequest: async (req, reply) => {
+          req.admin = (await callers.admin(req, reply)) ?? null;
+          if (!req.admin) return reply.send(notLoggedIn());
+          const rights = (['view', 'upload', 'edit', 'delete'] as const).map(fileManagerRule);
+          if (!hasRule(req.admin.rules, rights)) return reply.send(noPermission());
+        },
+      },
+      async (req: FastifyRequest<{ Params: { category: string } }>) => {
+        if (!req.admin) return notLoggedIn();
+        return handle(req, { owner: { type: 'admin', id: 0 }, rules: req.admin.rules });
+      },
+    );
+
+    registerServeRoutes(scoped, { storage, uploads: uploads.repo, thumbnails, trash: ctx.trash });
+  });
+
+  // Listed for the route walks; each action also checks its own right (permissionOf).
+  app.routeRegistry.push(
+    {
+      method: 'POST',
+      path: fileLibraryAddresses.member,
+      area: 'member',
+      rule: undefined,
+      public: false,
+      body: fileManagerRequest,
+    },
+    {
+      method: 'POST',
+      path: fileLibraryAddresses.admin,
+      area: 'admin',
+      rule: fileManagerRule('view'),
+      public: false,
+      body: fileManagerRequest,
+    },
+  );
+}

@@ -1,0 +1,647 @@
+import {
+  fileListPageSize,
+  listCountPagesAhead,
+  unusedCountPagesAhead,
+  type CategoryEditRequest,
+  type CategoryListItem,
+  type CategoryNode,
+  type CategoryResponse,
+  type FileRecord,
+  type ListRequest,
+  type ListResponse,
+  type SaveRequest,
+  type SavedFile,
+  type TrashResponse,
+  type FileUse,
+  type UsageResponse,
+} from '@atrium/shared/contract/files';
+import { Limits } from '@atrium/shared';
+import { render, type Language } from '@atrium/shared/messages/catalogue';
+import { ApiError, message } from '../../http/envelope';
+import { parseDataPath } from '@atrium/shared/data-paths';
+import { about, checkFileName, libraryName } from './upload/index';
+import { UploadRepository } from './upload/index';
+import type { UploadService } from './upload/index';
+import { FileRefs, type UsageRow } from './file-refs';
+import { twinOf } from './file-twins';
+import { toRecord } from './file-row';
+import { describeUsage, labelUsage } from './file-usage';
+import {
+  FilesRepository,
+  type FileFilter,
+  type FileSort,
+  type LibraryScope,
+  type SubtreeScope,
+} from './files.repository';
+import type { CategoryRow, FileRow, FilesDb } from './library.tables';
+
+/** How deep categories nest below the root; "Parent" lists hold the ones that can take a child. */
+const maxCategoryDepth = 6;
+
+const dayMs = 24 * 3_600_000;
+
+function depthOf(path: string): number {
+  return path.split('/').filter(Boolean).length;
+}
+
+/** The order a `list` asks for: newest first unless it names another (name: A to Z first). */
+function listSort(request: ListRequest): FileSort {
+  const key = request.sort ?? 'date';
+  return { key, desc: request.order ? request.order === 'desc' : key !== 'name' };
+}
+
+/** The library of one owner: categories, listing, filing uploads, moves and deletes (SPEC 7.3, DESIGN 6). */
+export class FilesService {
+  private readonly repo: FilesRepository;
+
+  constructor(
+    private readonly db: FilesDb,
+    private readonly uploads: UploadService,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.repo = new FilesRepository(db);
+  }
+
+  /** Whether name search has its trigram index (PostgreSQL without pg_trgm has none). */
+  nameSearchIndexed(): Promise<boolean> {
+    return this.repo.nameSearchIndexed();
+  }
+
+  /** Whether the owner's library holds a file at this path (an avatar must be one's own image). */
+  owns(scope: LibraryScope, path: string): Promise<boolean> {
+    return this.repo.ownsPath(scope, path);
+  }
+
+  /** The category tree; the root is named in `lang`, the language of the request (issue 27). */
+  async category(scope: LibraryScope, lang: Language): Promise<CategoryResponse> {
+    const rows = await this.repo.listCategories(scope);
+    const rootName = render(lang, libraryName(scope.library));
+    const root: CategoryNode = {
+      id: 0,
+      pid: 0,
+      name: rootName,
+      title: rootName,
+      sort: 0,
+      _child: [],
+    };
+    const nodes = new Map<number, CategoryNode>();
+    for (const row of rows) {
+      nodes.set(row.id, {
+        id: row.id,
+        pid: row.pid,
+        name: row.name,
+        title: row.name,
+        sort: row.sort,
+        _child: [],
+      });
+    }
+    for (const row of rows) {
+      const node = nodes.get(row.id);
+      if (node) (nodes.get(row.pid) ?? root)._child.push(node);
+    }
+    const flatten = (
+      node: CategoryNode,
+      depth: number,
+      into: CategoryListItem[],
+      maxDepth: number,
+    ) => {
+      into.push({
+        id: node.id,
+        pid: node.pid,
+        name: node.name,
+        title: node.title,
+        sort: node.sort,
+        depth,
+      });
+      if (depth < maxDepth)
+        for (const child of node._child) flatten(child, depth + 1, into, maxDepth);
+      return into;
+    };
+    const prune = (node: CategoryNode, depth: number): CategoryNode => ({
+      ...node,
+      _child:
+        depth + 1 < maxCategoryDepth ? node._child.map((child) => prune(child, depth + 1)) : [],
+    });
+    const listAll = flatten(root, 0, [], Number.POSITIVE_INFINITY);
+    const parentRoot = prune(root, 0);
+    return {
+      categoryTreeAll: [root],
+      categoryListAll: listAll,
+      categoryTreeParent: [parentRoot],
+      categoryListParent: flatten(parentRoot, 0, [], maxCategoryDepth - 1),
+      categories: listAll.slice(1),
+    };
+  }
+
+  /** The caller's category `id`, or a failure naming the field; 0 is the root. */
+  private async ownCategory(
+    repo: FilesRepository,
+    scope: LibraryScope,
+    id: number,
+    field: string,
+  ): Promise<CategoryRow | undefined> {
+    if (id === 0) return undefined;
+    const row = await repo.getCategory(scope, id);
+    if (!row) throw new ApiError(about(field, message('files.categoryMissing', { id })));
+    return row;
+  }
+
+  async list(scope: LibraryScope, request: ListRequest, origin: string): Promise<ListResponse> {
+    const pageSize = fileListPageSize;
+    const offset = (request.page - 1) * pageSize;
+    const category = await this.ownCategory(this.repo, scope, request.categoryId, 'categoryId');
+    const filter: FileFilter = {
+      keywords: request.keywords ? request.keywords : undefined,
+      types: request.types,
+      from: request.from,
+      to: request.to,
+    };
+    const narrowed =
+      filter.keywords !== undefined ||
+      filter.types !== undefined ||
+      filter.from !== undefined ||
+      filter.to !== undefined;
+    const sort = listSort(request);
+    const newestFirst = sort.key === 'date' && sort.desc;
+    let rows: FileRow[];
+    let total: number;
+    let capped = false;
+    if (narrowed || (request.unused && category)) {
+      // Matches are counted only some pages ahead: a search never counts a million rows.
+      const ahead = narrowed ? listCountPagesAhead : unusedCountPagesAhead;
+      const countUpTo = offset + pageSize * ahead + 1;
+      const subtree = category
+        ? await this.subtreeScope(scope, category.path, countUpTo)
+        : undefined;
+      const found = await this.repo.find(
+        scope,
+        { ...filter, unused: request.unused },
+        sort,
+        subtree,
+        { offset, limit: pageSize, countUpTo },
+      );
+      rows = found.rows;
+      const matched = found.matched ?? 0;
+      capped = matched >= countUpTo;
+      total = capped ? countUpTo - 1 : matched;
+    } else if (!category && !newestFirst) {
+      const counts = await this.repo.libraryCounts(scope);
+      total = request.unused ? counts.unused : counts.files;
+      rows =
+        offset < total
+          ? (
+              await this.repo.find(scope, { unused: request.unused }, sort, undefined, {
+                offset,
+                limit: pageSize,
+              })
+            ).rows
+          : [];
+    } else if (request.unused) {
+      total = (await this.repo.libraryCounts(scope)).unused;
+      rows = offset < total ? await this.repo.pageUnused(scope, offset, pageSize) : [];
+    } else if (!category) {
+      total = await this.repo.libraryCount(scope);
+      rows = offset < total ? await this.repo.pageAll(scope, offset, pageSize) : [];
+    } else if (!newestFirst) {
+      const subtree = await this.subtreeScope(scope, category.path, offset + pageSize);
+      total = subtree.fileCount;
+      rows =
+        offset < total
+          ? (await this.repo.find(scope, {}, sort, subtree, { offset, limit: pageSize })).rows
+          : [];
+    } else {
+      const subtree = await this.repo.subtree(scope, category.path);
+      total = subtree.fileCount;
+      if (offset >= total) rows = [];
+      else if (subtree.categories === 1)
+        rows = await this.repo.pageCategory(scope, category.id, offset, pageSize);
+      else {
+        // Walking the library newest first finds a page after about (offset + pageSize) x
+        // library / subtree rows; gathering the subtree costs its size. Take the cheaper.
+        const library = await this.repo.libraryCount(scope);
+        const dense = ((offset + pageSize) * library) / Math.max(1, total) < total;
+        rows = await this.repo.pageCategories(scope, category.path, offset, pageSize, dense);
+      }
+    }
+    const places = request.withUsage ? await this.placesOf(scope, rows) : undefined;
+    return {
+      records: rows.map((row) => {
+        const record = toRecord(row, origin);
+        const used = places?.get(row.id);
+        return used ? { ...record, usedBy: used.usedBy, usedByHidden: used.hidden } : record;
+      }),
+      total,
+      pageSize,
+      page: request.page,
+      ...(capped ? { totalCapped: true as const } : {}),
+    };
+  }
+
+  /**
+   * A subtree to list in, dense when walking the library in order finds `wanted` of its files
+   * sooner (about wanted x library / subtree rows) than gathering the whole subtree would.
+   */
+  private async subtreeScope(
+    scope: LibraryScope,
+    path: string,
+    wanted: number,
+  ): Promise<SubtreeScope & { fileCount: number }> {
+    const subtree = await this.repo.subtree(scope, path);
+    const library = await this.repo.libraryCount(scope);
+    const size = Math.max(1, subtree.fileCount);
+    return { path, dense: (wanted * library) / size < size, fileCount: subtree.fileCount };
+  }
+
+  /** Files an upload of the caller into its library (SPEC 7.3 `save`), or answers its twin. */
+  async save(scope: LibraryScope, request: SaveRequest, origin: string): Promise<SavedFile> {
+    const parsed = parseDataPath(request.path);
+    if (!parsed) throw new ApiError(about('path', message('files.notUploadPath')));
+    if (parsed.library !== scope.library) {
+      throw new ApiError(
+        about('path', message('files.pathOtherLibrary', { library: libraryName(parsed.library) })),
+      );
+    }
+    const { name } = checkFileName(request.name);
+    const row = await this.db.transaction().execute(async (trx) => {
+      const repo = new FilesRepository(trx);
+      const uploadRepo = new UploadRepository(trx);
+      await this.ownCategory(repo, scope, request.categoryId, 'categoryId');
+      const pending = await uploadRepo.ownedUploads(scope.owner, scope.library, request.path);
+      const blobId =
+        pending[0]?.blobId ??
+        (await uploadRepo.ownsFilePath(scope.owner, scope.library, request.path))?.blobId;
+      if (blobId === undefined) throw new ApiError(about('path', message('files.noSuchUpload')));
+      const twin = await twinOf(trx, uploadRepo, scope, { ...request, name, blobId }, pending);
+      if (twin) return { ...twin, existing: true as const };
+      const blob = await trx
+        .selectFrom('fileBlobs')
+        .select(['id', 'size'])
+        .where('id', '=', blobId)
+        .executeTakeFirst();
+      if (!blob || !(await uploadRepo.addBlobRefs(blob.id, 1)))
+        throw new ApiError(about('path', message('files.uploadPathExpired')));
+      // Places may hold the path already (an upload is usable before it is filed).
+      const useCount = await new FileRefs(trx).countAt(request.path);
+      const file = await repo.insertFile({
+        ownerType: scope.owner.type,
+        ownerId: scope.owner.id,
+        library: scope.library,
+        categoryId: request.categoryId,
+        blobId: blob.id,
+        name,
+        ext: parsed.ext,
+        size: blob.size,
+        path: request.path,
+        createdAt: this.clock(),
+        useCount,
+      });
+      if (pending.length > 0) {
+        await uploadRepo.deleteUploads(pending.map((u) => u.id));
+        await uploadRepo.dropBlobRefs(blob.id, pending.length);
+        // Uploaded again while it sat in the trash (init gave it its old address back): restored.
+        await FilesService.dropBlobs(
+          uploadRepo,
+          await repo.takeTrashed(scope, { path: request.path }),
+        );
+      }
+      await repo.addToCategoryCount(request.categoryId, 1);
+      await repo.addToLibraryCount(scope, 1, useCount === 0 ? 1 : 0);
+      return file;
+    });
+    return 'existing' in row ? { ...toRecord(row, origin), existing: true } : toRecord(row, origin);
+  }
+
+  /** The caller's files with these ids, or a failure when any is not theirs. */
+  private async ownFiles(
+    repo: FilesRepository,
+    scope: LibraryScope,
+    ids: readonly number[],
+  ): Promise<FileRow[]> {
+    const unique = [...new Set(ids)];
+    const rows = await repo.filesByIds(scope, unique);
+    if (rows.length !== unique.length) {
+      const found = new Set(rows.map((r) => r.id));
+      const missing = unique.find((id) => !found.has(id));
+      throw new ApiError(about('id', message('files.fileMissing', { id: missing ?? 0 })));
+    }
+    return rows;
+  }
+
+  private static countByCategory(rows: readonly FileRow[]): Map<number, number> {
+    const counts = new Map<number, number>();
+    for (const row of rows) counts.set(row.categoryId, (counts.get(row.categoryId) ?? 0) + 1);
+    return counts;
+  }
+
+  async fileEdit(scope: LibraryScope, ids: readonly number[], categoryId: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const repo = new FilesRepository(trx);
+      await this.ownCategory(repo, scope, categoryId, 'categoryId');
+      const rows = await this.ownFiles(repo, scope, ids);
+      for (const [from, count] of FilesService.countByCategory(rows))
+        await repo.addToCategoryCount(from, -count);
+      await repo.addToCategoryCount(categoryId, rows.length);
+      await repo.moveFiles(
+        rows.map((r) => r.id),
+        categoryId,
+      );
+    });
+  }
+
+  /**
+   * Deletes the caller's files. A file in use is deleted in the admin library only with `confirm`
+   * (the refusal names the places); a member's own places (avatar, chat images) don't stop it,
+   * and a chat image keeps showing (its reference keeps the bytes).
+   */
+  async fileDelete(scope: LibraryScope, ids: readonly number[], confirm = false): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const repo = new FilesRepository(trx);
+      const refs = new FileRefs(trx);
+      // Locked first: a place pointing at one of them meanwhile is either seen here or refused.
+      const used = await refs.lockForDelete([...new Set(ids)]);
+      const rows = await this.ownFiles(repo, scope, ids);
+      if (used.length > 0 && scope.owner.type === 'admin' && !confirm) {
+        const places = await describeUsage(trx, used);
+        throw new ApiError(about('confirm', message('files.inUse', { places })));
+      }
+      // To the trash: the row keeps its blob reference until the trash lets it go.
+      await repo.trashFiles(rows, this.clock());
+      await this.uncount(repo, scope, rows);
+    });
+  }
+
+  /** Takes files that left the library (to the trash) out of its counters. */
+  private async uncount(
+    repo: FilesRepository,
+    scope: LibraryScope,
+    rows: readonly FileRow[],
+  ): Promise<void> {
+    for (const [from, count] of FilesService.countByCategory(rows))
+      await repo.addToCategoryCount(from, -count);
+    await repo.addToLibraryCount(
+      scope,
+      -rows.length,
+      -rows.filter((row) => row.useCount === 0).length,
+    );
+  }
+
+  /** The trash, the latest deleted first, with when each file goes for good. */
+  async trash(scope: LibraryScope, page: number, origin: string): Promise<TrashResponse> {
+    const pageSize = fileListPageSize;
+    const days = await this.trashDays();
+    const keepMs = days * dayMs;
+    const { rows, total } = await this.repo.trashPage(scope, (page - 1) * pageSize, pageSize);
+    return {
+      records: rows.map((row) => ({
+        ...toRecord({ ...row, useCount: 0 }, origin),
+        deletedAt: row.deletedAt,
+        expiresAt: row.deletedAt + keepMs,
+      })),
+      total,
+      pageSize,
+      page,
+      days,
+    };
+  }
+
+  private async trashDays(): Promise<number> {
+    return (await this.uploads.config()).trashDays ?? Limits.trashDays;
+  }
+
+  /**
+   * Puts files of the trash back where they were (the library's root when their category is
+   * gone), at the same address: places using them show them again.
+   */
+  async restore(scope: LibraryScope, ids: readonly number[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const repo = new FilesRepository(trx);
+      const refs = new FileRefs(trx);
+      const taken = await repo.takeTrashed(scope, [...new Set(ids)]);
+      if (taken.length !== new Set(ids).size) {
+        const found = new Set(taken.map((row) => row.id));
+        const id = ids.find((one) => !found.has(one)) ?? 0;
+        throw new ApiError(about('id', message('files.notInTrash', { id })));
+      }
+      const categories = new Set((await repo.listCategories(scope)).map((category) => category.id));
+      const rows = [];
+      for (const row of taken) {
+        const categoryId = categories.has(row.categoryId) ? row.categoryId : 0;
+        rows.push({ ...row, categoryId, useCount: await refs.countAt(row.path) });
+      }
+      await repo.restoreFiles(rows);
+      for (const [to, count] of FilesService.countByCategory(rows))
+        await repo.addToCategoryCount(to, count);
+      await repo.addToLibraryCount(
+        scope,
+        rows.length,
+        rows.filter((row) => row.useCount === 0).length,
+      );
+    });
+  }
+
+  /** Deletes files of the trash for good (every one with 'all'); their blobs go when unused. */
+  async purge(scope: LibraryScope, ids: readonly number[] | 'all'): Promise<void> {
+    const blobIds = await this.db.transaction().execute(async (trx) => {
+      const taken = await new FilesRepository(trx).takeTrashed(
+        scope,
+        ids === 'all' ? 'all' : [...new Set(ids)],
+      );
+      if (ids !== 'all' && taken.length !== new Set(ids).size) {
+        const found = new Set(taken.map((row) => row.id));
+        const id = ids.find((one) => !found.has(one)) ?? 0;
+        throw new ApiError(about('id', message('files.notInTrash', { id })));
+      }
+      return FilesService.dropBlobs(new UploadRepository(trx), taken);
+    });
+    for (const blobId of blobIds) await this.uploads.collectBlob(blobId);
+  }
+
+  /** Deletes for good what has been in any trash longer than the setting allows; how many. */
+  async purgeExpired(now: number = this.clock()): Promise<number> {
+    const before = now - (await this.trashDays()) * dayMs;
+    let purged = 0;
+    for (;;) {
+      const blobIds = await this.db.transaction().execute(async (trx) => {
+        const taken = await new FilesRepository(trx).takeExpired(before, 100);
+        purged += taken.length;
+        return taken.length ? FilesService.dropBlobs(new UploadRepository(trx), taken) : undefined;
+      });
+      if (!blobIds) return purged;
+      for (const blobId of blobIds) await this.uploads.collectBlob(blobId);
+    }
+  }
+
+  /** Drops the blob reference each row held; the blobs to collect once committed. */
+  private static async dropBlobs(
+    uploads: UploadRepository,
+    rows: readonly { blobId: number }[],
+  ): Promise<number[]> {
+    const perBlob = new Map<number, number>();
+    for (const row of rows) perBlob.set(row.blobId, (perBlob.get(row.blobId) ?? 0) + 1);
+    for (const [blobId, count] of perBlob) await uploads.dropBlobRefs(blobId, count);
+    return [...perBlob.keys()];
+  }
+
+  /**
+   * Replace in place (issue 17): the caller's file `id` takes the bytes of the caller's upload at
+   * `path` and keeps its own address, so every place using it shows the new content. Every file
+   * of the caller at that address changes with it (one address, one content), chat images that
+   * keep their own reference keep the new bytes, and the old blob goes when nothing holds it.
+   */
+  async replace(
+    scope: LibraryScope,
+    id: number,
+    path: string,
+    origin: string,
+  ): Promise<FileRecord> {
+    const parsed = parseDataPath(path);
+    if (!parsed || parsed.library !== scope.library)
+      throw new ApiError(about('path', message('files.notLibraryUpload')));
+    const { row, dropped } = await this.db.transaction().execute(async (trx) => {
+      const repo = new FilesRepository(trx);
+      const uploadRepo = new UploadRepository(trx);
+      const [file] = await repo.lockFiles(scope, [id]);
+      if (!file) throw new ApiError(about('id', message('files.fileMissing', { id })));
+      if (parsed.ext !== file.ext) {
+        throw new ApiError(about('path', message('files.replaceSameType', { ext: file.ext })));
+      }
+      const pending = await uploadRepo.ownedUploads(scope.owner, scope.library, path);
+      const blobId = pending[0]?.blobId;
+      if (blobId === undefined) throw new ApiError(about('path', message('files.noSuchUpload')));
+      const blob = await trx
+        .selectFrom('fileBlobs')
+        .select(['id', 'size'])
+        .where('id', '=', blobId)
+        .executeTakeFirstOrThrow();
+      const atAddress = await repo.lockFilesAt(scope, file.path);
+      const kept = await new FileRefs(trx).keptAt(file.path);
+      const holders = atAddress.length + kept.length;
+      // The new blob's references: the files and keeping places at the address take it, the
+      // pending uploads let go of it.
+      await uploadRepo.addBlobRefs(blob.id, holders);
+      await repo.setBlob(
+        atAddress.map((f) => f.id),
+        blob.id,
+        blob.size,
+      );
+      await new FileRefs(trx).keepBlobAt(file.path, blob.id);
+      await uploadRepo.deleteUploads(pending.map((u) => u.id));
+      await uploadRepo.dropBlobRefs(blob.id, pending.length);
+      const old = [...atAddress.map((f) => f.blobId), ...kept.map((r) => r.blobId)];
+      const dropped = await FilesService.dropBlobs(
+        uploadRepo,
+        old.filter((b) => b !== blob.id).map((b) => ({ blobId: b })),
+      );
+      // Back to one reference each for those that were already on the new blob.
+      const already = old.filter((b) => b === blob.id).length;
+      if (already > 0) await uploadRepo.dropBlobRefs(blob.id, already);
+      const [row] = await repo.filesByIds(scope, [id]);
+      if (!row) throw new ApiError(about('id', message('files.fileMissing', { id })));
+      return { row, dropped };
+    });
+    for (const blobId of dropped) await this.uploads.collectBlob(blobId);
+    return toRecord(row, origin);
+  }
+
+  /** Where each of these files of the caller is used, as far as the caller may see (issue 17). */
+  async usage(scope: LibraryScope, ids: readonly number[]): Promise<UsageResponse> {
+    const rows = await this.ownFiles(this.repo, scope, ids);
+    const places = await this.placesOf(scope, rows);
+    return rows.map((row) => {
+      const { useCount, usedBy, hidden } = places.get(row.id) ?? {
+        useCount: 0,
+        usedBy: [],
+        hidden: 0,
+      };
+      return { id: row.id, useCount, usedBy, hidden };
+    });
+  }
+
+  /**
+   * The places using each of these files, named, as far as the caller may see (the others are
+   * counted as hidden); files nothing uses are not asked about.
+   */
+  async placesOf(
+    scope: LibraryScope,
+    rows: readonly FileRow[],
+  ): Promise<Map<number, { useCount: number; usedBy: FileUse[]; hidden: number }>> {
+    const used = rows.filter((row) => row.useCount > 0);
+    const refs = await new FileRefs(this.db).usageOf([...new Set(used.map((row) => row.path))]);
+    const visible = (ref: UsageRow) =>
+      scope.owner.type === 'admin' || ref.memberId === scope.owner.id;
+    const uses = refs.length ? await labelUsage(this.db, refs.filter(visible)) : new Map();
+    const places = new Map<number, { useCount: number; usedBy: FileUse[]; hidden: number }>();
+    for (const row of rows) {
+      const all = refs.filter((ref) => ref.path === row.path);
+      const usedBy = all.flatMap((ref) => uses.get(ref) ?? []);
+      places.set(row.id, { useCount: all.length, usedBy, hidden: all.length - usedBy.length });
+    }
+    return places;
+  }
+
+  async categoryEdit(scope: LibraryScope, request: CategoryEditRequest): Promise<{ id: number }> {
+    return this.db.transaction().execute(async (trx) => {
+      const repo = new FilesRepository(trx);
+      const now = this.clock();
+      const parent = await this.ownCategory(repo, scope, request.pid, 'pid');
+      const parentPath = parent?.path ?? '/';
+      const parentDepth = depthOf(parentPath);
+      const tooDeep = () =>
+        new ApiError(about('pid', message('files.categoryTooDeep', { max: maxCategoryDepth })));
+
+      if (request.id === 0) {
+        if (parentDepth + 1 > maxCategoryDepth) throw tooDeep();
+        const id = await repo.insertCategory({
+          ownerType: scope.owner.type,
+          ownerId: scope.owner.id,
+          library: scope.library,
+          pid: request.pid,
+          name: request.title,
+          sort: 0,
+          path: parentPath,
+          fileCount: 0,
+          createdAt: now,
+          updatedAt: now,
+        });
+        await repo.updateCategory(id, { path: `${parentPath}${id}/`, updatedAt: now });
+        return { id };
+      }
+
+      const category = await this.ownCategory(repo, scope, request.id, 'id');
+      if (!category) throw new ApiError(about('id', message('files.chooseCategory')));
+      if (request.pid === category.pid) {
+        await repo.updateCategory(category.id, { name: request.title, updatedAt: now });
+        return { id: category.id };
+      }
+      if (parentPath.startsWith(category.path))
+        throw new ApiError(about('pid', message('files.categoryUnderItself')));
+      const height = await repo.subtreeHeight(scope, category.path);
+      if (parentDepth + 1 + height > maxCategoryDepth) throw tooDeep();
+      const newPath = `${parentPath}${category.id}/`;
+      await repo.rewritePaths(scope, category.path, newPath, category.id);
+      await repo.updateCategory(category.id, {
+        name: request.title,
+        pid: request.pid,
+        path: newPath,
+        updatedAt: now,
+      });
+      return { id: category.id };
+    });
+  }
+
+  /** Deletes a category; its files and sub-categories move to its parent, so nothing is lost. */
+  async categoryDelete(scope: LibraryScope, id: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const repo = new FilesRepository(trx);
+      const category = await this.ownCategory(repo, scope, id, 'id');
+      if (!category) throw new ApiError(about('id', message('files.chooseCategory')));
+      const parent = await this.ownCategory(repo, scope, category.pid, 'pid');
+      const now = this.clock();
+      const moved = await repo.moveCategoryFiles(scope, category.id, category.pid);
+      await repo.addToCategoryCount(category.pid, moved);
+      await repo.reparentChildren(scope, category.id, category.pid, now);
+      await repo.rewritePaths(scope, category.path, parent?.path ?? '/', category.id);
+      await repo.deleteCategory(category.id);
+    });
+  }
+}
