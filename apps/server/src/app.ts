@@ -28,7 +28,11 @@ import {
   type ChatOptions,
 } from './features/chat/index';
 import { registerDashboardFeature } from './features/dashboard/index';
-import { libraryImages, registerLibraryFeature, type LibraryFeature } from './features/library/index';
+import {
+  libraryImages,
+  registerLibraryFeature,
+  type LibraryFeature,
+} from './features/library/index';
 import { MembersService, registerMembersFeature } from './features/members/index';
 import { registerRolesFeature } from './features/roles/index';
 import { registerRoomsFeature } from './features/rooms/index';

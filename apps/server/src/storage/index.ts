@@ -21,3 +21,4 @@ export function createStorage(options: StorageOptions): Storage {
 }
 
 export * from './storage';
+export { readAll } from './read-all';

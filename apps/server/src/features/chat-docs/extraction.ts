@@ -1,8 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Readable } from 'node:stream';
 import { every } from '../../every';
 import type { Instances } from '../../instances/instances';
-import type { Storage } from '../../storage/index';
+import { readAll, type Storage } from '../../storage/index';
 import type { ChatDocsRepository, NewPassage } from './chat-docs.repository';
 import type { Embedder } from './embeddings';
 import { message, type MessageRef } from '@atrium/shared/messages/catalogue';
@@ -41,21 +40,6 @@ const defaultOptions: ExtractionOptions = {
 };
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
-
-async function readAll(stream: Readable, limit: number): Promise<Buffer | undefined> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const part = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    size += part.length;
-    if (size > limit) {
-      stream.destroy();
-      return undefined;
-    }
-    parts.push(part);
-  }
-  return Buffer.concat(parts);
-}
 
 /** This job is no longer this instance's (another took it for dead): stop quietly. */
 class Lost extends Error {}

@@ -1,9 +1,8 @@
 import { isImageDataPath, parseDataPath } from '@atrium/shared/data-paths';
-import type { Readable } from 'node:stream';
 import type { Db } from '../../db/index';
 import { FilesRepository } from './files.repository';
 import { filesDb } from './library.tables';
-import type { Storage } from '../../storage/index';
+import { readAll, type Storage } from '../../storage/index';
 import { UploadRepository } from './upload/index';
 
 /** Bigger images are not sent to a model: providers refuse them and they cost a fortune. */
@@ -22,21 +21,6 @@ export interface ImageAccess {
   owns(memberId: number, path: string): Promise<boolean>;
   /** A data: URL of the image, or undefined when it is gone or too big. */
   dataUrl(path: string): Promise<string | undefined>;
-}
-
-async function readAll(stream: Readable, limit: number): Promise<Buffer | undefined> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const part = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    size += part.length;
-    if (size > limit) {
-      stream.destroy();
-      return undefined;
-    }
-    parts.push(part);
-  }
-  return Buffer.concat(parts);
 }
 
 /** The member's image library (files feature) and the blob store behind it. */

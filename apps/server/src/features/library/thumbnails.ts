@@ -1,12 +1,6 @@
 import sharp from 'sharp';
-import { StorageNotFoundError, thumbKey, type Storage } from '../../storage/index';
+import { readAll, StorageNotFoundError, thumbKey, type Storage } from '../../storage/index';
 import { thumbWidth } from './upload/index';
-
-async function readAll(storage: Storage, key: string): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const part of await storage.read(key)) parts.push(part as Buffer);
-  return Buffer.concat(parts);
-}
 
 /**
  * Grid thumbnails: made once per blob with sharp (240 px wide WebP) and kept in storage next to
@@ -20,7 +14,7 @@ export class Thumbnails {
   async get(blobName: string, blobKey: string): Promise<Buffer> {
     const key = thumbKey(blobName, thumbWidth);
     try {
-      return await readAll(this.storage, key);
+      return await readAll(await this.storage.read(key));
     } catch (error) {
       if (!(error instanceof StorageNotFoundError)) throw error;
     }
@@ -33,7 +27,7 @@ export class Thumbnails {
   }
 
   private async render(blobKey: string, key: string): Promise<Buffer> {
-    const source = await readAll(this.storage, blobKey);
+    const source = await readAll(await this.storage.read(blobKey));
     const thumb = await sharp(source, { animated: false })
       .rotate()
       .resize({ width: thumbWidth, withoutEnlargement: true })
