@@ -17,6 +17,7 @@ import {
 } from '../chat/chat.testing';
 import { FileRefs, holdFiles } from './file-refs';
 import { FilesRepository } from './files.repository';
+import { TrashRepository } from './trash.repository';
 import { FileClient, useUploadConfig } from './library.testing';
 
 /** A small PNG, different for each seed (so each upload is a blob of its own). */
@@ -382,7 +383,10 @@ describe.each(testDbKinds)('where files are used (%s)', (kind) => {
         const scope = { owner: { type: 'admin' as const, id: 0 }, library: 'image' as const };
         const repo = new FilesRepository(filesDb(trx));
         await new FileRefs(filesDb(trx)).lockForDelete([b.id]);
-        await repo.trashFiles(await repo.filesByIds(scope, [b.id]), Date.now());
+        await new TrashRepository(filesDb(trx)).trashFiles(
+          await repo.filesByIds(scope, [b.id]),
+          Date.now(),
+        );
         await repo.addToCategoryCount(0, -1);
         await repo.addToLibraryCount(scope, -1, -1);
         pointing = saveRoom({ ...room, cover: b.path });

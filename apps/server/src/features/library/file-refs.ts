@@ -3,7 +3,7 @@ import { PostgresAdapter, type Kysely } from 'kysely';
 import { filesDb, type FilesDb } from './library.tables';
 import type { Database, Db } from '../../db/index';
 import { ApiError, message, type MessageRef } from '../../http/envelope';
-import { UploadRepository } from './upload/index';
+import { BlobsRepository } from './blobs.repository';
 
 /** One place that holds paths: a room, the site settings (0), a member, an admin, a message. */
 export interface RefHolder {
@@ -55,11 +55,11 @@ const key = (kind: string, path: string) => `${kind}\n${path}`;
  */
 export class FileRefs {
   private readonly postgres: boolean;
-  private readonly blobs: UploadRepository;
+  private readonly blobs: BlobsRepository;
 
   constructor(private readonly db: FilesDb) {
     this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-    this.blobs = new UploadRepository(db);
+    this.blobs = new BlobsRepository(db);
   }
 
   /** Makes `holder`'s references exactly `refs` (of its kinds). Throws, naming the field, when a new one names no file. */

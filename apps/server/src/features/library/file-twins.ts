@@ -1,5 +1,5 @@
 import type { FileRow, FilesDb } from './library.tables';
-import type { UploadRepository } from './upload/index';
+import type { UploadRecords } from './upload/index';
 import { FileRefs } from './file-refs';
 import type { LibraryScope } from './files.repository';
 
@@ -37,7 +37,7 @@ function findTwin(
  */
 export async function twinOf(
   db: FilesDb,
-  uploads: UploadRepository,
+  uploads: UploadRecords,
   scope: LibraryScope,
   request: { path: string; name: string; categoryId: number; blobId: number },
   pending: readonly { id: number }[],
@@ -46,7 +46,7 @@ export async function twinOf(
   const twin = await findTwin(db, scope, request.categoryId, blobId, request.name);
   if (!twin || pending.length === 0 || (await new FileRefs(db).countAt(request.path)) > 0)
     return twin;
-  await uploads.deleteUploads(pending.map((u) => u.id));
-  await uploads.dropBlobRefs(blobId, pending.length);
+  await uploads.unsaved.deleteUploads(pending.map((u) => u.id));
+  await uploads.blobs.dropBlobRefs(blobId, pending.length);
   return twin;
 }

@@ -1,6 +1,5 @@
 import type { Library } from '@atrium/shared/contract/files';
 import { PostgresAdapter, sql, type Insertable, type SqlBool } from 'kysely';
-import { prepare } from '../../db/prepared';
 import { containsText, containsTextIlike, trigramIndex } from '../../db/search';
 import {
   categoryColumns,
@@ -14,6 +13,14 @@ import {
   type OwnerType,
   type TrashedRow,
 } from './library.tables';
+import {
+  ftsQuery,
+  listing,
+  ownedCategories,
+  ownedFiles,
+  trigramMinLength,
+  type FtsTables,
+} from './file-listing.queries';
 
 export interface LibraryScope {
   owner: Owner;
@@ -47,155 +54,6 @@ export interface FileFilter {
 export interface SubtreeScope {
   path: string;
   dense: boolean;
-}
-
-/** The FTS5 table over `files.name` (SQLite, migration 2026_11_29_7000). */
-type FtsTables = {
-  filesFts: { rowid: number; name: string };
-};
-
-/** The trigram tokenizer indexes runs of 3 characters: shorter words cannot be looked up. */
-const trigramMinLength = 3;
-
-/** `text` as one FTS5 phrase: with the trigram tokenizer, a case-folded substring match. */
-function ftsPhrase(text: string): string {
-  return `"${text.replace(/"/g, '""')}"`;
-}
-
-/** Longer ASCII words than this look up only some of their trigrams (see ftsQuery). */
-const allTrigramsUpTo = 6;
-
-/**
- * The FTS5 query for a substring search, and the lower-cased text each row it finds must hold
- * when the query alone does not prove it. A phrase opens one cursor per trigram and checks their
- * positions: a long one costs most of a search. Longer ASCII words look up every third trigram
- * and the last (so every character is covered) and the row is checked with `instr(lower())`,
- * which folds ASCII case exactly as the index does. Other text stays a phrase.
- */
-function ftsQuery(text: string): { match: string; check?: string } {
-  if (text.length <= allTrigramsUpTo || !/^[\x20-\x7e]+$/.test(text))
-    return { match: ftsPhrase(text) };
-  const lower = text.toLowerCase();
-  const starts = new Set<number>();
-  for (let at = 0; at + trigramMinLength <= lower.length; at += trigramMinLength) starts.add(at);
-  starts.add(lower.length - trigramMinLength);
-  const trigrams = [...starts].map((at) => ftsPhrase(lower.slice(at, at + trigramMinLength)));
-  return { match: trigrams.join(' AND '), check: lower };
-}
-
-/** One owner's library of a table: the where-clause every query here starts from. */
-function ownedFiles(db: FilesDb, type: OwnerType, owner: number, library: Library) {
-  return db
-    .selectFrom('files')
-    .where('ownerType', '=', type)
-    .where('ownerId', '=', owner)
-    .where('library', '=', library);
-}
-
-function ownedCategories(db: FilesDb, type: OwnerType, owner: number, library: Library) {
-  return db
-    .selectFrom('fileCategories')
-    .where('ownerType', '=', type)
-    .where('ownerId', '=', owner)
-    .where('library', '=', library);
-}
-
-/** Newest first over the whole library, or only among the files nothing uses. */
-function newestFirst(unused: boolean) {
-  return prepare(
-    (
-      db: FilesDb,
-      type: OwnerType,
-      owner: number,
-      library: Library,
-      offset: number,
-      limit: number,
-    ) => {
-      const query = ownedFiles(db, type, owner, library).select(fileColumns);
-      return (unused ? query.where('useCount', '=', 0) : query)
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .offset(offset);
-    },
-  );
-}
-
-/** The listing queries, built once (see PreparedQuery): `list` runs them on every page. */
-const listing = {
-  category: prepare((db: FilesDb, type: OwnerType, owner: number, library: Library, id: number) =>
-    ownedCategories(db, type, owner, library).select(categoryColumns).where('id', '=', id),
-  ),
-  libraryCount: prepare((db: FilesDb, type: OwnerType, owner: number, library: Library) =>
-    db
-      .selectFrom('fileLibraryStats')
-      .select(['fileCount', 'unusedCount'])
-      .where('ownerType', '=', type)
-      .where('ownerId', '=', owner)
-      .where('library', '=', library),
-  ),
-  subtree: prepare(
-    (db: FilesDb, type: OwnerType, owner: number, library: Library, pathPrefix: string) =>
-      ownedCategories(db, type, owner, library)
-        .select((eb) => [
-          eb.fn.countAll<number>().as('categories'),
-          // bigint on PostgreSQL, where sum() of a bigint column would be numeric (a string).
-          sql<number>`cast(coalesce(sum(${sql.ref('fileCount')}), 0) as bigint)`.as('fileCount'),
-        ])
-        .where('path', 'like', pathPrefix),
-  ),
-  /** Newest first over the whole library. */
-  pageAll: newestFirst(false),
-  /** Newest first among the library's files nothing uses (the unused filter at the root). */
-  pageUnused: newestFirst(true),
-  pageCategory: prepare(
-    (
-      db: FilesDb,
-      type: OwnerType,
-      owner: number,
-      library: Library,
-      categoryId: number,
-      offset: number,
-      limit: number,
-    ) =>
-      ownedFiles(db, type, owner, library)
-        .select(fileColumns)
-        .where('categoryId', '=', categoryId)
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .offset(offset),
-  ),
-  ...pageCategoriesQueries(),
-};
-
-/**
- * Newest first in a set of categories (a path prefix). `dense` (the set holds a large share of
- * the library) walks the library newest first and keeps matching rows; `sparse` gathers the rows
- * of each category through the category index and sorts them, cheaper for a small share.
- */
-function pageCategoriesQueries() {
-  const build = (dense: boolean) =>
-    prepare(
-      (
-        db: FilesDb,
-        type: OwnerType,
-        owner: number,
-        library: Library,
-        pathPrefix: string,
-        offset: number,
-        limit: number,
-      ) => {
-        const inSubtree = ownedCategories(db, type, owner, library)
-          .select('id')
-          .where('path', 'like', pathPrefix);
-        const query = ownedFiles(db, type, owner, library).select(fileColumns);
-        // Unary plus keeps the planner off the category index, so it walks the id order instead.
-        const filtered = dense
-          ? query.where(sql<number>`+category_id`, 'in', inSubtree)
-          : query.where('categoryId', 'in', inSubtree);
-        return filtered.orderBy('id', 'desc').limit(limit).offset(offset);
-      },
-    );
-  return { pageDense: build(true), pageSparse: build(false) };
 }
 
 /** Categories, files and their counters of one owner's library (Kysely only, dialect-neutral). */
@@ -546,108 +404,6 @@ export class FilesRepository {
     await this.db.updateTable('files').set({ blobId, size }).where('id', 'in', ids).execute();
   }
 
-  /** Moves files to the trash as they are, noting when. */
-  async trashFiles(rows: readonly FileRow[], deletedAt: number): Promise<void> {
-    if (rows.length === 0) return;
-    await this.db
-      .insertInto('trashedFiles')
-      .values(
-        rows.map((row) => ({
-          id: row.id,
-          ownerType: row.ownerType,
-          ownerId: row.ownerId,
-          library: row.library,
-          categoryId: row.categoryId,
-          blobId: row.blobId,
-          name: row.name,
-          ext: row.ext,
-          size: row.size,
-          path: row.path,
-          createdAt: row.createdAt,
-          deletedAt,
-        })),
-      )
-      .execute();
-    await this.deleteFiles(rows.map((row) => row.id));
-  }
-
-  private trashed(scope: LibraryScope) {
-    return this.db
-      .selectFrom('trashedFiles')
-      .where('ownerType', '=', scope.owner.type)
-      .where('ownerId', '=', scope.owner.id)
-      .where('library', '=', scope.library);
-  }
-
-  /** A page of the trash, the latest deleted first, with how many it holds. */
-  async trashPage(
-    scope: LibraryScope,
-    offset: number,
-    limit: number,
-  ): Promise<{ rows: TrashedRow[]; total: number }> {
-    const counted = await this.trashed(scope)
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .executeTakeFirst();
-    const total = Number(counted?.n ?? 0);
-    const rows =
-      offset < total
-        ? await this.trashed(scope)
-            .selectAll()
-            .orderBy('deletedAt', 'desc')
-            .orderBy('id', 'desc')
-            .limit(limit)
-            .offset(offset)
-            .execute()
-        : [];
-    return { rows, total };
-  }
-
-  /**
-   * Takes files out of the owner's trash: these ids, all of them, or those at one address (an
-   * upload saved again there: restored). Deleting first claims them, so two requests racing for
-   * a file never both act on it. Answers the rows.
-   */
-  takeTrashed(
-    scope: LibraryScope,
-    which: readonly number[] | 'all' | { path: string },
-  ): Promise<TrashedRow[]> {
-    let query = this.db
-      .deleteFrom('trashedFiles')
-      .where('ownerType', '=', scope.owner.type)
-      .where('ownerId', '=', scope.owner.id)
-      .where('library', '=', scope.library);
-    if (typeof which === 'object' && 'path' in which) query = query.where('path', '=', which.path);
-    else if (which !== 'all') query = query.where('id', 'in', which);
-    return query.returningAll().execute();
-  }
-
-  /** Takes up to `limit` files deleted before `before` out of every trash. */
-  takeExpired(before: number, limit: number): Promise<TrashedRow[]> {
-    return this.db
-      .deleteFrom('trashedFiles')
-      .where(
-        'id',
-        'in',
-        this.db
-          .selectFrom('trashedFiles')
-          .select('id')
-          .where('deletedAt', '<', before)
-          .orderBy('deletedAt')
-          .limit(limit),
-      )
-      .returningAll()
-      .execute();
-  }
-
-  /** Puts trashed rows back as files, with their use counts as they are now. */
-  async restoreFiles(rows: readonly (TrashedRow & { useCount: number })[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.db
-      .insertInto('files')
-      .values(rows.map(({ deletedAt: _deleted, ...row }) => row))
-      .execute();
-  }
-
   /** Whether the name search index exists: always on SQLite (FTS5 is built in). */
   async nameSearchIndexed(): Promise<boolean> {
     if (!(this.db.getExecutor().adapter instanceof PostgresAdapter)) return true;
@@ -664,5 +420,31 @@ export class FilesRepository {
       .limit(1)
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  /** The newest address of the owner's library files of this blob under this extension. */
+  async newestPathOf(
+    scope: LibraryScope,
+    blobId: number,
+    ext: string,
+  ): Promise<string | undefined> {
+    const row = await this.files(scope)
+      .select('path')
+      .where('blobId', '=', blobId)
+      .where('ext', '=', ext)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.path;
+  }
+
+  /** The blob behind the owner's library file with this path, if there is one. */
+  async blobIdAt(scope: LibraryScope, path: string): Promise<number | undefined> {
+    const row = await this.files(scope)
+      .select('blobId')
+      .where('path', '=', path)
+      .limit(1)
+      .executeTakeFirst();
+    return row?.blobId;
   }
 }

@@ -39,7 +39,9 @@ import {
   type UploadService,
 } from './upload/index';
 import type { fileLibraryCallers, LibraryAuth } from './file-library-callers';
+import type { CategoriesService } from './categories.service';
 import type { FilesService } from './files.service';
+import type { TrashService } from './trash.service';
 import type { LibraryScope } from './files.repository';
 import { registerServeRoutes } from './serve.routes';
 import type { Thumbnails } from './thumbnails';
@@ -92,6 +94,8 @@ export interface FileManagerContext {
   config: Config;
   uploads: UploadService;
   files: FilesService;
+  categories: CategoriesService;
+  trashBin: TrashService;
   storage: Storage;
   thumbnails: Thumbnails;
   grants: UploadGrants;
@@ -110,7 +114,7 @@ export async function registerFileManagerRoutes(
   app: FastifyInstance,
   ctx: FileManagerContext,
 ): Promise<void> {
-  const { uploads, files, storage, thumbnails, grants, callers } = ctx;
+  const { uploads, files, categories, trashBin, storage, thumbnails, grants, callers } = ctx;
   const deps = { config: ctx.config };
   const originOf = (req: FastifyRequest) =>
     deps.config.publicUrl ?? `${req.protocol}://${req.host}`;
@@ -130,7 +134,7 @@ export async function registerFileManagerRoutes(
       case 'save':
         return files.save(scope, body, origin);
       case 'category':
-        return files.category(scope, lang);
+        return categories.category(scope, lang);
       case 'list':
         return files.list(scope, body, origin);
       case 'fileEdit':
@@ -142,15 +146,15 @@ export async function registerFileManagerRoutes(
       case 'replace':
         return files.replace(scope, body.id, body.path, origin);
       case 'trash':
-        return ctx.trash.links.present(await files.trash(scope, body.page, origin), origin);
+        return ctx.trash.links.present(await trashBin.trash(scope, body.page, origin), origin);
       case 'restore':
-        return files.restore(scope, body.id);
+        return trashBin.restore(scope, body.id);
       case 'purge':
-        return files.purge(scope, body.all ? 'all' : (body.id ?? []));
+        return trashBin.purge(scope, body.all ? 'all' : (body.id ?? []));
       case 'categoryEdit':
-        return files.categoryEdit(scope, body);
+        return categories.categoryEdit(scope, body);
       case 'categoryDelete':
-        return files.categoryDelete(scope, body.id);
+        return categories.categoryDelete(scope, body.id);
       case 'categoryDeletePreview':
         return ctx.categoryPreview.of(scope, body.id, lang);
     }
@@ -328,7 +332,12 @@ export async function registerFileManagerRoutes(
       },
     );
 
-    registerServeRoutes(scoped, { storage, uploads: uploads.repo, thumbnails, trash: ctx.trash });
+    registerServeRoutes(scoped, {
+      storage,
+      blobs: uploads.repo.blobs,
+      thumbnails,
+      trash: ctx.trash,
+    });
   });
 
   // Listed for the route walks; each action also checks its own right (permissionOf).

@@ -2,26 +2,18 @@ import {
   fileListPageSize,
   listCountPagesAhead,
   unusedCountPagesAhead,
-  type CategoryEditRequest,
-  type CategoryListItem,
-  type CategoryNode,
-  type CategoryResponse,
   type FileRecord,
+  type FileUse,
   type ListRequest,
   type ListResponse,
   type SaveRequest,
   type SavedFile,
-  type TrashResponse,
-  type FileUse,
   type UsageResponse,
 } from '@atrium/shared/contract/files';
-import { Limits } from '@atrium/shared';
-import { render, type Language } from '@atrium/shared/messages/catalogue';
-import { ApiError, message } from '../../http/envelope';
 import { parseDataPath } from '@atrium/shared/data-paths';
-import { about, checkFileName, libraryName } from './upload/index';
-import { UploadRepository } from './upload/index';
-import type { UploadService } from './upload/index';
+import { ApiError, message } from '../../http/envelope';
+import { ownCategory } from './categories.service';
+import { countByCategory } from './category-counts';
 import { FileRefs, type UsageRow } from './file-refs';
 import { twinOf } from './file-twins';
 import { toRecord } from './file-row';
@@ -33,16 +25,15 @@ import {
   type LibraryScope,
   type SubtreeScope,
 } from './files.repository';
-import type { CategoryRow, FileRow, FilesDb } from './library.tables';
-
-/** How deep categories nest below the root; "Parent" lists hold the ones that can take a child. */
-const maxCategoryDepth = 6;
-
-const dayMs = 24 * 3_600_000;
-
-function depthOf(path: string): number {
-  return path.split('/').filter(Boolean).length;
-}
+import type { FileRow, FilesDb } from './library.tables';
+import { TrashRepository } from './trash.repository';
+import {
+  about,
+  checkFileName,
+  libraryName,
+  uploadRecords,
+  type UploadService,
+} from './upload/index';
 
 /** The order a `list` asks for: newest first unless it names another (name: A to Z first). */
 function listSort(request: ListRequest): FileSort {
@@ -50,7 +41,10 @@ function listSort(request: ListRequest): FileSort {
   return { key, desc: request.order ? request.order === 'desc' : key !== 'name' };
 }
 
-/** The library of one owner: categories, listing, filing uploads, moves and deletes (SPEC 7.3, DESIGN 6). */
+/**
+ * The files of one owner's library: listing, filing uploads, moves, deletes to the trash,
+ * replacing content and where each is used (SPEC 7.3, DESIGN 6).
+ */
 export class FilesService {
   private readonly repo: FilesRepository;
 
@@ -72,84 +66,10 @@ export class FilesService {
     return this.repo.ownsPath(scope, path);
   }
 
-  /** The category tree; the root is named in `lang`, the language of the request (issue 27). */
-  async category(scope: LibraryScope, lang: Language): Promise<CategoryResponse> {
-    const rows = await this.repo.listCategories(scope);
-    const rootName = render(lang, libraryName(scope.library));
-    const root: CategoryNode = {
-      id: 0,
-      pid: 0,
-      name: rootName,
-      title: rootName,
-      sort: 0,
-      _child: [],
-    };
-    const nodes = new Map<number, CategoryNode>();
-    for (const row of rows) {
-      nodes.set(row.id, {
-        id: row.id,
-        pid: row.pid,
-        name: row.name,
-        title: row.name,
-        sort: row.sort,
-        _child: [],
-      });
-    }
-    for (const row of rows) {
-      const node = nodes.get(row.id);
-      if (node) (nodes.get(row.pid) ?? root)._child.push(node);
-    }
-    const flatten = (
-      node: CategoryNode,
-      depth: number,
-      into: CategoryListItem[],
-      maxDepth: number,
-    ) => {
-      into.push({
-        id: node.id,
-        pid: node.pid,
-        name: node.name,
-        title: node.title,
-        sort: node.sort,
-        depth,
-      });
-      if (depth < maxDepth)
-        for (const child of node._child) flatten(child, depth + 1, into, maxDepth);
-      return into;
-    };
-    const prune = (node: CategoryNode, depth: number): CategoryNode => ({
-      ...node,
-      _child:
-        depth + 1 < maxCategoryDepth ? node._child.map((child) => prune(child, depth + 1)) : [],
-    });
-    const listAll = flatten(root, 0, [], Number.POSITIVE_INFINITY);
-    const parentRoot = prune(root, 0);
-    return {
-      categoryTreeAll: [root],
-      categoryListAll: listAll,
-      categoryTreeParent: [parentRoot],
-      categoryListParent: flatten(parentRoot, 0, [], maxCategoryDepth - 1),
-      categories: listAll.slice(1),
-    };
-  }
-
-  /** The caller's category `id`, or a failure naming the field; 0 is the root. */
-  private async ownCategory(
-    repo: FilesRepository,
-    scope: LibraryScope,
-    id: number,
-    field: string,
-  ): Promise<CategoryRow | undefined> {
-    if (id === 0) return undefined;
-    const row = await repo.getCategory(scope, id);
-    if (!row) throw new ApiError(about(field, message('files.categoryMissing', { id })));
-    return row;
-  }
-
   async list(scope: LibraryScope, request: ListRequest, origin: string): Promise<ListResponse> {
     const pageSize = fileListPageSize;
     const offset = (request.page - 1) * pageSize;
-    const category = await this.ownCategory(this.repo, scope, request.categoryId, 'categoryId');
+    const category = await ownCategory(this.repo, scope, request.categoryId, 'categoryId');
     const filter: FileFilter = {
       keywords: request.keywords ? request.keywords : undefined,
       types: request.types,
@@ -264,12 +184,14 @@ export class FilesService {
     const { name } = checkFileName(request.name);
     const row = await this.db.transaction().execute(async (trx) => {
       const repo = new FilesRepository(trx);
-      const uploadRepo = new UploadRepository(trx);
-      await this.ownCategory(repo, scope, request.categoryId, 'categoryId');
-      const pending = await uploadRepo.ownedUploads(scope.owner, scope.library, request.path);
-      const blobId =
-        pending[0]?.blobId ??
-        (await uploadRepo.ownsFilePath(scope.owner, scope.library, request.path))?.blobId;
+      const uploadRepo = uploadRecords(trx);
+      await ownCategory(repo, scope, request.categoryId, 'categoryId');
+      const pending = await uploadRepo.unsaved.ownedUploads(
+        scope.owner,
+        scope.library,
+        request.path,
+      );
+      const blobId = pending[0]?.blobId ?? (await repo.blobIdAt(scope, request.path));
       if (blobId === undefined) throw new ApiError(about('path', message('files.noSuchUpload')));
       const twin = await twinOf(trx, uploadRepo, scope, { ...request, name, blobId }, pending);
       if (twin) return { ...twin, existing: true as const };
@@ -278,7 +200,7 @@ export class FilesService {
         .select(['id', 'size'])
         .where('id', '=', blobId)
         .executeTakeFirst();
-      if (!blob || !(await uploadRepo.addBlobRefs(blob.id, 1)))
+      if (!blob || !(await uploadRepo.blobs.addBlobRefs(blob.id, 1)))
         throw new ApiError(about('path', message('files.uploadPathExpired')));
       // Places may hold the path already (an upload is usable before it is filed).
       const useCount = await new FileRefs(trx).countAt(request.path);
@@ -296,12 +218,11 @@ export class FilesService {
         useCount,
       });
       if (pending.length > 0) {
-        await uploadRepo.deleteUploads(pending.map((u) => u.id));
-        await uploadRepo.dropBlobRefs(blob.id, pending.length);
+        await uploadRepo.unsaved.deleteUploads(pending.map((u) => u.id));
+        await uploadRepo.blobs.dropBlobRefs(blob.id, pending.length);
         // Uploaded again while it sat in the trash (init gave it its old address back): restored.
-        await FilesService.dropBlobs(
-          uploadRepo,
-          await repo.takeTrashed(scope, { path: request.path }),
+        await uploadRepo.blobs.dropRefsOf(
+          await new TrashRepository(trx).takeTrashed(scope, { path: request.path }),
         );
       }
       await repo.addToCategoryCount(request.categoryId, 1);
@@ -327,18 +248,12 @@ export class FilesService {
     return rows;
   }
 
-  private static countByCategory(rows: readonly FileRow[]): Map<number, number> {
-    const counts = new Map<number, number>();
-    for (const row of rows) counts.set(row.categoryId, (counts.get(row.categoryId) ?? 0) + 1);
-    return counts;
-  }
-
   async fileEdit(scope: LibraryScope, ids: readonly number[], categoryId: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const repo = new FilesRepository(trx);
-      await this.ownCategory(repo, scope, categoryId, 'categoryId');
+      await ownCategory(repo, scope, categoryId, 'categoryId');
       const rows = await this.ownFiles(repo, scope, ids);
-      for (const [from, count] of FilesService.countByCategory(rows))
+      for (const [from, count] of countByCategory(rows))
         await repo.addToCategoryCount(from, -count);
       await repo.addToCategoryCount(categoryId, rows.length);
       await repo.moveFiles(
@@ -365,7 +280,7 @@ export class FilesService {
         throw new ApiError(about('confirm', message('files.inUse', { places })));
       }
       // To the trash: the row keeps its blob reference until the trash lets it go.
-      await repo.trashFiles(rows, this.clock());
+      await new TrashRepository(trx).trashFiles(rows, this.clock());
       await this.uncount(repo, scope, rows);
     });
   }
@@ -376,110 +291,12 @@ export class FilesService {
     scope: LibraryScope,
     rows: readonly FileRow[],
   ): Promise<void> {
-    for (const [from, count] of FilesService.countByCategory(rows))
-      await repo.addToCategoryCount(from, -count);
+    for (const [from, count] of countByCategory(rows)) await repo.addToCategoryCount(from, -count);
     await repo.addToLibraryCount(
       scope,
       -rows.length,
       -rows.filter((row) => row.useCount === 0).length,
     );
-  }
-
-  /** The trash, the latest deleted first, with when each file goes for good. */
-  async trash(scope: LibraryScope, page: number, origin: string): Promise<TrashResponse> {
-    const pageSize = fileListPageSize;
-    const days = await this.trashDays();
-    const keepMs = days * dayMs;
-    const { rows, total } = await this.repo.trashPage(scope, (page - 1) * pageSize, pageSize);
-    return {
-      records: rows.map((row) => ({
-        ...toRecord({ ...row, useCount: 0 }, origin),
-        deletedAt: row.deletedAt,
-        expiresAt: row.deletedAt + keepMs,
-      })),
-      total,
-      pageSize,
-      page,
-      days,
-    };
-  }
-
-  private async trashDays(): Promise<number> {
-    return (await this.uploads.config()).trashDays ?? Limits.trashDays;
-  }
-
-  /**
-   * Puts files of the trash back where they were (the library's root when their category is
-   * gone), at the same address: places using them show them again.
-   */
-  async restore(scope: LibraryScope, ids: readonly number[]): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const repo = new FilesRepository(trx);
-      const refs = new FileRefs(trx);
-      const taken = await repo.takeTrashed(scope, [...new Set(ids)]);
-      if (taken.length !== new Set(ids).size) {
-        const found = new Set(taken.map((row) => row.id));
-        const id = ids.find((one) => !found.has(one)) ?? 0;
-        throw new ApiError(about('id', message('files.notInTrash', { id })));
-      }
-      const categories = new Set((await repo.listCategories(scope)).map((category) => category.id));
-      const rows = [];
-      for (const row of taken) {
-        const categoryId = categories.has(row.categoryId) ? row.categoryId : 0;
-        rows.push({ ...row, categoryId, useCount: await refs.countAt(row.path) });
-      }
-      await repo.restoreFiles(rows);
-      for (const [to, count] of FilesService.countByCategory(rows))
-        await repo.addToCategoryCount(to, count);
-      await repo.addToLibraryCount(
-        scope,
-        rows.length,
-        rows.filter((row) => row.useCount === 0).length,
-      );
-    });
-  }
-
-  /** Deletes files of the trash for good (every one with 'all'); their blobs go when unused. */
-  async purge(scope: LibraryScope, ids: readonly number[] | 'all'): Promise<void> {
-    const blobIds = await this.db.transaction().execute(async (trx) => {
-      const taken = await new FilesRepository(trx).takeTrashed(
-        scope,
-        ids === 'all' ? 'all' : [...new Set(ids)],
-      );
-      if (ids !== 'all' && taken.length !== new Set(ids).size) {
-        const found = new Set(taken.map((row) => row.id));
-        const id = ids.find((one) => !found.has(one)) ?? 0;
-        throw new ApiError(about('id', message('files.notInTrash', { id })));
-      }
-      return FilesService.dropBlobs(new UploadRepository(trx), taken);
-    });
-    for (const blobId of blobIds) await this.uploads.collectBlob(blobId);
-  }
-
-  /** Deletes for good what has been in any trash longer than the setting allows; how many. */
-  async purgeExpired(now: number = this.clock()): Promise<number> {
-    const before = now - (await this.trashDays()) * dayMs;
-    let purged = 0;
-    for (;;) {
-      const blobIds = await this.db.transaction().execute(async (trx) => {
-        const taken = await new FilesRepository(trx).takeExpired(before, 100);
-        purged += taken.length;
-        return taken.length ? FilesService.dropBlobs(new UploadRepository(trx), taken) : undefined;
-      });
-      if (!blobIds) return purged;
-      for (const blobId of blobIds) await this.uploads.collectBlob(blobId);
-    }
-  }
-
-  /** Drops the blob reference each row held; the blobs to collect once committed. */
-  private static async dropBlobs(
-    uploads: UploadRepository,
-    rows: readonly { blobId: number }[],
-  ): Promise<number[]> {
-    const perBlob = new Map<number, number>();
-    for (const row of rows) perBlob.set(row.blobId, (perBlob.get(row.blobId) ?? 0) + 1);
-    for (const [blobId, count] of perBlob) await uploads.dropBlobRefs(blobId, count);
-    return [...perBlob.keys()];
   }
 
   /**
@@ -499,13 +316,13 @@ export class FilesService {
       throw new ApiError(about('path', message('files.notLibraryUpload')));
     const { row, dropped } = await this.db.transaction().execute(async (trx) => {
       const repo = new FilesRepository(trx);
-      const uploadRepo = new UploadRepository(trx);
+      const uploadRepo = uploadRecords(trx);
       const [file] = await repo.lockFiles(scope, [id]);
       if (!file) throw new ApiError(about('id', message('files.fileMissing', { id })));
       if (parsed.ext !== file.ext) {
         throw new ApiError(about('path', message('files.replaceSameType', { ext: file.ext })));
       }
-      const pending = await uploadRepo.ownedUploads(scope.owner, scope.library, path);
+      const pending = await uploadRepo.unsaved.ownedUploads(scope.owner, scope.library, path);
       const blobId = pending[0]?.blobId;
       if (blobId === undefined) throw new ApiError(about('path', message('files.noSuchUpload')));
       const blob = await trx
@@ -518,23 +335,22 @@ export class FilesService {
       const holders = atAddress.length + kept.length;
       // The new blob's references: the files and keeping places at the address take it, the
       // pending uploads let go of it.
-      await uploadRepo.addBlobRefs(blob.id, holders);
+      await uploadRepo.blobs.addBlobRefs(blob.id, holders);
       await repo.setBlob(
         atAddress.map((f) => f.id),
         blob.id,
         blob.size,
       );
       await new FileRefs(trx).keepBlobAt(file.path, blob.id);
-      await uploadRepo.deleteUploads(pending.map((u) => u.id));
-      await uploadRepo.dropBlobRefs(blob.id, pending.length);
+      await uploadRepo.unsaved.deleteUploads(pending.map((u) => u.id));
+      await uploadRepo.blobs.dropBlobRefs(blob.id, pending.length);
       const old = [...atAddress.map((f) => f.blobId), ...kept.map((r) => r.blobId)];
-      const dropped = await FilesService.dropBlobs(
-        uploadRepo,
+      const dropped = await uploadRepo.blobs.dropRefsOf(
         old.filter((b) => b !== blob.id).map((b) => ({ blobId: b })),
       );
       // Back to one reference each for those that were already on the new blob.
       const already = old.filter((b) => b === blob.id).length;
-      if (already > 0) await uploadRepo.dropBlobRefs(blob.id, already);
+      if (already > 0) await uploadRepo.blobs.dropBlobRefs(blob.id, already);
       const [row] = await repo.filesByIds(scope, [id]);
       if (!row) throw new ApiError(about('id', message('files.fileMissing', { id })));
       return { row, dropped };
@@ -577,71 +393,5 @@ export class FilesService {
       places.set(row.id, { useCount: all.length, usedBy, hidden: all.length - usedBy.length });
     }
     return places;
-  }
-
-  async categoryEdit(scope: LibraryScope, request: CategoryEditRequest): Promise<{ id: number }> {
-    return this.db.transaction().execute(async (trx) => {
-      const repo = new FilesRepository(trx);
-      const now = this.clock();
-      const parent = await this.ownCategory(repo, scope, request.pid, 'pid');
-      const parentPath = parent?.path ?? '/';
-      const parentDepth = depthOf(parentPath);
-      const tooDeep = () =>
-        new ApiError(about('pid', message('files.categoryTooDeep', { max: maxCategoryDepth })));
-
-      if (request.id === 0) {
-        if (parentDepth + 1 > maxCategoryDepth) throw tooDeep();
-        const id = await repo.insertCategory({
-          ownerType: scope.owner.type,
-          ownerId: scope.owner.id,
-          library: scope.library,
-          pid: request.pid,
-          name: request.title,
-          sort: 0,
-          path: parentPath,
-          fileCount: 0,
-          createdAt: now,
-          updatedAt: now,
-        });
-        await repo.updateCategory(id, { path: `${parentPath}${id}/`, updatedAt: now });
-        return { id };
-      }
-
-      const category = await this.ownCategory(repo, scope, request.id, 'id');
-      if (!category) throw new ApiError(about('id', message('files.chooseCategory')));
-      if (request.pid === category.pid) {
-        await repo.updateCategory(category.id, { name: request.title, updatedAt: now });
-        return { id: category.id };
-      }
-      if (parentPath.startsWith(category.path))
-        throw new ApiError(about('pid', message('files.categoryUnderItself')));
-      const height = await repo.subtreeHeight(scope, category.path);
-      if (parentDepth + 1 + height > maxCategoryDepth) throw tooDeep();
-      const newPath = `${parentPath}${category.id}/`;
-      await repo.rewritePaths(scope, category.path, newPath, category.id);
-      await repo.updateCategory(category.id, {
-        name: request.title,
-        pid: request.pid,
-        path: newPath,
-        updatedAt: now,
-      });
-      return { id: category.id };
-    });
-  }
-
-  /** Deletes a category; its files and sub-categories move to its parent, so nothing is lost. */
-  async categoryDelete(scope: LibraryScope, id: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const repo = new FilesRepository(trx);
-      const category = await this.ownCategory(repo, scope, id, 'id');
-      if (!category) throw new ApiError(about('id', message('files.chooseCategory')));
-      const parent = await this.ownCategory(repo, scope, category.pid, 'pid');
-      const now = this.clock();
-      const moved = await repo.moveCategoryFiles(scope, category.id, category.pid);
-      await repo.addToCategoryCount(category.pid, moved);
-      await repo.reparentChildren(scope, category.id, category.pid, now);
-      await repo.rewritePaths(scope, category.path, parent?.path ?? '/', category.id);
-      await repo.deleteCategory(category.id);
-    });
   }
 }

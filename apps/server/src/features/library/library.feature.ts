@@ -7,7 +7,9 @@ import { createStorage, type Storage, type StorageOptions } from '../../storage/
 import { UploadGrants, UploadService, type SettingsReader } from './upload/index';
 import { fileLibraryCallers } from './file-library-callers';
 import { registerFileManagerRoutes } from './files.routes';
+import { CategoriesService } from './categories.service';
 import { FilesService } from './files.service';
+import { TrashService } from './trash.service';
 import { Thumbnails } from './thumbnails';
 import { CategoryDeletePreview } from './category-delete-preview';
 import { TrashLinks } from './trash-links';
@@ -41,6 +43,7 @@ export interface LibraryFeatureDeps {
 export interface LibraryFeature {
   uploads: UploadService;
   files: FilesService;
+  trash: TrashService;
   storage: Storage;
 }
 
@@ -67,6 +70,8 @@ export async function registerLibraryFeature(
     log,
   });
   const files = new FilesService(db, uploads, now);
+  const categories = new CategoriesService(db, now);
+  const trash = new TrashService(db, uploads, now);
   if (!(await files.nameSearchIndexed()))
     log.warn(
       'pg_trgm is not available (migration 2026_11_29_7000 could not create it): file library name search runs without an index',
@@ -84,7 +89,7 @@ export async function registerLibraryFeature(
     (deps.sweepIntervalMs ?? 3_600_000) > 0
       ? every(
           deps.sweepIntervalMs ?? 3_600_000,
-          () => files.purgeExpired(),
+          () => trash.purgeExpired(),
           (error) => log.warn({ err: error }, 'trash purge failed'),
         )
       : undefined;
@@ -98,6 +103,8 @@ export async function registerLibraryFeature(
     config: deps.config,
     uploads,
     files,
+    categories,
+    trashBin: trash,
     storage,
     thumbnails,
     grants,
@@ -108,5 +115,5 @@ export async function registerLibraryFeature(
     },
     categoryPreview: new CategoryDeletePreview(db, files),
   });
-  return { uploads, files, storage };
+  return { uploads, files, trash, storage };
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/index';
 import { FilesRepository } from './files.repository';
 import { filesDb } from './library.tables';
 import { readAll, type Storage } from '../../storage/index';
-import { UploadRepository } from './upload/index';
+import { BlobsRepository } from './blobs.repository';
 
 /** Bigger images are not sent to a model: providers refuse them and they cost a fortune. */
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -26,7 +26,7 @@ export interface ImageAccess {
 /** The member's image library (files feature) and the blob store behind it. */
 export function libraryImages(db: Db, storage: Storage): ImageAccess {
   const files = new FilesRepository(filesDb(db));
-  const uploads = new UploadRepository(filesDb(db));
+  const blobs = new BlobsRepository(filesDb(db));
   return {
     async owns(memberId, path) {
       if (!isImageDataPath(path)) return false;
@@ -35,7 +35,7 @@ export function libraryImages(db: Db, storage: Storage): ImageAccess {
     async dataUrl(path) {
       const parsed = parseDataPath(path);
       const mime = parsed ? mimeOf[parsed.ext] : undefined;
-      const blob = mime ? await uploads.blobAt([path]) : undefined;
+      const blob = mime ? await blobs.blobAt([path]) : undefined;
       if (!blob) return undefined;
       const key = blob.storageKey;
       const stat = await storage.stat(key);

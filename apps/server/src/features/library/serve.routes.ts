@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { outageOf } from '../../http/unavailable';
 import type { ByteRange, Storage } from '../../storage/index';
 import { parseDataPath, thumbnailSource } from '@atrium/shared/data-paths';
-import type { UploadRepository } from './upload/index';
+import type { BlobsRepository } from './blobs.repository';
 import { presentationOf, uploadCsp } from './content-types';
 import type { Thumbnails } from './thumbnails';
 import type { TrashLinkParams, TrashLinks } from './trash-links';
@@ -169,7 +169,7 @@ export function registerServeRoutes(
   app: FastifyInstance,
   deps: {
     storage: Storage;
-    uploads: UploadRepository;
+    blobs: BlobsRepository;
     thumbnails: Thumbnails;
     trash: { links: TrashLinks; file: (id: number) => Promise<TrashedFileRef | undefined> };
   },
@@ -178,7 +178,7 @@ export function registerServeRoutes(
     '/data/thumb/:library/:prefix/:file',
     async (req: FastifyRequest<{ Params: FileParams }>, reply) => {
       const { library, prefix, file } = req.params;
-      const blob = await deps.uploads.blobAt(thumbnailSources(library, prefix, file));
+      const blob = await deps.blobs.blobAt(thumbnailSources(library, prefix, file));
       if (!blob) return notFound(reply);
       return sendThumb(req, reply, deps.thumbnails, blob, revalidate);
     },
@@ -191,7 +191,7 @@ export function registerServeRoutes(
       const path = `/data/${library}/${prefix}/${file}`;
       const parsed = parseDataPath(path);
       if (!parsed) return notFound(reply);
-      const blob = await deps.uploads.blobAt([path]);
+      const blob = await deps.blobs.blobAt([path]);
       if (!blob) return notFound(reply);
       const name = parsed.sha256 ? `${parsed.sha256.slice(0, 16)}.${parsed.ext}` : file;
       return sendFile(req, reply, deps.storage, blob, parsed.ext, name, revalidate);
@@ -205,7 +205,7 @@ export function registerServeRoutes(
     async (req: FastifyRequest<{ Params: TrashLinkParams & { file: string } }>, reply) => {
       const link = deps.trash.links.verify(req.params);
       const trashed = link ? await deps.trash.file(link.id) : undefined;
-      const blob = trashed ? await deps.uploads.getBlob(trashed.blobId) : undefined;
+      const blob = trashed ? await deps.blobs.getBlob(trashed.blobId) : undefined;
       if (!link || !trashed || !blob || blob.refCount <= 0) return notFound(reply);
       if (link.kind === 'thumb') {
         if (!(Limits.imageExtensions as readonly string[]).includes(trashed.ext))

@@ -171,9 +171,9 @@ describe.each(testDbKinds)('the library trash (%s)', (kind) => {
     await ok(c, { action: 'fileDelete', id: [file.id] });
     const trash = await ok<TrashResponse>(c, { action: 'trash' });
     expect(trash.records[0]?.expiresAt).toBe((trash.records[0]?.deletedAt ?? 0) + 2 * dayMs);
-    const files = t.app.features.files.files;
-    expect(await files.purgeExpired(t.clock.now() + dayMs)).toBe(0);
-    expect(await files.purgeExpired(t.clock.now() + 3 * dayMs)).toBeGreaterThanOrEqual(1);
+    const trashBin = t.app.features.files.trash;
+    expect(await trashBin.purgeExpired(t.clock.now() + dayMs)).toBe(0);
+    expect(await trashBin.purgeExpired(t.clock.now() + 3 * dayMs)).toBeGreaterThanOrEqual(1);
     expect(ids(await ok<TrashResponse>(c, { action: 'trash' }))).not.toContain(file.id);
     await useUploadConfig(t);
   });

@@ -11,7 +11,7 @@ import {
 import { stagingOf } from './running-hash';
 import { LeaseLost, type Log, type UploadLeases } from './upload-leases';
 import { newAddress } from './upload-rules';
-import { UploadRepository } from './upload.repository';
+import { uploadRecords, type UploadRecords } from './upload-records';
 
 /** Width of library thumbnails. */
 export const thumbWidth = 240;
@@ -86,7 +86,7 @@ export async function sameBytes(a: Readable, b: Readable): Promise<boolean> {
  */
 export class BlobStore {
   constructor(
-    private readonly repo: UploadRepository,
+    private readonly repo: UploadRecords,
     private readonly storage: Storage,
     private readonly leases: UploadLeases,
     private readonly instanceId: string,
@@ -116,15 +116,22 @@ export class BlobStore {
     size: number,
     stripped: boolean | undefined,
   ): Promise<string | undefined> {
-    const blob = await this.repo.findOwnedBlob(of.owner, of.library, of.ext, md5, size, stripped);
+    const blob = await this.repo.blobs.findOwnedBlob(
+      of.owner,
+      of.library,
+      of.ext,
+      md5,
+      size,
+      stripped,
+    );
     if (!blob) return undefined;
     const path =
-      (await this.repo.trashedPathOf(of.owner, of.library, blob.id, of.ext)) ??
+      (await this.repo.paths.trashedPathOf(of.owner, of.library, blob.id, of.ext)) ??
       newAddress(of.library, of.name, of.ext);
     const taken = await this.repo.db.transaction().execute(async (trx) => {
-      const repo = new UploadRepository(trx);
-      if (!(await repo.addBlobRefs(blob.id, 1))) return false;
-      await repo.insertUpload({ ...this.uploadRow(of, path), blobId: blob.id });
+      const repo = uploadRecords(trx);
+      if (!(await repo.blobs.addBlobRefs(blob.id, 1))) return false;
+      await repo.unsaved.insertUpload({ ...this.uploadRow(of, path), blobId: blob.id });
       return true;
     });
     return taken ? path : undefined;
@@ -140,7 +147,7 @@ export class BlobStore {
     const read = bytes
       ? () => Promise.resolve(Readable.from([bytes]))
       : () => this.storage.readStaging(staging);
-    for (const blob of await this.repo.blobsLike(session.md5, session.size)) {
+    for (const blob of await this.repo.blobs.blobsLike(session.md5, session.size)) {
       if (await this.equalTo(blob, read)) return blob.name;
     }
     return newBlobName();
@@ -167,14 +174,14 @@ export class BlobStore {
       { owner, library: session.library, name: session.name, ext: session.ext },
       path,
     );
-    const existing = await this.repo.findBlobByName(name);
+    const existing = await this.repo.blobs.findBlobByName(name);
     if (existing) {
       await this.leases.fence();
       const shared = await this.repo.db.transaction().execute(async (trx) => {
-        const repo = new UploadRepository(trx);
-        if (!(await repo.addBlobRefs(existing.id, 1))) return false;
-        await repo.insertUpload({ ...upload, blobId: existing.id });
-        if (!(await repo.deleteFinishedSession(session.id, me))) throw new LeaseLost();
+        const repo = uploadRecords(trx);
+        if (!(await repo.blobs.addBlobRefs(existing.id, 1))) return false;
+        await repo.unsaved.insertUpload({ ...upload, blobId: existing.id });
+        if (!(await repo.sessions.deleteFinishedSession(session.id, me))) throw new LeaseLost();
         return true;
       });
       if (shared) {
@@ -194,7 +201,7 @@ export class BlobStore {
       // finish cut short after the move finds the bytes there (and the sweep leaves them).
       name = newBlobName();
       await this.leases.fence();
-      if (!(await this.repo.saveVerified(session.id, me, name))) throw new LeaseLost();
+      if (!(await this.repo.sessions.saveVerified(session.id, me, name))) throw new LeaseLost();
     }
     const key = blobKey(name);
     if (bytes) {
@@ -213,8 +220,8 @@ export class BlobStore {
     }
     await this.leases.fence();
     await this.repo.db.transaction().execute(async (trx) => {
-      const repo = new UploadRepository(trx);
-      const blobId = await repo.insertBlob({
+      const repo = uploadRecords(trx);
+      const blobId = await repo.blobs.insertBlob({
         name,
         md5: session.md5,
         size,
@@ -223,17 +230,17 @@ export class BlobStore {
         storageKey: key,
         createdAt: this.clock(),
       });
-      await repo.insertUpload({ ...upload, blobId });
-      if (!(await repo.deleteFinishedSession(session.id, me))) throw new LeaseLost();
+      await repo.unsaved.insertUpload({ ...upload, blobId });
+      if (!(await repo.sessions.deleteFinishedSession(session.id, me))) throw new LeaseLost();
     });
     return path;
   }
 
   /** Deletes a blob nothing points at any more, with its thumbnail. */
   async collect(blobId: number): Promise<void> {
-    const blob = await this.repo.getBlob(blobId);
+    const blob = await this.repo.blobs.getBlob(blobId);
     if (!blob || blob.refCount > 0) return;
-    if (!(await this.repo.deleteBlobIfUnreferenced(blob.id))) return;
+    if (!(await this.repo.blobs.deleteBlobIfUnreferenced(blob.id))) return;
     await this.storage.delete(blob.storageKey);
     await this.storage.delete(thumbKey(blob.name, thumbWidth));
   }

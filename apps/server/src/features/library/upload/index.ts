@@ -10,5 +10,6 @@ export {
   uploadSettingKey,
   type SettingsReader,
 } from './upload-rules';
-export { UploadRepository } from './upload.repository';
+export { uploadRecords, type UploadRecords } from './upload-records';
+export { UnsavedUploadsRepository } from './unsaved-uploads.repository';
 export { UploadService, thumbWidth } from './upload.service';

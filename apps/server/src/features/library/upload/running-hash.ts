@@ -10,7 +10,7 @@ import {
 import type { ChunkRow, SessionRow } from '../library.tables';
 import { outageOf } from '../../../http/unavailable';
 import { Hasher } from './hasher';
-import type { UploadRepository } from './upload.repository';
+import type { UploadRecords } from './upload-records';
 
 /** Gives a chunk's body buffer back to its owner; with the buffer when it was handed away. */
 export type Release = (returned?: ArrayBuffer) => void;
@@ -30,7 +30,7 @@ export interface HashJob {
 
 /**
  * A running MD5 to save with the session: `state` after chunk `to`, to be written only where the
- * saved one still stands at chunk `from` (see `UploadRepository.saveHashState`).
+ * saved one still stands at chunk `from` (see `SessionsRepository.saveHashState`).
  */
 export interface HashSave {
   from: number;
@@ -115,7 +115,7 @@ class StagingSync {
 class LaneLost extends Error {}
 
 export interface RunningHashesDeps {
-  repo: UploadRepository;
+  repo: UploadRecords;
   storage: Storage;
   instances: Instances;
   log?: { warn(obj: object, msg: string): void } | undefined;
@@ -407,11 +407,13 @@ export class RunningHashes {
       // A row read earlier only ever lags: it answers for a chunk it shows folded or next, never
       // for one it shows behind (that chunk may have been saved since).
       const current =
-        known && known.hashedChunks >= index ? known : await this.deps.repo.getSession(session.id);
+        known && known.hashedChunks >= index
+          ? known
+          : await this.deps.repo.sessions.getSession(session.id);
       known = undefined;
       if (!current || current.hashedChunks > index) return undefined;
       if (current.hashedChunks === index) return this.openLane(current);
-      const front = await this.deps.repo.getChunk(current.id, current.hashedChunks);
+      const front = await this.deps.repo.chunks.getChunk(current.id, current.hashedChunks);
       if (front && (await this.orphaned(front))) {
         if (!(await this.readBack(current, front))) return undefined;
         continue;
@@ -534,7 +536,9 @@ export class RunningHashes {
   private write(sessionId: number, lane: Lane, save: HashSave): void {
     lane.writes = lane.writes.then(async () => {
       try {
-        if (!(await this.deps.repo.saveHashState(sessionId, save.from, save.to, save.state)))
+        if (
+          !(await this.deps.repo.sessions.saveHashState(sessionId, save.from, save.to, save.state))
+        )
           throw new LaneLost('another fold saved these chunks first');
         this.wake(sessionId);
       } catch (error) {

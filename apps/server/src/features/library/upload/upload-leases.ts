@@ -6,7 +6,7 @@ import type { ChunkWriter } from '../../../storage/index';
 import type { SessionRow } from '../library.tables';
 import type { FileSink } from './chunk-form';
 import { retryUpload } from './upload-rules';
-import type { UploadRepository } from './upload.repository';
+import type { UploadRecords } from './upload-records';
 
 /**
  * Chunk claims and finish leases are held while their instance lives (DESIGN 2). These bounds are
@@ -86,7 +86,7 @@ export class UploadLeases {
   private readonly pollMs: number;
 
   constructor(
-    private readonly repo: UploadRepository,
+    private readonly repo: UploadRecords,
     private readonly instances: Instances,
     private readonly clock: () => number,
     private readonly log: Log | undefined,
@@ -127,14 +127,14 @@ export class UploadLeases {
     while (current && (await this.finishingElsewhere(current))) {
       if (performance.now() >= deadline) throw new ApiError(message('files.beingFinished'));
       await sleep(this.pollMs);
-      current = await this.repo.getSession(session.id);
+      current = await this.repo.sessions.getSession(session.id);
     }
   }
 
   /** Takes the lease to finish the session; false while a live instance holds it. */
   claimFinish(sessionId: number): Promise<boolean> {
     const now = this.clock();
-    return this.repo.claimFinish(
+    return this.repo.sessions.claimFinish(
       sessionId,
       this.instances.id,
       now,
@@ -145,7 +145,7 @@ export class UploadLeases {
 
   /** Gives the finish lease up (nothing when the session was dropped or the lease taken over). */
   async releaseFinish(sessionId: number): Promise<void> {
-    await this.repo
+    await this.repo.sessions
       .releaseFinish(sessionId, this.instances.id, this.clock())
       .catch((failure: unknown) => {
         this.log?.warn({ err: failure, sessionId }, 'could not give up a finish lease');
@@ -162,7 +162,7 @@ export class UploadLeases {
     const now = this.clock();
     let claimed: boolean;
     try {
-      claimed = await this.repo.claimChunk(
+      claimed = await this.repo.chunks.claimChunk(
         sessionId,
         index,
         { token, instanceId: this.instances.id },
@@ -172,7 +172,7 @@ export class UploadLeases {
       );
     } catch (error) {
       // The session went away meanwhile (its claims go with it).
-      if (!(await this.repo.getSession(sessionId)))
+      if (!(await this.repo.sessions.getSession(sessionId)))
         throw retryUpload(message('files.noUploadInProgress'));
       throw error;
     }
@@ -183,9 +183,11 @@ export class UploadLeases {
       release: async () => {
         if (released) return;
         released = true;
-        await this.repo.releaseChunkClaim(sessionId, index, token).catch((error: unknown) => {
-          this.log?.warn({ err: error, sessionId }, 'could not give up an upload chunk claim');
-        });
+        await this.repo.chunks
+          .releaseChunkClaim(sessionId, index, token)
+          .catch((error: unknown) => {
+            this.log?.warn({ err: error, sessionId }, 'could not give up an upload chunk claim');
+          });
       },
       recorded: () => {
         released = true;
@@ -202,7 +204,7 @@ export class UploadLeases {
     for (;;) {
       const claim = await this.claimChunk(sessionId, index);
       if (claim) return claim;
-      if (await this.repo.getChunk(sessionId, index)) return undefined;
+      if (await this.repo.chunks.getChunk(sessionId, index)) return undefined;
       if (performance.now() >= deadline) {
         throw new ApiError(message('files.chunkBusy'));
       }

@@ -3,7 +3,7 @@ import type { SessionRow } from '../library.tables';
 import { blobNameOfKey, type ListedObject, type Storage } from '../../../storage/index';
 import type { BlobStore } from './blob-store';
 import type { Log } from './upload-leases';
-import { UploadRepository } from './upload.repository';
+import { uploadRecords, type UploadRecords } from './upload-records';
 
 /** Sessions untouched and uploads unsaved for this long are swept (DESIGN 6). */
 export const uploadTtlMs = 24 * 3_600_000;
@@ -28,7 +28,7 @@ export interface SweepResult {
  */
 export class UploadSweeper {
   constructor(
-    private readonly repo: UploadRepository,
+    private readonly repo: UploadRecords,
     private readonly storage: Storage,
     private readonly blobs: BlobStore,
     private readonly dropSession: (session: SessionRow) => Promise<void>,
@@ -39,9 +39,9 @@ export class UploadSweeper {
     const before = now - uploadTtlMs;
     const result: SweepResult = { sessions: 0, uploads: 0, blobs: 0, orphans: 0 };
     for (
-      let batch = await this.repo.expiredSessions(before, 100);
+      let batch = await this.repo.sessions.expiredSessions(before, 100);
       batch.length > 0;
-      batch = await this.repo.expiredSessions(before, 100)
+      batch = await this.repo.sessions.expiredSessions(before, 100)
     ) {
       for (const session of batch) {
         await this.dropSession(session);
@@ -49,23 +49,23 @@ export class UploadSweeper {
       }
     }
     for (
-      let batch = await this.repo.expiredUploads(before, 100);
+      let batch = await this.repo.unsaved.expiredUploads(before, 100);
       batch.length > 0;
-      batch = await this.repo.expiredUploads(before, 100)
+      batch = await this.repo.unsaved.expiredUploads(before, 100)
     ) {
       for (const upload of batch) {
         await this.repo.db.transaction().execute(async (trx) => {
-          const repo = new UploadRepository(trx);
-          await repo.deleteUploads([upload.id]);
-          await repo.dropBlobRefs(upload.blobId, 1);
+          const repo = uploadRecords(trx);
+          await repo.unsaved.deleteUploads([upload.id]);
+          await repo.blobs.dropBlobRefs(upload.blobId, 1);
         });
         result.uploads += 1;
       }
     }
     for (
-      let batch = await this.repo.unreferencedBlobs(100);
+      let batch = await this.repo.blobs.unreferencedBlobs(100);
       batch.length > 0;
-      batch = await this.repo.unreferencedBlobs(100)
+      batch = await this.repo.blobs.unreferencedBlobs(100)
     ) {
       for (const blob of batch) {
         await this.blobs.collect(blob.id);
@@ -83,7 +83,7 @@ export class UploadSweeper {
     for await (const page of this.storage.list('staging')) {
       for (const object of old(page)) {
         // Asked one at a time, right before deleting: a session may have been opened since.
-        if ((await this.repo.stagingInUse([object.key])).size > 0) continue;
+        if ((await this.repo.sessions.stagingInUse([object.key])).size > 0) continue;
         await this.storage.abort({ key: object.key, uploadId: object.uploadId ?? null });
         deleted += 1;
       }
@@ -91,7 +91,7 @@ export class UploadSweeper {
     for (const area of ['blobs', 'thumbs'] as const) {
       for await (const page of this.storage.list(area)) {
         const candidates = old(page);
-        const inUse = await this.repo.blobNamesInUse([
+        const inUse = await this.repo.blobs.blobNamesInUse([
           ...new Set(candidates.flatMap((object) => blobNameOfKey(object.key) ?? [])),
         ]);
         for (const object of candidates) {
@@ -99,7 +99,8 @@ export class UploadSweeper {
           // A thumbnail's temporary file is never kept this long; anything else unknown is kept.
           const leftover = object.key.endsWith('.tmp');
           if (!leftover && (!name || inUse.has(name))) continue;
-          if (!leftover && name && (await this.repo.blobNamesInUse([name])).size > 0) continue;
+          if (!leftover && name && (await this.repo.blobs.blobNamesInUse([name])).size > 0)
+            continue;
           await this.storage.delete(object.key);
           deleted += 1;
         }

@@ -17,13 +17,7 @@ import { filesDb, type Owner } from '../library.tables';
 import type { MigrationDb } from '../../../db/columns';
 import type { Storage } from '../../../storage/index';
 import { down, up } from '../../../db/migrations/2026_11_28_1000_upload_one_pass';
-import {
-  FileClient,
-  md5Of,
-  testChunkSize,
-  textFile,
-  useUploadConfig,
-} from '../library.testing';
+import { FileClient, md5Of, testChunkSize, textFile, useUploadConfig } from '../library.testing';
 import { UploadService } from './upload.service';
 
 /** A promise the test lets go of (Node 20 has no Promise.withResolvers). */

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import type {
   ChunkFields,
   ChunkResponse,
@@ -13,6 +12,7 @@ import { ApiError, message } from '../../../http/envelope';
 import type { Instances } from '../../../instances/instances';
 import {
   StorageDamagedError,
+  readAll,
   StorageNotFoundError,
   type ChunkReceipt,
   type Storage,
@@ -36,7 +36,8 @@ import {
   type SettingsReader,
 } from './upload-rules';
 import { UploadSweeper, type SweepResult } from './upload-sweeper';
-import { sessionKeyColumns, UploadRepository, type SessionKey } from './upload.repository';
+import { sessionKeyColumns, type SessionKey } from './sessions.repository';
+import { uploadRecords, type UploadRecords } from './upload-records';
 import { MalformedImage, stripMetadata, stripsMetadata } from './strip-metadata/index';
 import { tapUploadChunk } from '../../../ops/taps';
 
@@ -59,12 +60,6 @@ export const maxStrippedSize = 256 * 1024 * 1024;
 function stripsIn(config: UploadConfig, library: Library, ext: string): boolean | undefined {
   if (!stripsMetadata(ext)) return undefined;
   return config.category[library].keepMetadata !== true;
-}
-
-async function readWhole(stream: Readable): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const part of stream) parts.push(part as Buffer);
-  return Buffer.concat(parts);
 }
 
 export interface UploadServiceDeps {
@@ -158,7 +153,7 @@ export interface ChunkBody {
  * left behind is freed by `UploadSweeper`.
  */
 export class UploadService {
-  readonly repo: UploadRepository;
+  readonly repo: UploadRecords;
   private readonly storage: Storage;
   private readonly instances: Instances;
   private readonly settings: SettingsReader | undefined;
@@ -170,7 +165,7 @@ export class UploadService {
   private readonly sweeper: UploadSweeper;
 
   constructor(deps: UploadServiceDeps) {
-    this.repo = new UploadRepository(deps.db);
+    this.repo = uploadRecords(deps.db);
     this.storage = deps.storage;
     this.instances = deps.instances;
     this.settings = deps.settings;
@@ -234,7 +229,7 @@ export class UploadService {
 
     const instant = await this.blobs.shareOwned({ owner, library, name, ext }, md5, size, stripped);
     if (instant) {
-      const leftover = await this.repo.findSession(key);
+      const leftover = await this.repo.sessions.findSession(key);
       if (leftover) await this.resetSession(leftover);
       return {
         chunkUploaded: chunks,
@@ -246,7 +241,7 @@ export class UploadService {
       };
     }
 
-    let session = await this.repo.findSession(key);
+    let session = await this.repo.sessions.findSession(key);
     if (session && session.chunkSize !== chunkSize) {
       // The admin changed the chunk size: chunk boundaries no longer line up, start over.
       await this.resetSession(session);
@@ -255,11 +250,11 @@ export class UploadService {
     if (session?.verifiedBlob) {
       // Verified by a finish cut short (its bytes may be on their way to the content address
       // already, out of staging): the last chunk, sent again, completes it.
-      await this.repo.touchSession(session.id, this.clock());
+      await this.repo.sessions.touchSession(session.id, this.clock());
       return { chunkUploaded: chunks - 1, chunks, chunkSize, missing: [[chunks - 1, chunks]] };
     }
     if (session) {
-      const receipts = (await this.repo.listChunks(session.id)).map(receiptOf);
+      const receipts = (await this.repo.chunks.listChunks(session.id)).map(receiptOf);
       const stored = await this.storage.storedChunks(stagingOf(session), chunkSize, receipts);
       if (stored.length !== receipts.length) {
         this.log?.warn(
@@ -268,7 +263,7 @@ export class UploadService {
         );
         await this.resetSession(session);
       } else {
-        await this.repo.touchSession(session.id, this.clock());
+        await this.repo.sessions.touchSession(session.id, this.clock());
         // With every chunk held but no result yet (a lost answer or a crash while finishing), the
         // client re-sends the last chunk, which finishes the upload.
         return {
@@ -291,7 +286,7 @@ export class UploadService {
   ): Promise<void> {
     const staging = await this.storage.beginUpload();
     const now = this.clock();
-    const id = await this.repo.insertSession({
+    const id = await this.repo.sessions.insertSession({
       ...sessionKeyColumns(key),
       ext,
       chunkSize,
@@ -354,7 +349,7 @@ export class UploadService {
     const expected = chunk.index < chunks - 1 ? chunkSize : chunk.size - chunkSize * (chunks - 1);
     const blob =
       chunk.chunks === chunks && chunk.index < chunks && received === expected
-        ? await this.repo.findOwnedBlob(
+        ? await this.repo.blobs.findOwnedBlob(
             owner,
             library,
             chunk.ext,
@@ -363,7 +358,7 @@ export class UploadService {
             stripsIn(config, library, chunk.ext),
           )
         : undefined;
-    const path = blob && (await this.repo.ownedPathOf(owner, library, blob.id, chunk.ext));
+    const path = blob && (await this.repo.paths.ownedPathOf(owner, library, blob.id, chunk.ext));
     if (!path) throw new NoUploadInProgress(chunk);
     return {
       chunkUploaded: chunks,
@@ -386,7 +381,10 @@ export class UploadService {
     const index = parseStrictInteger('chunk', fields.chunk);
     // An index past any integer column is refused below (chunks fit one); not asked about here.
     const asked = index <= int32Max ? index : -1;
-    const found = await this.repo.findSessionHolding({ owner, library, md5, size, name }, asked);
+    const found = await this.repo.sessions.findSessionHolding(
+      { owner, library, md5, size, name },
+      asked,
+    );
     if (!found) {
       // Types and sizes were checked when the session was opened; without one, they are now.
       checkAllowed(await this.config(), library, ext, size);
@@ -512,7 +510,7 @@ export class UploadService {
       }
     }
     // Held already (sent again, or recorded by the request this one waited for).
-    counts ??= await this.repo.touchSession(session.id, this.clock());
+    counts ??= await this.repo.sessions.touchSession(session.id, this.clock());
     if (!counts) throw retryUpload(message('files.noUploadInProgress'));
     if (counts.heldChunks === session.chunks) return this.finish(session, origin);
     return { chunkUploaded: counts.contiguousChunks, chunks: session.chunks };
@@ -560,7 +558,7 @@ export class UploadService {
       counts = await this.repo.db
         .transaction()
         .execute((trx) =>
-          new UploadRepository(trx).recordClaimedChunk(row, claim.token, this.clock(), save),
+          uploadRecords(trx).chunks.recordClaimedChunk(row, claim.token, this.clock(), save),
         );
     } catch (error) {
       if (save) this.hashes.landed(session.id, save, undefined);
@@ -573,7 +571,7 @@ export class UploadService {
       tapUploadChunk(receipt.size);
       return counts;
     }
-    if (!(await this.repo.getSession(session.id)))
+    if (!(await this.repo.sessions.getSession(session.id)))
       throw retryUpload(message('files.noUploadInProgress'));
     throw new ApiError(message('files.chunkTakenOver'));
   }
@@ -587,7 +585,7 @@ export class UploadService {
   private async finish(held: SessionRow, origin: string): Promise<ChunkResponse> {
     if (!(await this.leases.claimFinish(held.id)))
       throw new ApiError(message('files.beingFinished'));
-    const session = (await this.repo.getSession(held.id)) ?? held;
+    const session = (await this.repo.sessions.getSession(held.id)) ?? held;
     try {
       const verified = session.verifiedBlob
         ? { blob: session.verifiedBlob, form: await this.storedForm(session) }
@@ -627,7 +625,7 @@ export class UploadService {
     const bytes = () =>
       (rewritten ??= (async () => {
         const staging = stagingOf(session);
-        const sent = await readWhole(await this.storage.readStaging(staging));
+        const sent = await readAll(await this.storage.readStaging(staging));
         const out = stripMetadata(sent, session.ext);
         return out === sent ? undefined : out;
       })());
@@ -642,10 +640,10 @@ export class UploadService {
    */
   private async verify(session: SessionRow): Promise<{ blob: string; form: StoredForm }> {
     const staging = stagingOf(session);
-    const receipts = (await this.repo.listChunks(session.id)).map(receiptOf);
+    const receipts = (await this.repo.chunks.listChunks(session.id)).map(receiptOf);
     await this.storage.assemble(staging, receipts);
     await this.hashes.settle(session);
-    const hashed = (await this.repo.getSession(session.id)) ?? session;
+    const hashed = (await this.repo.sessions.getSession(session.id)) ?? session;
     const md5 = await this.hashes.digestFile(hashed, (from) =>
       this.storage.readStaging(staging, { start: from, end: session.size - 1 }),
     );
@@ -669,14 +667,15 @@ export class UploadService {
     }
     const blob = await this.blobs.nameFor(session, bytes);
     await this.leases.fence();
-    if (!(await this.repo.saveVerified(session.id, this.instances.id, blob))) throw new LeaseLost();
+    if (!(await this.repo.sessions.saveVerified(session.id, this.instances.id, blob)))
+      throw new LeaseLost();
     return { blob, form };
   }
 
   /** Drops a session and its bytes; the next init starts from chunk 0. */
   private async resetSession(session: SessionRow): Promise<void> {
     this.hashes.forget(session.id);
-    await this.repo.deleteSession(session.id);
+    await this.repo.sessions.deleteSession(session.id);
     try {
       await this.storage.abort(stagingOf(session));
     } catch (error) {

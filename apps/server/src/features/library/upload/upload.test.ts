@@ -498,7 +498,10 @@ describe.each(testDbKinds)('chunked upload (%s)', (kind) => {
   it('keeps a name with ../ as a display name only', async () => {
     const file = { name: '../../../etc/passwd.txt', data: textFile(1500, 'traversal') };
     const saved = await files.uploadAndSave(file);
-    expect(saved).toMatchObject({ name: '../../../etc/passwd.txt', filename: '../../etc/passwd.txt' });
+    expect(saved).toMatchObject({
+      name: '../../../etc/passwd.txt',
+      filename: '../../etc/passwd.txt',
+    });
     expect(saved.path).toMatch(/^\/data\/file\/[0-9a-f]{24}\/etc-passwd\.txt$/);
     const everything = await readdir(storageDir(), { recursive: true });
     expect(everything.some((p) => p.includes('passwd') || p.includes('..'))).toBe(false);
@@ -714,7 +717,7 @@ describe.each(testDbKinds)('one writer per chunk, claims tied to live instances 
       .executeTakeFirstOrThrow();
     const now = t.clock.now();
     expect(
-      await b.uploads.repo.claimFinish(
+      await b.uploads.repo.sessions.claimFinish(
         session.id,
         b.instances.id,
         now,
