@@ -6,6 +6,7 @@ import type {
 } from '@atrium/shared/contract/files';
 import { render, type Language } from '@atrium/shared/messages/catalogue';
 import { ApiError, message } from '../../http/envelope';
+import { CategoriesRepository } from './categories.repository';
 import { FilesRepository, type LibraryScope } from './files.repository';
 import type { CategoryRow, FilesDb } from './library.tables';
 import { about, libraryName } from './upload/index';
@@ -19,13 +20,13 @@ function depthOf(path: string): number {
 
 /** The caller's category `id`, or a failure naming the field; 0 is the root. */
 export async function ownCategory(
-  repo: FilesRepository,
+  cats: CategoriesRepository,
   scope: LibraryScope,
   id: number,
   field: string,
 ): Promise<CategoryRow | undefined> {
   if (id === 0) return undefined;
-  const row = await repo.getCategory(scope, id);
+  const row = await cats.getCategory(scope, id);
   if (!row) throw new ApiError(about(field, message('files.categoryMissing', { id })));
   return row;
 }
@@ -39,7 +40,7 @@ export class CategoriesService {
 
   /** The category tree; the root is named in `lang`, the language of the request (issue 27). */
   async category(scope: LibraryScope, lang: Language): Promise<CategoryResponse> {
-    const rows = await new FilesRepository(this.db).listCategories(scope);
+    const rows = await new CategoriesRepository(this.db).listCategories(scope);
     const rootName = render(lang, libraryName(scope.library));
     const root: CategoryNode = {
       id: 0,
@@ -101,8 +102,9 @@ export class CategoriesService {
   async categoryEdit(scope: LibraryScope, request: CategoryEditRequest): Promise<{ id: number }> {
     return this.db.transaction().execute(async (trx) => {
       const repo = new FilesRepository(trx);
+      const cats = new CategoriesRepository(trx);
       const now = this.clock();
-      const parent = await ownCategory(repo, scope, request.pid, 'pid');
+      const parent = await ownCategory(cats, scope, request.pid, 'pid');
       const parentPath = parent?.path ?? '/';
       const parentDepth = depthOf(parentPath);
       const tooDeep = () =>
@@ -110,7 +112,7 @@ export class CategoriesService {
 
       if (request.id === 0) {
         if (parentDepth + 1 > maxCategoryDepth) throw tooDeep();
-        const id = await repo.insertCategory({
+        const id = await cats.insertCategory({
           ownerType: scope.owner.type,
           ownerId: scope.owner.id,
           library: scope.library,
@@ -122,23 +124,23 @@ export class CategoriesService {
           createdAt: now,
           updatedAt: now,
         });
-        await repo.updateCategory(id, { path: `${parentPath}${id}/`, updatedAt: now });
+        await cats.updateCategory(id, { path: `${parentPath}${id}/`, updatedAt: now });
         return { id };
       }
 
-      const category = await ownCategory(repo, scope, request.id, 'id');
+      const category = await ownCategory(cats, scope, request.id, 'id');
       if (!category) throw new ApiError(about('id', message('files.chooseCategory')));
       if (request.pid === category.pid) {
-        await repo.updateCategory(category.id, { name: request.title, updatedAt: now });
+        await cats.updateCategory(category.id, { name: request.title, updatedAt: now });
         return { id: category.id };
       }
       if (parentPath.startsWith(category.path))
         throw new ApiError(about('pid', message('files.categoryUnderItself')));
-      const height = await repo.subtreeHeight(scope, category.path);
+      const height = await cats.subtreeHeight(scope, category.path);
       if (parentDepth + 1 + height > maxCategoryDepth) throw tooDeep();
       const newPath = `${parentPath}${category.id}/`;
-      await repo.rewritePaths(scope, category.path, newPath, category.id);
-      await repo.updateCategory(category.id, {
+      await cats.rewritePaths(scope, category.path, newPath, category.id);
+      await cats.updateCategory(category.id, {
         name: request.title,
         pid: request.pid,
         path: newPath,
@@ -152,15 +154,16 @@ export class CategoriesService {
   async categoryDelete(scope: LibraryScope, id: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const repo = new FilesRepository(trx);
-      const category = await ownCategory(repo, scope, id, 'id');
+      const cats = new CategoriesRepository(trx);
+      const category = await ownCategory(cats, scope, id, 'id');
       if (!category) throw new ApiError(about('id', message('files.chooseCategory')));
-      const parent = await ownCategory(repo, scope, category.pid, 'pid');
+      const parent = await ownCategory(cats, scope, category.pid, 'pid');
       const now = this.clock();
       const moved = await repo.moveCategoryFiles(scope, category.id, category.pid);
-      await repo.addToCategoryCount(category.pid, moved);
-      await repo.reparentChildren(scope, category.id, category.pid, now);
-      await repo.rewritePaths(scope, category.path, parent?.path ?? '/', category.id);
-      await repo.deleteCategory(category.id);
+      await cats.addToCategoryCount(category.pid, moved);
+      await cats.reparentChildren(scope, category.id, category.pid, now);
+      await cats.rewritePaths(scope, category.path, parent?.path ?? '/', category.id);
+      await cats.deleteCategory(category.id);
     });
   }
 }

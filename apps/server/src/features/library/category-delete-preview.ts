@@ -3,6 +3,7 @@ import { render, type Language } from '@atrium/shared/messages/catalogue';
 import type { FileRow, FilesDb } from './library.tables';
 import { ApiError, message } from '../../http/envelope';
 import { about, libraryName } from './upload/index';
+import { CategoriesRepository } from './categories.repository';
 import { FilesRepository, type LibraryScope } from './files.repository';
 import type { FilesService } from './files.service';
 
@@ -16,12 +17,14 @@ export const previewUsedFiles = 20;
  */
 export class CategoryDeletePreview {
   private readonly repo: FilesRepository;
+  private readonly cats: CategoriesRepository;
 
   constructor(
     private readonly db: FilesDb,
     private readonly files: Pick<FilesService, 'placesOf'>,
   ) {
     this.repo = new FilesRepository(db);
+    this.cats = new CategoriesRepository(db);
   }
 
   async of(
@@ -29,10 +32,10 @@ export class CategoryDeletePreview {
     id: number,
     lang: Language,
   ): Promise<CategoryDeletePreviewResponse> {
-    const category = await this.repo.getCategory(scope, id);
+    const category = await this.cats.getCategory(scope, id);
     if (!category) throw new ApiError(about('id', message('files.categoryMissing', { id })));
-    const parent = category.pid > 0 ? await this.repo.getCategory(scope, category.pid) : undefined;
-    const subtree = await this.repo.subtree(scope, category.path);
+    const parent = category.pid > 0 ? await this.cats.getCategory(scope, category.pid) : undefined;
+    const subtree = await this.cats.subtree(scope, category.path);
     const children = await this.categories(scope)
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .where('pid', '=', category.id)

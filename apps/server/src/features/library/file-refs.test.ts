@@ -16,6 +16,7 @@ import {
   type Seeded,
 } from '../chat/chat.testing';
 import { FileRefs, holdFiles } from './file-refs';
+import { CategoriesRepository } from './categories.repository';
 import { FilesRepository } from './files.repository';
 import { TrashRepository } from './trash.repository';
 import { FileClient, useUploadConfig } from './library.testing';
@@ -382,12 +383,13 @@ describe.each(testDbKinds)('where files are used (%s)', (kind) => {
         // What `fileDelete` does, held open: lock, move to the trash, count it out.
         const scope = { owner: { type: 'admin' as const, id: 0 }, library: 'image' as const };
         const repo = new FilesRepository(filesDb(trx));
+        const cats = new CategoriesRepository(filesDb(trx));
         await new FileRefs(filesDb(trx)).lockForDelete([b.id]);
         await new TrashRepository(filesDb(trx)).trashFiles(
           await repo.filesByIds(scope, [b.id]),
           Date.now(),
         );
-        await repo.addToCategoryCount(0, -1);
+        await cats.addToCategoryCount(0, -1);
         await repo.addToLibraryCount(scope, -1, -1);
         pointing = saveRoom({ ...room, cover: b.path });
         pointWaited = !(await settled(pointing));

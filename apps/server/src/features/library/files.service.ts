@@ -12,6 +12,7 @@ import {
 } from '@atrium/shared/contract/files';
 import { parseDataPath } from '@atrium/shared/data-paths';
 import { ApiError, message } from '../../http/envelope';
+import { CategoriesRepository } from './categories.repository';
 import { ownCategory } from './categories.service';
 import { countByCategory } from './category-counts';
 import { FileRefs, type UsageRow } from './file-refs';
@@ -47,6 +48,7 @@ function listSort(request: ListRequest): FileSort {
  */
 export class FilesService {
   private readonly repo: FilesRepository;
+  private readonly cats: CategoriesRepository;
 
   constructor(
     private readonly db: FilesDb,
@@ -54,6 +56,7 @@ export class FilesService {
     private readonly clock: () => number = Date.now,
   ) {
     this.repo = new FilesRepository(db);
+    this.cats = new CategoriesRepository(db);
   }
 
   /** Whether name search has its trigram index (PostgreSQL without pg_trgm has none). */
@@ -69,7 +72,7 @@ export class FilesService {
   async list(scope: LibraryScope, request: ListRequest, origin: string): Promise<ListResponse> {
     const pageSize = fileListPageSize;
     const offset = (request.page - 1) * pageSize;
-    const category = await ownCategory(this.repo, scope, request.categoryId, 'categoryId');
+    const category = await ownCategory(this.cats, scope, request.categoryId, 'categoryId');
     const filter: FileFilter = {
       keywords: request.keywords ? request.keywords : undefined,
       types: request.types,
@@ -130,7 +133,7 @@ export class FilesService {
           ? (await this.repo.find(scope, {}, sort, subtree, { offset, limit: pageSize })).rows
           : [];
     } else {
-      const subtree = await this.repo.subtree(scope, category.path);
+      const subtree = await this.cats.subtree(scope, category.path);
       total = subtree.fileCount;
       if (offset >= total) rows = [];
       else if (subtree.categories === 1)
@@ -166,7 +169,7 @@ export class FilesService {
     path: string,
     wanted: number,
   ): Promise<SubtreeScope & { fileCount: number }> {
-    const subtree = await this.repo.subtree(scope, path);
+    const subtree = await this.cats.subtree(scope, path);
     const library = await this.repo.libraryCount(scope);
     const size = Math.max(1, subtree.fileCount);
     return { path, dense: (wanted * library) / size < size, fileCount: subtree.fileCount };
@@ -184,8 +187,9 @@ export class FilesService {
     const { name } = checkFileName(request.name);
     const row = await this.db.transaction().execute(async (trx) => {
       const repo = new FilesRepository(trx);
+      const cats = new CategoriesRepository(trx);
       const uploadRepo = uploadRecords(trx);
-      await ownCategory(repo, scope, request.categoryId, 'categoryId');
+      await ownCategory(cats, scope, request.categoryId, 'categoryId');
       const pending = await uploadRepo.unsaved.ownedUploads(
         scope.owner,
         scope.library,
@@ -225,7 +229,7 @@ export class FilesService {
           await new TrashRepository(trx).takeTrashed(scope, { path: request.path }),
         );
       }
-      await repo.addToCategoryCount(request.categoryId, 1);
+      await cats.addToCategoryCount(request.categoryId, 1);
       await repo.addToLibraryCount(scope, 1, useCount === 0 ? 1 : 0);
       return file;
     });
@@ -251,11 +255,12 @@ export class FilesService {
   async fileEdit(scope: LibraryScope, ids: readonly number[], categoryId: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const repo = new FilesRepository(trx);
-      await ownCategory(repo, scope, categoryId, 'categoryId');
+      const cats = new CategoriesRepository(trx);
+      await ownCategory(cats, scope, categoryId, 'categoryId');
       const rows = await this.ownFiles(repo, scope, ids);
       for (const [from, count] of countByCategory(rows))
-        await repo.addToCategoryCount(from, -count);
-      await repo.addToCategoryCount(categoryId, rows.length);
+        await cats.addToCategoryCount(from, -count);
+      await cats.addToCategoryCount(categoryId, rows.length);
       await repo.moveFiles(
         rows.map((r) => r.id),
         categoryId,
@@ -271,6 +276,7 @@ export class FilesService {
   async fileDelete(scope: LibraryScope, ids: readonly number[], confirm = false): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const repo = new FilesRepository(trx);
+      const cats = new CategoriesRepository(trx);
       const refs = new FileRefs(trx);
       // Locked first: a place pointing at one of them meanwhile is either seen here or refused.
       const used = await refs.lockForDelete([...new Set(ids)]);
@@ -281,17 +287,18 @@ export class FilesService {
       }
       // To the trash: the row keeps its blob reference until the trash lets it go.
       await new TrashRepository(trx).trashFiles(rows, this.clock());
-      await this.uncount(repo, scope, rows);
+      await this.uncount(repo, cats, scope, rows);
     });
   }
 
   /** Takes files that left the library (to the trash) out of its counters. */
   private async uncount(
     repo: FilesRepository,
+    cats: CategoriesRepository,
     scope: LibraryScope,
     rows: readonly FileRow[],
   ): Promise<void> {
-    for (const [from, count] of countByCategory(rows)) await repo.addToCategoryCount(from, -count);
+    for (const [from, count] of countByCategory(rows)) await cats.addToCategoryCount(from, -count);
     await repo.addToLibraryCount(
       scope,
       -rows.length,
@@ -316,6 +323,7 @@ export class FilesService {
       throw new ApiError(about('path', message('files.notLibraryUpload')));
     const { row, dropped } = await this.db.transaction().execute(async (trx) => {
       const repo = new FilesRepository(trx);
+      const cats = new CategoriesRepository(trx);
       const uploadRepo = uploadRecords(trx);
       const [file] = await repo.lockFiles(scope, [id]);
       if (!file) throw new ApiError(about('id', message('files.fileMissing', { id })));

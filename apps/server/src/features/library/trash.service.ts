@@ -5,6 +5,7 @@ import { BlobsRepository } from './blobs.repository';
 import { countByCategory } from './category-counts';
 import { FileRefs } from './file-refs';
 import { toRecord } from './file-row';
+import { CategoriesRepository } from './categories.repository';
 import { FilesRepository, type LibraryScope } from './files.repository';
 import type { FilesDb } from './library.tables';
 import { TrashRepository } from './trash.repository';
@@ -57,6 +58,7 @@ export class TrashService {
   async restore(scope: LibraryScope, ids: readonly number[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const repo = new FilesRepository(trx);
+      const cats = new CategoriesRepository(trx);
       const refs = new FileRefs(trx);
       const taken = await new TrashRepository(trx).takeTrashed(scope, [...new Set(ids)]);
       if (taken.length !== new Set(ids).size) {
@@ -64,14 +66,14 @@ export class TrashService {
         const id = ids.find((one) => !found.has(one)) ?? 0;
         throw new ApiError(about('id', message('files.notInTrash', { id })));
       }
-      const categories = new Set((await repo.listCategories(scope)).map((category) => category.id));
+      const categories = new Set((await cats.listCategories(scope)).map((category) => category.id));
       const rows = [];
       for (const row of taken) {
         const categoryId = categories.has(row.categoryId) ? row.categoryId : 0;
         rows.push({ ...row, categoryId, useCount: await refs.countAt(row.path) });
       }
       await new TrashRepository(trx).restoreFiles(rows);
-      for (const [to, count] of countByCategory(rows)) await repo.addToCategoryCount(to, count);
+      for (const [to, count] of countByCategory(rows)) await cats.addToCategoryCount(to, count);
       await repo.addToLibraryCount(
         scope,
         rows.length,
