@@ -101,7 +101,6 @@ export class CategoriesService {
 
   async categoryEdit(scope: LibraryScope, request: CategoryEditRequest): Promise<{ id: number }> {
     return this.db.transaction().execute(async (trx) => {
-      const repo = new FilesRepository(trx);
       const cats = new CategoriesRepository(trx);
       const now = this.clock();
       const parent = await ownCategory(cats, scope, request.pid, 'pid');

@@ -4,7 +4,7 @@ import type { FileRow, FilesDb } from './library.tables';
 import { ApiError, message } from '../../http/envelope';
 import { about, libraryName } from './upload/index';
 import { CategoriesRepository } from './categories.repository';
-import { FilesRepository, type LibraryScope } from './files.repository';
+import type { LibraryScope } from './files.repository';
 import type { FilesService } from './files.service';
 
 /** Used files named one by one before a category goes; the rest are counted. */
@@ -16,14 +16,12 @@ export const previewUsedFiles = 20;
  * places using any file that moves (their addresses do not change: those places keep working).
  */
 export class CategoryDeletePreview {
-  private readonly repo: FilesRepository;
   private readonly cats: CategoriesRepository;
 
   constructor(
     private readonly db: FilesDb,
     private readonly files: Pick<FilesService, 'placesOf'>,
   ) {
-    this.repo = new FilesRepository(db);
     this.cats = new CategoriesRepository(db);
   }
 

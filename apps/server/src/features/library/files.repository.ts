@@ -2,16 +2,11 @@ import type { Library } from '@atrium/shared/contract/files';
 import { PostgresAdapter, sql, type Insertable, type SqlBool } from 'kysely';
 import { containsText, containsTextIlike, trigramIndex } from '../../db/search';
 import {
-  categoryColumns,
   fileColumns,
-  type CategoryRow,
-  type FileCategoriesTable,
   type FileRow,
   type FilesDb,
   type FilesTable,
   type Owner,
-  type OwnerType,
-  type TrashedRow,
 } from './library.tables';
 import {
   ftsQuery,

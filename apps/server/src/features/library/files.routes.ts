@@ -1,7 +1,6 @@
 import { hasRule, Limits, ok, type Envelope } from '@atrium/shared';
 import { fieldName, type Language, type MessageKey } from '@atrium/shared/messages/catalogue';
 import {
-  chunkFields,
   fileLibraryAddresses,
   fileManagerCalls,
   fileManagerRequest,
@@ -28,16 +27,7 @@ import { checkedAnswer } from '../../http/route';
 import { xsrfEchoed } from '../../http/xsrf';
 import type { Storage } from '../../storage/index';
 import type { Owner } from './library.tables';
-import {
-  ChunkFormError,
-  fileOfChunk,
-  grantCovers,
-  parseLibrary,
-  readChunkForm,
-  type FileTap,
-  type UploadGrants,
-  type UploadService,
-} from './upload/index';
+import { grantCovers, parseLibrary, type UploadGrants, type UploadService } from './upload/index';
 import type { fileLibraryCallers, LibraryAuth } from './file-library-callers';
 import type { CategoriesService } from './categories.service';
 import type { FilesService } from './files.service';
@@ -58,9 +48,6 @@ const successMessages: Partial<Record<FileManagerAction, MessageKey>> = {
   categoryEdit: 'common.addSuccess',
   categoryDelete: 'common.deleteSuccess',
 };
-
-/** A part one byte over the chunk size still arrives, so the answer can say it was one byte too long. */
-const oneByteOver = 1;
 
 function isMultipart(req: FastifyRequest): boolean {
   return /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '');
@@ -174,6 +161,7 @@ export async function registerFileManagerRoutes(
       ? checkedAnswer(fileManagerCalls[action].answer, `${req.url} ${action}`, result)
       : result;
 
+  /** A chunk: the service reads the form and owns its sink; this adapts the answer. */
   const readChunk = async (
     req: FastifyRequest,
     caller: Caller,
@@ -181,66 +169,17 @@ export async function registerFileManagerRoutes(
     scope: LibraryScope,
     origin: string,
   ): Promise<Envelope> => {
-    const { chunkSize } = await uploads.config();
-    let form;
-    try {
-      // The chunk goes to its place in staging while it arrives; it counts once checked whole.
-      const tap: FileTap = {
-        open: async (fields) => {
-          const early = chunkFields.safeParse(fields);
-          if (!early.success) return undefined;
-          if (auth.grant && !grantCovers(auth.grant, fileOfChunk(scope.library, early.data)))
-            return undefined;
-          return uploads.openChunkSink(caller.owner, scope.library, early.data);
-        },
-      };
-      form = await readChunkForm(
-        req.raw,
-        req.headers,
-        { fileSize: chunkSize + oneByteOver, fields: 20, fieldSize: 4096 },
-        tap,
-      );
-    } catch (error) {
-      if (!(error instanceof ChunkFormError)) throw error;
-      throw new ApiError(
-        error.tooLarge
-          ? { ...message('files.chunkTooLarge', { max: chunkSize }), field: 'file' }
-          : error.ref,
-      );
-    }
-    const written = form.written;
-    try {
-      const parsed = chunkFields.safeParse(form.fields);
-      if (!form.file || !parsed.success) {
-        form.release();
-        throw new ApiError(
-          parsed.success
-            ? { ...message('validation.required', { field: fieldName('file') }), field: 'file' }
-            : firstIssue(parsed.error, form.fields),
-        );
-      }
-      const file = fileOfChunk(scope.library, parsed.data);
-      if (auth.grant && !grantCovers(auth.grant, file)) {
-        form.release();
-        return notLoggedIn();
-      }
-      if (file) await grants.note(auth.token, auth.sessionId, file);
-      return answer(
-        req,
-        'chunk',
-        ok(
-          await uploads.chunk(caller.owner, scope.library, parsed.data, form.file, origin, {
-            release: form.release,
-            written: form.written,
-            transferable: form.transferable,
-          }),
-        ),
-      );
-    } finally {
-      // `chunk` gives the sink's claim up; a form refused before it must too (this is idempotent),
-      // so only a crashed process leaves a claim behind.
-      await uploads.dropSink(written);
-    }
+    const received = await uploads.receiveChunk(
+      {
+        body: req.raw,
+        headers: req.headers,
+        grant: auth.grant,
+        noteFile: (file) => grants.note(auth.token, auth.sessionId, file),
+      },
+      { owner: caller.owner, library: scope.library, origin },
+    );
+    if ('refused' in received) return notLoggedIn();
+    return answer(req, 'chunk', ok(received.answer));
   };
 
   const handle = async (

@@ -323,7 +323,6 @@ export class FilesService {
       throw new ApiError(about('path', message('files.notLibraryUpload')));
     const { row, dropped } = await this.db.transaction().execute(async (trx) => {
       const repo = new FilesRepository(trx);
-      const cats = new CategoriesRepository(trx);
       const uploadRepo = uploadRecords(trx);
       const [file] = await repo.lockFiles(scope, [id]);
       if (!file) throw new ApiError(about('id', message('files.fileMissing', { id })));

@@ -9,6 +9,7 @@ import {
 } from '@atrium/shared/contract/files';
 import { fieldName, type MessageKey } from '@atrium/shared/messages/catalogue';
 import { ApiError, message, type MessageRef } from '../../../http/envelope';
+import { stripsMetadata } from './strip-metadata/index';
 
 /** `ref` as a refusal about the body's `field` (its `data.field`). */
 export function about(field: string, ref: MessageRef): MessageRef {
@@ -171,4 +172,19 @@ export function addressName(name: string): string {
  */
 export function newAddress(library: Library, name: string, ext: string): string {
   return `/data/${library}/${randomBytes(12).toString('hex')}/${addressName(name)}.${ext}`;
+}
+
+/**
+ * Largest image whose metadata is removed (it is read whole into memory to be rewritten): a
+ * bigger one is refused at init by a library that does not keep originals.
+ */
+export const maxStrippedSize = 256 * 1024 * 1024;
+
+/**
+ * Whether an upload of this extension to this library is stored without its privacy metadata
+ * (issue 17): true or false for the image formats that can be, undefined for the others.
+ */
+export function stripsIn(config: UploadConfig, library: Library, ext: string): boolean | undefined {
+  if (!stripsMetadata(ext)) return undefined;
+  return config.category[library].keepMetadata !== true;
 }

@@ -17,7 +17,7 @@ import { multipartBody } from '../library.testing';
  * same data folder: the upload resumes where the stored chunks end and the file is byte-identical.
  */
 
-const serverDir = fileURLToPath(new URL('../../../../../', import.meta.url));
+const serverDir = fileURLToPath(new URL('../../../../', import.meta.url));
 const password = 'crash-test-password';
 const xsrf = 'crash-test-xsrf';
 const chunkSize = 5 * 1024 * 1024;
