@@ -8,7 +8,7 @@ import {
   thumbKey,
   type Storage,
 } from '../../../storage/index';
-import { stagingOf } from './running-hash';
+import { stagingOf } from './staging';
 import { LeaseLost, type Log, type UploadLeases } from './upload-leases';
 import { newAddress } from './upload-rules';
 import { uploadRecords, type UploadRecords } from './upload-records';

@@ -10,7 +10,8 @@ import {
 import type { Owner, SessionRow } from '../library.tables';
 import type { FileSink } from './chunk-form';
 import { checkFirstChunk, contentRefusal } from './content-check';
-import { stagingOf, type Release } from './running-hash';
+import type { Release } from './hash-lane';
+import { stagingOf } from './staging';
 import { ChunkSink, type Claim } from './upload-leases';
 import type { UploadFinisher } from './upload-finisher';
 import type { UploadParts } from './upload-parts';

@@ -1,45 +1,17 @@
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Instances } from '../../../instances/instances';
-import {
-  StorageNotFoundError,
-  type ChunkReceipt,
-  type StagingRef,
-  type Storage,
-} from '../../../storage/index';
+import { StorageNotFoundError, type Storage } from '../../../storage/index';
 import type { ChunkRow, SessionRow } from '../library.tables';
 import { outageOf } from '../../../http/unavailable';
+import { foldStream } from './fold-stream';
 import { Hasher } from './hasher';
+import { Lane, type HashJob, type HashSave, type Running } from './hash-lane';
+import { receiptOf, stagingOf } from './staging';
+import { StagingSyncs } from './staging-sync';
+
 import type { UploadRecords } from './upload-records';
 
-/** Gives a chunk's body buffer back to its owner; with the buffer when it was handed away. */
-export type Release = (returned?: ArrayBuffer) => void;
-
-/** A received chunk whose bytes are to be folded into its upload's running MD5. */
-export interface HashJob {
-  session: SessionRow;
-  index: number;
-  data: Buffer;
-  /** Whether the chunk was stored and recorded: a fold counts only then. */
-  stored: Promise<boolean>;
-  /** Called once the hash no longer reads `data` (see `handOver`). */
-  release: Release;
-  /** The whole ArrayBuffer under `data` may go to the hash thread and come back to `release`. */
-  handOver: boolean;
-}
-
-/**
- * A running MD5 to save with the session: `state` after chunk `to`, to be written only where the
- * saved one still stands at chunk `from` (see `SessionsRepository.saveHashState`).
- */
-export interface HashSave {
-  from: number;
-  to: number;
-  state: string;
-}
-
-/** Bytes re-read from storage are handed to the hash thread in pieces of about this size. */
-const readBatchBytes = 4 * 1024 * 1024;
 /** How often a fold waiting for another instance's looks at the database again. */
 const pollMs = 25;
 /**
@@ -48,69 +20,6 @@ const pollMs = 25;
  * chunk's fields, short enough that another instance given that chunk hardly waits for it.
  */
 const rideWaitMs = 100;
-
-export function stagingOf(session: SessionRow): StagingRef {
-  return { key: session.stagingKey, uploadId: session.stagingUploadId };
-}
-
-export function receiptOf(row: { idx: number; size: number; etag: string }): ChunkReceipt {
-  return { index: row.idx, size: row.size, etag: row.etag };
-}
-
-/** A run of folds in this process continuing one another. */
-class Lane {
-  valid = true;
-  /** The chain of this lane's folds: each settles once its state is in hand (or given up). */
-  folded: Promise<void> = Promise.resolve();
-  /** Where the saved state stands once the saves taken so far are written. */
-  saved: number;
-  /** Folded states not taken for a save yet, by the chunk count they stand at, ascending. */
-  pending: { to: number; state: string }[] = [];
-  /** The fallback save of `pending` when no record carries it. */
-  timer: NodeJS.Timeout | undefined;
-  /** The chain of saves written on their own. */
-  writes: Promise<void> = Promise.resolve();
-
-  constructor(
-    /** The hash thread's key: a lane of its own, so dropping a dead lane spares a new one. */
-    readonly key: string,
-    /** The chunk the next fold of this lane starts at. */
-    public next: number,
-    /** The state the first fold starts from (the thread keeps it after that). */
-    public start: string | undefined,
-  ) {
-    this.saved = next;
-  }
-}
-
-/** A job of this process, from its arrival until its fold is done or given up. */
-interface Running {
-  index: number;
-  /** Its hash is done (or it was given up): the answer of a later chunk may go. */
-  hashed: Promise<void>;
-  /** Its fold is done and its state in the lane (or it was given up). */
-  finished: Promise<void>;
-}
-
-/**
- * Where the staging bytes of a session stand against the disk, on a store that makes chunks
- * durable with `syncStaging` (local disk): each chunk written is numbered, and a sync makes every
- * chunk numbered before it started durable. One sync at a time runs behind the chunks.
- */
-class StagingSync {
-  /** The number of the last chunk write noted, and up to which number the disk has them. */
-  written = 0;
-  synced = 0;
-  /** Set once a sync covered everything (the upload is complete): all chunks are durable. */
-  all = false;
-  readonly numberOf = new Map<number, number>();
-  running: Promise<void> | undefined;
-
-  durable(index: number): boolean {
-    const number = this.numberOf.get(index);
-    return this.all || (number !== undefined && number <= this.synced);
-  }
-}
 
 class LaneLost extends Error {}
 
@@ -144,14 +53,23 @@ export interface RunningHashesDeps {
  */
 export class RunningHashes {
   private readonly hasher: Hasher;
+
   private readonly lanes = new Map<number, Lane>();
+
   private readonly running = new Map<number, Set<Running>>();
+
   private readonly wakers = new Map<number, Set<() => void>>();
-  private readonly syncs = new Map<number, StagingSync>();
+
+  private readonly syncs: StagingSyncs;
+
   private serial = 0;
 
   constructor(private readonly deps: RunningHashesDeps) {
     this.hasher = new Hasher(deps.portable);
+    this.syncs = new StagingSyncs(deps.storage, deps.log, (sessionId) => {
+      const lane = this.lanes.get(sessionId);
+      if (lane?.valid && this.saveable(sessionId, lane)) this.scheduleSave(sessionId, lane);
+    });
   }
 
   /** The state saved with the session, if this process can continue from it. */
@@ -166,37 +84,7 @@ export class RunningHashes {
    * covers them before (after a crash of the machine the saved MD5 must describe what is on disk).
    */
   written(session: SessionRow, index: number): void {
-    if (!this.deps.storage.syncStaging) return;
-    const sync = this.syncs.get(session.id) ?? new StagingSync();
-    this.syncs.set(session.id, sync);
-    sync.written += 1;
-    sync.numberOf.set(index, sync.written);
-    sync.running ??= this.syncBehind(session, sync);
-  }
-
-  private async syncBehind(session: SessionRow, sync: StagingSync): Promise<void> {
-    try {
-      while (sync.synced < sync.written && this.syncs.get(session.id) === sync) {
-        const upTo = sync.written;
-        await this.deps.storage.syncStaging?.(stagingOf(session));
-        sync.synced = upTo;
-        const lane = this.lanes.get(session.id);
-        if (lane?.valid && this.saveable(session.id, lane)) this.scheduleSave(session.id, lane);
-      }
-    } catch (error) {
-      // Gone with its session (finished or dropped), or the disk failed: the states wait for the
-      // sync at the end, which reports a failing disk to the upload.
-      if (!(error instanceof StorageNotFoundError))
-        this.deps.log?.warn({ err: error, sessionId: session.id }, 'upload staging sync failed');
-    } finally {
-      sync.running = undefined;
-    }
-  }
-
-  /** Whether chunk `index` of the session is on disk (always, on a store without syncs). */
-  private durable(sessionId: number, index: number): boolean {
-    if (!this.deps.storage.syncStaging) return true;
-    return this.syncs.get(sessionId)?.durable(index) ?? false;
+    this.syncs.written(session, index);
   }
 
   /** The latest pending state of the lane whose chunks are all durable. */
@@ -204,7 +92,7 @@ export class RunningHashes {
     let found: { to: number; state: string } | undefined;
     let next = lane.saved;
     for (const entry of lane.pending) {
-      for (; next < entry.to; next += 1) if (!this.durable(sessionId, next)) return found;
+      for (; next < entry.to; next += 1) if (!this.syncs.durable(sessionId, next)) return found;
       found = entry;
     }
     return found;
@@ -288,18 +176,13 @@ export class RunningHashes {
     const mine = this.running.get(session.id);
     if (mine) await Promise.all([...mine].map((entry) => entry.finished));
     await this.laneAt(session, session.chunks);
-    await this.syncAll(session);
+    await this.syncs.syncAll(session);
     await this.flush(session.id);
   }
 
-  /** One last sync: every chunk of the complete upload is on disk (whoever wrote it). */
-  private async syncAll(session: SessionRow): Promise<void> {
-    if (!this.deps.storage.syncStaging) return;
-    const sync = this.syncs.get(session.id) ?? new StagingSync();
-    this.syncs.set(session.id, sync);
-    await sync.running;
-    await this.deps.storage.syncStaging(stagingOf(session));
-    sync.all = true;
+  /** A hash thread key of its own for one read of the stored file. */
+  private streamKey(session: SessionRow): string {
+    return `file:${session.id}:${++this.serial}`;
   }
 
   /**
@@ -314,7 +197,9 @@ export class RunningHashes {
     const start = session.hashedChunks > 0 ? this.usableState(session) : undefined;
     const from = start ? Math.min(session.hashedChunks * session.chunkSize, session.size) : 0;
     try {
-      return await this.hasher.digest(await this.foldStream(session, from, start, read));
+      return await this.hasher.digest(
+        await foldStream(this.hasher, this.streamKey(session), session, from, start, read),
+      );
     } catch (error) {
       // A state saved by another version of hash-wasm does not load: hash it all again.
       if (from === 0 || error instanceof StorageNotFoundError || outageOf(error)) throw error;
@@ -322,7 +207,9 @@ export class RunningHashes {
         { err: error, sessionId: session.id },
         'saved upload hash unusable; hashing the whole file again',
       );
-      return this.hasher.digest(await this.foldStream(session, 0, undefined, read));
+      return this.hasher.digest(
+        await foldStream(this.hasher, this.streamKey(session), session, 0, undefined, read),
+      );
     }
   }
 
@@ -330,54 +217,13 @@ export class RunningHashes {
   forget(sessionId: number): void {
     const lane = this.lanes.get(sessionId);
     if (lane) this.invalidate(sessionId, lane);
-    this.syncs.delete(sessionId);
+    this.syncs.forget(sessionId);
     this.wake(sessionId);
   }
 
   close(): Promise<void> {
     for (const [sessionId, lane] of this.lanes) this.invalidate(sessionId, lane);
     return this.hasher.close();
-  }
-
-  /** Streams the file from byte `from` through the hash; the state at its end. */
-  private async foldStream(
-    session: SessionRow,
-    from: number,
-    start: string | undefined,
-    read: (from: number) => Promise<Readable>,
-  ): Promise<string | undefined> {
-    if (from >= session.size) return start;
-    const key = `file:${session.id}:${++this.serial}`;
-    const stream = await read(from);
-    let offset = from;
-    let first = start;
-    let batch: Buffer[] = [];
-    let batched = 0;
-    // Two pieces in flight at most: the hash must not let read bytes pile up.
-    const inFlight: Promise<string>[] = [];
-    const flush = async () => {
-      const piece = Buffer.concat(batch, batched);
-      inFlight.push(this.hasher.fold(key, offset, first, [piece]).state);
-      first = undefined;
-      offset += batched;
-      batch = [];
-      batched = 0;
-      if (inFlight.length > 2) await inFlight.shift();
-    };
-    try {
-      for await (const part of stream as AsyncIterable<Buffer>) {
-        batch.push(part);
-        batched += part.length;
-        if (batched >= readBatchBytes) await flush();
-      }
-      if (batched > 0) await flush();
-      if (offset !== session.size) throw new StorageNotFoundError(session.stagingKey);
-      const states = await Promise.all(inFlight);
-      return states.at(-1);
-    } finally {
-      await Promise.allSettled(inFlight);
-      await this.hasher.drop(key);
-    }
   }
 
   /**

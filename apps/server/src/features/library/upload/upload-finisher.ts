@@ -4,7 +4,7 @@ import { readAll, StorageNotFoundError } from '../../../storage/index';
 import type { SessionRow } from '../library.tables';
 import type { StoredForm } from './blob-store';
 import { checkStagedContent, contentRefusal } from './content-check';
-import { receiptOf, stagingOf } from './running-hash';
+import { receiptOf, stagingOf } from './staging';
 import { MalformedImage, stripMetadata } from './strip-metadata/index';
 import { LeaseLost } from './upload-leases';
 import type { UploadParts } from './upload-parts';
