@@ -6,7 +6,12 @@ import { chunkFields } from '@atrium/shared/contract/files';
 import { intField, recordId, textField } from '@atrium/shared/contract/fields';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z, type ZodType } from 'zod';
-import { managerUrl, md5Of, multipartBody, useUploadConfig } from '../features/library/library.testing';
+import {
+  managerUrl,
+  md5Of,
+  multipartBody,
+  useUploadConfig,
+} from '../features/library/library.testing';
 import { testDbKinds } from '../testing/db';
 import {
   expectAnswer,
