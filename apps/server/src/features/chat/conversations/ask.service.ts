@@ -7,7 +7,7 @@ import type {
   MessageRecord,
 } from '@atrium/shared/contract/chat';
 import type { z } from 'zod';
-import { holdFiles, type ImageAccess } from '../../files/index';
+import { holdFiles, type ImageAccess } from '../../library/index';
 import type { ChatDocsService } from '../../chat-docs/index';
 import { ApiError, message } from '../../../http/envelope';
 import type { MemberPrincipal } from '../../../http/principal';
