@@ -1,6 +1,8 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { startFakeOpenAi, type FakeOpenAi } from '../../server/src/testing/fake-openai';
-import { adminAuth, addModel, call, type Auth } from './api-call';
+import { adminAuth, call } from './api-call';
+import { seedRoom, type Member } from './seed';
+import { snap } from './snap';
 import { expect, test, type AtriumServer } from './fixtures';
 import { expectNoSeriousViolations } from './axe';
 import { buttonName } from './files-support';
@@ -23,7 +25,6 @@ const langs: Lang[] = ['zh-CN', 'en'];
 const themes: Theme[] = ['light', 'dark'];
 const widths = [1280, 375] as const;
 
-const SCREENS = '/work/screens/h-a11y-scan';
 const MEMBER = { username: 'a11y_member', password: 'a11y-Member-pass-29' };
 const story = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
 
@@ -50,7 +51,7 @@ interface Seeded {
   roomId: number;
   conversationId: number;
   shareToken: string;
-  member: Auth;
+  member: Member;
 }
 
 let fake: FakeOpenAi;
@@ -67,65 +68,21 @@ test.afterAll(async () => {
 
 /** A model, a room, a member with a conversation holding a finished answer, and its share link. */
 async function seedOnce(atrium: AtriumServer): Promise<Seeded> {
-  const admin = await adminAuth(atrium);
-  const model = await addModel(
-    atrium.url,
-    admin,
-    { name: 'A11y', baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' },
-    { name: 'a11y-model', title: 'A11y model' },
-  );
-  const room = await call<{ id: number }>(
-    atrium.url,
-    'admin/api/aigc/chat_room/save',
-    {
-      id: 0,
+  const room = await seedRoom(atrium, {
+    providerUrl: fake.url,
+    model: { name: 'a11y-model', title: 'A11y model' },
+    room: {
       title: 'A11y room',
       description: '<p>Answers for the <b>accessibility</b> scan.</p>',
-      modelId: model.id,
       prompts: [{ name: 'A fable', value: 'Tell me a fable' }],
       sort: 0,
     },
-    admin,
-  );
-  await call(
-    atrium.url,
-    'admin/api/aigc/usage/quota_save',
-    { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 },
-    admin,
-  );
-  await call(atrium.url, 'admin/api/members/create', MEMBER, admin);
-  const { token } = await call<{ token: string }>(atrium.url, 'api/auth/login', MEMBER);
-  const member = { header: 'api-token', token };
-  const conversation = await call<{ id: number }>(
-    atrium.url,
-    'api/aigc/conversation/create',
-    { roomId: room.id, title: 'Scan talk' },
-    member,
-  );
-  const sent = await call<{ assistantMessage: { id: number } }>(
-    atrium.url,
-    'api/aigc/chat/send',
-    { conversationId: conversation.id, content: 'Tell me a story' },
-    member,
-  );
-  await expect
-    .poll(async () => {
-      const list = await call<{ records: { id: number; status: string }[] }>(
-        atrium.url,
-        'api/aigc/message/list',
-        { conversationId: conversation.id },
-        member,
-      );
-      return list.records.find((m) => m.id === sent.assistantMessage.id)?.status;
-    })
-    .toBe('done');
-  const share = await call<{ token: string }>(
-    atrium.url,
-    'api/aigc/share/create',
-    { conversationId: conversation.id },
-    member,
-  );
-  return { roomId: room.id, conversationId: conversation.id, shareToken: share.token, member };
+    members: [MEMBER],
+    conversation: { title: 'Scan talk', ask: 'Tell me a story' },
+  });
+  const conversationId = room.conversationId ?? 0;
+  const share = await call(room.member, 'aigc/share/create', { conversationId });
+  return { roomId: room.roomId, conversationId, shareToken: share.token, member: room.member };
 }
 
 /** Each worker's server is seeded once, by whichever test of this file comes first. */
@@ -152,11 +109,8 @@ class Tally {
 
   async scan(page: Page, label: string): Promise<void> {
     this.views += 1;
-    if (process.env.SCREENSHOTS === '1') {
-      // To be looked at (the colours changed with the theme tokens); the suite never takes them.
-      const name = label.replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 90);
-      await page.screenshot({ path: `${SCREENS}/${name}.png`, fullPage: true });
-    }
+    // To be looked at (the colours changed with the theme tokens); the suite never takes them.
+    await snap(page, label.replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 90), { fullPage: true });
     const start = Date.now();
     const found = await expectNoSeriousViolations(page, label);
     this.slowest.push([Date.now() - start, label]);

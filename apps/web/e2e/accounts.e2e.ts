@@ -84,12 +84,10 @@ test.describe('member accounts', () => {
     const admin = await englishPage(browser);
     await adminSignIn(admin, atrium);
 
-    await call(
-      atrium.url,
-      'admin/api/members/create',
-      { username: 'taken_song', password: 'taken pass 1' },
-      await adminAuth(atrium),
-    );
+    await call(await adminAuth(atrium), 'members/create', {
+      username: 'taken_song',
+      password: 'taken pass 1',
+    });
     // A members-only page sends the visitor to sign in; they choose to sign up instead.
     await page.goto(`${atrium.url}#/profile`);
     await expect(page).toHaveURL(/#\/login\?redirect=%2Fprofile$/);

@@ -3,7 +3,8 @@ import { adminMenu } from '@atrium/shared/menu';
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { adminCall } from './files-support';
+import { adminIn, send, sendLibrary } from './api-call';
+import {} from './files-support';
 
 const SCREENS = '/work/screens';
 
@@ -150,17 +151,13 @@ test('a view-only role is stored exactly as ticked; its admin sees files but can
   await expect(page.getByRole('option', { name: /File viewers/ })).toBeVisible();
 
   // Stored exactly: the one rule, not its parent.
-  const roles = await adminCall<{ records: { id: number; name: string; rules: string[] }[] }>(
-    page,
-    'api/roles/list',
-    {},
-  );
+  const roles = await send(adminIn(page), 'roles/list', {});
   const viewers = roles.data.records.find((r) => r.name === 'File viewers');
   expect(viewers?.rules).toEqual(['data/file_manager/view']);
-  const created = await adminCall(page, 'api/admins/create', {
+  const created = await send(adminIn(page), 'admins/create', {
     username: 'viewer',
     password: 'Viewer-pass-2026',
-    roleIds: [viewers?.id],
+    roleIds: [viewers?.id ?? 0],
   });
   expect(created.code, created.msg).toBe(0);
 
@@ -182,7 +179,7 @@ test('a view-only role is stored exactly as ticked; its admin sees files but can
   await viewer.screenshot({ path: `${SCREENS}/files-view-only-1280.png` });
 
   // And the server refuses what the page does not offer.
-  const listed = await adminCall<{ records: unknown[] }>(viewer, 'data/file_manager/image', {
+  const listed = await sendLibrary(adminIn(viewer), 'image', {
     action: 'list',
   });
   expect(listed.code).toBe(0);
@@ -191,8 +188,8 @@ test('a view-only role is stored exactly as ticked; its admin sees files but can
     { action: 'categoryEdit', id: 0, pid: 0, title: 'Mine' },
     { action: 'fileDelete', id: '1' },
     { action: 'fileEdit', id: '1', categoryId: 0 },
-  ]) {
-    expect((await adminCall(viewer, 'data/file_manager/image', body)).code, body.action).toBe(1003);
+  ] as const) {
+    expect((await sendLibrary(adminIn(viewer), 'image', body)).code, body.action).toBe(1003);
   }
   await context.close();
 });

@@ -1,11 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import { startFakeOpenAi, type FakeOpenAi } from '../../server/src/testing/fake-openai';
 import { expect, test } from './fixtures';
 import { adminAuth, addModel, call } from './api-call';
+import { signInMember } from './seed';
+import { SHOTS, snap } from './snap';
+import { expectBothLanguages, say } from './words';
 
-// With SCREENSHOTS=1 each screen is photographed (in /work/screens/h-budgets).
-const SCREENS = '/work/screens/h-budgets';
-const SHOTS = process.env.SCREENSHOTS === '1';
 const runTag = Date.now().toString(36);
 
 let fake: FakeOpenAi;
@@ -27,38 +26,43 @@ test('the image button appears once the room’s model sees images, without a re
   page,
   atrium,
 }) => {
-  mkdirSync(SCREENS, { recursive: true });
   const admin = await adminAuth(atrium);
   const title = `Eyes ${runTag}`;
   const model = await addModel(
-    atrium.url,
     admin,
     { name: `Eyes AI ${runTag}`, baseUrl: fake.url, apiKey: 'sk-e2e-eyes-000000000000' },
     { name: 'eyes-model', title },
   );
-  const room = await call<{ id: number }>(
-    atrium.url,
-    'admin/api/aigc/chat_room/save',
-    { id: 0, title: `Eyes room ${runTag}`, modelId: model.id, sort: 99 },
-    admin,
-  );
+  const room = await call(admin, 'aigc/chat_room/save', {
+    id: 0,
+    title: `Eyes room ${runTag}`,
+    modelId: model.id,
+    sort: 99,
+  });
   const vision = (on: boolean) =>
-    call(
-      atrium.url,
-      'admin/api/aigc/model/save',
-      { id: model.id, providerId: model.providerId, name: 'eyes-model', title, vision: on },
-      admin,
-    );
+    call(admin, 'aigc/model/save', {
+      id: model.id,
+      providerId: model.providerId,
+      name: 'eyes-model',
+      title,
+      vision: on,
+    });
   const member = { username: `eyes_${runTag}`, password: 'eyes-Member-pass-42' };
-  await call(atrium.url, 'admin/api/members/create', member, admin);
-  const { token } = await call<{ token: string }>(atrium.url, 'api/auth/login', member);
-  await page.context().addCookies([{ name: 'api-token', value: token, url: atrium.url }]);
+  await call(admin, 'members/create', member);
+  await signInMember(atrium, member, page.context());
 
+  // In Chinese at 375 px, the English names checked by their keys; with SCREENSHOTS=1, both
+  // languages at both widths, photographed.
+  expectBothLanguages(['chat.attach', 'chat.placeholderSmall']);
+  const views = SHOTS
+    ? (['zh-CN', 'en'] as const).flatMap((lang) =>
+        [1280, 375].map((width) => ({ lang, width, height: width > 600 ? 800 : 812 })),
+      )
+    : [{ lang: 'zh-CN' as const, width: 375, height: 812 }];
   try {
-    for (const { width, height, lang, attach, box } of [
-      { width: 1280, height: 800, lang: 'zh-CN', attach: '添加图片', box: '输入消息' },
-      { width: 375, height: 812, lang: 'en', attach: 'Add images', box: 'Type a message' },
-    ]) {
+    for (const { width, height, lang } of views) {
+      const attach = say(lang, 'chat.attach');
+      const box = say(lang, 'chat.placeholderSmall');
       await vision(false);
       await page.setViewportSize({ width, height });
       await page.goto(`${atrium.url}#/${room.id}`);
@@ -70,19 +74,15 @@ test('the image button appears once the room’s model sees images, without a re
       await vision(true);
       await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
       await expect(page.getByRole('button', { name: attach })).toBeVisible();
-      if (SHOTS)
-        await page.screenshot({
-          animations: 'disabled',
-          path: `${SCREENS}/composer-images-${width}-${lang}.png`,
-        });
+      await snap(page, `composer-images-${width}-${lang}`);
     }
     await page.evaluate(() => localStorage.removeItem('atrium.lang'));
   } finally {
-    await call(
-      atrium.url,
-      'admin/api/aigc/chat_room/save',
-      { id: room.id, title: `Eyes room ${runTag}`, modelId: model.id, enabled: false },
-      admin,
-    );
+    await call(admin, 'aigc/chat_room/save', {
+      id: room.id,
+      title: `Eyes room ${runTag}`,
+      modelId: model.id,
+      enabled: false,
+    });
   }
 });

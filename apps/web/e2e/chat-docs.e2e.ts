@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { makePdf } from '../../server/src/testing/doc-fixtures.mjs';
 import {
@@ -9,8 +9,10 @@ import {
 import { expect, test, type AtriumServer } from './fixtures';
 import { buttonName } from './files-support';
 import { adminAuth, addModel, call } from './api-call';
+import { signInMember } from './seed';
+import { SHOTS, snap } from './snap';
+import { expectBothLanguages, say } from './words';
 
-const SCREENS = '/work/screens';
 // The worker's server is shared with other spec files: names unique to this run.
 const runTag = Date.now().toString(36);
 const manualName = `garden-${runTag}.pdf`;
@@ -42,28 +44,24 @@ test.afterAll(async () => {
 async function seed(page: Page, atrium: AtriumServer) {
   const admin = await adminAuth(atrium);
   const model = await addModel(
-    atrium.url,
     admin,
     { name: `Docs ${runTag}`, baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' },
     { name: 'docs-model', title: 'Reader' },
   );
-  const room = await call<{ id: number }>(
-    atrium.url,
-    'admin/api/aigc/chat_room/save',
-    { id: 0, title: `Library desk ${runTag}`, modelId: model.id, sort: 9 },
-    admin,
-  );
-  await call(
-    atrium.url,
-    'admin/api/aigc/usage/quota_save',
-    { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 },
-    admin,
-  );
+  const room = await call(admin, 'aigc/chat_room/save', {
+    id: 0,
+    title: `Library desk ${runTag}`,
+    modelId: model.id,
+    sort: 9,
+  });
+  await call(admin, 'aigc/usage/quota_save', {
+    messagesPerDay: 0,
+    tokensPerDay: 0,
+    messagesPerMinute: 0,
+  });
   const member = { username: `reader_${runTag}`, password: 'docs-Member-pass-42' };
-  await call(atrium.url, 'admin/api/members/create', member, admin);
-  const { token } = await call<{ token: string }>(atrium.url, 'api/auth/login', member);
-  await page.context().addCookies([{ name: 'api-token', value: token, url: atrium.url }]);
-  return { roomId: room.id, memberToken: token };
+  await call(admin, 'members/create', member);
+  return { roomId: room.id, member: await signInMember(atrium, member, page.context()) };
 }
 
 const card = (page: Page, name: string) => page.getByRole('checkbox', { name, exact: true });
@@ -73,8 +71,7 @@ test('a member attaches documents from the picker, sees them read, and opens a c
   atrium,
 }, testInfo) => {
   test.setTimeout(120_000);
-  mkdirSync(SCREENS, { recursive: true });
-  const { roomId, memberToken } = await seed(page, atrium);
+  const { roomId, member } = await seed(page, atrium);
   const manual = testInfo.outputPath(manualName);
   const broken = testInfo.outputPath(brokenName);
   writeFileSync(
@@ -106,12 +103,7 @@ test('a member attaches documents from the picker, sees them read, and opens a c
   await expect(page).toHaveURL(/[?&]c=\d+/);
   // The attach created the draft's conversation, which is open and listed once.
   const openId = new URL(page.url().replace('#/', '')).searchParams.get('c');
-  const listed = await call<{ records: { id: number }[] }>(
-    atrium.url,
-    'api/aigc/conversation/list',
-    { roomId },
-    { header: 'api-token', token: memberToken },
-  );
+  const listed = await call(member, 'aigc/conversation/list', { roomId });
   expect(listed.records.map((c) => String(c.id))).toEqual([openId]);
 
   // Each document's state: the PDF is read (3 pages), the broken one says it cannot be read.
@@ -132,16 +124,13 @@ test('a member attaches documents from the picker, sees them read, and opens a c
   await expect(answer).toHaveAttribute('data-status', 'done');
   const chip = answer.getByRole('button', { name: new RegExp(`\\[1\\] ${manualName} · 第 2 页`) });
   await expect(chip).toBeVisible();
-  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-docs-zh-1280.png` });
+  await snap(page, 'zh-1280');
   await chip.click();
   const dialog = page.getByRole('dialog', { name: '引用 [1]' });
   await expect(dialog).toContainText('Zebras cross the river every spring.');
   await expect(dialog).toContainText(`${manualName} · 第 2 页`);
   await expect(dialog.getByRole('link', { name: '打开文件' })).toHaveAttribute('href', /\.pdf$/);
-  await page.screenshot({
-    animations: 'disabled',
-    path: `${SCREENS}/chat-docs-passage-zh-1280.png`,
-  });
+  await snap(page, 'passage-zh-1280');
   await dialog
     .locator('.ant-modal-footer')
     .getByRole('button', { name: buttonName('关闭') })
@@ -149,46 +138,50 @@ test('a member attaches documents from the picker, sees them read, and opens a c
 
   await page.setViewportSize({ width: 375, height: 780 });
   await expect(chip).toBeVisible();
-  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-docs-zh-375.png` });
+  await snap(page, 'zh-375');
   await chip.click();
   await expect(page.getByRole('dialog', { name: '引用 [1]' })).toBeVisible();
-  await page.screenshot({
-    animations: 'disabled',
-    path: `${SCREENS}/chat-docs-passage-zh-375.png`,
-  });
+  await snap(page, 'passage-zh-375');
+  await page
+    .getByRole('dialog', { name: '引用 [1]' })
+    .locator('.ant-modal-footer')
+    .getByRole('button', { name: buttonName('关闭') })
+    .click();
 
-  // The same in English; removing a document takes it off the conversation.
+  // Removing a document takes it off the conversation.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page
+    .getByRole('button', { name: say('zh-CN', 'chatDocs.remove', { name: brokenName }) })
+    .click();
+  await expect(bar.locator('[data-status="failed"]')).toHaveCount(0);
+  await snap(page, 'zh-1280-removed');
+
+  // The English words are checked by their keys; with SCREENSHOTS=1 the page is read in English
+  // and photographed too.
+  expectBothLanguages([
+    'chatDocs.donePages',
+    'chatDocs.page',
+    'chatDocs.passageTitle',
+    'chatDocs.remove',
+  ]);
+  await expect(bar.locator('[data-status="done"]')).toContainText(
+    say('zh-CN', 'chatDocs.donePages', { pages: 3 }),
+  );
+  if (!SHOTS) return;
   await page.evaluate(() => localStorage.setItem('atrium.lang', 'en'));
   await page.reload();
-  await expect(bar.locator('[data-status="done"]')).toContainText('Ready · 3 pages');
-  await expect(
-    page
-      .locator('[data-role="assistant"]')
-      .last()
-      .getByRole('button', {
-        name: new RegExp(`\\[1\\] ${manualName} · page 2`),
-      }),
-  ).toBeVisible();
-  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-docs-en-375.png` });
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(bar.locator('[data-status="done"]')).toContainText(
+    say('en', 'chatDocs.donePages', { pages: 3 }),
+  );
+  await snap(page, 'en-1280');
   await page
     .locator('[data-role="assistant"]')
     .last()
     .getByRole('button', { name: /\[1\]/ })
     .click();
-  await expect(page.getByRole('dialog', { name: 'Source [1]' })).toContainText(
-    'Zebras cross the river every spring.',
-  );
-  await page.screenshot({
-    animations: 'disabled',
-    path: `${SCREENS}/chat-docs-passage-en-1280.png`,
-  });
-  await page
-    .locator('.ant-modal-footer')
-    .getByRole('button', { name: buttonName('Close') })
-    .click();
-  await page.getByRole('button', { name: `Remove document ${brokenName}` }).click();
-  await expect(bar.locator('[data-status="failed"]')).toHaveCount(0);
-  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/chat-docs-en-1280.png` });
+  await expect(
+    page.getByRole('dialog', { name: say('en', 'chatDocs.passageTitle', { n: 1 }) }),
+  ).toBeVisible();
+  await snap(page, 'passage-en-1280');
   await page.evaluate(() => localStorage.removeItem('atrium.lang'));
 });

@@ -1,17 +1,16 @@
-import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { startFakeOpenAi, type FakeOpenAi } from '../../server/src/testing/fake-openai';
 import { expect, test, type AtriumServer } from './fixtures';
-import { adminAuth, addModel, call } from './api-call';
+import { seedRoom, signInMember } from './seed';
+import { SHOTS, snap } from './snap';
 
 /**
  * The chat by keyboard and screen reader (issue 29 point 3): ask, stop, edit and switch versions
  * with the keyboard only, the focus where the hands are after each step, and the polite live
  * region holding the settled answer (once; not again on a version switch).
- * With SCREENSHOTS=1 the focus states are photographed into /work/screens/h-a11y-chat.
+ * With SCREENSHOTS=1 the focus states are photographed (/work/screens/chat-keyboard).
  */
-const SCREENS = '/work/screens/h-a11y-chat';
 const MEMBER = { username: 'keyboarder', password: 'key-Member-pass-42' };
 const long = Array.from({ length: 80 }, (_, i) => `word${i}`).join(' ');
 
@@ -27,36 +26,21 @@ test.afterAll(async () => {
 });
 
 /** One room and member for the file's tests (the server is the worker's); the member signed in. */
-let seeded: { roomId: number; token: string } | undefined;
+let seeded: ReturnType<typeof seedOnce> | undefined;
 async function seed(page: Page, atrium: AtriumServer) {
-  seeded ??= await seedOnce(atrium);
-  await page.context().addCookies([{ name: 'api-token', value: seeded.token, url: atrium.url }]);
-  return seeded.roomId;
+  seeded ??= seedOnce(atrium);
+  const { roomId } = await seeded;
+  await signInMember(atrium, MEMBER, page.context());
+  return roomId;
 }
 
-async function seedOnce(atrium: AtriumServer) {
-  const admin = await adminAuth(atrium);
-  const model = await addModel(
-    atrium.url,
-    admin,
-    { name: 'Fake', baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' },
-    { name: 'story-model', title: 'Story Teller' },
-  );
-  const room = await call<{ id: number }>(
-    atrium.url,
-    'admin/api/aigc/chat_room/save',
-    { id: 0, title: 'Keyboard room', description: '<p>Stories.</p>', modelId: model.id, sort: 0 },
-    admin,
-  );
-  await call(
-    atrium.url,
-    'admin/api/aigc/usage/quota_save',
-    { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 },
-    admin,
-  );
-  await call(atrium.url, 'admin/api/members/create', MEMBER, admin);
-  const { token } = await call<{ token: string }>(atrium.url, 'api/auth/login', MEMBER);
-  return { roomId: room.id, token };
+function seedOnce(atrium: AtriumServer) {
+  return seedRoom(atrium, {
+    providerUrl: fake.url,
+    model: { name: 'story-model', title: 'Story Teller' },
+    room: { title: 'Keyboard room', description: '<p>Stories.</p>', sort: 0 },
+    members: [MEMBER],
+  });
 }
 
 /** Presses `key` until `target` has the focus: it is reachable by the keyboard alone. */
@@ -69,9 +53,8 @@ async function pressTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab', ma
   throw new Error(`${key} never reached ${target.toString()}`);
 }
 
-const shots = process.env.SCREENSHOTS === '1';
 async function shoot(page: Page, name: string) {
-  if (shots) await page.screenshot({ animations: 'disabled', path: `${SCREENS}/${name}.png` });
+  await snap(page, name);
 }
 
 const words = {
@@ -104,7 +87,6 @@ test('the chat by keyboard only: ask, stop, edit, switch versions; focus kept; t
   atrium,
 }) => {
   test.setTimeout(120_000);
-  if (shots) mkdirSync(SCREENS, { recursive: true });
   const roomId = await seed(page, atrium);
   const answers = page.locator('[data-role="assistant"]');
   const questions = page.locator('[data-role="user"]');
@@ -152,7 +134,7 @@ test('the chat by keyboard only: ask, stop, edit, switch versions; focus kept; t
     await expect(answers.last()).toHaveAttribute('data-status', 'done');
     await expect(spoken).toHaveText('A fox crossed the river.');
     await expect(box).toBeFocused();
-    if (shots) {
+    if (SHOTS) {
       // The conversation (a tab stop, to scroll by keys) and a conversation's button, focused.
       await pressTo(page, page.getByTestId('chat-messages'), 'Shift+Tab');
       await shoot(page, `conversation-${tag}`);

@@ -1,20 +1,29 @@
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { startFakeOpenAi, type FakeOpenAi } from '../../server/src/testing/fake-openai';
 import { expect, test, type AtriumServer } from './fixtures';
-import { adminAuth, addModel, call } from './api-call';
+import { call } from './api-call';
+import { seedRoom, signInMember } from './seed';
+import { SHOTS, snap } from './snap';
+import { expectBothLanguages, say } from './words';
 
-const SCREENS = '/work/screens';
 const OWNER = { username: 'sharer', password: 'share-Member-pass-42' };
 const READER = { username: 'reader', password: 'read-Member-pass-42' };
 const TITLE = '季度总结';
+/** Both languages at both widths: walked only when the screens are photographed. */
+const everyView = [
+  ['en', 1280],
+  ['en', 375],
+  ['zh-CN', 1280],
+  ['zh-CN', 375],
+] as const;
 
 let fake: FakeOpenAi;
 
-// Several browser contexts and screenshots per test: more than the default minute on a busy machine.
-test.describe.configure({ timeout: 150_000 });
+// Several browser contexts per test: more than the default minute on a busy machine.
+test.describe.configure({ timeout: 90_000 });
 
 test.beforeAll(async () => {
   fake = await startFakeOpenAi({ models: ['share-model'] });
@@ -41,47 +50,14 @@ function seed(atrium: AtriumServer) {
 
 /** A room, two members and the owner's conversation with one answered question, by the API. */
 async function seedAll(atrium: AtriumServer) {
-  const admin = await adminAuth(atrium);
-  const model = await addModel(
-    atrium.url,
-    admin,
-    { name: 'Fake', baseUrl: fake.url, apiKey: 'sk-e2e-key-000000000000' },
-    { name: 'share-model', title: 'Share model' },
-  );
-  const room = await call<{ id: number }>(
-    atrium.url,
-    'admin/api/aigc/chat_room/save',
-    { id: 0, title: '财务助手', description: '<p>Numbers.</p>', modelId: model.id },
-    admin,
-  );
-  await call(atrium.url, 'admin/api/members/create', OWNER, admin);
-  await call(atrium.url, 'admin/api/members/create', READER, admin);
-  const { token } = await call<{ token: string }>(atrium.url, 'api/auth/login', OWNER);
-  const owner = { header: 'api-token', token };
-  const conversation = await call<{ id: number }>(
-    atrium.url,
-    'api/aigc/conversation/create',
-    { roomId: room.id, title: TITLE },
-    owner,
-  );
-  const sent = await call<{ assistantMessage: { id: number } }>(
-    atrium.url,
-    'api/aigc/chat/send',
-    { conversationId: conversation.id, content: 'How did the quarter go?' },
-    owner,
-  );
-  await expect
-    .poll(async () => {
-      const list = await call<{ records: { id: number; status: string }[] }>(
-        atrium.url,
-        'api/aigc/message/list',
-        { conversationId: conversation.id },
-        owner,
-      );
-      return list.records.find((m) => m.id === sent.assistantMessage.id)?.status;
-    })
-    .toBe('done');
-  return { roomId: room.id, conversationId: conversation.id, owner, admin };
+  const room = await seedRoom(atrium, {
+    providerUrl: fake.url,
+    model: { name: 'share-model', title: 'Share model' },
+    room: { title: '财务助手', description: '<p>Numbers.</p>' },
+    members: [OWNER, READER],
+    conversation: { title: TITLE, ask: 'How did the quarter go?' },
+  });
+  return { roomId: room.roomId, conversationId: room.conversationId ?? 0, owner: room.member };
 }
 
 async function signedInPage(
@@ -96,10 +72,7 @@ async function signedInPage(
   await context.addInitScript((l) => {
     if (!sessionStorage.getItem('e2e-lang')) localStorage.setItem('atrium.lang', l);
   }, lang);
-  if (account) {
-    const { token } = await call<{ token: string }>(atrium.url, 'api/auth/login', account);
-    await context.addCookies([{ name: 'api-token', value: token, url: atrium.url }]);
-  }
+  if (account) await signInMember(atrium, account, context);
   return context.newPage();
 }
 
@@ -114,7 +87,6 @@ test('a member exports, imports and shares a conversation; others open the link 
   browser,
   atrium,
 }) => {
-  mkdirSync(SCREENS, { recursive: true });
   const { roomId } = await seed(atrium);
   const page = await signedInPage(browser, atrium, OWNER);
   await page.goto(`${atrium.url}#/${roomId}`);
@@ -158,7 +130,7 @@ test('a member exports, imports and shares a conversation; others open the link 
   const dialog = page.getByRole('dialog', { name: 'Import conversations' });
   await dialog.getByTestId('chat-import-file').setInputFiles(jsonPath);
   await expect(dialog).toContainText(`Chosen: ${TITLE}.json`);
-  await page.screenshot({ path: `${SCREENS}/chat-share-import-en-1280.png` });
+  await snap(page, 'import-en-1280');
   await dialog.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(dialog).toContainText('Imported 1 conversation(s), 2 messages');
   await dialog.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
@@ -173,7 +145,7 @@ test('a member exports, imports and shares a conversation; others open the link 
   await share.getByRole('button', { name: 'Create link' }).click();
   const link = await share.getByRole('textbox', { name: 'Share link' }).inputValue();
   expect(link).toMatch(/#\/share\/[A-Za-z0-9_-]{43}$/);
-  await page.screenshot({ path: `${SCREENS}/chat-share-dialog-en-1280.png` });
+  await snap(page, 'dialog-en-1280');
   await share.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
 
   // A signed-in member of the site opens it: read-only, no composer.
@@ -216,7 +188,6 @@ test('an admin allows public links; a visitor opens one without signing in until
   browser,
   atrium,
 }) => {
-  mkdirSync(SCREENS, { recursive: true });
   const { roomId } = await seed(atrium);
   const admin = await signedInPage(browser, atrium, undefined);
   await admin.goto(`${atrium.adminUrl}#/login`);
@@ -229,12 +200,9 @@ test('an admin allows public links; a visitor opens one without signing in until
   await card.getByRole('switch').click();
   await card.getByRole('button', { name: 'Save' }).click();
   await expect(card.getByRole('button', { name: 'Save' })).toBeDisabled();
-  for (const [lang, width] of [
-    ['en', 1280],
-    ['en', 375],
-    ['zh-CN', 1280],
-    ['zh-CN', 375],
-  ] as const) {
+  // The stored setting shows after a reload (in English at 1280 px; with SCREENSHOTS=1 the
+  // setting is photographed in both languages and widths as well).
+  for (const [lang, width] of SHOTS ? everyView : ([['en', 1280]] as const)) {
     await admin.evaluate((l) => {
       localStorage.setItem('atrium.lang', l);
       sessionStorage.setItem('e2e-lang', l);
@@ -246,9 +214,7 @@ test('an admin allows public links; a visitor opens one without signing in until
       .filter({ hasText: /Conversation share links|对话分享链接/ });
     await expect(shown.getByRole('switch')).toBeChecked();
     await shown.scrollIntoViewIfNeeded();
-    await admin.screenshot({
-      path: `${SCREENS}/chat-share-admin-setting-${lang === 'en' ? 'en' : 'zh'}-${width}.png`,
-    });
+    await snap(admin, `admin-setting-${lang}-${width}`);
   }
   await admin.evaluate(() => localStorage.setItem('atrium.lang', 'en'));
   await admin.evaluate(() => sessionStorage.setItem('e2e-lang', 'en'));
@@ -263,23 +229,16 @@ test('an admin allows public links; a visitor opens one without signing in until
   await share.getByRole('button', { name: 'Create link' }).click();
   const link = await share.getByRole('textbox', { name: 'Share link' }).inputValue();
 
-  for (const [lang, width] of [
-    ['en', 1280],
-    ['en', 375],
-    ['zh-CN', 1280],
-    ['zh-CN', 375],
-  ] as const) {
+  // A visitor reads it signed out: in Chinese at 375 px; the English page's words are checked
+  // by their keys (with SCREENSHOTS=1 every language and width is opened and photographed).
+  expectBothLanguages(['chatShare.readOnly']);
+  for (const [lang, width] of SHOTS ? everyView : ([['zh-CN', 375]] as const)) {
     const visitor = await signedInPage(browser, atrium, undefined, lang, width);
     await visitor.goto(link);
     await expect(visitor.getByRole('heading', { name: TITLE })).toBeVisible();
     await expect(visitor.locator('[data-role="assistant"]')).toContainText('revenue up');
-    await expect(
-      visitor.getByText(lang === 'en' ? 'Read-only snapshot' : '只读快照'),
-    ).toBeVisible();
-    await visitor.screenshot({
-      path: `${SCREENS}/chat-share-page-${lang === 'en' ? 'en' : 'zh'}-${width}.png`,
-      fullPage: true,
-    });
+    await expect(visitor.getByText(say(lang, 'chatShare.readOnly'))).toBeVisible();
+    await snap(visitor, `page-${lang}-${width}`, { fullPage: true });
     await visitor.context().close();
   }
 
@@ -292,39 +251,32 @@ test('an admin allows public links; a visitor opens one without signing in until
   await expect(visitor).toHaveURL(/#\/login\?redirect=%2Fshare%2F/);
 });
 
-test('the conversation menu, import and share dialogs in Chinese and English, at 1280 and 375 px', async ({
+test('the conversation menu, share dialog and share links in a phone-wide window', async ({
   browser,
   atrium,
 }) => {
-  mkdirSync(SCREENS, { recursive: true });
   const { roomId, conversationId, owner } = await seed(atrium);
   // A link in the list, as a member who shares sees it.
-  await call(atrium.url, 'api/aigc/share/create', { conversationId }, owner);
-  for (const [lang, width] of [
-    ['zh-CN', 1280],
-    ['zh-CN', 375],
-    ['en', 375],
-    ['en', 1280],
-  ] as const) {
+  await call(owner, 'aigc/share/create', { conversationId });
+  // In Chinese at 375 px (the first test walks the same menu in English at 1280 px); the English
+  // names are checked by their keys. With SCREENSHOTS=1, every language and width, photographed.
+  expectBothLanguages([
+    'chat.conversations',
+    'chat.conversationActions',
+    'chatShare.share',
+    'chatShare.createTitle',
+    'chatShare.myLinks',
+  ]);
+  for (const [lang, width] of SHOTS ? everyView : ([['zh-CN', 375]] as const)) {
     const page = await signedInPage(browser, atrium, OWNER, lang, width);
-    const tag = `${lang === 'en' ? 'en' : 'zh'}-${width}`;
     await page.goto(`${atrium.url}#/${roomId}`);
-    const names =
-      lang === 'en'
-        ? {
-            list: 'Conversations',
-            more: 'Conversation actions',
-            share: 'Share link',
-            shareDialog: `Share “${TITLE}”`,
-            links: 'My share links',
-          }
-        : {
-            list: '对话',
-            more: '对话操作',
-            share: '分享链接',
-            shareDialog: `分享“${TITLE}”`,
-            links: '我的分享链接',
-          };
+    const names = {
+      list: say(lang, 'chat.conversations'),
+      more: say(lang, 'chat.conversationActions'),
+      share: say(lang, 'chatShare.share'),
+      shareDialog: say(lang, 'chatShare.createTitle', { title: TITLE }),
+      links: say(lang, 'chatShare.myLinks'),
+    };
     if (width < 600) {
       // The list is a drawer on a phone.
       await page.getByRole('button', { name: names.list }).first().click();
@@ -332,11 +284,11 @@ test('the conversation menu, import and share dialogs in Chinese and English, at
     const nav = page.getByRole('navigation', { name: names.list });
     await nav.getByRole('button', { name: names.more, exact: true }).first().click();
     await expect(page.getByRole('menuitem', { name: names.share })).toBeVisible();
-    await page.screenshot({ path: `${SCREENS}/chat-share-menu-${tag}.png` });
+    await snap(page, `menu-${lang}-${width}`);
     await page.getByRole('menuitem', { name: names.share }).click();
     const share = page.getByRole('dialog', { name: names.shareDialog });
     await expect(share).toBeVisible();
-    await page.screenshot({ path: `${SCREENS}/chat-share-create-${tag}.png` });
+    await snap(page, `create-${lang}-${width}`);
     await page.keyboard.press('Escape');
     await expect(share).toHaveCount(0);
     if (width < 600 && !(await page.getByRole('button', { name: names.links }).isVisible())) {
@@ -344,7 +296,7 @@ test('the conversation menu, import and share dialogs in Chinese and English, at
     }
     await page.getByRole('button', { name: names.links }).click();
     await expect(page.getByRole('dialog', { name: names.links })).toBeVisible();
-    await page.screenshot({ path: `${SCREENS}/chat-share-links-${tag}.png` });
+    await snap(page, `links-${lang}-${width}`);
     await page.context().close();
   }
 });

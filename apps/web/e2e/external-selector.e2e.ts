@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from '@playwright/test';
+import { adminIn, send } from './api-call';
 import { expect, test, type AtriumServer } from './fixtures';
-import { adminCall, buttonName, signInAdmin } from './files-support';
+import { buttonName, signInAdmin } from './files-support';
 
 /**
  * SPEC 2.4's external selector, end to end (issue 28, point 3): a second loopback site serves a
@@ -82,8 +83,8 @@ const formItem = (page: Page, label: string) =>
     .filter({ has: page.locator('label', { hasText: new RegExp(`^${label}$`) }) });
 
 async function builtin(page: Page): Promise<void> {
-  const current = await adminCall<Record<string, unknown>>(page, 'api/setting/get');
-  const saved = await adminCall(page, 'api/setting/save', {
+  const current = await send(adminIn(page), 'setting/get', {});
+  const saved = await send(adminIn(page), 'setting/save', {
     settings: { ...current.data, selectorMode: 'builtin', selectorServer: '' },
   });
   expect(saved.code).toBe(0);

@@ -1,31 +1,19 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
+import { adminIn, send, type Answer } from './api-call';
 import { expect, test } from './fixtures';
-import { adminCall, buttonName, signInAdmin, solidPng, type Envelope } from './files-support';
+import { buttonName, signInAdmin, solidPng, type Envelope } from './files-support';
 
 const SCREENS = '/work/screens';
 
 test.describe.configure({ mode: 'serial' });
 
-interface Settings {
-  siteName: string;
-  logo: string;
-  favicon: string;
-  banners: string[];
-  terms: string;
-  about: string;
-  metaTags: { name: string; value: string }[];
-  advanced: string;
-}
+/** The site settings, as `setting/get` answers them. */
+type Settings = Answer<'admin', 'setting/get'>;
 
-/** The admin API (`/admin/api/...`) from the signed-in page. */
-function adminApi<T>(page: Page, path: string, body: unknown = {}): Promise<Envelope<T>> {
-  return adminCall<T>(page, `api/${path}`, body);
-}
-
-async function saveThroughApi(page: Page, patch: Partial<Settings>): Promise<Envelope<Settings>> {
-  const current = await adminApi<Settings>(page, 'setting/get');
-  return adminApi<Settings>(page, 'setting/save', { settings: { ...current.data, ...patch } });
+async function saveThroughApi(page: Page, patch: Partial<Settings>) {
+  const current = await send(adminIn(page), 'setting/get', {});
+  return send(adminIn(page), 'setting/save', { settings: { ...current.data, ...patch } });
 }
 
 const formItem = (page: Page, label: string) =>
@@ -125,7 +113,7 @@ test('images: upload two PNGs in the picker, pick both, drag to reorder, save, r
   await page.reload();
   await expect(page.getByLabel('站点名称')).toHaveValue('Atrium');
   await expect.poll(() => bannerPaths(page)).toEqual([blue, red]);
-  const stored = await adminApi<Settings>(page, 'setting/get');
+  const stored = await send(adminIn(page), 'setting/get', {});
   expect(stored.data.banners).toEqual(answer.data.banners);
 
   // The member home shows them, first one first.
@@ -301,7 +289,7 @@ test('the settings page with every field filled, at 1280 and 375 px; headers and
     about: '<h2>Welcome</h2><p>Chat rooms where gardeners <strong>share</strong> what grows.</p>',
     advanced: '{\n  "theme": { "accent": "#4f46e5" },\n  "features": ["rooms", "files"]\n}',
   };
-  const before = await adminApi<Settings>(page, 'setting/get');
+  const before = await send(adminIn(page), 'setting/get', {});
   // Run alone, this test has no banners from the first one: the logo stands in.
   const banners = before.data.banners.length > 0 ? before.data.banners : [logo];
   expect((await saveThroughApi(page, { ...rest, banners })).code).toBe(0);

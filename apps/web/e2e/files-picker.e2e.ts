@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { adminCall, buttonName, signInAdmin, solidPng } from './files-support';
+import { adminIn, sendLibrary } from './api-call';
+import { buttonName, signInAdmin, solidPng } from './files-support';
 
 interface Picked {
   items: {
@@ -290,11 +291,11 @@ test('files dropped on the gallery and images pasted upload into the current cat
   await expect(page.getByText(/文件类型不合法/).first()).toBeVisible();
 
   // Both landed in Holidays and nowhere else.
-  const listed = await adminCall<{ records: { categoryId: number }[] }>(
-    page,
-    'data/file_manager/image',
-    { action: 'list', page: 1, keywords: 'pasted-' },
-  );
+  const listed = await sendLibrary(adminIn(page), 'image', {
+    action: 'list',
+    page: 1,
+    keywords: 'pasted-',
+  });
   expect(listed.data.records).toHaveLength(1);
   expect(listed.data.records[0]?.categoryId).toBeGreaterThan(0);
 

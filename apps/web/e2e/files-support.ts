@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Page, Request } from '@playwright/test';
+import type { Envelope } from '@atrium/shared';
 import type { AtriumServer } from './fixtures';
 
 /**
@@ -100,40 +101,4 @@ export function buttonName(text: string, { whole = false } = {}): RegExp {
   const letters = [...text].join('\\s*');
   // Whole: the name ends with the text, after its icon's label if any ("save 保存", not "保存分享设置").
   return new RegExp(whole ? `(?:^|\\s)${letters}$` : letters);
-}
-
-export interface Envelope<T = unknown> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-/**
- * POSTs to `/admin/<path>` from the signed-in page, the way the app does (token and XSRF echoed
- * from the cookies).
- */
-export function adminCall<T>(page: Page, path: string, body: unknown = {}): Promise<Envelope<T>> {
-  return page.evaluate(
-    async ({ path, body }) => {
-      const cookie = (name: string) =>
-        decodeURIComponent(
-          document.cookie
-            .split('; ')
-            .find((c) => c.startsWith(`${name}=`))
-            ?.slice(name.length + 1) ?? '',
-        );
-      const res = await fetch(`/admin/${path}`, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          'is-ajax': 'true',
-          'admin-api-token': cookie('admin-api-token'),
-          'X-XSRF-TOKEN': cookie('XSRF-TOKEN'),
-        },
-        body: JSON.stringify(body),
-      });
-      return (await res.json()) as Envelope<T>;
-    },
-    { path, body },
-  );
 }

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { adminCall, buttonName, signInAdmin, solidPng } from './files-support';
+import { adminIn, send, sendLibrary } from './api-call';
+import { buttonName, signInAdmin, solidPng } from './files-support';
 
 const SCREENS = '/work/screens';
 // The worker's server is shared with other spec files: names unique to this run.
@@ -33,10 +34,10 @@ test('shows where a file is used, filters unused files, names the places before 
   await expect(card(page, spareName)).toBeVisible();
 
   // A room takes the first image as its cover, through the admin API as the room editor saves it.
-  const listed = await adminCall<Listed>(page, 'data/file_manager/image', { action: 'list' });
+  const listed = await sendLibrary(adminIn(page), 'image', { action: 'list' });
   const coverFile = listed.data.records.find((r) => r.filename === coverName);
   expect(coverFile).toBeDefined();
-  const room = await adminCall<{ id: number }>(page, 'api/aigc/chat_room/save', {
+  const room = await send(adminIn(page), 'aigc/chat_room/save', {
     id: 0,
     title: roomTitle,
     cover: coverFile?.path,
@@ -136,7 +137,7 @@ test('shows where a file is used, filters unused files, names the places before 
   await page.screenshot({ path: `${SCREENS}/files-trash-375-en.png` });
   await page.evaluate(() => localStorage.removeItem('atrium.lang'));
 
-  await adminCall(page, 'api/aigc/chat_room/delete', { id: room.data.id });
+  await send(adminIn(page), 'aigc/chat_room/delete', { id: room.data.id });
 });
 
 test('the upload settings set how many days the trash keeps files', async ({ page, atrium }) => {

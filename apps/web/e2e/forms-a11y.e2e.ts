@@ -104,19 +104,18 @@ test('the listed pages fit 320 px and 200 % zoom without sideways scrolling', as
   const tag = Date.now().toString(36).slice(-5);
   const admin = await adminAuth(atrium);
   const model = await addModel(
-    atrium.url,
     admin,
     { name: `Zoom AI ${tag}`, baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-zoom-000000000000' },
     { name: 'zoom-model', title: `Zoom model ${tag}` },
   );
-  const room = await call<{ id: number }>(
-    atrium.url,
-    'admin/api/aigc/chat_room/save',
-    { id: 0, title: `A room with a rather long title to wrap ${tag}`, modelId: model.id, sort: 1 },
-    admin,
-  );
+  const room = await call(admin, 'aigc/chat_room/save', {
+    id: 0,
+    title: `A room with a rather long title to wrap ${tag}`,
+    modelId: model.id,
+    sort: 1,
+  });
   const member = { username: `zoom_${tag}`, password: 'zoom-Member-pass-42' };
-  await call(atrium.url, 'admin/api/members/create', member, admin);
+  await call(admin, 'members/create', member);
 
   // Signed out first (sign-in, sign-up), then the member and the admin.
   const pages: { name: string; url: string; ready: (p: Page) => Promise<void> }[] = [
@@ -155,7 +154,7 @@ test('the listed pages fit 320 px and 200 % zoom without sideways scrolling', as
   const overflow: string[] = [];
   for (const entry of pages) {
     if (entry.name === 'chat') {
-      const { token } = await call<{ token: string }>(atrium.url, 'api/auth/login', member);
+      const { token } = await call({ area: 'member', base: atrium.url }, 'auth/login', member);
       await page.context().addCookies([{ name: 'api-token', value: token, url: atrium.url }]);
     }
     if (entry.name === 'dashboard') await signInAdmin(page, atrium, '/dashboard');

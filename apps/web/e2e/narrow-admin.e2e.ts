@@ -40,23 +40,17 @@ test('at 375 px every admin table shows its rows as cards with their actions on 
   const admin = await adminAuth(atrium);
   // A model saved with context 0, the default.
   const model = await addModel(
-    atrium.url,
     admin,
     { name: `Narrow AI ${tag}`, baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-narrow-0000000000' },
     { name: 'narrow-model', title: `Narrow model ${tag}` },
   );
-  await call(
-    atrium.url,
-    'admin/api/aigc/chat_room/save',
-    { id: 0, title: `Narrow room ${tag}`, modelId: model.id, sort: 1 },
-    admin,
-  );
-  await call(
-    atrium.url,
-    'admin/api/members/create',
-    { username: `narrow_${tag}`, password: 'narrow-Member-42' },
-    admin,
-  );
+  await call(admin, 'aigc/chat_room/save', {
+    id: 0,
+    title: `Narrow room ${tag}`,
+    modelId: model.id,
+    sort: 1,
+  });
+  await call(admin, 'members/create', { username: `narrow_${tag}`, password: 'narrow-Member-42' });
 
   await page.setViewportSize({ width: 375, height: 812 });
   await signInAdmin(page, atrium, '/dashboard');

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page, Response } from '@playwright/test';
-import { call, type Auth } from './api-call';
+import { adminAuth, call, type SignedIn } from './api-call';
 import { test, expect, type AtriumServer } from './fixtures';
 import { buttonName } from './files-support';
 
@@ -451,32 +451,23 @@ function watchLanguageHeader(page: Page, expected: () => Lang): string[] {
   return wrong;
 }
 
-let admin: Auth;
+let admin: SignedIn<'admin'>;
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ atrium }) => {
   // Signed in before the login captcha is turned on: the session serves both languages.
-  const { token } = await call<{ token: string }>(atrium.url, 'admin/api/auth/login', {
-    username: 'admin',
-    password: atrium.adminPassword,
-  });
-  admin = { header: 'admin-api-token', token };
+  admin = await adminAuth(atrium);
   await atrium.createAdmin(ADMIN_NAME, ADMIN_PASSWORD);
-  await call(
-    atrium.url,
-    'admin/api/members/create',
-    { username: TAKEN_MEMBER, password: MEMBER_PASSWORD },
-    admin,
-  );
-  await call(atrium.url, 'admin/api/system/login_captcha/save', { mode: 'always' }, admin);
+  await call(admin, 'members/create', { username: TAKEN_MEMBER, password: MEMBER_PASSWORD });
+  await call(admin, 'system/login_captcha/save', { mode: 'always' });
 });
 
 test.afterAll(async ({ atrium }) => {
   // Not back to 'auto': the wrong passwords above stay counted against 127.0.0.1 for 15 minutes,
   // and past 3 of them 'auto' asks every later sign-in of this worker's server (the other specs
   // sign in through the API, without a captcha) for the captcha.
-  await call(atrium.url, 'admin/api/system/login_captcha/save', { mode: 'never' }, admin);
+  await call(admin, 'system/login_captcha/save', { mode: 'never' });
   const problems = seen.filter((entry) => entry.problem);
   console.log(
     [
@@ -508,7 +499,7 @@ for (const lang of ['zh-CN', 'en'] as const) {
 
       await context.addCookies([
         { name: 'XSRF-TOKEN', value: XSRF, url: atrium.url },
-        { name: admin.header, value: admin.token, url: atrium.url },
+        { name: 'admin-api-token', value: admin.token, url: atrium.url },
       ]);
       await adminSave(page, lang, atrium);
       await uploads(page, lang, atrium);

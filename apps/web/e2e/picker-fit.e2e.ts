@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
+import { adminIn, send, sendLibrary } from './api-call';
 import { expect, test } from './fixtures';
-import { adminCall, buttonName, signInAdmin, solidPng } from './files-support';
+import { buttonName, signInAdmin, solidPng } from './files-support';
 
 /**
  * The picker fits the screen (issue 28 point 1): at 1280x800 and 375x812, in the dialog a
@@ -147,15 +148,15 @@ test('every picker action ends somewhere sensible (zh-CN, one check in English)'
   page,
   atrium,
 }, testInfo) => {
-  const library = 'data/file_manager/image';
+  const library = 'image';
   await signInAdmin(page, atrium, '/system/setting');
-  const made = await adminCall<{ id: number }>(page, library, {
+  const made = await sendLibrary(adminIn(page), library, {
     action: 'categoryEdit',
     id: 0,
     pid: 0,
     title: `走查-${runTag}`,
   });
-  const moved = await adminCall<{ id: number }>(page, library, {
+  const moved = await sendLibrary(adminIn(page), library, {
     action: 'categoryEdit',
     id: 0,
     pid: 0,
@@ -202,14 +203,15 @@ test('every picker action ends somewhere sensible (zh-CN, one check in English)'
   await expect(picker.getByText('暂无记录')).toHaveCount(0);
 
   // 2. Replace asks first, naming the place using the file, then says it is done.
-  const listed = await adminCall<{ records: { id: number; path: string; filename: string }[] }>(
-    page,
-    library,
-    { action: 'list', page: 1, categoryId: made.data.id, keywords: runTag },
-  );
+  const listed = await sendLibrary(adminIn(page), library, {
+    action: 'list',
+    page: 1,
+    categoryId: made.data.id,
+    keywords: runTag,
+  });
   const target = listed.data.records.find((r) => r.filename === walkName(11));
   if (!target) throw new Error('walk-11 not listed');
-  const room = await adminCall(page, 'api/aigc/chat_room/save', {
+  const room = await send(adminIn(page), 'aigc/chat_room/save', {
     id: 0,
     title: `封面房-${runTag}`,
     cover: target.path,

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
-import { call } from './api-call';
+import { adminIn, call, send } from './api-call';
 import { expect, test } from './fixtures';
-import { adminCall, buttonName, signInAdmin } from './files-support';
+import { buttonName, signInAdmin } from './files-support';
 
 /**
  * Unsaved edits are never dropped without a question (issue 28, point 8): the site settings page
@@ -40,7 +40,7 @@ test('the settings page asks before the menu or back drops its edits, the model 
   await expect(page).toHaveURL(/#\/system\/setting$/);
   const name = page.getByLabel('站点名称');
   // The worker's server is shared with other specs, which may have renamed the site already.
-  const before = await adminCall<{ siteName: string }>(page, 'api/setting/get');
+  const before = await send(adminIn(page), 'setting/get', {});
   const storedName = before.data.siteName;
   await expect(name).toHaveValue(storedName);
 
@@ -69,25 +69,16 @@ test('the settings page asks before the menu or back drops its edits, the model 
   // Back from where the menu led: the dashboard the page was opened from.
   await expect(page).toHaveURL(/#\/dashboard$/);
   // Nothing was saved: the stored name is the old one.
-  const stored = await adminCall<{ siteName: string }>(page, 'api/setting/get');
+  const stored = await send(adminIn(page), 'setting/get', {});
   expect(stored.data.siteName).toBe(storedName);
 
   // The model dialog: Esc with a typed model asks; keeping it keeps the text.
-  const admin = { header: 'admin-api-token', token: '' };
-  admin.token = await page.evaluate(() =>
-    decodeURIComponent(
-      document.cookie
-        .split('; ')
-        .find((c) => c.startsWith('admin-api-token='))
-        ?.slice('admin-api-token='.length) ?? '',
-    ),
-  );
-  await call(
-    atrium.url,
-    'admin/api/aigc/provider/save',
-    { id: 0, name: 'Unsaved test', baseUrl: 'http://127.0.0.1:9/v1', apiKey: '' },
-    admin,
-  );
+  await call({ area: 'admin', page }, 'aigc/provider/save', {
+    id: 0,
+    name: 'Unsaved test',
+    baseUrl: 'http://127.0.0.1:9/v1',
+    apiKey: '',
+  });
   await nav.getByText('AI 内容').click();
   await nav.getByRole('link', { name: 'AI 模型' }).click();
   await page.getByRole('button', { name: '添加模型' }).last().click();
@@ -140,8 +131,8 @@ test('the settings page asks before the menu or back drops its edits, the model 
     await context.close();
   }
   // Put the name back for the specs that share this server.
-  const current = await adminCall<Record<string, unknown>>(page, 'api/setting/get');
-  await adminCall(page, 'api/setting/save', {
+  const current = await send(adminIn(page), 'setting/get', {});
+  await send(adminIn(page), 'setting/save', {
     settings: { ...current.data, siteName: storedName },
   });
 });
