@@ -1,10 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import type { Envelope } from '@atrium/shared';
 import type { Locator, Page } from '@playwright/test';
 import { adminIn, send, type Answer } from './api-call';
 import { expect, test } from './fixtures';
-import { buttonName, signInAdmin, solidPng, type Envelope } from './files-support';
-
-const SCREENS = '/work/screens';
+import { buttonName, signInAdmin, solidPng } from './files-support';
+import { SHOTS, snap } from './snap';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -28,13 +28,21 @@ const bannerPaths = (page: Page) =>
  * A screenshot of the whole page at `width`, taken with a window as tall as the page: a
  * full-page capture resizes the window while it shoots, and the code editor re-measures mid-way.
  */
-async function wholePage(page: Page, width: number, path: string) {
+async function wholePage(page: Page, width: number, name: string) {
+  if (!SHOTS) return;
   await page.setViewportSize({ width, height: 800 });
-  await page.waitForTimeout(300);
+  await painted(page);
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   await page.setViewportSize({ width, height });
-  await page.waitForTimeout(500);
-  await page.screenshot({ path });
+  await painted(page);
+  await snap(page, name);
+}
+
+/** Two frames drawn: the layout after a resize (and what it re-measured) is on the screen. */
+async function painted(page: Page) {
+  await page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+  );
 }
 
 /** Presses on `from`, moves in small steps onto `to` and lets go, as a hand on a mouse does. */
@@ -150,8 +158,8 @@ test('a rich-text value set before the editor is ready appears once it is', asyn
   await expect(page.getByLabel('站点名称')).toHaveValue('Atrium');
   expect(settingsArrived).toBe(true);
   const about$ = formItem(page, '关于本站');
+  // The form holds the settings (the name above) while the editor still loads.
   await expect(about$.getByText('编辑器加载中…')).toBeVisible();
-  await page.waitForTimeout(400);
   releaseEditor();
 
   const editor = about$.locator('.atrium-rte [contenteditable="true"]');
@@ -202,8 +210,7 @@ test('invalid JSON is refused by the form and by the server', async ({ page, atr
   );
   await page.getByRole('button', { name: buttonName('保存', { whole: true }) }).click();
   await expect(page.getByText('高级配置（JSON）不是合法的 JSON，请修正后再保存')).toBeVisible();
-  await page.waitForTimeout(500);
-  expect(saves).toBe(0);
+  // Nothing sent: the only save the page makes below is the fixed one (`saves` is 1 then).
 
   const refused = await saveThroughApi(page, { advanced: '{"a": 1,}' });
   expect(refused.code).toBe(-1);
@@ -220,6 +227,9 @@ test('invalid JSON is refused by the form and by the server', async ({ page, atr
   expect(((await (await saved).json()) as Envelope<Settings>).data.advanced).toBe(
     '{"accent": "#4f46e5"}',
   );
+  // The page sent one save, the valid one: the refused form never reached the server (the API
+  // call above goes from the test, not from the page).
+  expect(saves).toBe(1);
 });
 
 test('a stored <img onerror> does not run, and the attribute is gone', async ({ page, atrium }) => {
@@ -245,8 +255,13 @@ test('a stored <img onerror> does not run, and the attribute is gone', async ({ 
   await expect(editor.locator('p').first()).toHaveText('Hello');
   await expect(editor.locator('img')).toHaveCount(1);
   await expect(editor.locator('img')).not.toHaveAttribute('onerror', /.*/);
+  // The image has failed to load (an onerror would have run by then), and the click has been
+  // handled (two frames later).
+  await expect
+    .poll(() => editor.locator('img').evaluate((img) => (img as HTMLImageElement).complete))
+    .toBe(true);
   await editor.getByText('click').click();
-  await page.waitForTimeout(1000);
+  await painted(page);
   expect(await page.evaluate(() => (window as unknown as { __xss: number }).__xss)).toBe(0);
   expect(dialogs).toEqual([]);
   const html = await editor.innerHTML();
@@ -257,7 +272,6 @@ test('the settings page with every field filled, at 1280 and 375 px; headers and
   page,
   atrium,
 }, testInfo) => {
-  mkdirSync(SCREENS, { recursive: true });
   await signInAdmin(page, atrium, '/system/setting');
   await expect(page.getByLabel('站点名称')).toHaveValue('Atrium');
 
@@ -301,8 +315,8 @@ test('the settings page with every field filled, at 1280 and 375 px; headers and
     formItem(page, '服务条款文档').getByRole('link', { name: 'terms.pdf' }),
   ).toBeVisible();
   await expect(formItem(page, '高级配置（JSON）').locator('.cm-content')).toContainText('features');
-  await wholePage(page, 1280, `${SCREENS}/fields-settings-1280.png`);
-  await wholePage(page, 375, `${SCREENS}/fields-settings-375.png`);
+  await wholePage(page, 1280, 'settings-1280');
+  await wholePage(page, 375, 'settings-375');
 
   // The member app: site name, logo, banner, favicon and meta tag.
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -316,7 +330,7 @@ test('the settings page with every field filled, at 1280 and 375 px; headers and
   );
   await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', logo);
   await expect(page).toHaveTitle('Garden Chat');
-  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/fields-member-home-1280.png` });
+  await snap(page, 'member-home-1280');
 
   // The admin header and both sign-in pages show it too.
   await page.goto(atrium.adminUrl);
@@ -324,13 +338,13 @@ test('the settings page with every field filled, at 1280 and 375 px; headers and
   const guest = await page.context().browser()?.newPage();
   if (!guest) throw new Error('no browser');
   for (const [url, shot] of [
-    [`${atrium.adminUrl}#/login`, 'fields-admin-login-logo-375.png'],
-    [`${atrium.url}#/login`, 'fields-member-login-logo-375.png'],
+    [`${atrium.adminUrl}#/login`, 'admin-login-logo-375'],
+    [`${atrium.url}#/login`, 'member-login-logo-375'],
   ] as const) {
     await guest.setViewportSize({ width: 375, height: 812 });
     await guest.goto(url);
     await expect(guest.locator('.ant-card img').first()).toHaveAttribute('src', logo);
-    await guest.screenshot({ animations: 'disabled', path: `${SCREENS}/${shot}` });
+    await snap(guest, shot);
   }
   await guest.close();
 });

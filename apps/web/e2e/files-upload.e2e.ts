@@ -53,11 +53,15 @@ test('uploads a 30 MB file through the picker with visible progress, resumes aft
       .catch(() => null);
     if (status) seen.add(status);
   };
-  for (let i = 0; i < 1200 && finished.length < 2; i++) {
-    await readStatus();
-    await page.waitForTimeout(50);
-  }
-  expect(finished.length).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(
+      async () => {
+        await readStatus();
+        return finished.length;
+      },
+      { timeout: 60_000, intervals: [50] },
+    )
+    .toBeGreaterThanOrEqual(2);
   await page.reload();
   await expect(upload).toBeVisible();
   // The page says what the reload interrupted, from what the browser kept (issue 28).
@@ -73,15 +77,15 @@ test('uploads a 30 MB file through the picker with visible progress, resumes aft
   await expect(row).toContainText('big-report.txt');
   // Chosen again, it resumes and leaves the list.
   await expect(interrupted).toHaveCount(0);
-  for (
-    let i = 0;
-    i < 400 && !(await page.getByRole('checkbox', { name: 'big-report.txt' }).isVisible());
-    i++
-  ) {
-    await readStatus();
-    await page.waitForTimeout(50);
-  }
-  await expect(page.getByRole('checkbox', { name: 'big-report.txt' })).toBeVisible();
+  await expect
+    .poll(
+      async () => {
+        await readStatus();
+        return page.getByRole('checkbox', { name: 'big-report.txt' }).isVisible();
+      },
+      { timeout: 20_000, intervals: [50] },
+    )
+    .toBe(true);
   // Chunks go three at a time, so what the server holds may have gaps: init lists the missing
   // ones, and exactly those are sent (the held ones never again).
   const second = initAnswers.at(1);

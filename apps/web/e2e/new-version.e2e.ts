@@ -16,11 +16,19 @@ test('a new deployment prompts to reload; cancel lets the next change prompt aga
   await page.goto(atrium.url);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 
+  /** Moves the page's clock on by `ms` and waits until the refresh it made was answered and read. */
+  const refreshed = async (ms: number) => {
+    const answered = page.waitForResponse('**/api/app/config');
+    await page.clock.fastForward(ms);
+    const response = await answered;
+    await response.finished();
+    // One round trip through the page's own event loop: the answer's handlers have run.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+  };
   const prompt = page.getByRole('dialog').filter({ hasText: '页面代码已更新，是否立即刷新页面？' });
 
-  // Same hash on the 30 s refresh: nothing to say.
-  await page.clock.fastForward(30_000);
-  await page.waitForTimeout(500);
+  // Same hash on the 30 s refresh: nothing to say, once the page has read the refreshed answer.
+  await refreshed(30_000);
   await expect(prompt).toHaveCount(0);
 
   hashPC = 'deploy-2';
@@ -32,8 +40,7 @@ test('a new deployment prompts to reload; cancel lets the next change prompt aga
   await expect(prompt).toBeHidden();
 
   // Still deploy-2: cancelled means "not now", not "ask every 30 s".
-  await page.clock.fastForward(30_000);
-  await page.waitForTimeout(500);
+  await refreshed(30_000);
   await expect(prompt).toBeHidden();
 
   hashPC = 'deploy-3';
