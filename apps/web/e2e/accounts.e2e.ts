@@ -1,6 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { adminAuth, call } from './api-call';
 import { test, expect, type AtriumServer } from './fixtures';
+import { snap } from './snap';
 
 /** The pages in English, so the SPEC's English labels ("Click to get", ...) are what we click. */
 async function englishPage(browser: Browser): Promise<Page> {
@@ -169,10 +170,7 @@ test.describe('member accounts', () => {
     const box = await avatar.boundingBox();
     expect([Math.round(box?.width ?? 0), Math.round(box?.height ?? 0)]).toEqual([28, 28]);
     expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(375);
-    await page.screenshot({
-      animations: 'disabled',
-      path: '/work/screens/accounts-avatar-375.png',
-    });
+    await snap(page, 'accounts-avatar-375');
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.getByLabel('Current password').fill('first pass 1');
     await page.getByLabel('New password').fill('second pass 2');

@@ -1,12 +1,10 @@
 import { filterMenu } from '@atrium/shared/rules';
 import { adminMenu } from '@atrium/shared/menu';
-import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
+import { snap } from './snap';
 import { adminIn, send, sendLibrary } from './api-call';
 import {} from './files-support';
-
-const SCREENS = '/work/screens';
 
 async function signIn(page: Page, adminUrl: string, username: string, password: string) {
   await page.goto(`${adminUrl}#/login`);
@@ -105,19 +103,18 @@ test('a role holding only the rooms rule: its admin sees only that menu and is r
   await expect(editor.getByRole('button', { name: /选择图片/ })).toHaveCount(0);
   await expect(keeper.locator('.ant-message-notice')).toHaveCount(0);
   expect(refused).toEqual([]);
-  mkdirSync(SCREENS, { recursive: true });
-  await keeper.screenshot({ path: `${SCREENS}/room-editor-no-library-1280-zh.png` });
+  await snap(keeper, 'room-editor-no-library-1280-zh');
   await keeper.setViewportSize({ width: 375, height: 780 });
-  await keeper.screenshot({ path: `${SCREENS}/room-editor-no-library-375-zh.png` });
+  await snap(keeper, 'room-editor-no-library-375-zh');
   await keeper.evaluate(() => localStorage.setItem('atrium.lang', 'en'));
   await keeper.reload();
   await keeper.getByRole('button', { name: 'New room' }).click();
   await expect(
     keeper.getByRole('dialog').getByText('You may not view the file library').first(),
   ).toBeVisible();
-  await keeper.screenshot({ path: `${SCREENS}/room-editor-no-library-375-en.png` });
+  await snap(keeper, 'room-editor-no-library-375-en');
   await keeper.setViewportSize({ width: 1280, height: 800 });
-  await keeper.screenshot({ path: `${SCREENS}/room-editor-no-library-1280-en.png` });
+  await snap(keeper, 'room-editor-no-library-1280-en');
   await context.close();
 
   // The role editor: one file permission ticked alone stays alone.
@@ -129,9 +126,9 @@ test('a role holding only the rooms rule: its admin sees only that menu and is r
     .click();
   await expect(stored.getByText('data/file_manager/view', { exact: true })).toBeVisible();
   await expect(stored.getByText('data*', { exact: true })).toHaveCount(0);
-  await page.screenshot({ path: `${SCREENS}/role-editor-1280-zh.png`, fullPage: true });
+  await snap(page, 'role-editor-1280-zh', { fullPage: true });
   await page.setViewportSize({ width: 375, height: 780 });
-  await page.screenshot({ path: `${SCREENS}/role-editor-375-zh.png`, fullPage: true });
+  await snap(page, 'role-editor-375-zh', { fullPage: true });
 });
 
 test('a view-only role is stored exactly as ticked; its admin sees files but cannot upload, add, edit or delete', async ({
@@ -176,7 +173,7 @@ test('a view-only role is stored exactly as ticked; its admin sees files but can
   await expect(
     viewer.locator('.atrium-fp-side').getByRole('button', { name: '新增分类' }),
   ).toHaveCount(0);
-  await viewer.screenshot({ path: `${SCREENS}/files-view-only-1280.png` });
+  await snap(viewer, 'files-view-only-1280');
 
   // And the server refuses what the page does not offer.
   const listed = await sendLibrary(adminIn(viewer), 'image', {

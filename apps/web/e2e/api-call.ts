@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { TokenKey, type Envelope } from '@atrium/shared';
+import type { Envelope } from '@atrium/shared';
+import { TokenKey } from '@atrium/shared/limits';
 import type { AreaName } from '@atrium/shared/areas';
 import type { AnswerOf, RequestOf } from '@atrium/shared/contract/call';
 import type { FileManagerCalls, Library } from '@atrium/shared/contract/files';

@@ -1,9 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { startFakeOpenAi, type FakeOpenAi } from '../../server/src/testing/fake-openai';
 import { expect, test } from './fixtures';
+import { snap } from './snap';
 import { signInAdmin } from './files-support';
 
-const SCREENS = '/work/screens';
 const KEY = 'sk-admin-e2e-secret-key-123456';
 
 let fake: FakeOpenAi;
@@ -22,7 +21,6 @@ test('an admin sets up a provider, a model and a room; members see the room; usa
   atrium,
 }) => {
   test.setTimeout(120_000);
-  mkdirSync(SCREENS, { recursive: true });
   await signInAdmin(page, atrium, '/aigc/model');
 
   // Provider: the connection test proves the key works; the key is never shown again.
@@ -49,20 +47,13 @@ test('an admin sets up a provider, a model and a room; members see the room; usa
   await expect(offered).toHaveText(['fake-vision']);
   await modelDialog.getByLabel('模型 ID').fill('fake');
   await expect(offered).toHaveText(['fake-chat', 'fake-vision']);
-  await page.screenshot({
-    animations: 'disabled',
-    path: `${SCREENS}/chat-admin-model-list-1280.png`,
-  });
+  await snap(page, 'chat-admin-model-list-1280');
   await offered.filter({ hasText: 'fake-chat' }).click();
   await expect(modelDialog.getByLabel('显示名称')).toHaveValue('fake-chat');
   await modelDialog.getByLabel('显示名称').fill('Fake Chat');
   await modelDialog.getByRole('button', { name: /保\s*存/ }).click();
   await expect(page.getByRole('cell', { name: 'Fake Chat' })).toBeVisible();
-  await page.screenshot({
-    animations: 'disabled',
-    path: `${SCREENS}/chat-admin-models-1280.png`,
-    fullPage: true,
-  });
+  await snap(page, 'chat-admin-models-1280', { fullPage: true });
 
   // Room, through the menu.
   await page.getByRole('menuitem', { name: '聊天室' }).click();
@@ -83,18 +74,11 @@ test('an admin sets up a provider, a model and a room; members see the room; usa
   await editor.getByRole('button', { name: '添加' }).click();
   await editor.getByLabel('名称 1').fill('Reset password');
   await editor.getByLabel('内容 1').fill('How do I reset my password?');
-  await page.screenshot({
-    animations: 'disabled',
-    path: `${SCREENS}/chat-admin-room-editor-1280.png`,
-  });
+  await snap(page, 'chat-admin-room-editor-1280');
   await editor.getByRole('button', { name: /保\s*存/ }).click();
   await expect(editor).toBeHidden();
   await expect(page.getByRole('cell', { name: 'Helpdesk', exact: true })).toBeVisible();
-  await page.screenshot({
-    animations: 'disabled',
-    path: `${SCREENS}/chat-admin-rooms-1280.png`,
-    fullPage: true,
-  });
+  await snap(page, 'chat-admin-rooms-1280', { fullPage: true });
 
   // A visitor's home lists it, without the script.
   const visitor = await browser.newPage();
@@ -169,9 +153,5 @@ test('an admin sets up a provider, a model and a room; members see the room; usa
   await expect(page.getByText('保存成功').last()).toBeVisible();
   await page.reload();
   await expect(page.getByLabel('每日提问次数')).toHaveValue('50');
-  await page.screenshot({
-    animations: 'disabled',
-    path: `${SCREENS}/chat-admin-usage-1280.png`,
-    fullPage: true,
-  });
+  await snap(page, 'chat-admin-usage-1280', { fullPage: true });
 });

@@ -3,14 +3,13 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from '@playwright/test';
 import { adminIn, send } from './api-call';
 import { expect, test, type AtriumServer } from './fixtures';
+import { SHOTS, snap } from './snap';
 import { buttonName, signInAdmin } from './files-support';
 
 /**
  * SPEC 2.4's external selector, end to end (issue 28, point 3): a second loopback site serves a
  * selector page that posts a choice back; inside it, a frame of yet another origin posts one too.
  */
-
-const SCREENS = '/work/screens/h-shell';
 
 /** The selector page at `/pick/<category>`, and a page of another origin it frames. */
 function selectorSite(): Promise<{ server: Server; port: number }> {
@@ -118,9 +117,9 @@ async function pass(
     await page.getByRole('button', { name: buttonName(w.save, { whole: true }) }).click();
     await expect(formItem(page, w.address).getByText(w.required)).toBeVisible();
     expect(saves).toBe(0);
-    if (process.env.SCREENSHOTS === '1') {
+    if (SHOTS) {
       await formItem(page, w.address).scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${SCREENS}/selector-refused-${lang}-${width}.png` });
+      await snap(page, `selector-refused-${lang}-${width}`);
     }
 
     await formItem(page, w.address).getByRole('textbox').fill(selector);
@@ -136,8 +135,7 @@ async function pass(
     await openPicker();
     const reload = page.getByRole('button', { name: w.reload });
     await expect(reload).toBeVisible();
-    if (process.env.SCREENSHOTS === '1')
-      await page.screenshot({ path: `${SCREENS}/selector-reload-${lang}-${width}.png` });
+    if (SHOTS) await snap(page, `selector-reload-${lang}-${width}`);
     const loaded = page.waitForResponse((r) => r.url() === atrium.adminUrl);
     await reload.click();
     const policy = (await (await loaded).allHeaders())['content-security-policy'] ?? '';
@@ -153,16 +151,14 @@ async function pass(
       frame.frameLocator('iframe[title="stranger"]').getByText('stranger posted'),
     ).toBeVisible();
     await expect(dialog).toBeVisible();
-    if (process.env.SCREENSHOTS === '1')
-      await page.screenshot({ path: `${SCREENS}/selector-frame-${lang}-${width}.png` });
+    if (SHOTS) await snap(page, `selector-frame-${lang}-${width}`);
 
     await frame.getByRole('button', { name: 'Pick sunrise' }).click();
     await expect(dialog).toBeHidden();
     // The logo field holds the path the selector chose (named by its file), not the stranger's.
     await expect(formItem(page, w.logo).getByRole('img', { name: 'sunrise.png' })).toBeVisible();
     await expect(page.getByRole('img', { name: 'stranger.png' })).toHaveCount(0);
-    if (process.env.SCREENSHOTS === '1')
-      await page.screenshot({ path: `${SCREENS}/selector-picked-${lang}-${width}.png` });
+    if (SHOTS) await snap(page, `selector-picked-${lang}-${width}`);
   } finally {
     // The worker's server serves other specs: they expect the built-in picker.
     await builtin(page).catch(() => undefined);

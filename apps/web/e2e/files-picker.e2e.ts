@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
+import { snap } from './snap';
 import { adminIn, sendLibrary } from './api-call';
 import { buttonName, signInAdmin, solidPng } from './files-support';
 
@@ -179,25 +180,14 @@ test('narrow screens fold the category menu behind a toggle; screenshots at 1280
   await expect(card(page, png('red'))).toBeVisible();
   await card(page, png('red')).click();
   await card(page, png('green')).click();
-  await page.screenshot({
-    animations: 'disabled',
-    path: '/work/screens/files-picker-1280.png',
-    fullPage: true,
-  });
+  await snap(page, 'files-picker-1280', { fullPage: true });
   await page.goto(`${atrium.adminUrl}#/data/file_manager`);
   await expect(card(page, png('red'))).toBeVisible();
-  await page.screenshot({
-    animations: 'disabled',
-    path: '/work/screens/files-admin-1280.png',
-    fullPage: true,
-  });
+  await snap(page, 'files-admin-1280', { fullPage: true });
   await page.locator('.atrium-fp-side').getByRole('button', { name: '新增分类' }).click();
   const dialog = page.locator('.ant-modal').filter({ hasText: '新增分类' });
   await expect(dialog).toBeVisible();
-  await page.screenshot({
-    animations: 'disabled',
-    path: '/work/screens/files-add-category-1280.png',
-  });
+  await snap(page, 'files-add-category-1280');
   await dialog.locator('.ant-modal-close').click();
   await expect(dialog).toBeHidden();
 
@@ -205,18 +195,10 @@ test('narrow screens fold the category menu behind a toggle; screenshots at 1280
   const toggle = page.locator('.atrium-fp-fold');
   await expect(toggle).toBeVisible();
   await expect(page.locator('.atrium-fp-side')).toHaveCount(0);
-  await page.screenshot({
-    animations: 'disabled',
-    path: '/work/screens/files-admin-375.png',
-    fullPage: true,
-  });
+  await snap(page, 'files-admin-375', { fullPage: true });
   await toggle.click();
   await expect(page.locator('.atrium-fp-side').getByText('Holidays')).toBeVisible();
-  await page.screenshot({
-    animations: 'disabled',
-    path: '/work/screens/files-admin-375-menu.png',
-    fullPage: true,
-  });
+  await snap(page, 'files-admin-375-menu', { fullPage: true });
   await page.locator('.atrium-fp-side').getByText('Holidays').click();
   await expect(page.locator('.atrium-fp-side')).toHaveCount(0);
   await expect(toggle).toContainText('Holidays');
@@ -225,21 +207,13 @@ test('narrow screens fold the category menu behind a toggle; screenshots at 1280
 
   await page.goto(`${atrium.adminUrl}#/data/file_manager/select/image?max=3`);
   await expect(card(page, png('red'))).toBeVisible();
-  await page.screenshot({
-    animations: 'disabled',
-    path: '/work/screens/files-picker-375.png',
-    fullPage: true,
-  });
+  await snap(page, 'files-picker-375', { fullPage: true });
 
   // The picker's own colours follow the dark theme too.
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('switch', { name: '深色模式' }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  await page.screenshot({
-    animations: 'disabled',
-    path: '/work/screens/files-picker-dark-1280.png',
-    fullPage: true,
-  });
+  await snap(page, 'files-picker-dark-1280', { fullPage: true });
 });
 
 test('files dropped on the gallery and images pasted upload into the current category; search, details and numbers', async ({
@@ -266,7 +240,7 @@ test('files dropped on the gallery and images pasted upload into the current cat
   await gallery.dispatchEvent('dragenter', { dataTransfer: transfer });
   await gallery.dispatchEvent('dragover', { dataTransfer: transfer });
   await expect(page.getByText('松开即可上传到「Holidays」')).toBeVisible();
-  await page.screenshot({ animations: 'disabled', path: '/work/screens/files-drop-1280.png' });
+  await snap(page, 'files-drop-1280');
   await gallery.dispatchEvent('drop', { dataTransfer: transfer });
   await expect(page.getByText('松开即可上传到「Holidays」')).toBeHidden();
   await expect(card(page, dropped)).toBeVisible({ timeout: 30_000 });
@@ -317,17 +291,9 @@ test('files dropped on the gallery and images pasted upload into the current cat
   await expect(details).toContainText(png('blue'));
   await expect(details).toContainText('48 × 32');
   await expect(details).toContainText('PNG');
-  await page.screenshot({
-    animations: 'disabled',
-    path: '/work/screens/files-search-1280.png',
-    fullPage: true,
-  });
+  await snap(page, 'files-search-1280', { fullPage: true });
   await page.setViewportSize({ width: 375, height: 812 });
-  await page.screenshot({
-    animations: 'disabled',
-    path: '/work/screens/files-search-375.png',
-    fullPage: true,
-  });
+  await snap(page, 'files-search-375', { fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('button', { name: buttonName('确定') }).click();
   await expect

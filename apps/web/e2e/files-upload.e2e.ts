@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
+import { snap } from './snap';
 import { actionOf, chunkIndex, signInAdmin, writeTextFile } from './files-support';
 
 const MiB = 1024 * 1024;
@@ -241,8 +242,7 @@ test('a batch folds into one line, a mismatched file stops after one chunk, inte
   }
 });
 
-/** With SCREENSHOTS=1, the screen as it is judged (/work/screens/h-uploads/), to be looked at. */
+/** With SCREENSHOTS=1, the screen as it is judged (/work/screens/files-upload/), to be looked at. */
 async function shoot(page: Page, name: string): Promise<void> {
-  if (process.env.SCREENSHOTS !== '1') return;
-  await page.screenshot({ path: `/work/screens/h-uploads/${name}.png` });
+  await snap(page, name);
 }

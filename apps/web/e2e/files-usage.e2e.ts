@@ -1,10 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
+import { snap } from './snap';
 import { adminIn, send, sendLibrary } from './api-call';
 import { buttonName, signInAdmin, solidPng } from './files-support';
 
-const SCREENS = '/work/screens';
 // The worker's server is shared with other spec files: names unique to this run.
 const runTag = Date.now().toString(36);
 const coverName = `cover-${runTag}.png`;
@@ -23,7 +23,6 @@ test('shows where a file is used, filters unused files, names the places before 
   atrium,
 }, testInfo) => {
   test.setTimeout(120_000);
-  mkdirSync(SCREENS, { recursive: true });
   await signInAdmin(page, atrium, '/data/file_manager?library=image');
   const cover = testInfo.outputPath(coverName);
   const spare = testInfo.outputPath(spareName);
@@ -51,7 +50,7 @@ test('shows where a file is used, filters unused files, names the places before 
   await used.click();
   const details = page.getByRole('definition').filter({ hasText: `聊天室「${roomTitle}」的封面` });
   await expect(details).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/files-used-by-1280-zh.png` });
+  await snap(page, 'files-used-by-1280-zh');
 
   // Unused only (behind the toolbar's Filters, issue 28): the cover drops out, the spare stays.
   await page.getByRole('button', { name: buttonName('筛选') }).click();
@@ -69,7 +68,7 @@ test('shows where a file is used, filters unused files, names the places before 
     .click();
   const dialog = page.locator('.ant-modal').filter({ hasText: '所选文件正在使用' });
   await expect(dialog).toContainText(`聊天室「${roomTitle}」的封面`);
-  await page.screenshot({ path: `${SCREENS}/files-delete-used-1280-zh.png` });
+  await snap(page, 'files-delete-used-1280-zh');
   await dialog.getByRole('button', { name: buttonName('确定') }).click();
   await expect(card(page, coverName)).toHaveCount(0);
 
@@ -77,16 +76,16 @@ test('shows where a file is used, filters unused files, names the places before 
   await expect(page.getByText(/文件删除后在回收站保留 30 天/)).toBeVisible();
   await card(page, coverName).click();
   await expect(page.getByText(new RegExp(`${coverName}：删除于`))).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/files-trash-1280-zh.png` });
+  await snap(page, 'files-trash-1280-zh');
   await page.setViewportSize({ width: 375, height: 780 });
-  await page.screenshot({ path: `${SCREENS}/files-trash-375-zh.png` });
+  await snap(page, 'files-trash-375-zh');
   await page.getByRole('button', { name: buttonName('恢复') }).click();
   await expect(card(page, coverName)).toHaveCount(0);
   await page.getByRole('button', { name: buttonName('返回文件库') }).click();
   await expect(card(page, coverName).locator('.atrium-fp-used')).toHaveText('1 处使用');
   await card(page, coverName).click();
   await expect(details).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/files-used-by-375-zh.png` });
+  await snap(page, 'files-used-by-375-zh');
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // Replace in place: a new version at the same address, its preview follows at once.
@@ -108,7 +107,7 @@ test('shows where a file is used, filters unused files, names the places before 
     return Array.from(new Uint8Array(await res.arrayBuffer()));
   }, coverFile?.path ?? '');
   expect(Buffer.from(served).equals(solidPng(64, 48, [20, 160, 60]))).toBe(true);
-  await page.screenshot({ path: `${SCREENS}/files-replaced-1280-zh.png` });
+  await snap(page, 'files-replaced-1280-zh');
 
   // The same in English.
   await page.evaluate(() => localStorage.setItem('atrium.lang', 'en'));
@@ -118,47 +117,46 @@ test('shows where a file is used, filters unused files, names the places before 
   await expect(
     page.getByRole('definition').filter({ hasText: `Room “${roomTitle}”: cover` }),
   ).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/files-used-by-375-en.png` });
+  await snap(page, 'files-used-by-375-en');
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: `${SCREENS}/files-used-by-1280-en.png` });
+  await snap(page, 'files-used-by-1280-en');
   await actions(page)
     .getByRole('button', { name: /Delete/ })
     .click();
   await expect(page.locator('.ant-modal').filter({ hasText: 'are in use:' })).toContainText(
     `Room “${roomTitle}”: cover`,
   );
-  await page.screenshot({ path: `${SCREENS}/files-delete-used-1280-en.png` });
+  await snap(page, 'files-delete-used-1280-en');
   await page.getByRole('button', { name: 'Cancel' }).click();
   await page.getByRole('button', { name: /Filters/ }).click();
   await page.getByRole('button', { name: /Trash/ }).click();
   await expect(page.getByText(/Files stay in the trash for 30 days/)).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/files-trash-1280-en.png` });
+  await snap(page, 'files-trash-1280-en');
   await page.setViewportSize({ width: 375, height: 780 });
-  await page.screenshot({ path: `${SCREENS}/files-trash-375-en.png` });
+  await snap(page, 'files-trash-375-en');
   await page.evaluate(() => localStorage.removeItem('atrium.lang'));
 
   await send(adminIn(page), 'aigc/chat_room/delete', { id: room.data.id });
 });
 
 test('the upload settings set how many days the trash keeps files', async ({ page, atrium }) => {
-  mkdirSync(SCREENS, { recursive: true });
   await signInAdmin(page, atrium, '/system/upload');
   const days = page.getByRole('spinbutton', { name: '回收站保留天数' });
   await expect(days).toHaveValue('30');
   await expect(page.getByText('删除的文件在回收站中保留这么多天')).toBeVisible();
   await days.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SCREENS}/upload-settings-trash-1280-zh.png` });
+  await snap(page, 'upload-settings-trash-1280-zh');
   await page.setViewportSize({ width: 375, height: 780 });
   await days.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SCREENS}/upload-settings-trash-375-zh.png` });
+  await snap(page, 'upload-settings-trash-375-zh');
   await page.evaluate(() => localStorage.setItem('atrium.lang', 'en'));
   await page.reload();
   const en = page.getByRole('spinbutton', { name: 'Days in the trash' });
   await en.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SCREENS}/upload-settings-trash-375-en.png` });
+  await snap(page, 'upload-settings-trash-375-en');
   await page.setViewportSize({ width: 1280, height: 800 });
   await en.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SCREENS}/upload-settings-trash-1280-en.png` });
+  await snap(page, 'upload-settings-trash-1280-en');
   await page.evaluate(() => localStorage.removeItem('atrium.lang'));
 });
 
@@ -166,7 +164,6 @@ test("a member's Files page shows their own places: the avatar, by the member's 
   page,
   atrium,
 }, testInfo) => {
-  mkdirSync(SCREENS, { recursive: true });
   const xsrf = 'e2e-usage-xsrf';
   const post = async <T>(path: string, body: unknown, auth?: Record<string, string>) => {
     const res = await fetch(atrium.url + path, {
@@ -209,15 +206,15 @@ test("a member's Files page shows their own places: the avatar, by the member's 
   await expect(card(page, avatarName).locator('.atrium-fp-used')).toHaveText('1 处使用');
   await card(page, avatarName).click();
   await expect(page.getByRole('definition').filter({ hasText: 'Ann 的头像' })).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/member-files-used-by-1280-zh.png` });
+  await snap(page, 'member-files-used-by-1280-zh');
   await page.setViewportSize({ width: 375, height: 780 });
-  await page.screenshot({ path: `${SCREENS}/member-files-used-by-375-zh.png` });
+  await snap(page, 'member-files-used-by-375-zh');
   await page.evaluate(() => localStorage.setItem('atrium.lang', 'en'));
   await page.reload();
   await card(page, avatarName).click();
   await expect(page.getByRole('definition').filter({ hasText: 'Avatar of Ann' })).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/member-files-used-by-375-en.png` });
+  await snap(page, 'member-files-used-by-375-en');
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: `${SCREENS}/member-files-used-by-1280-en.png` });
+  await snap(page, 'member-files-used-by-1280-en');
   await page.evaluate(() => localStorage.removeItem('atrium.lang'));
 });

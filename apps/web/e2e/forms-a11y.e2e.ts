@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { addModel, adminAuth, call } from './api-call';
 import { expect, test } from './fixtures';
+import { SHOTS, snap } from './snap';
 import { signInAdmin } from './files-support';
 
 /**
@@ -12,8 +12,6 @@ import { signInAdmin } from './files-support';
  * without scrolling sideways.
  */
 
-const SCREENS = '/work/screens/h-a11y-forms';
-const shots = process.env.SCREENSHOTS === '1';
 const langs = ['zh-CN', 'en'] as const;
 type Lang = (typeof langs)[number];
 
@@ -77,7 +75,7 @@ test('a sign-up error is said and tied to its field; the captcha refreshes by ke
       page.locator('[data-announcer="polite"]').filter({ hasText: w.usernameInvalid }),
     ).toHaveAttribute('aria-live', 'polite');
     expect(await seriousFindings(page, 'form'), lang).toEqual([]);
-    if (shots) await page.screenshot({ path: `${SCREENS}/register-errors-${lang}.png` });
+    if (SHOTS) await snap(page, `register-errors-${lang}`);
 
     // The captcha image: named, reached by Tab, a new image on Enter.
     const captcha = page.getByRole('button', { name: w.refresh, exact: true });
@@ -100,7 +98,6 @@ test('the listed pages fit 320 px and 200 % zoom without sideways scrolling', as
   atrium,
 }) => {
   test.setTimeout(180_000);
-  if (shots) mkdirSync(SCREENS, { recursive: true });
   const tag = Date.now().toString(36).slice(-5);
   const admin = await adminAuth(atrium);
   const model = await addModel(
@@ -173,12 +170,7 @@ test('the listed pages fit 320 px and 200 % zoom without sideways scrolling', as
           innerWidth: window.innerWidth,
         }));
         if (scrollWidth > innerWidth) overflow.push(`${where}: ${scrollWidth} > ${innerWidth}`);
-        if (shots)
-          await page.screenshot({
-            path: `${SCREENS}/${entry.name}-${size.label}-${lang}.png`,
-            fullPage: true,
-            animations: 'disabled',
-          });
+        if (SHOTS) await snap(page, `${entry.name}-${size.label}-${lang}`, { fullPage: true });
         if (entry.name === 'chat' && size.label === 'zoom200') {
           // A 400 px tall window would squeeze the conversation to a few lines between the header
           // and the composer: the room keeps a usable height and the page scrolls instead.

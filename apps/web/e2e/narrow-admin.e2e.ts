@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { addModel, adminAuth, call } from './api-call';
 import { expect, test } from './fixtures';
+import { SHOTS, snap } from './snap';
 import { signInAdmin } from './files-support';
 
 /**
@@ -10,8 +10,6 @@ import { signInAdmin } from './files-support';
  * the dashboard's two per-day charts label the same days.
  */
 
-const SCREENS = '/work/screens/h-admin';
-const shots = process.env.SCREENSHOTS === '1';
 const langs = ['zh-CN', 'en'] as const;
 type Lang = (typeof langs)[number];
 
@@ -35,7 +33,6 @@ test('at 375 px every admin table shows its rows as cards with their actions on 
   atrium,
 }) => {
   test.setTimeout(120_000);
-  if (shots) mkdirSync(SCREENS, { recursive: true });
   const tag = Date.now().toString(36).slice(-5);
   const admin = await adminAuth(atrium);
   // A model saved with context 0, the default.
@@ -88,26 +85,20 @@ test('at 375 px every admin table shows its rows as cards with their actions on 
         const box = await name.boundingBox();
         expect(box?.height ?? 0).toBeLessThan(30);
       }
-      if (shots) {
+      if (SHOTS) {
         await card.scrollIntoViewIfNeeded();
-        await page.screenshot({
-          animations: 'disabled',
-          path: `${SCREENS}/narrow-${table.name}-375-${lang}.png`,
-        });
+        await snap(page, `narrow-${table.name}-375-${lang}`);
       }
     }
   }
-  if (shots) {
+  if (SHOTS) {
     await page.setViewportSize({ width: 1280, height: 800 });
     for (const lang of langs) {
       await switchLanguage(page, lang);
       for (const table of tables(tag)) {
         await page.goto(`${atrium.adminUrl}#${table.path}`);
         await expect(page.locator('.ant-table-row').filter({ hasText: table.row })).toBeVisible();
-        await page.screenshot({
-          animations: 'disabled',
-          path: `${SCREENS}/narrow-${table.name}-1280-${lang}.png`,
-        });
+        await snap(page, `narrow-${table.name}-1280-${lang}`);
       }
     }
   }
@@ -137,12 +128,9 @@ test("the dashboard's two per-day charts label the same days, ending today", asy
       expect(uploads.at(-1), `${width} ${lang}`).toBe(today);
       // The card says the same window in words.
       await expect(page.getByTestId('chart-uploads')).toContainText(today);
-      if (shots) {
+      if (SHOTS) {
         await page.getByTestId('chart-uploads').scrollIntoViewIfNeeded();
-        await page.screenshot({
-          animations: 'disabled',
-          path: `${SCREENS}/dashboard-${width}-${lang}.png`,
-        });
+        await snap(page, `dashboard-${width}-${lang}`);
       }
     }
   }

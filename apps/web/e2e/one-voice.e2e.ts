@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page, Response } from '@playwright/test';
 import { adminAuth, call, type SignedIn } from './api-call';
 import { test, expect, type AtriumServer } from './fixtures';
+import { snap } from './snap';
 import { buttonName } from './files-support';
 
 /**
@@ -113,16 +114,14 @@ const seen: Seen[] = [];
 let walkStarted = Date.now();
 
 /**
- * With SCREENSHOTS=1, each refusal is photographed as it is judged (/work/screens/one-voice-*),
+ * With SCREENSHOTS=1, each refusal is photographed as it is judged (/work/screens/one-voice/),
  * to be looked at; the suite itself never takes them.
  */
 const shots: { page: Page | undefined } = { page: undefined };
 async function shoot(entry: Omit<Seen, 'problem' | 'at'>): Promise<void> {
-  if (process.env.SCREENSHOTS !== '1' || !shots.page) return;
+  if (!shots.page) return;
   const name = `${entry.lang}-${entry.width}-${String(seen.length).padStart(2, '0')}`;
-  await shots.page
-    .screenshot({ path: `/work/screens/one-voice-${name}.png`, fullPage: true })
-    .catch(() => undefined);
+  await snap(shots.page, name, { fullPage: true }).catch(() => undefined);
 }
 
 /** The refusal's message key, read from the answer that carried it. */
@@ -463,7 +462,7 @@ test.beforeAll(async ({ atrium }) => {
   await call(admin, 'system/login_captcha/save', { mode: 'always' });
 });
 
-test.afterAll(async ({ atrium }) => {
+test.afterAll(async () => {
   // Not back to 'auto': the wrong passwords above stay counted against 127.0.0.1 for 15 minutes,
   // and past 3 of them 'auto' asks every later sign-in of this worker's server (the other specs
   // sign in through the API, without a captcha) for the captcha.

@@ -1,7 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { adminIn, send, sendLibrary } from './api-call';
 import { expect, test } from './fixtures';
+import { SHOTS, snap } from './snap';
 import { buttonName, signInAdmin, solidPng } from './files-support';
 
 /**
@@ -12,7 +13,6 @@ import { buttonName, signInAdmin, solidPng } from './files-support';
 test.describe.configure({ mode: 'serial' });
 
 const runTag = Date.now().toString(36);
-const SHOTS = process.env.SCREENSHOTS === '1' ? '/work/screens/h-picker' : undefined;
 
 const formItem = (page: Page, label: string) =>
   page.locator('.ant-form-item').filter({ has: page.locator('label', { hasText: label }) });
@@ -112,11 +112,10 @@ test('the picker dialog fits 1280x800 and 375x812, in both languages', async ({
       await expect(picker.locator('.atrium-fp-card')).toHaveCount(10);
       fits.push({ lang, ...(await measure(page, picker, width)) });
       if (SHOTS) {
-        mkdirSync(SHOTS, { recursive: true });
         await picker.locator('.atrium-fp-card').nth(1).click();
-        await page.screenshot({ path: `${SHOTS}/picker-${lang}-${width}.png` });
+        await snap(page, `picker-${lang}-${width}`);
         await picker.getByRole('button', { name: new RegExp(labels[lang].filters) }).click();
-        await page.screenshot({ path: `${SHOTS}/picker-${lang}-${width}-filters.png` });
+        await snap(page, `picker-${lang}-${width}-filters`);
         // Esc folds the filters first, then closes the picker.
         await page.keyboard.press('Escape');
         await expect(picker.locator('#atrium-fp-filters')).toHaveCount(0);
@@ -258,7 +257,7 @@ test('every picker action ends somewhere sensible (zh-CN, one check in English)'
   });
   const opens = await card.locator('.atrium-fp-card-actions a').getAttribute('href');
   expect((await page.request.get(opens ?? '')).status()).toBe(200);
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/trash-zh-1280.png` });
+  if (SHOTS) await snap(page, 'trash-zh-1280');
   await picker.getByRole('button', { name: buttonName('返回文件库') }).click();
 
   // 5. Deleting a category says how many files move where and names the places using them.
@@ -271,7 +270,7 @@ test('every picker action ends somewhere sensible (zh-CN, one check in English)'
   await expect(drop).toContainText(
     `正在使用的文件：${walkName(11)}（聊天室「封面房-${runTag}」的封面）`,
   );
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/category-delete-zh-1280.png` });
+  if (SHOTS) await snap(page, 'category-delete-zh-1280');
   await drop.getByRole('button', { name: buttonName('确定') }).click();
   await expect(page.getByText('删除成功').last()).toBeVisible();
   await expect(picker.locator('.atrium-fp-side').getByText(walk, { exact: true })).toHaveCount(0);

@@ -1,7 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { SHOTS, snap } from './snap';
 import { signInAdmin, solidPng } from './files-support';
 
 /**
@@ -11,8 +12,6 @@ import { signInAdmin, solidPng } from './files-support';
  * its sub-dialogs have no critical or serious axe violation. With SCREENSHOTS=1 the focus states
  * are photographed in /work/screens/h-a11y-picker.
  */
-
-const SHOTS = process.env.SCREENSHOTS === '1' ? '/work/screens/h-a11y-picker' : undefined;
 
 const passes = [
   {
@@ -66,7 +65,6 @@ test('the picker without a mouse: three files in order, confirmed, focus back on
   atrium,
 }, testInfo) => {
   test.slow();
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   const suffix = Date.now().toString(36);
   const names = ['kb-red', 'kb-green', 'kb-blue'].map((n) => `${n}-${suffix}.png`);
   const files = names.map((name, i) => {
@@ -142,8 +140,7 @@ test('the picker without a mouse: three files in order, confirmed, focus back on
       await tabTo(page, tree);
       await page.keyboard.press('Home');
       await expect(root).toHaveAttribute('aria-expanded', 'true');
-      if (SHOTS)
-        await picker.screenshot({ path: `${SHOTS}/tree-focus-${pass.lang}-${pass.width}.png` });
+      if (SHOTS) await snap(picker, `tree-focus-${pass.lang}-${pass.width}`);
       await page.keyboard.press('ArrowLeft');
       await expect(root).toHaveAttribute('aria-expanded', 'false');
       await page.keyboard.press('ArrowRight');
@@ -173,10 +170,8 @@ test('the picker without a mouse: three files in order, confirmed, focus back on
     }
     await expect(picker.getByRole('status')).toHaveText(pass.count);
     if (SHOTS) {
-      await page.screenshot({ path: `${SHOTS}/picker-focus-${pass.lang}-${pass.width}.png` });
-      await picker.locator('.atrium-fp-tiles').screenshot({
-        path: `${SHOTS}/tiles-focus-${pass.lang}-${pass.width}.png`,
-      });
+      await snap(page, `picker-focus-${pass.lang}-${pass.width}`);
+      await snap(picker.locator('.atrium-fp-tiles'), `tiles-focus-${pass.lang}-${pass.width}`);
     }
     // The stored paths of the three, in the order chosen.
     const paths = await Promise.all(
@@ -198,8 +193,7 @@ test('the picker without a mouse: three files in order, confirmed, focus back on
     // Chosen files join the field's images after those already there (other specs on this
     // worker's server may have saved banners before): the last three, in the order chosen.
     expect(shown.slice(-paths.length)).toEqual(paths);
-    if (SHOTS)
-      await page.screenshot({ path: `${SHOTS}/opener-focus-${pass.lang}-${pass.width}.png` });
+    if (SHOTS) await snap(page, `opener-focus-${pass.lang}-${pass.width}`);
     await context.close();
   }
 });

@@ -1,9 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { snap } from './snap';
 import { buttonName, signInAdmin } from './files-support';
-
-const SCREENS = '/work/screens';
 
 /** The head of a real MP4 (an ftyp box), enough for the server's content check. */
 function mp4(): Buffer {
@@ -31,7 +30,6 @@ test('a room: the video field shows intro.mp4, downloads reach members, unsaved 
   atrium,
 }, testInfo) => {
   test.setTimeout(120_000);
-  mkdirSync(SCREENS, { recursive: true });
   const video = testInfo.outputPath('intro.mp4');
   writeFileSync(video, mp4());
   const guide = testInfo.outputPath('用户 指南.pdf');
@@ -91,10 +89,7 @@ test('a room: the video field shows intro.mp4, downloads reach members, unsaved 
       .toBeGreaterThanOrEqual(least - 40);
     const card = (await picker.locator('.atrium-fp-card').first().boundingBox())?.width ?? 0;
     expect(card, `tile at ${width}`).toBeGreaterThanOrEqual(least);
-    await page.screenshot({
-      animations: 'disabled',
-      path: `${SCREENS}/picker-dialog-${width}.png`,
-    });
+    await snap(page, `picker-dialog-${width}`);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
   const firstName = picker.locator('.atrium-fp-name').first();
@@ -106,10 +101,10 @@ test('a room: the video field shows intro.mp4, downloads reach members, unsaved 
   const downloads = editor.locator('.ant-form-item').filter({ hasText: '资料下载' });
   await expect(downloads.getByText('用户-指南.pdf', { exact: true })).toBeVisible();
   await downloads.scrollIntoViewIfNeeded();
-  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/room-fields-1280.png` });
+  await snap(page, 'room-fields-1280');
   await page.setViewportSize({ width: 375, height: 812 });
   await downloads.scrollIntoViewIfNeeded();
-  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/room-fields-375.png` });
+  await snap(page, 'room-fields-375');
   await page.setViewportSize({ width: 1280, height: 800 });
 
   await editor.getByRole('button', { name: buttonName('保存') }).click();
@@ -140,9 +135,9 @@ test('a room: the video field shows intro.mp4, downloads reach members, unsaved 
   const fetched = await visitor.request.get(new URL(href, atrium.url).toString());
   expect(fetched.status()).toBe(200);
   expect((await fetched.body()).subarray(0, 5).toString()).toBe('%PDF-');
-  await visitor.screenshot({ animations: 'disabled', path: `${SCREENS}/room-downloads-1280.png` });
+  await snap(visitor, 'room-downloads-1280');
   await visitor.setViewportSize({ width: 375, height: 812 });
-  await visitor.screenshot({ animations: 'disabled', path: `${SCREENS}/room-downloads-375.png` });
+  await snap(visitor, 'room-downloads-375');
   await visitor.close();
 
   // The same in English.
@@ -155,7 +150,7 @@ test('a room: the video field shows intro.mp4, downloads reach members, unsaved 
   await expect(english.getByText('Downloads', { exact: true })).toBeVisible();
   await expect(english.getByText('intro.mp4', { exact: true })).toBeVisible();
   await english.getByText('Downloads', { exact: true }).scrollIntoViewIfNeeded();
-  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/room-fields-en-1280.png` });
+  await snap(page, 'room-fields-en-1280');
   await page.setViewportSize({ width: 375, height: 812 });
-  await page.screenshot({ animations: 'disabled', path: `${SCREENS}/room-fields-en-375.png` });
+  await snap(page, 'room-fields-en-375');
 });

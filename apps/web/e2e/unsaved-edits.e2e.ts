@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { adminIn, call, send } from './api-call';
 import { expect, test } from './fixtures';
+import { SHOTS, snap } from './snap';
 import { buttonName, signInAdmin } from './files-support';
 
 /**
@@ -8,9 +9,8 @@ import { buttonName, signInAdmin } from './files-support';
  * left by the menu or the browser's back, and the model dialog closed by Esc.
  */
 
-const SCREENS = '/work/screens/h-shell';
 const shoot = async (page: Page, name: string) => {
-  if (process.env.SCREENSHOTS === '1') await page.screenshot({ path: `${SCREENS}/${name}.png` });
+  if (SHOTS) await snap(page, `${name}`);
 };
 
 const leaveZh = '本页有尚未保存的修改，确定离开吗？离开后所做的修改将会丢失。';

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { TokenKey, XsrfCookie, XsrfHeader } from '@atrium/shared/limits';
 import type { Page, Request } from '@playwright/test';
 import { test, expect, type AtriumServer } from './fixtures';
+import { snap } from './snap';
 import { actionOf, chunkIndex, signInAdmin, writeTextFile } from './files-support';
 
 /*
@@ -248,7 +249,7 @@ test('WebUploader as ModStart drives it uploads a one-chunk file, a multi-chunk 
   await expectServed(page, again, big);
 
   await expect(page.locator('#modstart-upload li.done')).toHaveCount(3);
-  await page.screenshot({ path: testInfo.outputPath('webuploader-uploaded.png') });
+  await snap(page, 'uploaded');
 
   // ModStart's picker files each upload into the library; the user then sees them there. The
   // same bytes under the same name in the same category are filed once (issue 28): the second
@@ -259,7 +260,7 @@ test('WebUploader as ModStart drives it uploads a one-chunk file, a multi-chunk 
   await page.reload();
   await expect(page.getByRole('checkbox', { name: 'modstart-small.txt' })).toBeVisible();
   await expect(page.getByRole('checkbox', { name: 'modstart-big.txt' })).toHaveCount(1);
-  await page.screenshot({ path: testInfo.outputPath('webuploader-library.png') });
+  await snap(page, 'library');
 });
 
 test('WebUploader as ModStart drives it resumes after the tab closed midway, sending at most one held chunk again', async ({
@@ -308,7 +309,7 @@ test('WebUploader as ModStart drives it resumes after the tab closed midway, sen
   await saveToLibrary(second, resumed);
   await second.reload();
   await expect(second.getByRole('checkbox', { name: 'modstart-resume.txt' })).toBeVisible();
-  await second.screenshot({ path: testInfo.outputPath('webuploader-resumed.png') });
+  await snap(second, 'resumed');
 });
 
 test.describe('with a Chinese browser', () => {
@@ -345,7 +346,7 @@ test.describe('with a Chinese browser', () => {
     await expect.poll(() => page.evaluate(() => window.uploadErrors)).toContain(expected);
     expect((await page.evaluate(() => window.uploadErrors))[0]).toBe(expected);
     expect(await page.evaluate(() => window.uploaded)).toEqual([]);
-    await page.screenshot({ path: testInfo.outputPath('webuploader-refused-type.png') });
+    await snap(page, 'refused-type');
   });
 });
 
