@@ -4,8 +4,9 @@ import { mkdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { TokenKey, XsrfCookie, XsrfHeader } from '@atrium/shared/limits';
+import { TokenKey } from '@atrium/shared/limits';
 import type { Page, Request } from '@playwright/test';
+import { adminIn, sendLibrary } from './api-call';
 import { test, expect, type AtriumServer } from './fixtures';
 import { snap } from './snap';
 import { actionOf, chunkIndex, signInAdmin, writeTextFile } from './files-support';
@@ -69,34 +70,6 @@ test.use({ bypassCSP: true });
 
 const md5Of = (data: Buffer) => createHash('md5').update(data).digest('hex');
 
-/** The API client's way of calling (SPEC 7.1): token, XSRF echo and is-ajax. */
-async function apiCall<T>(page: Page, body: Record<string, unknown>): Promise<T> {
-  return page.evaluate(
-    async ({ server, body, tokenKey, xsrfCookie, xsrfHeader }) => {
-      const cookie = (name: string) =>
-        decodeURIComponent(
-          document.cookie
-            .split(';')
-            .map((part) => part.trim())
-            .find((part) => part.startsWith(`${name}=`))
-            ?.slice(name.length + 1) ?? '',
-        );
-      const res = await fetch(server, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'is-ajax': 'true',
-          [tokenKey]: cookie(tokenKey),
-          [xsrfHeader]: cookie(xsrfCookie),
-        },
-        body: JSON.stringify(body),
-      });
-      return (await res.json()) as T;
-    },
-    { server, body, tokenKey: TokenKey.admin, xsrfCookie: XsrfCookie, xsrfHeader: XsrfHeader },
-  );
-}
-
 /**
  * Puts ModStart's upload button on the page, its headers fixed to the token cookie as of now.
  * `moreExtensions` are let through by the button on top of the library's (a page whose list is
@@ -106,10 +79,7 @@ async function addUploadButton(page: Page, moreExtensions: string[] = []): Promi
   for (const path of scripts) await page.addScriptTag({ path });
   await page.addStyleTag({ path: webuploaderCss });
   await page.addStyleTag({ content: styles });
-  const config = await apiCall<{
-    code: number;
-    data: { chunkSize: number; category: { file: { extensions: string[]; maxSize: number } } };
-  }>(page, { action: 'config' });
+  const config = await sendLibrary(adminIn(page), 'file', { action: 'config' });
   expect(config.code).toBe(0);
   await page.evaluate(
     ({ server, tokenKey, config, moreExtensions }) => {
@@ -190,11 +160,7 @@ async function saveToLibrary(
   page: Page,
   uploaded: Uploaded,
 ): Promise<{ path: string; existing?: true }> {
-  const saved = await apiCall<{
-    code: number;
-    msg: string;
-    data: { path: string; existing?: true };
-  }>(page, {
+  const saved = await sendLibrary(adminIn(page), 'file', {
     action: 'save',
     path: uploaded.path,
     name: uploaded.name,
@@ -326,9 +292,7 @@ test.describe('with a Chinese browser', () => {
     writeFileSync(file, `MZ not a program ${Date.now()}`);
     await openLibrary(page, atrium);
     await addUploadButton(page, ['exe']);
-    const config = await apiCall<{ data: { category: { file: { extensions: string[] } } } }>(page, {
-      action: 'config',
-    });
+    const config = await sendLibrary(adminIn(page), 'file', { action: 'config' });
     const allowed = config.data.category.file.extensions.join(',');
     const init = page.waitForResponse((response) => actionOf(response.request()) === 'init');
 
