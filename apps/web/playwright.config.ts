@@ -6,7 +6,10 @@ process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
 export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.e2e.ts',
-  fullyParallel: false,
+  // Tests, not whole files, are shared out between the workers: a long file no longer holds one
+  // worker while the other idles. Each test seeds what it needs (the worker's server is shared
+  // with whatever ran before on it).
+  fullyParallel: true,
   workers: 2,
   retries: 0,
   timeout: 60_000,

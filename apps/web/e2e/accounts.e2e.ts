@@ -1,6 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { adminAuth, call } from './api-call';
 import { test, expect, type AtriumServer } from './fixtures';
+import { shownAlert } from './files-support';
 import { snap } from './snap';
 
 /** The pages in English, so the SPEC's English labels ("Click to get", ...) are what we click. */
@@ -104,10 +105,12 @@ test.describe('member accounts', () => {
     await expect(page.getByText('Needed only to get a code')).toBeVisible();
     const send = page.getByRole('button', { name: 'Click to get' });
     await send.click();
-    await expect(page.getByText('Username taken_song is taken')).toBeVisible();
+    // Beside the field (the screen readers' polite region keeps the words it last said).
+    const taken = page.locator('.ant-form-item-explain').getByText('Username taken_song is taken');
+    await expect(taken).toBeVisible();
     await expect(send).toBeEnabled();
     await username.fill('river_song');
-    await expect(page.getByText('Username taken_song is taken')).toHaveCount(0);
+    await expect(taken).toHaveCount(0);
     // That request used the captcha up: a new picture, answered once more to get the code.
     await answerCaptcha(page, atrium, first);
     await send.click();
@@ -121,7 +124,7 @@ test.describe('member accounts', () => {
     const create = page.getByRole('button', { name: 'Create account' });
     await create.click();
     await expect(
-      page.getByRole('alert').filter({ hasText: /^Verification code is wrong, 4 tries left$/ }),
+      shownAlert(page).filter({ hasText: /^Verification code is wrong, 4 tries left$/ }),
     ).toBeVisible();
     await expect(page.getByText('Please enter the captcha')).toHaveCount(0);
 
@@ -282,7 +285,7 @@ test.describe('member accounts', () => {
       await page.getByLabel('Username', { exact: true }).fill('admin');
       await page.getByLabel('Password', { exact: true }).fill(atrium.adminPassword);
       await page.getByRole('button', { name: /Sign in/ }).click();
-      await expect(page.getByRole('alert')).toContainText('Please enter the captcha');
+      await expect(shownAlert(page)).toContainText('Please enter the captcha');
       await answerCaptcha(page, atrium);
       await page.getByRole('button', { name: /Sign in/ }).click();
       await expect(page).toHaveURL(/#\/dashboard$/);

@@ -1,4 +1,5 @@
 import { test, expect } from './fixtures';
+import { shownAlert } from './files-support';
 
 test.describe('admin sign-in', () => {
   test('an admin signs in through the page and lands on the dashboard', async ({
@@ -28,7 +29,7 @@ test.describe('admin sign-in', () => {
     await page.getByLabel('用户名', { exact: true }).fill('admin');
     await page.getByLabel('密码', { exact: true }).fill('not-the-password');
     await page.getByRole('button', { name: /登\s*录/ }).click();
-    await expect(page.getByRole('alert')).toBeVisible();
+    await expect(shownAlert(page)).toBeVisible();
     await expect(page).toHaveURL(/#\/login$/);
   });
 

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { crc32, deflateSync } from 'node:zlib';
-import type { Page, Request } from '@playwright/test';
+import type { Locator, Page, Request } from '@playwright/test';
 import type { Envelope } from '@atrium/shared';
 import type { AtriumServer } from './fixtures';
 
@@ -101,4 +101,12 @@ export function buttonName(text: string, { whole = false } = {}): RegExp {
   const letters = [...text].join('\\s*');
   // Whole: the name ends with the text, after its icon's label if any ("save 保存", not "保存分享设置").
   return new RegExp(whole ? `(?:^|\\s)${letters}$` : letters);
+}
+
+/**
+ * The alert the page shows (an antd Alert), not the screen readers' assertive live region, which
+ * also has the alert role and stays in the page from the start (lib/announce.ts).
+ */
+export function shownAlert(page: Page): Locator {
+  return page.getByRole('alert').and(page.locator(':not([data-announcer])'));
 }

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Locator, Page, Response } from '@playwrig
 import { adminAuth, call, type SignedIn } from './api-call';
 import { test, expect, type AtriumServer } from './fixtures';
 import { snap } from './snap';
-import { buttonName } from './files-support';
+import { buttonName, shownAlert } from './files-support';
 
 /**
  * One voice (issue 27): the refusals a person meets on the main paths read in the language the
@@ -195,7 +195,7 @@ async function registration(page: Page, lang: Lang, atrium: AtriumServer): Promi
   await page.goto(`${atrium.url}#/register`);
   const submit = page.getByRole('button', { name: l.register });
   const getCode = page.getByRole('button', { name: l.getCode });
-  const alert = page.getByRole('alert');
+  const alert = shownAlert(page);
   const nameError = page.locator('.ant-form-item-explain-error').filter({ hasText: TAKEN_MEMBER });
   let previous: string | undefined;
   for (const width of widths) {
@@ -238,7 +238,7 @@ async function adminSignIn(page: Page, lang: Lang, atrium: AtriumServer): Promis
   const l = labels[lang];
   await page.goto(`${atrium.adminUrl}#/login`);
   const submit = page.getByRole('button', { name: l.signIn });
-  const alert = page.getByRole('alert');
+  const alert = shownAlert(page);
   await page.setViewportSize({ width: widths[0], height: 860 });
   await page.getByLabel(l.username, { exact: true }).fill(ADMIN_NAME);
   await page.getByLabel(l.password, { exact: true }).fill('not-the-password-1');
