@@ -36,7 +36,12 @@ test('an admin sets up a provider, a model and a room; members see the room; usa
   await expect(page.getByText(/已设置 ••••3456/)).toBeVisible();
   await expect(page.locator('body')).not.toContainText(KEY);
 
-  await page.getByRole('button', { name: '添加模型' }).click();
+  // This provider's button: the worker's server may hold other specs' providers already.
+  await page
+    .locator('.ant-card')
+    .filter({ hasText: /已设置 ••••3456/ })
+    .getByRole('button', { name: '添加模型' })
+    .click();
   const modelDialog = page.getByRole('dialog', { name: '添加模型' });
   // The provider's own list is offered: typing narrows it, choosing fills the display name.
   await expect(modelDialog.getByTestId('model-list-hint')).toHaveText(
