@@ -104,8 +104,8 @@ export function buttonName(text: string, { whole = false } = {}): RegExp {
 }
 
 /**
- * The alert the page shows (an antd Alert), not the screen readers' assertive live region, which
- * also has the alert role and stays in the page from the start (lib/announce.ts).
+ * The alert the page shows (an antd Alert), never the screen readers' live regions that stay in
+ * the page from the start (lib/announce.ts: they carry no role, and are left out here by name).
  */
 export function shownAlert(page: Page): Locator {
   return page.getByRole('alert').and(page.locator(':not([data-announcer])'));
