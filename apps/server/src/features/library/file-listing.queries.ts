@@ -46,6 +46,32 @@ export function ownedFiles(db: FilesDb, type: OwnerType, owner: number, library:
     .where('library', '=', library);
 }
 
+/**
+ * The newest address of the owner's files (`files`), trashed files (`trashedFiles`) or unsaved
+ * uploads (`uploads`) holding this blob under this extension: an upload of known bytes takes the
+ * address it had before.
+ */
+export async function newestPathIn(
+  db: FilesDb,
+  table: 'files' | 'trashedFiles' | 'uploads',
+  owner: { type: OwnerType; id: number; library: Library },
+  blobId: number,
+  ext: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom(table)
+    .select('path')
+    .where('ownerType', '=', owner.type)
+    .where('ownerId', '=', owner.id)
+    .where('library', '=', owner.library)
+    .where('blobId', '=', blobId)
+    .where('ext', '=', ext)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.path;
+}
+
 export function ownedCategories(db: FilesDb, type: OwnerType, owner: number, library: Library) {
   return db
     .selectFrom('fileCategories')

@@ -11,6 +11,7 @@ import {
 import {
   ftsQuery,
   listing,
+  newestPathIn,
   ownedCategories,
   ownedFiles,
   trigramMinLength,
@@ -323,14 +324,8 @@ export class FilesRepository {
     blobId: number,
     ext: string,
   ): Promise<string | undefined> {
-    const row = await this.files(scope)
-      .select('path')
-      .where('blobId', '=', blobId)
-      .where('ext', '=', ext)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row?.path;
+    const owner = { ...scope.owner, library: scope.library };
+    return newestPathIn(this.db, 'files', owner, blobId, ext);
   }
 
   /** The blob behind the owner's library file with this path, if there is one. */

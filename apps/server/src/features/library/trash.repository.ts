@@ -1,5 +1,6 @@
 import type { FileRow, FilesDb, TrashedRow } from './library.tables';
 import type { LibraryScope } from './files.repository';
+import { newestPathIn } from './file-listing.queries';
 
 /**
  * The trash (issue 17.3): deleted files kept with their address and blob until they are
@@ -123,13 +124,7 @@ export class TrashRepository {
     blobId: number,
     ext: string,
   ): Promise<string | undefined> {
-    const row = await this.trashed(scope)
-      .select('path')
-      .where('blobId', '=', blobId)
-      .where('ext', '=', ext)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row?.path;
+    const owner = { ...scope.owner, library: scope.library };
+    return newestPathIn(this.db, 'trashedFiles', owner, blobId, ext);
   }
 }

@@ -1,5 +1,6 @@
 import type { Library } from '@atrium/shared/contract/files';
 import type { Insertable } from 'kysely';
+import { newestPathIn } from '../file-listing.queries';
 import {
   uploadColumns,
   type FilesDb,
@@ -51,17 +52,6 @@ export class UnsavedUploadsRepository {
     blobId: number,
     ext: string,
   ): Promise<string | undefined> {
-    const row = await this.db
-      .selectFrom('uploads')
-      .select('path')
-      .where('ownerType', '=', owner.type)
-      .where('ownerId', '=', owner.id)
-      .where('library', '=', library)
-      .where('blobId', '=', blobId)
-      .where('ext', '=', ext)
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row?.path;
+    return newestPathIn(this.db, 'uploads', { ...owner, library }, blobId, ext);
   }
 }
