@@ -35,6 +35,8 @@ export function watchFormErrors(root: HTMLElement = document.body): () => void {
   // The errors shown at the last look, by element: one still shown is not said again.
   let shown = new Map<Element, string>();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // A submit says every error shown after it, even one already said: the person asked again.
+  let submitted = false;
   const speak = () => {
     const now = new Map<Element, string>();
     const fresh: string[] = [];
@@ -42,11 +44,20 @@ export function watchFormErrors(root: HTMLElement = document.body): () => void {
       const text = error.textContent?.trim() ?? '';
       if (text === '' || !inError(root, error)) continue;
       now.set(error, text);
-      if (shown.get(error) !== text && !fresh.includes(text)) fresh.push(text);
+      if ((submitted || shown.get(error) !== text) && !fresh.includes(text)) fresh.push(text);
     }
     shown = now;
+    submitted = false;
     if (fresh.length > 0) announce(fresh.join(' '));
   };
+  // The errors of a submit appear after antd's validation (a few renders, or none when they are
+  // the same as before): the look after a submit waits for them.
+  const onSubmit = () => {
+    submitted = true;
+    clearTimeout(timer);
+    timer = setTimeout(speak, 300);
+  };
+  root.addEventListener('submit', onSubmit, true);
   const observer = new MutationObserver((records) => {
     if (!records.some(touchesErrors)) return;
     // The errors of one submit appear over a few renders: they are said together.
@@ -62,6 +73,7 @@ export function watchFormErrors(root: HTMLElement = document.body): () => void {
   });
   return () => {
     clearTimeout(timer);
+    root.removeEventListener('submit', onSubmit, true);
     observer.disconnect();
   };
 }
