@@ -113,39 +113,47 @@ describe('upload engine during an outage (code 1005)', () => {
 });
 
 describe('upload engine when the file is removed', () => {
-  it('stops at once while a chunk is held, and a late answer restarts nothing, even from a transport that cannot cut its call', async () => {
-    const real = createUploadTransport(server.url, 'file');
-    const deaf = new AbortController().signal;
-    // The calls go on whatever the upload's signal says, as a held request that cannot be cut.
-    const transport: UploadOptions['transport'] = {
-      init: (meta) => real.init(meta, deaf),
-      chunk: (fields, body, _signal, onProgress) => real.chunk(fields, body, deaf, onProgress),
-      save: (body) => real.save(body, deaf),
-    };
-    const removal = new AbortController();
-    server.files.length = 0;
-    server.failChunks(1);
-    server.holdChunks(1500);
-    const running = upload(content(200 * 1024, 5), 'removed.bin', {
-      transport,
-      signal: removal.signal,
-      chunkRetries: 5,
-      parallel: 3,
-      saveInto: 0,
-      retryDelayMs: () => 0,
-    }).catch((error: unknown) => error);
-    while (server.chunksInFlight() === 0) await new Promise((r) => setTimeout(r, 10));
-    removal.abort();
-    // Settled before the held chunk answers: nothing waits on it.
-    expect(await running).toBeInstanceOf(UploadCancelled);
-    expect(server.chunksInFlight()).toBe(1);
-    while (server.chunksInFlight() > 0) await new Promise((r) => setTimeout(r, 10));
-    await new Promise((r) => setTimeout(r, 300));
-    server.holdChunks(0);
-    // The held chunk 0 answered HTTP 500 after the removal: it was not sent again, no other
-    // chunk followed it, nothing was saved.
-    expect(server.callsOf('chunk').map((c) => c.body.chunk)).toEqual(['0']);
-    expect(server.callsOf('save')).toHaveLength(0);
-    expect(server.files).toHaveLength(0);
-  });
+  // A late failure would be tried again, a late success would hand the next chunks on.
+  it.each([
+    ['failure (HTTP 500)', 1],
+    ['success', 0],
+  ])(
+    'stops at once while a chunk is held, and a late %s restarts nothing, even from a transport that cannot cut its call',
+    async (_answer, failing) => {
+      const real = createUploadTransport(server.url, 'file');
+      const deaf = new AbortController().signal;
+      // The calls go on whatever the upload's signal says, as a held request that cannot be cut.
+      const transport: UploadOptions['transport'] = {
+        init: (meta) => real.init(meta, deaf),
+        chunk: (fields, body, _signal, onProgress) => real.chunk(fields, body, deaf, onProgress),
+        save: (body) => real.save(body, deaf),
+      };
+      const removal = new AbortController();
+      server.files.length = 0;
+      server.failChunks(failing);
+      server.holdChunks(1500);
+      const running = upload(content(200 * 1024, 5), 'removed.bin', {
+        transport,
+        signal: removal.signal,
+        chunkRetries: 5,
+        parallel: 3,
+        saveInto: 0,
+        retryDelayMs: () => 0,
+      }).catch((error: unknown) => error);
+      while (server.chunksInFlight() === 0) await new Promise((r) => setTimeout(r, 10));
+      removal.abort();
+      // Settled before the held chunk answers: nothing waits on it.
+      expect(await running).toBeInstanceOf(UploadCancelled);
+      expect(server.chunksInFlight()).toBe(1);
+      while (server.chunksInFlight() > 0) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 300));
+      server.holdChunks(0);
+      server.failChunks(0);
+      // The held chunk 0 answered after the removal: it was not sent again, no other chunk
+      // followed it, nothing was saved.
+      expect(server.callsOf('chunk').map((c) => c.body.chunk)).toEqual(['0']);
+      expect(server.callsOf('save')).toHaveLength(0);
+      expect(server.files).toHaveLength(0);
+    },
+  );
 });
