@@ -22,9 +22,16 @@ interface Fit {
   dialogHeight: number;
   /** Tiles wholly inside the window, without scrolling anything. */
   tilesVisible: number;
-  /** Tiles of the first row. */
+  /** Tiles of the first row, and their width. */
   perRow: number;
+  tileWidth: number;
+  /** Where the first tile starts, from the window's top (the controls above it). */
+  firstTileTop: number;
+  /** The toolbar's controls (upload, search, filters) in one row. */
+  toolbarOneRow: boolean;
   confirmVisible: boolean;
+  /** The footer's "已选 N 项" with two files checked. */
+  countVisible: boolean;
 }
 
 /** What a person sees of the open picker without scrolling. */
@@ -51,11 +58,19 @@ async function measure(page: Page, picker: Locator, width: number): Promise<Fit>
     const confirm = [...dialog.querySelectorAll('button')].find((b) =>
       /确\s*定|Confirm/.test(b.textContent ?? ''),
     );
+    const count = dialog.querySelector('.atrium-fp-count');
+    const tools = [...dialog.querySelectorAll('.atrium-fp-toolbar > *')];
     return {
       dialogHeight: Math.round(dialog.getBoundingClientRect().height),
       tilesVisible: tiles.filter(inside).length,
       perRow: tiles.filter((t) => t.getBoundingClientRect().top === firstTop).length,
+      tileWidth: Math.round(tiles[0]?.getBoundingClientRect().width ?? 0),
+      firstTileTop: Math.round(firstTop ?? -1),
+      toolbarOneRow:
+        tools.length > 1 &&
+        new Set(tools.map((el) => Math.round(el.getBoundingClientRect().top))).size === 1,
       confirmVisible: confirm ? inside(confirm) : false,
+      countVisible: count !== null && /2/.test(count.textContent ?? '') && inside(count),
     };
   });
   return { width, ...figures };
@@ -75,6 +90,9 @@ test('the picker dialog fits 1280x800 and 375x812, in both languages', async ({
   page,
   atrium,
 }, testInfo) => {
+  // Twelve uploads and four pickers, each measured twice: more than the default minute when the
+  // machine is shared.
+  test.setTimeout(120_000);
   const files = Array.from({ length: 12 }, (_, i) => {
     const path = testInfo.outputPath(`fit-${String(i).padStart(2, '0')}-${runTag}.png`);
     writeFileSync(path, solidPng(64, 48, [20 * i, 120, 240 - 15 * i]));
@@ -96,7 +114,9 @@ test('the picker dialog fits 1280x800 and 375x812, in both languages', async ({
   await page.keyboard.press('Escape');
   await expect(picker).toBeHidden();
 
-  const fits: (Fit & { lang: string })[] = [];
+  // `unchecked`: tiles wholly visible before any is checked (the footer's "Reverse Select Order"
+  // comes with a second checked file and may take a second footer row).
+  const fits: (Fit & { lang: string; unchecked: number })[] = [];
   for (const lang of ['zh', 'en'] as const) {
     if (lang === 'en') {
       await page.evaluate(() => localStorage.setItem('atrium.lang', 'en'));
@@ -110,9 +130,17 @@ test('the picker dialog fits 1280x800 and 375x812, in both languages', async ({
       picker = await open(lang);
       await expect(picker.locator('.atrium-fp-card').first()).toBeVisible();
       await expect(picker.locator('.atrium-fp-card')).toHaveCount(10);
-      fits.push({ lang, ...(await measure(page, picker, width)) });
+      const unchecked = (await measure(page, picker, width)).tilesVisible;
+      // Two files checked, as a person choosing them would; the pointer then leaves the tiles
+      // (a hovered tile shows its whole name, a line taller).
+      await picker.locator('.atrium-fp-card').nth(0).click();
+      await picker.locator('.atrium-fp-card').nth(1).click();
+      await expect(picker.locator('.atrium-fp-count')).toHaveText(
+        lang === 'zh' ? '已选 2 项' : '2 selected',
+      );
+      await page.mouse.move(width - 1, height - 1);
+      fits.push({ lang, unchecked, ...(await measure(page, picker, width)) });
       if (SHOTS) {
-        await picker.locator('.atrium-fp-card').nth(1).click();
         await snap(page, `picker-${lang}-${width}`);
         await picker.getByRole('button', { name: new RegExp(labels[lang].filters) }).click();
         await snap(page, `picker-${lang}-${width}-filters`);
@@ -130,7 +158,10 @@ test('the picker dialog fits 1280x800 and 375x812, in both languages', async ({
   for (const fit of fits) {
     const where = `${fit.lang} ${fit.width}px`;
     expect(fit.confirmVisible, where).toBe(true);
+    expect(fit.countVisible, where).toBe(true);
+    expect(fit.toolbarOneRow, where).toBe(true);
     if (fit.width === 1280) {
+      expect(fit.unchecked, where).toBeGreaterThanOrEqual(8);
       expect(fit.tilesVisible, where).toBeGreaterThanOrEqual(8);
       expect(fit.perRow, where).toBeGreaterThanOrEqual(4);
     } else {
@@ -147,6 +178,7 @@ test('every picker action ends somewhere sensible (zh-CN, one check in English)'
   page,
   atrium,
 }, testInfo) => {
+  test.setTimeout(120_000);
   const library = 'image';
   await signInAdmin(page, atrium, '/system/setting');
   const made = await sendLibrary(adminIn(page), library, {
