@@ -2,41 +2,13 @@
 // imports a 10 MB export file and another exports 60,000 messages, other members' plain calls
 // (GET /robots.txt every 20 ms) keep their p99 within the quiet p99 + 100 ms, measured on the
 // same built server (SQLite, its default) in the same run.
-import { printTable, saveResult, startAtrium } from './lib.mjs';
+import { apiCall, apiPost, printTable, saveResult, seedChatRoom, startAtrium } from './lib.mjs';
 
 const EVERY_MS = 20;
 const QUIET_MS = 5_000;
 const EXPORT_MESSAGES = Number(process.env.CHAT_ARCHIVE_BENCH_MESSAGES ?? 60_000);
 const IMPORT_BYTES = 10 * 1024 * 1024;
 const SLACK_MS = 100;
-const XSRF = 'bench-xsrf';
-
-function headers(token, area = 'member') {
-  return {
-    'content-type': 'application/json',
-    'is-ajax': 'true',
-    [area === 'admin' ? 'admin-api-token' : 'api-token']: token,
-    cookie: `XSRF-TOKEN=${XSRF}`,
-    'x-xsrf-token': XSRF,
-  };
-}
-
-async function post(base, path, body, token, area = 'member') {
-  const res = await fetch(base + path, {
-    method: 'POST',
-    headers: token
-      ? headers(token, area)
-      : { 'content-type': 'application/json', 'is-ajax': 'true' },
-    body: JSON.stringify(body),
-  });
-  return res;
-}
-
-async function call(base, path, body, token, area = 'member') {
-  const json = await (await post(base, path, body, token, area)).json();
-  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
-  return json.data;
-}
 
 /** An export file of `conversations` conversations of `each` messages of `text`. */
 function exportFile(roomId, conversations, each, text) {
@@ -101,44 +73,19 @@ const atrium = await startAtrium();
 const base = atrium.url.replace(/\/$/, '');
 let pass;
 try {
-  const admin = (
-    await call(base, '/admin/api/auth/login', { username: 'admin', password: atrium.adminPassword })
-  ).token;
-  const provider = await call(
-    base,
-    '/admin/api/aigc/provider/save',
-    { id: 0, name: 'Bench', baseUrl: 'http://127.0.0.1:9', apiKey: 'sk-bench' },
-    admin,
-    'admin',
-  );
-  const model = await call(
-    base,
-    '/admin/api/aigc/model/save',
-    { id: 0, providerId: provider.id, name: 'bench-model', title: 'Bench' },
-    admin,
-    'admin',
-  );
-  const room = await call(
-    base,
-    '/admin/api/aigc/chat_room/save',
-    { id: 0, title: 'Bench room', modelId: model.id },
-    admin,
-    'admin',
-  );
-  const member = async (username) => {
-    const password = 'bench-Member-pass-42';
-    await call(base, '/admin/api/members/create', { username, password }, admin, 'admin');
-    return (await call(base, '/api/auth/login', { username, password })).token;
-  };
-  const exporter = await member('exporter');
-  const importer = await member('importer');
+  const { room, members } = await seedChatRoom(base, {
+    adminPassword: atrium.adminPassword,
+    providerUrl: 'http://127.0.0.1:9',
+    members: ['exporter', 'importer'],
+  });
+  const { exporter, importer } = members;
 
   // The exporter's 60,000 messages, imported beforehand in files under the 10 MB cap.
   const perFile = 20_000;
   for (let left = EXPORT_MESSAGES; left > 0; left -= perFile) {
     const n = Math.min(perFile, left);
     const file = exportFile(room.id, n / 1000, 1000, 'Short line');
-    await call(base, '/api/aigc/conversation/import', { file }, exporter);
+    await apiCall(base, '/api/aigc/conversation/import', { file }, exporter);
   }
   // The importer's file: as close to 10 MB as the cap allows.
   const line = 'A line of a long conversation about the northern fjords and their maps. '.repeat(4);
@@ -151,8 +98,8 @@ try {
   const quiet = await sample(base, new Promise((resolve) => setTimeout(resolve, QUIET_MS)));
   const heavy = (async () => {
     const started = performance.now();
-    const importing = call(base, '/api/aigc/conversation/import', { file: bigFile }, importer);
-    const exporting = post(
+    const importing = apiCall(base, '/api/aigc/conversation/import', { file: bigFile }, importer);
+    const exporting = apiPost(
       base,
       '/api/aigc/conversation/export',
       { format: 'json', lang: 'en' },

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tsImport } from 'tsx/esm/api';
-import { printTable, saveResult, startAtrium } from './lib.mjs';
+import { apiCall, apiHeaders, printTable, saveResult, seedChatRoom, startAtrium } from './lib.mjs';
 
 const RUNS = Number(process.env.CHAT_DOCS_BENCH_RUNS ?? 100);
 const WARMUP = Math.min(10, RUNS);
@@ -17,7 +17,6 @@ const WARMUP = Math.min(10, RUNS);
 const DOCUMENTS = Number(process.env.CHAT_DOCS_BENCH_DOCUMENTS ?? 20);
 const PAGES = Number(process.env.CHAT_DOCS_BENCH_PAGES ?? 100);
 const BUDGET_MS = 30;
-const XSRF = 'bench-xsrf';
 
 const { startFakeOpenAi } = await tsImport(
   '../apps/server/src/testing/fake-openai.ts',
@@ -38,34 +37,11 @@ function stats(samples) {
   };
 }
 
-function headers(token, area = 'member') {
-  return {
-    'content-type': 'application/json',
-    'is-ajax': 'true',
-    [area === 'admin' ? 'admin-api-token' : 'api-token']: token,
-    cookie: `XSRF-TOKEN=${XSRF}`,
-    'x-xsrf-token': XSRF,
-  };
-}
-
-async function call(base, path, body, token, area = 'member') {
-  const res = await fetch(base + path, {
-    method: 'POST',
-    headers: token
-      ? headers(token, area)
-      : { 'content-type': 'application/json', 'is-ajax': 'true' },
-    body: JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
-  return json.data;
-}
-
 /** Uploads a file to the member's file library (init, its chunks, save); answers its path. */
 async function upload(base, token, name, data) {
   const url = `${base}/member_data/file_manager/file`;
   const md5 = createHash('md5').update(data).digest('hex');
-  const init = await call(
+  const init = await apiCall(
     base,
     '/member_data/file_manager/file',
     { action: 'init', name, type: 'application/pdf', size: data.length, md5 },
@@ -88,19 +64,14 @@ async function upload(base, token, name, data) {
     form.append('file', new Blob([new Uint8Array(part)]), name);
     const res = await fetch(url, {
       method: 'POST',
-      headers: {
-        'api-token': token,
-        cookie: `XSRF-TOKEN=${XSRF}`,
-        'x-xsrf-token': XSRF,
-        'is-ajax': 'true',
-      },
+      headers: apiHeaders(token, 'member', { json: false }),
       body: form,
     });
     const json = await res.json();
     if (json.code !== 0) throw new Error(`upload ${name}: ${json.msg}`);
     path = json.data.path;
   }
-  await call(
+  await apiCall(
     base,
     '/member_data/file_manager/file',
     { action: 'save', path, name, size: data.length, categoryId: 0 },
@@ -174,47 +145,14 @@ fake.setDefault({ text: 'A short answer citing [1] and [2], a dozen tokens or so
 const atrium = await startAtrium();
 const base = atrium.url.replace(/\/$/, '');
 try {
-  const admin = (
-    await call(base, '/admin/api/auth/login', { username: 'admin', password: atrium.adminPassword })
-  ).token;
-  const provider = await call(
-    base,
-    '/admin/api/aigc/provider/save',
-    { id: 0, name: 'Bench', baseUrl: fake.url, apiKey: 'sk-bench' },
-    admin,
-    'admin',
-  );
-  const model = await call(
-    base,
-    '/admin/api/aigc/model/save',
-    { id: 0, providerId: provider.id, name: 'bench-model', title: 'Bench', contextLength: 128_000 },
-    admin,
-    'admin',
-  );
-  const room = await call(
-    base,
-    '/admin/api/aigc/chat_room/save',
-    { id: 0, title: 'Bench room', modelId: model.id },
-    admin,
-    'admin',
-  );
-  await call(
-    base,
-    '/admin/api/aigc/usage/quota_save',
-    { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 },
-    admin,
-    'admin',
-  );
-  await call(
-    base,
-    '/admin/api/members/create',
-    { username: 'reader', password: 'bench-Member-pass-42' },
-    admin,
-    'admin',
-  );
-  const member = (
-    await call(base, '/api/auth/login', { username: 'reader', password: 'bench-Member-pass-42' })
-  ).token;
+  const { room, members } = await seedChatRoom(base, {
+    adminPassword: atrium.adminPassword,
+    providerUrl: fake.url,
+    modelFields: { contextLength: 128_000 },
+    unlimited: true,
+    members: ['reader'],
+  });
+  const member = members.reader;
 
   // ---- the documents: uploaded, attached once and read --------------------------------------
   const paths = [];
@@ -224,12 +162,12 @@ try {
     bytes += pdf.length;
     paths.push(await upload(base, member, `document-${doc + 1}.pdf`, pdf));
   }
-  const first = await call(base, '/api/aigc/conversation/create', { roomId: room.id }, member);
+  const first = await apiCall(base, '/api/aigc/conversation/create', { roomId: room.id }, member);
   const readStarted = performance.now();
-  await call(base, '/api/aigc/document/attach', { conversationId: first.id, paths }, member);
+  await apiCall(base, '/api/aigc/document/attach', { conversationId: first.id, paths }, member);
   let ready;
   for (;;) {
-    const { records } = await call(
+    const { records } = await apiCall(
       base,
       '/api/aigc/document/list',
       { conversationId: first.id },
@@ -252,21 +190,21 @@ try {
   // ---- first-token latency with and without documents, interleaved --------------------------
   const question = 'What does the quarterly report say about the harvest in the northern valley?';
   const measure = async (withDocuments) => {
-    const conversation = await call(
+    const conversation = await apiCall(
       base,
       '/api/aigc/conversation/create',
       { roomId: room.id },
       member,
     );
     if (withDocuments)
-      await call(
+      await apiCall(
         base,
         '/api/aigc/document/attach',
         { conversationId: conversation.id, paths },
         member,
       );
     const started = performance.now();
-    const sent = await call(
+    const sent = await apiCall(
       base,
       '/api/aigc/chat/send',
       { conversationId: conversation.id, content: question },
@@ -274,7 +212,7 @@ try {
     );
     const res = await fetch(`${base}/api/aigc/chat/stream`, {
       method: 'POST',
-      headers: headers(member),
+      headers: apiHeaders(member),
       body: JSON.stringify({ messageId: sent.assistantMessage.id, offset: 0 }),
     });
     await firstDelta(res);

@@ -6,39 +6,19 @@
 //  2. One instance holds 1,000 concurrent streams: 1,000 answers trickling one token a second,
 //     each followed by an SSE client. Every client must receive tokens; the instance's memory
 //     (RSS) is reported, and it must still answer other calls quickly.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { tsImport } from 'tsx/esm/api';
-import { printTable, root, saveResult } from './lib.mjs';
+import { apiCall, apiHeaders, printTable, saveResult, seedChatRoom, startAtrium } from './lib.mjs';
 
 const LATENCY_RUNS = Number(process.env.CHAT_BENCH_RUNS ?? 200);
 const WARMUP = 20;
 const STREAMS = Number(process.env.CHAT_BENCH_STREAMS ?? 1000);
 const ADDED_BUDGET_MS = 10;
-const ADMIN_PASSWORD = 'bench-Admin-pass-42';
-const XSRF = 'bench-xsrf';
 
 const { startFakeOpenAi } = await tsImport(
   '../apps/server/src/testing/fake-openai.ts',
   import.meta.url,
 );
-
-function startServer(env) {
-  const child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js'), 'start'], { env });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d) => {
-      out += d.toString();
-      const m = /Atrium listening on http:\/\/[^:]+:(\d+)/.exec(out);
-      if (m) resolve({ child, url: `http://127.0.0.1:${m[1]}` });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`Atrium exited (${code}):\n${out}`)));
-  });
-}
 
 const rssMiB = (pid) => {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -57,19 +37,6 @@ function stats(samples) {
     p95: +quantile(sorted, 0.95).toFixed(2),
     mean: +mean.toFixed(2),
   };
-}
-
-async function call(base, path, body, token, area = 'member') {
-  const headers = { 'content-type': 'application/json', 'is-ajax': 'true' };
-  if (token) {
-    headers[area === 'admin' ? 'admin-api-token' : 'api-token'] = token;
-    headers.cookie = `XSRF-TOKEN=${XSRF}`;
-    headers['x-xsrf-token'] = XSRF;
-  }
-  const res = await fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body) });
-  const json = await res.json();
-  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
-  return json.data;
 }
 
 /** Reads an SSE body: resolves at the first event matching `until`, then keeps the socket or cancels it. */
@@ -102,67 +69,18 @@ async function readEvents(res, { onFirstDelta, keepOpen, onDelta }) {
 }
 
 const fake = await startFakeOpenAi({ models: ['bench-model'] });
-const dataDir = mkdtempSync(join(tmpdir(), 'atrium-chat-bench-'));
-const server = await startServer({
-  PATH: process.env.PATH,
-  HOME: process.env.HOME,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  ATRIUM_DATA_DIR: dataDir,
-  ATRIUM_ADMIN_PASSWORD: ADMIN_PASSWORD,
-  LOG_LEVEL: 'warn',
-});
-const base = server.url;
+const server = await startAtrium();
+const base = server.url.replace(/\/$/, '');
 const result = {};
 try {
-  const admin = (
-    await call(base, '/admin/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD })
-  ).token;
-  const provider = await call(
-    base,
-    '/admin/api/aigc/provider/save',
-    { id: 0, name: 'Bench', baseUrl: fake.url, apiKey: 'sk-bench' },
-    admin,
-    'admin',
-  );
-  const model = await call(
-    base,
-    '/admin/api/aigc/model/save',
-    { id: 0, providerId: provider.id, name: 'bench-model', title: 'Bench' },
-    admin,
-    'admin',
-  );
-  const room = await call(
-    base,
-    '/admin/api/aigc/chat_room/save',
-    { id: 0, title: 'Bench room', modelId: model.id },
-    admin,
-    'admin',
-  );
-  await call(
-    base,
-    '/admin/api/aigc/usage/quota_save',
-    { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 },
-    admin,
-    'admin',
-  );
-  await call(
-    base,
-    '/admin/api/members/create',
-    { username: 'bencher', password: 'bench-Member-pass-42' },
-    admin,
-    'admin',
-  );
-  const member = (
-    await call(base, '/api/auth/login', { username: 'bencher', password: 'bench-Member-pass-42' })
-  ).token;
-  const memberHeaders = {
-    'content-type': 'application/json',
-    'is-ajax': 'true',
-    'api-token': member,
-    cookie: `XSRF-TOKEN=${XSRF}`,
-    'x-xsrf-token': XSRF,
-  };
+  const { room, members } = await seedChatRoom(base, {
+    adminPassword: server.adminPassword,
+    providerUrl: fake.url,
+    unlimited: true,
+    members: ['bencher'],
+  });
+  const member = members.bencher;
+  const memberHeaders = apiHeaders(member);
 
   // ---- 1. first-token latency -------------------------------------------------------------
   fake.setDefault({
@@ -186,13 +104,13 @@ try {
   const conversations = [];
   for (let i = 0; i < LATENCY_RUNS + WARMUP; i++) {
     conversations.push(
-      await call(base, '/api/aigc/conversation/create', { roomId: room.id }, member),
+      await apiCall(base, '/api/aigc/conversation/create', { roomId: room.id }, member),
     );
   }
   const sendMs = [];
   const viaAtrium = async (conversation) => {
     const started = performance.now();
-    const sent = await call(
+    const sent = await apiCall(
       base,
       '/api/aigc/chat/send',
       { conversationId: conversation.id, content: 'Hi' },
@@ -249,14 +167,14 @@ try {
 
   // ---- 2. 1,000 concurrent streams ---------------------------------------------------------
   await new Promise((r) => setTimeout(r, 500));
-  const idleRss = rssMiB(server.child.pid);
+  const idleRss = rssMiB(server.pid);
   const longText = Array.from({ length: 120 }, (_, i) => `token${i}`).join(' ');
   fake.setDefault({ text: longText, delayMs: 1000, hang: true });
   const many = [];
   for (let i = 0; i < STREAMS; i += 50) {
     const batch = await Promise.all(
       Array.from({ length: Math.min(50, STREAMS - i) }, () =>
-        call(base, '/api/aigc/conversation/create', { roomId: room.id }, member),
+        apiCall(base, '/api/aigc/conversation/create', { roomId: room.id }, member),
       ),
     );
     many.push(...batch);
@@ -268,7 +186,7 @@ try {
   for (let i = 0; i < many.length; i += 50) {
     await Promise.all(
       many.slice(i, i + 50).map(async (conversation) => {
-        const sent = await call(
+        const sent = await apiCall(
           base,
           '/api/aigc/chat/send',
           { conversationId: conversation.id, content: 'Stay a while' },
@@ -295,12 +213,12 @@ try {
   const openSec = +((performance.now() - openedAt) / 1000).toFixed(1);
   // Let every stream carry a few more tokens while the memory settles.
   await new Promise((r) => setTimeout(r, 5_000));
-  const loadedRss = rssMiB(server.child.pid);
+  const loadedRss = rssMiB(server.pid);
   const upstreamOpen = fake.completions().filter((r) => !r.finished && !r.aborted).length;
   const probe = [];
   for (let i = 0; i < 20; i++) {
     const started = performance.now();
-    await call(base, '/api/app/config', {}, member);
+    await apiCall(base, '/api/app/config', {}, member);
     probe.push(performance.now() - started);
   }
   const configMs = stats(probe);
@@ -337,11 +255,7 @@ try {
   saveResult('chat', result);
   if (!latencyPass || !streamsPass) process.exitCode = 1;
 } finally {
-  await new Promise((resolve) => {
-    if (server.child.exitCode !== null) return resolve();
-    server.child.once('exit', resolve);
-    server.child.kill('SIGTERM');
-  });
+  await server.stop();
   await fake.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(server.dataDir, { recursive: true, force: true });
 }

@@ -86,3 +86,80 @@ export function prng(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+const XSRF = 'bench-xsrf';
+
+/** A signed-in caller's headers: its token for the area, the double-submit XSRF pair. */
+export function apiHeaders(token, area = 'member', { json = true } = {}) {
+  return {
+    ...(json ? { 'content-type': 'application/json' } : {}),
+    'is-ajax': 'true',
+    [area === 'admin' ? 'admin-api-token' : 'api-token']: token,
+    cookie: `XSRF-TOKEN=${XSRF}`,
+    'x-xsrf-token': XSRF,
+  };
+}
+
+/** POSTs `body` as JSON to `base + path` (anonymously when there is no token); answers the response. */
+export function apiPost(base, path, body, token, area = 'member') {
+  return fetch(base + path, {
+    method: 'POST',
+    headers: token
+      ? apiHeaders(token, area)
+      : { 'content-type': 'application/json', 'is-ajax': 'true' },
+    body: JSON.stringify(body),
+  });
+}
+
+/** apiPost, then the envelope's data; a non-zero code throws with the path and its message. */
+export async function apiCall(base, path, body, token, area = 'member') {
+  const json = await (await apiPost(base, path, body, token, area)).json();
+  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
+  return json.data;
+}
+
+/**
+ * Seeds what a chat bench needs, as the admin: a provider at `providerUrl`, its `bench-model`
+ * (with `modelFields` added), a room on it, quotas lifted when `unlimited`, and one member per
+ * name in `members`. Answers the admin token, the room and the members' tokens by name.
+ */
+export async function seedChatRoom(
+  base,
+  { adminPassword, providerUrl, modelFields = {}, unlimited = false, members = [] },
+) {
+  const admin = (
+    await apiCall(base, '/admin/api/auth/login', { username: 'admin', password: adminPassword })
+  ).token;
+  const asAdmin = (path, body) => apiCall(base, path, body, admin, 'admin');
+  const provider = await asAdmin('/admin/api/aigc/provider/save', {
+    id: 0,
+    name: 'Bench',
+    baseUrl: providerUrl,
+    apiKey: 'sk-bench',
+  });
+  const model = await asAdmin('/admin/api/aigc/model/save', {
+    id: 0,
+    providerId: provider.id,
+    name: 'bench-model',
+    title: 'Bench',
+    ...modelFields,
+  });
+  const room = await asAdmin('/admin/api/aigc/chat_room/save', {
+    id: 0,
+    title: 'Bench room',
+    modelId: model.id,
+  });
+  if (unlimited)
+    await asAdmin('/admin/api/aigc/usage/quota_save', {
+      messagesPerDay: 0,
+      tokensPerDay: 0,
+      messagesPerMinute: 0,
+    });
+  const tokens = {};
+  for (const username of members) {
+    const password = 'bench-Member-pass-42';
+    await asAdmin('/admin/api/members/create', { username, password });
+    tokens[username] = (await apiCall(base, '/api/auth/login', { username, password })).token;
+  }
+  return { admin, room, members: tokens };
+}
