@@ -25,11 +25,18 @@ function inError(root: HTMLElement, error: Element): boolean {
   );
 }
 
+/** The user's doings after which a form may show errors: a form seen then is watched from then on. */
+const EVENTS = ['submit', 'focusin', 'click', 'input'] as const;
+
 /**
  * Reads every form's field errors out to screen readers, on every page and in every dialog: an
  * error that appears (or changes its words) is said once through the page's polite region, those
  * of one submit together; a corrected one leaves without a word. The visible error stays under
  * its field, which antd ties to it (`aria-describedby`, `aria-invalid`). The app starts it once.
+ *
+ * Only forms are watched, not the page: a form's errors follow something the person did (a
+ * submit, a focus, a click, a key), so the forms in the page at each of those are watched from
+ * then on, and a change elsewhere (an answer streaming in, a list scrolling) costs nothing.
  */
 export function watchFormErrors(root: HTMLElement = document.body): () => void {
   // The errors shown at the last look, by element: one still shown is not said again.
@@ -37,43 +44,60 @@ export function watchFormErrors(root: HTMLElement = document.body): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   // A submit says every error shown after it, even one already said: the person asked again.
   let submitted = false;
+  const forms = new Set<HTMLFormElement>();
   const speak = () => {
     const now = new Map<Element, string>();
     const fresh: string[] = [];
-    for (const error of root.querySelectorAll(ERROR)) {
-      const text = error.textContent?.trim() ?? '';
-      if (text === '' || !inError(root, error)) continue;
-      now.set(error, text);
-      if ((submitted || shown.get(error) !== text) && !fresh.includes(text)) fresh.push(text);
+    for (const form of forms) {
+      if (!form.isConnected) {
+        forms.delete(form);
+        continue;
+      }
+      for (const error of form.querySelectorAll(ERROR)) {
+        const text = error.textContent?.trim() ?? '';
+        if (text === '' || !inError(form, error)) continue;
+        now.set(error, text);
+        if ((submitted || shown.get(error) !== text) && !fresh.includes(text)) fresh.push(text);
+      }
     }
     shown = now;
     submitted = false;
     if (fresh.length > 0) announce(fresh.join(' '));
   };
-  // The errors of a submit appear after antd's validation (a few renders, or none when they are
-  // the same as before): the look after a submit waits for them.
-  const onSubmit = () => {
-    submitted = true;
-    clearTimeout(timer);
-    timer = setTimeout(speak, 300);
-  };
-  root.addEventListener('submit', onSubmit, true);
   const observer = new MutationObserver((records) => {
     if (!records.some(touchesErrors)) return;
     // The errors of one submit appear over a few renders: they are said together.
     clearTimeout(timer);
     timer = setTimeout(speak, 100);
   });
-  observer.observe(root, {
-    childList: true,
-    subtree: true,
-    characterData: true,
-    attributes: true,
-    attributeFilter: ['aria-invalid'],
-  });
+  const watchForms = () => {
+    for (const form of root.querySelectorAll('form')) {
+      if (forms.has(form)) continue;
+      forms.add(form);
+      observer.observe(form, {
+        childList: true,
+        subtree: true,
+        characterData: true,
+        attributes: true,
+        attributeFilter: ['aria-invalid'],
+      });
+    }
+  };
+  // The errors of a submit appear after antd's validation (a few renders, or none when they are
+  // the same as before): the look after a submit waits for them.
+  const onSubmit = () => {
+    watchForms();
+    submitted = true;
+    clearTimeout(timer);
+    timer = setTimeout(speak, 300);
+  };
+  for (const type of EVENTS)
+    root.addEventListener(type, type === 'submit' ? onSubmit : watchForms, true);
   return () => {
     clearTimeout(timer);
-    root.removeEventListener('submit', onSubmit, true);
+    for (const type of EVENTS)
+      root.removeEventListener(type, type === 'submit' ? onSubmit : watchForms, true);
     observer.disconnect();
+    forms.clear();
   };
 }
