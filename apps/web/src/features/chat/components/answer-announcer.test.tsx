@@ -21,6 +21,8 @@ const message = (fields: Partial<MessageRecord>): MessageRecord => ({
   ...fields,
   error: fields.error ?? '',
 });
+/** No answer started by the page: a conversation only watched or opened. */
+const none: ReadonlySet<number> = new Set();
 const question = message({ id: 1, role: 'user', content: 'Tell me a story', status: 'done' });
 
 /** The region, and every text it was given (a screen reader speaks each change once). */
@@ -44,26 +46,28 @@ afterEach(() => act(() => setLanguage('zh-CN')));
 describe('the answer live region', () => {
   it('is polite and reads the settled answer exactly once, not its tokens', async () => {
     const view = renderWithProviders(
-      <AnswerAnnouncer messages={[question, message({ content: 'Once' })]} />,
+      <AnswerAnnouncer started={none} messages={[question, message({ content: 'Once' })]} />,
     );
     const { region, spoken, stop } = watch();
     expect(region.getAttribute('aria-live')).toBe('polite');
     expect(region.getAttribute('aria-atomic')).toBe('true');
     // Tokens arrive: nothing is said while it is written.
     for (const content of ['Once upon', 'Once upon a **time**', 'Once upon a **time**, a fox.']) {
-      view.rerender(<AnswerAnnouncer messages={[question, message({ content })]} />);
+      view.rerender(<AnswerAnnouncer started={none} messages={[question, message({ content })]} />);
     }
     await act(() => Promise.resolve());
     expect(spoken).toEqual([]);
     const done = message({ content: '## Fable\nOnce upon a **time**, a fox.', status: 'done' });
-    view.rerender(<AnswerAnnouncer messages={[question, done]} />);
+    view.rerender(<AnswerAnnouncer started={none} messages={[question, done]} />);
     // Re-rendered with the same answer, its citations added, then another version shown and
     // this one shown again: still said once.
-    view.rerender(<AnswerAnnouncer messages={[question, { ...done }]} />);
-    view.rerender(<AnswerAnnouncer messages={[question, { ...done, citations: [] }]} />);
+    view.rerender(<AnswerAnnouncer started={none} messages={[question, { ...done }]} />);
+    view.rerender(
+      <AnswerAnnouncer started={none} messages={[question, { ...done, citations: [] }]} />,
+    );
     const other = message({ id: 3, content: 'Another fable', status: 'done' });
-    view.rerender(<AnswerAnnouncer messages={[question, other]} />);
-    view.rerender(<AnswerAnnouncer messages={[question, done]} />);
+    view.rerender(<AnswerAnnouncer started={none} messages={[question, other]} />);
+    view.rerender(<AnswerAnnouncer started={none} messages={[question, done]} />);
     await act(() => Promise.resolve());
     stop();
     expect(spoken).toEqual(['Fable Once upon a time, a fox.']);
@@ -72,11 +76,17 @@ describe('the answer live region', () => {
 
   it('says nothing for answers already settled when the conversation opens', async () => {
     const view = renderWithProviders(
-      <AnswerAnnouncer messages={[question, message({ content: 'Old', status: 'done' })]} />,
+      <AnswerAnnouncer
+        started={none}
+        messages={[question, message({ content: 'Old', status: 'done' })]}
+      />,
     );
     const { region, spoken, stop } = watch();
     view.rerender(
-      <AnswerAnnouncer messages={[question, message({ content: 'Old', status: 'done' })]} />,
+      <AnswerAnnouncer
+        started={none}
+        messages={[question, message({ content: 'Old', status: 'done' })]}
+      />,
     );
     await act(() => Promise.resolve());
     stop();
@@ -87,19 +97,24 @@ describe('the answer live region', () => {
   it('says how a stopped or failed answer ended, in the language on screen', async () => {
     act(() => setLanguage('en'));
     const view = renderWithProviders(
-      <AnswerAnnouncer messages={[question, message({ content: 'Half' })]} />,
+      <AnswerAnnouncer started={none} messages={[question, message({ content: 'Half' })]} />,
     );
     const { spoken, stop } = watch();
     view.rerender(
-      <AnswerAnnouncer messages={[question, message({ content: 'Half', status: 'stopped' })]} />,
+      <AnswerAnnouncer
+        started={none}
+        messages={[question, message({ content: 'Half', status: 'stopped' })]}
+      />,
     );
     view.rerender(
       <AnswerAnnouncer
+        started={none}
         messages={[question, message({ id: 4, content: '', status: 'streaming' })]}
       />,
     );
     view.rerender(
       <AnswerAnnouncer
+        started={none}
         messages={[question, message({ id: 4, status: 'error', error: 'The model is busy' })]}
       />,
     );
@@ -110,12 +125,62 @@ describe('the answer live region', () => {
 
   it('does not read an answer that was switched away from while it was written', async () => {
     const view = renderWithProviders(
-      <AnswerAnnouncer messages={[question, message({ content: 'Wri' })]} />,
+      <AnswerAnnouncer started={none} messages={[question, message({ content: 'Wri' })]} />,
     );
     const { spoken, stop } = watch();
-    view.rerender(<AnswerAnnouncer messages={[question, message({ id: 3, status: 'done' })]} />);
     view.rerender(
-      <AnswerAnnouncer messages={[question, message({ content: 'Written', status: 'done' })]} />,
+      <AnswerAnnouncer started={none} messages={[question, message({ id: 3, status: 'done' })]} />,
+    );
+    view.rerender(
+      <AnswerAnnouncer
+        started={none}
+        messages={[question, message({ content: 'Written', status: 'done' })]}
+      />,
+    );
+    await act(() => Promise.resolve());
+    stop();
+    expect(spoken).toEqual([]);
+  });
+});
+
+describe('an answer the page started', () => {
+  // Written long after the page opened, by the server's clock: the announcer goes by what the
+  // page started, not by clocks (a browser's may be minutes off the server's).
+  const later = Date.now() + 3_600_000;
+
+  it('is read once when it first shows already settled, whenever the page learns it started it', async () => {
+    const quick = message({ id: 5, content: 'Quick', status: 'done', createdAt: later });
+    const view = renderWithProviders(
+      <AnswerAnnouncer started={none} messages={[question, quick]} />,
+    );
+    const { spoken, stop } = watch();
+    // Shown before the send's answer arrived: not read yet, it may be any settled answer.
+    await act(() => Promise.resolve());
+    expect(spoken).toEqual([]);
+    view.rerender(<AnswerAnnouncer started={new Set([5])} messages={[question, quick]} />);
+    view.rerender(<AnswerAnnouncer started={new Set([5])} messages={[question, { ...quick }]} />);
+    // Started, then shown settled (an edit's pages read again): read once too.
+    const edited = message({ id: 7, content: 'Edited', status: 'done' });
+    view.rerender(<AnswerAnnouncer started={new Set([5, 7])} messages={[question, edited]} />);
+    view.rerender(<AnswerAnnouncer started={new Set([5, 7])} messages={[question, quick]} />);
+    await act(() => Promise.resolve());
+    stop();
+    expect(spoken).toEqual(['Quick', 'Edited']);
+  });
+
+  it('is not read for a settled answer the page did not start, however new its time', async () => {
+    const view = renderWithProviders(
+      <AnswerAnnouncer started={none} messages={[question, message({ status: 'done' })]} />,
+    );
+    const { spoken, stop } = watch();
+    view.rerender(
+      <AnswerAnnouncer
+        started={new Set([9])}
+        messages={[
+          question,
+          message({ id: 6, content: 'Fresh', status: 'done', createdAt: later }),
+        ]}
+      />,
     );
     await act(() => Promise.resolve());
     stop();

@@ -181,6 +181,11 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
   const stop = useStopAnswer();
   const regenerate = useRegenerateAnswer();
 
+  // The answers this page started (a send, an edit, a regeneration): the announcer reads them
+  // even when they first show already settled.
+  const [started, setStarted] = useState<ReadonlySet<number>>(() => new Set());
+  const noteStarted = useCallback((id: number) => setStarted((ids) => new Set(ids).add(id)), []);
+
   const onSend = async (content: string, images: string[]): Promise<boolean> => {
     try {
       // A draft's conversation is created by the server with its first question (0: new), so a
@@ -191,6 +196,7 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
         content,
         images,
       });
+      noteStarted(sent.assistantMessage.id);
       if (activeId === undefined) select(sent.userMessage.conversationId);
       return true;
     } catch {
@@ -210,8 +216,14 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
   // The version a switch or a regeneration has just shown: its ‹ n / m › takes the focus.
   const [versionFocus, setVersionFocus] = useState<number>();
   const onRegenerate = useCallback(
-    (id: number) => regenerate.mutate(id, { onSuccess: (version) => setVersionFocus(version.id) }),
-    [regenerate],
+    (id: number) =>
+      regenerate.mutate(id, {
+        onSuccess: (version) => {
+          setVersionFocus(version.id);
+          noteStarted(version.id);
+        },
+      }),
+    [regenerate, noteStarted],
   );
   const edit = useEditMessage();
   const showVersion = useShowVersion();
@@ -219,14 +231,15 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
     async (messageId: number, content: string) => {
       if (activeId === undefined) return false;
       try {
-        await edit.mutateAsync({ conversationId: activeId, messageId, content });
+        const sent = await edit.mutateAsync({ conversationId: activeId, messageId, content });
+        noteStarted(sent.assistantMessage.id);
         composerInput.current?.focus();
         return true;
       } catch {
         return false;
       }
     },
-    [edit, activeId],
+    [edit, activeId, noteStarted],
   );
   const onShowVersion = useCallback(
     (messageId: number) => {
@@ -364,7 +377,7 @@ export function ChatRoom({ room }: { room: RoomRecord }) {
               onShowVersion={onShowVersion}
               versionFocusId={versionFocus}
             />
-            <AnswerAnnouncer messages={messages} />
+            <AnswerAnnouncer messages={messages} started={started} />
             <Composer
               inputRef={composerInput}
               disabled={noModel}
