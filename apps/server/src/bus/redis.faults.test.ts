@@ -8,19 +8,14 @@ import type {
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readStream, TEST_API_KEY, until } from '../features/chat/chat.testing';
-import { startFakeOpenAi, type FakeOpenAi } from '../testing/fake-openai';
-import { startFaultProxy, type FaultProxy } from '../testing/fault-proxy';
-import { startPrivateRedis, type PrivateRedis } from '../testing/private-services';
-import {
-  canRunInstances,
-  createDeployment,
-  postJson,
-  type Deployment,
-  type ServerProcess,
-} from '../testing/processes';
+import { readStream, until } from '../features/chat/chat.testing';
+import type { FakeOpenAi } from '../testing/fake-openai';
+import type { FaultProxy } from '../testing/fault-proxy';
+import { startInstancePair, type InstancePair } from '../testing/instance-pair';
+import type { PrivateRedis } from '../testing/private-services';
+import { canRunInstances, postJson, type ServerProcess } from '../testing/processes';
 import { authHeaders } from '../testing/test-app';
-import { callOk, setUpChatRoom } from '../testing/process-calls';
+import { callOk } from '../testing/process-calls';
 
 /**
  * Issue 26, Redis: two real instances on the machine's PostgreSQL (a fresh schema) and a
@@ -41,29 +36,22 @@ const ROUND_GAP_MS = 500;
 const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
 
 describe.runIf(canRunInstances)('Redis blackholed and restarted under two instances', () => {
+  let pair: InstancePair;
   let redis: PrivateRedis;
   let proxy: FaultProxy;
   let fake: FakeOpenAi;
-  let deployment: Deployment;
   let a: ServerProcess;
   let b: ServerProcess;
   const credentials = { username: 'redisfault', password: 'redis-Fault-member-1' };
 
   beforeAll(async () => {
-    redis = await startPrivateRedis();
-    proxy = await startFaultProxy({ host: '127.0.0.1', port: redis.port });
-    fake = await startFakeOpenAi({ apiKey: TEST_API_KEY });
-    deployment = await createDeployment({ REDIS_URL: `redis://${proxy.address}` });
-    [a, b] = await Promise.all([deployment.start(), deployment.start()]);
+    // Both instances reach a redis-server of the test's own through the proxy.
+    const started = await startInstancePair({ proxyAt: 'redis' });
+    ({ redis, proxy, fake, a, b } = started);
+    pair = started;
   });
 
-  afterAll(async () => {
-    proxy.heal();
-    await deployment.cleanup();
-    await fake.close();
-    await proxy.close();
-    await redis.destroy();
-  });
+  afterAll(() => pair.cleanup());
 
   /** Whether an instance answers `GET /readyz` with 200: its database, Redis and storage answer. */
   async function readyz(server: ServerProcess): Promise<boolean> {
@@ -79,14 +67,7 @@ describe.runIf(canRunInstances)('Redis blackholed and restarted under two instan
   }
 
   it('answers within 3 s while blackholed, streams on from the database, and recovers from a restart', async () => {
-    const { roomId, member } = await setUpChatRoom({
-      deployment,
-      adminOn: b,
-      memberOn: a,
-      providerUrl: fake.url,
-      apiKey: TEST_API_KEY,
-      credentials,
-    });
+    const { roomId, member } = await pair.chatRoom(credentials);
     const conversation = () =>
       callOk<ConversationRecord>(a, '/api/aigc/conversation/create', { roomId: roomId }, member);
 
@@ -192,7 +173,7 @@ describe.runIf(canRunInstances)('Redis blackholed and restarted under two instan
 
     // Pub/sub is subscribed again, as Redis itself counts it: both instances on the stop channel.
     const direct = new Redis(redis.url);
-    const stopChannel = `${deployment.env.REDIS_PREFIX}chat:stop`;
+    const stopChannel = `${pair.deployment.env.REDIS_PREFIX}chat:stop`;
     let resubscribedMs = Infinity;
     try {
       await until(async () => {

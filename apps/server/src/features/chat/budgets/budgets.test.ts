@@ -1,33 +1,22 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { LoginResponse } from '@atrium/shared';
 import type { MemberBudget } from '@atrium/shared/contract/chat-budget';
 import type { AdminRoomRecord, ChatQuota, UsageResponse } from '@atrium/shared/contract/chat';
-import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../app';
-import { createMemoryBus } from '../../../bus/memory';
-import type { Bus } from '../../../bus/types';
-import { testConfig, type DatabaseConfig } from '../../../config';
-import { createDb, type Db } from '../../../db/index';
 import type { InstanceTiming } from '../../../instances/instances';
-import { createTestDb, testDbKinds, type TestDb } from '../../../testing/db';
+import {
+  createAppInstances,
+  type AppInstance,
+  type AppInstances,
+} from '../../../testing/app-instances';
+import { testDbKinds } from '../../../testing/db';
 import { startFakeOpenAi, type ChatBody, type FakeOpenAi } from '../../../testing/fake-openai';
-import { postTo, type TestApp } from '../../../testing/test-app';
-import { captchaNotRequired } from '../../auth/index';
+import { createTestApp, type TestApp } from '../../../testing/test-app';
 import { RETRIEVAL_MAX_TOKENS } from '../../chat-docs/index';
 import { FileClient, useUploadConfig } from '../../library/library.testing';
-import { createTestApp } from '../../../testing/test-app';
 import { render, type MessageRef } from '@atrium/shared/messages/catalogue';
 import { refusal } from './budgets';
 import { chatDb } from '../chat.tables';
 import {
-  cuttableBus,
   expectOk,
-  listen,
   newConversation,
   seedRoom,
   send,
@@ -45,14 +34,6 @@ import {
 
 const timing: InstanceTiming = { heartbeatMs: 100, deadAfterMs: 500 };
 const PARALLEL = 20;
-
-interface Instance {
-  app: FastifyInstance;
-  db: Db;
-  post: TestApp['post'];
-  kill(): Promise<void>;
-  close(): Promise<void>;
-}
 
 const noLimits: ChatQuota = {
   messagesPerDay: 0,
@@ -75,72 +56,20 @@ const greedy = (body: ChatBody) => ({
 
 describe.each(testDbKinds)('budgets across two instances (%s)', (kind) => {
   let fake: FakeOpenAi;
-  let testDb: TestDb;
-  let dataDir: string;
-  let database: DatabaseConfig;
-  let schema: string | undefined;
-  const bus: Bus = createMemoryBus();
+  let instances: AppInstances;
   let seeded: Seeded;
-  let opened: Instance[] = [];
-  let seeder: Instance;
+  let seeder: AppInstance;
 
-  const connect = (): Db => createDb(database, schema ? { searchPath: schema } : {});
-
-  async function instance(): Promise<Instance> {
-    const db = connect();
-    // A killed instance loses the bus too, as a killed process loses its Redis connection.
-    const view = cuttableBus(bus);
-    const app = await buildApp(testConfig(dataDir), {
-      db,
-      bus: view.bus,
-      instanceTiming: timing,
-      captcha: captchaNotRequired,
-    });
-    await listen(app);
-    let killed = false;
-    const created: Instance = {
-      app,
-      db,
-      post: postTo(app),
-      kill: async () => {
-        killed = true;
-        view.cut();
-        app.server.closeAllConnections();
-        await db.destroy();
-      },
-      close: async () => {
-        const closing = app.close();
-        if (killed) {
-          await closing.catch(() => undefined);
-          return;
-        }
-        await closing;
-        await db.destroy();
-      },
-    };
-    opened.push(created);
-    return created;
-  }
+  const instance = () => instances.start();
 
   const asAdmin = () => ({ area: 'admin' as const, token: seeded.adminToken });
 
-  async function newMember(at: Instance): Promise<string> {
-    const password = 'budget member password';
-    const created = await at.app.services.members.create({
-      username: `member_${randomBytes(4).toString('hex')}`,
-      password,
-    });
-    const login = await at.post<LoginResponse>('/api/auth/login', {
-      username: created.username,
-      password,
-    });
-    return login.json.data.token;
-  }
+  const newMember = (at: AppInstance) => instances.newMember(at);
 
-  const setQuota = (at: Instance, quota: Partial<ChatQuota>) =>
+  const setQuota = (at: AppInstance, quota: Partial<ChatQuota>) =>
     expectOk(at, '/admin/api/aigc/usage/quota_save', { ...noLimits, ...quota }, asAdmin());
 
-  async function setRoomBudget(at: Instance, budget: Partial<ChatQuota>) {
+  async function setRoomBudget(at: AppInstance, budget: Partial<ChatQuota>) {
     const room = seeded.room;
     await expectOk<AdminRoomRecord>(
       at,
@@ -156,8 +85,8 @@ describe.each(testDbKinds)('budgets across two instances (%s)', (kind) => {
   }
 
   /** Sends one question per conversation from each token, all at once, alternating instances. */
-  async function sendAll(instances: Instance[], tokens: string[]) {
-    const at = (i: number) => instances[i % instances.length] ?? seeder;
+  async function sendAll(started: AppInstance[], tokens: string[]) {
+    const at = (i: number) => started[i % started.length] ?? seeder;
     const conversations = await Promise.all(
       tokens.map((token, i) => newConversation(at(i), token, seeded.room.id)),
     );
@@ -184,46 +113,19 @@ describe.each(testDbKinds)('budgets across two instances (%s)', (kind) => {
   beforeAll(async () => {
     fake = await startFakeOpenAi({ apiKey: TEST_API_KEY });
     fake.setDefault(greedy);
-    dataDir = mkdtempSync(join(tmpdir(), 'atrium-budgets-'));
-    testDb = await createTestDb(kind, kind === 'sqlite' ? dataDir : undefined);
-    database = testDb.database;
-    if (kind === 'postgres') {
-      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(
-        testDb.db,
-      );
-      schema = rows[0]?.schema;
-    }
-    seeder = await instance();
-    const loginAdmin = async () => {
-      const password = 'budget admin password';
-      const admin = await seeder.app.services.admins.create({
-        username: `admin_${randomBytes(4).toString('hex')}`,
-        password,
-        isFounder: true,
-      });
-      const { json } = await seeder.post<LoginResponse>('/admin/api/auth/login', {
-        username: admin.username,
-        password,
-      });
-      return { token: json.data.token, user: json.data.user };
-    };
-    seeded = await seedRoom({ post: seeder.post, loginAdmin }, fake, {
-      systemPrompt: 'Answer briefly.',
-    });
-    opened = [];
+    instances = await createAppInstances({ db: kind, timing });
+    seeder = await instances.start({ lasting: true });
+    seeded = await instances.seedRoom(seeder, fake, { systemPrompt: 'Answer briefly.' });
   });
 
   afterEach(async () => {
-    for (const each of opened.splice(0).reverse()) await each.close();
+    await instances.closeStarted();
     fake.setDefault(greedy);
   });
 
   afterAll(async () => {
-    await seeder.close();
-    await testDb.cleanup();
-    await bus.close();
+    await instances.cleanup();
     await fake.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it(`a daily limit of 3 messages accepts exactly 3 of ${PARALLEL} parallel sends`, async () => {

@@ -6,17 +6,12 @@ import type {
 } from '@atrium/shared/contract/chat';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAi, type FakeOpenAi } from '../../../testing/fake-openai';
-import { startFaultProxy, type FaultProxy } from '../../../testing/fault-proxy';
-import {
-  canRunInstances,
-  createDeployment,
-  multiInstanceEnv,
-  type Deployment,
-  type ServerProcess,
-} from '../../../testing/processes';
-import { callOk, setUpChatRoom } from '../../../testing/process-calls';
-import { sleep, TEST_API_KEY, until, watch } from '../chat.testing';
+import type { FakeOpenAi } from '../../../testing/fake-openai';
+import type { FaultProxy } from '../../../testing/fault-proxy';
+import { startInstancePair, type InstancePair } from '../../../testing/instance-pair';
+import { canRunInstances, type Deployment, type ServerProcess } from '../../../testing/processes';
+import { callOk } from '../../../testing/process-calls';
+import { sleep, until, watch } from '../chat.testing';
 
 /**
  * Issue 26, point 5: a stall is not a death. Two real instances on one PostgreSQL schema and one
@@ -34,6 +29,7 @@ const STALL_MS = 8_000;
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
 
 describe.runIf(canRunInstances)('a writer whose database stalls (real processes)', () => {
+  let pair: InstancePair;
   let deployment: Deployment;
   let fake: FakeOpenAi;
   let proxy: FaultProxy;
@@ -41,27 +37,13 @@ describe.runIf(canRunInstances)('a writer whose database stalls (real processes)
   let b: ServerProcess;
 
   beforeAll(async () => {
-    const databaseUrl = new URL(multiInstanceEnv.databaseUrl ?? '');
-    proxy = await startFaultProxy({
-      host: databaseUrl.hostname,
-      port: Number(databaseUrl.port || 5432),
-    });
-    fake = await startFakeOpenAi({ apiKey: TEST_API_KEY });
-    deployment = await createDeployment();
-    const throughProxy = new URL(deployment.env.DATABASE_URL ?? '');
-    throughProxy.host = proxy.address;
-    [a, b] = await Promise.all([
-      deployment.start({ DATABASE_URL: throughProxy.toString() }),
-      deployment.start(),
-    ]);
+    // A reaches PostgreSQL through the proxy, B directly.
+    const started = await startInstancePair({ proxyAt: 'a-database' });
+    ({ deployment, fake, proxy, a, b } = started);
+    pair = started;
   });
 
-  afterAll(async () => {
-    proxy.resume();
-    await deployment.cleanup();
-    await proxy.close();
-    await fake.close();
-  });
+  afterAll(() => pair.cleanup());
 
   /** How stale the staler heartbeat of the deployment is now, read past the proxy. */
   async function stalestHeartbeatMs(): Promise<number> {
@@ -79,14 +61,7 @@ describe.runIf(canRunInstances)('a writer whose database stalls (real processes)
 
   it(`keeps every answer it was writing through an ${STALL_MS / 1000} s stall: each ends done with every token, the model is never cut, and a watcher on the other instance misses nothing`, async () => {
     const credentials = { username: 'stalltest', password: 'stall-Test-member-1' };
-    const { roomId, member } = await setUpChatRoom({
-      deployment,
-      adminOn: b,
-      memberOn: a,
-      providerUrl: fake.url,
-      apiKey: TEST_API_KEY,
-      credentials,
-    });
+    const { roomId, member } = await pair.chatRoom(credentials);
 
     // Long enough to be mid-answer through the whole stall: 300 tokens at 20 a second.
     const answer = words(300);

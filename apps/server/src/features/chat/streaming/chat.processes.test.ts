@@ -5,15 +5,11 @@ import type {
   MessageRecord,
 } from '@atrium/shared/contract/chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAi, type FakeOpenAi } from '../../../testing/fake-openai';
-import {
-  canRunInstances,
-  createDeployment,
-  type Deployment,
-  type ServerProcess,
-} from '../../../testing/processes';
-import { callOk, setUpChatRoom } from '../../../testing/process-calls';
-import { readStream, TEST_API_KEY, until, watch } from '../chat.testing';
+import type { FakeOpenAi } from '../../../testing/fake-openai';
+import { startInstancePair, type InstancePair } from '../../../testing/instance-pair';
+import { canRunInstances, type ServerProcess } from '../../../testing/processes';
+import { callOk } from '../../../testing/process-calls';
+import { readStream, until, watch } from '../chat.testing';
 
 /**
  * DESIGN 2 with real processes: two instances on one PostgreSQL schema and one Redis,
@@ -29,32 +25,21 @@ const HEADERS_BOUND_MS = 1_000;
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
 
 describe.runIf(canRunInstances)('an answer whose writer is killed with -9 (real processes)', () => {
-  let deployment: Deployment;
+  let pair: InstancePair;
   let fake: FakeOpenAi;
   let a: ServerProcess;
   let b: ServerProcess;
 
   beforeAll(async () => {
-    fake = await startFakeOpenAi({ apiKey: TEST_API_KEY });
-    deployment = await createDeployment();
-    [a, b] = await Promise.all([deployment.start(), deployment.start()]);
+    pair = await startInstancePair();
+    ({ fake, a, b } = pair);
   });
 
-  afterAll(async () => {
-    await deployment.cleanup();
-    await fake.close();
-  });
+  afterAll(() => pair.cleanup());
 
   it('another instance tells watchers within 5 s, ends the unwatched answer too, re-attaches at once, and takes the next message; what was shown is what is stored', async () => {
     const credentials = { username: 'killtest', password: 'kill-Test-member-1' };
-    const { roomId, member } = await setUpChatRoom({
-      deployment,
-      adminOn: b,
-      memberOn: a,
-      providerUrl: fake.url,
-      apiKey: TEST_API_KEY,
-      credentials,
-    });
+    const { roomId, member } = await pair.chatRoom(credentials);
     const conversation = () =>
       callOk<ConversationRecord>(a, '/api/aigc/conversation/create', { roomId: roomId }, member);
     const sendOn = (server: ServerProcess, conversationId: number, content: string) =>

@@ -1,37 +1,26 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Envelope, LoginResponse } from '@atrium/shared';
+import { randomUUID } from 'node:crypto';
+import type { Envelope } from '@atrium/shared';
 import type {
   ChatSendResponse,
   ConversationRecord,
   MessageListResponse,
   MessageRecord,
 } from '@atrium/shared/contract/chat';
-import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../app';
-import { createMemoryBus } from '../../../bus/memory';
-import { createRedisBus } from '../../../bus/redis';
-import type { Bus } from '../../../bus/types';
-import { testConfig, type DatabaseConfig } from '../../../config';
-import { createDb, type Db } from '../../../db/index';
 import type { InstanceTiming } from '../../../instances/instances';
-import { createTestDb, testDbKinds, type TestDb } from '../../../testing/db';
+import {
+  createAppInstances,
+  type AppInstance,
+  type AppInstances,
+} from '../../../testing/app-instances';
+import { testDbKinds, type TestDb } from '../../../testing/db';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../testing/fake-openai';
-import { postTo, type TestApp } from '../../../testing/test-app';
-import { captchaNotRequired } from '../../auth/index';
 import { chatDb } from '../chat.tables';
 import { EndMessages } from './job';
 import {
-  cuttableBus,
   expectOk,
-  listen,
   newConversation,
   readStream,
-  seedRoom,
   send,
   TEST_API_KEY,
   until,
@@ -62,100 +51,26 @@ const cases = testDbKinds.flatMap((db) => [
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
 
-interface Instance {
-  app: FastifyInstance;
-  db: Db;
-  base: string;
-  post: TestApp['post'];
-  /** Cuts its database, its bus and its clients' connections, as a crash would. */
-  kill(): Promise<void>;
-  /** Its heartbeat stops moving while it runs on, believing it still holds what it holds. */
-  stall(): void;
-  /** Its heartbeat moves again. */
-  unstall(): void;
-  /** Its clock runs `ms` ahead of the wall clock (0: back in step). */
-  clockAhead(ms: number): void;
-  /** Cuts its bus connection only: it runs on, unheard, as when Redis is out of its reach. */
-  cutBus(): void;
-  close(): Promise<void>;
-}
-
 describe.each(cases)(
   'an answer whose writer died ($db, $bus bus)',
   ({ db: kind, bus: busKind }) => {
     let fake: FakeOpenAi;
+    let instances: AppInstances;
     let testDb: TestDb;
-    let dataDir: string;
-    let database: DatabaseConfig;
-    let schema: string | undefined;
-    let memoryBus: Bus | undefined;
-    const redisPrefix = `atrium-test:${randomBytes(6).toString('hex')}:`;
     let seeded: Seeded;
     let token: string;
-    let opened: Instance[] = [];
 
-    const connect = (): Db => createDb(database, schema ? { searchPath: schema } : {});
+    const asMember = () => ({ area: 'member' as const, token });
 
-    async function instance(
+    const instance = (
       instanceTiming: InstanceTiming = timing,
       /** How long others leave the answers of a writer that is running but out of touch. */
       stallGraceMs?: number,
-    ): Promise<Instance> {
-      const db = connect();
-      const shared = memoryBus ?? createRedisBus(redisUrl ?? '', redisPrefix);
-      const { bus, cut } = cuttableBus(shared);
-      let stalledAt: number | undefined;
-      let ahead = 0;
-      const app = await buildApp(testConfig(dataDir), {
-        db,
-        bus,
-        now: () => stalledAt ?? Date.now() + ahead,
-        instanceTiming,
-        captcha: captchaNotRequired,
-        ...(stallGraceMs === undefined ? {} : { aigc: { generation: { stallGraceMs } } }),
+    ) =>
+      instances.start({
+        timing: instanceTiming,
+        ...(stallGraceMs === undefined ? {} : { stallGraceMs }),
       });
-      const base = await listen(app);
-      let killed = false;
-      const post = postTo(app);
-      const created: Instance = {
-        app,
-        db,
-        base,
-        post,
-        kill: async () => {
-          killed = true;
-          cut();
-          app.server.closeAllConnections();
-          await db.destroy();
-          if (shared !== memoryBus) await shared.close();
-        },
-        stall: () => {
-          stalledAt = Date.now();
-        },
-        unstall: () => {
-          stalledAt = undefined;
-        },
-        clockAhead: (ms) => {
-          ahead = ms;
-        },
-        cutBus: cut,
-        close: async () => {
-          // A killed instance's own goodbye fails on its cut connections; nobody hears it anyway.
-          const closing = app.close();
-          if (killed) {
-            await closing.catch(() => undefined);
-            return;
-          }
-          await closing;
-          await db.destroy();
-          if (shared !== memoryBus) await shared.close();
-        },
-      };
-      opened.push(created);
-      return created;
-    }
-
-    const asMember = () => ({ area: 'member' as const, token });
 
     async function stored(id: number) {
       return chatDb(testDb.db)
@@ -165,7 +80,7 @@ describe.each(cases)(
         .executeTakeFirstOrThrow();
     }
 
-    async function sendOn(at: Instance, conversationId: number, content: string) {
+    async function sendOn(at: AppInstance, conversationId: number, content: string) {
       const sent = await send(at, token, conversationId, content);
       expect(sent.json.code, sent.json.msg).toBe(0);
       return sent.json.data.assistantMessage.id;
@@ -173,63 +88,27 @@ describe.each(cases)(
 
     beforeAll(async () => {
       fake = await startFakeOpenAi({ apiKey: TEST_API_KEY });
-      dataDir = mkdtempSync(join(tmpdir(), 'atrium-takeover-'));
-      testDb = await createTestDb(kind, kind === 'sqlite' ? dataDir : undefined);
-      database = testDb.database;
-      if (kind === 'postgres') {
-        const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(
-          testDb.db,
-        );
-        schema = rows[0]?.schema;
-      }
-      if (busKind === 'memory') memoryBus = createMemoryBus();
-
+      instances = await createAppInstances({ db: kind, bus: busKind, timing });
+      testDb = instances.testDb;
       // Seeded through an instance that is gone before the tests start, so only the instances a
       // test starts sweep.
       const seeder = await instance();
-      const loginAdmin = async () => {
-        const password = 'takeover admin password';
-        const admin = await seeder.app.services.admins.create({
-          username: `admin_${randomBytes(4).toString('hex')}`,
-          password,
-          isFounder: true,
-        });
-        const { json } = await seeder.post<LoginResponse>('/admin/api/auth/login', {
-          username: admin.username,
-          password,
-        });
-        return { token: json.data.token, user: json.data.user };
-      };
-      seeded = await seedRoom({ post: seeder.post, loginAdmin }, fake);
+      seeded = await instances.seedRoom(seeder, fake);
       await expectOk(
         seeder,
         '/admin/api/aigc/usage/quota_save',
         { messagesPerDay: 0, tokensPerDay: 0, messagesPerMinute: 0 },
         { area: 'admin', token: seeded.adminToken },
       );
-      const password = 'takeover member password';
-      const created = await seeder.app.services.members.create({
-        username: `member_${randomBytes(4).toString('hex')}`,
-        password,
-      });
-      const login = await seeder.post<LoginResponse>('/api/auth/login', {
-        username: created.username,
-        password,
-      });
-      token = login.json.data.token;
-      await seeder.close();
-      opened = [];
+      token = await instances.newMember(seeder);
+      await instances.closeStarted();
     });
 
-    afterEach(async () => {
-      for (const each of opened.splice(0).reverse()) await each.close();
-    });
+    afterEach(() => instances.closeStarted());
 
     afterAll(async () => {
-      await testDb.cleanup();
-      await memoryBus?.close();
+      await instances.cleanup();
       await fake.close();
-      rmSync(dataDir, { recursive: true, force: true });
     });
 
     it('re-attaching on another instance answers its headers at once, and the writer dying there ends the answer as interrupted with what was shown', async () => {
