@@ -104,9 +104,9 @@ export function buttonName(text: string, { whole = false } = {}): RegExp {
 }
 
 /**
- * The alert the page shows (an antd Alert), never the screen readers' live regions that stay in
- * the page from the start (lib/announce.ts: they carry no role, and are left out here by name).
+ * The alert the page shows (an antd Alert). The screen readers' live regions (lib/announce.ts)
+ * carry no role, so they are never among them.
  */
 export function shownAlert(page: Page): Locator {
-  return page.getByRole('alert').and(page.locator(':not([data-announcer])'));
+  return page.getByRole('alert');
 }
