@@ -10,6 +10,7 @@ import { ApiError, message } from '../../../http/envelope';
 import type { MemberPrincipal } from '../../../http/principal';
 import type { RoomsService } from '../../rooms/index';
 import type { ChatDb, ConversationRow, MessageRow } from '../chat.tables';
+import { excerptWithRanges } from '../excerpt';
 import type { Generations } from '../generation/index';
 import { AnswerRepository } from '../streaming/index';
 import { DEFAULT_CONVERSATION_TITLE } from './ask.service';
@@ -25,24 +26,6 @@ const Messages = {
   messageNotFound: message('chat.messageNotFound'),
   roomClosed: message('chat.roomClosed'),
 } as const;
-
-/** Characters of context shown on each side of the words a search found. */
-const EXCERPT_CONTEXT = 40;
-
-/** The words found in `text` with a little context, on one line, "…" where it was cut. */
-export function excerptAround(text: string, keywords: string): string {
-  // Read as prose: markdown's marks (fences, `code`, **bold**, # headings) are left out.
-  const flat = text
-    .replace(/^\s{0,3}(?:#{1,6}\s+|```\S*)/gm, '')
-    .replace(/`+|\*+/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  const at = flat.toLowerCase().indexOf(keywords.toLowerCase());
-  if (at < 0) return flat.slice(0, EXCERPT_CONTEXT * 2);
-  const start = Math.max(0, at - EXCERPT_CONTEXT);
-  const end = Math.min(flat.length, at + keywords.length + EXCERPT_CONTEXT);
-  return `${start > 0 ? '…' : ''}${flat.slice(start, end)}${end < flat.length ? '…' : ''}`;
-}
 
 export interface ChatServiceDeps {
   db: ChatDb;
@@ -97,7 +80,7 @@ export class ChatService {
     );
     return hits.map(({ conversation, content }) => ({
       conversation: toConversation(conversation),
-      excerpt: content === undefined ? '' : excerptAround(content, keywords),
+      excerpt: content === undefined ? '' : excerptWithRanges(content, [keywords]).excerpt,
     }));
   }
 

@@ -27,7 +27,7 @@ import {
 } from '../../../testing/fake-openai';
 import { testDbKinds } from '../../../testing/db';
 import { createTestApp, type TestApp, withMovableSystemClock } from '../../../testing/test-app';
-import { excerptAround } from './chat.service';
+import { excerptWithRanges } from '../excerpt';
 import {
   eventually,
   expectOk,
@@ -448,9 +448,9 @@ describe.each(testDbKinds)('chat rooms on %s', (kind) => {
         'Cut above an outward bud.',
       );
       expect((await search('%')).json.data.records).toEqual([]);
-      expect(excerptAround('## Tips\n\nUse **bold** and `code`:\n```js\nx()\n```', 'bold')).toBe(
-        'Tips Use bold and code: x()',
-      );
+      expect(
+        excerptWithRanges('## Tips\n\nUse **bold** and `code`:\n```js\nx()\n```', ['bold']).excerpt,
+      ).toBe('Tips Use bold and code: x()');
       const empty = (await search('   ')).json;
       expect(empty.code).toBe(Code.Failure);
       expect(empty.msg).toBe('请填写关键词');

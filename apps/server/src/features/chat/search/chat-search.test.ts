@@ -11,7 +11,7 @@ import { testDbKinds } from '../../../testing/db';
 import { createTestApp, type TestApp } from '../../../testing/test-app';
 import { chatSearchIndexes } from '../../../db/migrations/2026_11_30_2000_chat_search';
 import { ChatSearchRepository, searchTerms } from './chat-search.repository';
-import { excerptWithRanges } from './chat-search.service';
+import { excerptWithRanges } from '../excerpt';
 import { chatDb } from '../chat.tables';
 import {
   eventually,
