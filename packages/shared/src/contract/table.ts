@@ -8,7 +8,7 @@ import { chatExportCalls, chatShareAdminCalls } from './chat-export';
 import { aiCalls, chatCalls, roomsAdminCalls, roomsMemberCalls, usageCalls } from './chat';
 import { chatSearchCalls } from './chat-search';
 import { dashboardCalls } from './dashboard';
-import { membersAdminCalls } from './members-admin';
+import { membersAdminCalls } from './members';
 import { siteSettingsCalls } from './site-settings';
 import { uploadSettingsCalls } from './upload-settings';
 

@@ -1,5 +1,5 @@
 import { libraries, type Library } from '@atrium/shared/contract/files';
-import type { StorageUse } from '@atrium/shared/contract/members-admin';
+import type { StorageUse } from '@atrium/shared/contract/members';
 import type { Db } from '../../db/index';
 import { containsText } from '../../db/search';
 

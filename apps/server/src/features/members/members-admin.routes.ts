@@ -1,5 +1,5 @@
 import { ok } from '@atrium/shared';
-import { membersAdminCalls as calls } from '@atrium/shared/contract/members-admin';
+import { membersAdminCalls as calls } from '@atrium/shared/contract/members';
 import type { FastifyInstance } from 'fastify';
 import { message, okSaying } from '../../http/envelope';
 import { route } from '../../http/route';

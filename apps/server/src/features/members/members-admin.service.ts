@@ -1,5 +1,5 @@
 import { libraries } from '@atrium/shared/contract/files';
-import type { MemberDetail, MemberView } from '@atrium/shared/contract/members-admin';
+import type { MemberDetail, MemberView } from '@atrium/shared/contract/members';
 import type { Paged } from '@atrium/shared/contract/paging';
 import type { Db } from '../../db/index';
 import { ApiError, message } from '../../http/envelope';

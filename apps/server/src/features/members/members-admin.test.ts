@@ -1,5 +1,5 @@
 import { Code, type Envelope } from '@atrium/shared';
-import type { MemberDetail, MemberView } from '@atrium/shared/contract/members-admin';
+import type { MemberDetail, MemberView } from '@atrium/shared/contract/members';
 import type { Paged } from '@atrium/shared/contract/paging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDbKinds } from '../../testing/db';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { MemberView } from '@atrium/shared/contract/members-admin';
+import type { MemberView } from '@atrium/shared/contract/members';
 import { useMemberList } from '@/features/members/api/list-members';
 import { MemberCreateDialog } from '@/features/members/components/member-create-dialog';
 import { MemberDrawer } from '@/features/members/components/member-drawer';

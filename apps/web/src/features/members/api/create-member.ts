@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { MemberCreateRequest, MemberView } from '@atrium/shared/contract/members-admin';
+import type { MemberCreateRequest, MemberView } from '@atrium/shared/contract/members';
 import { fetchData, type ApiError } from '@/lib/api';
 import { memberKeys } from './keys';
 

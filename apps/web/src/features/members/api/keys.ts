@@ -1,4 +1,4 @@
-import type { MemberListRequest } from '@atrium/shared/contract/members-admin';
+import type { MemberListRequest } from '@atrium/shared/contract/members';
 
 /** Query keys of member management; mutations invalidate `all`. */
 export const memberKeys = {

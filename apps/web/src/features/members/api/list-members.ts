@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { MemberListRequest } from '@atrium/shared/contract/members-admin';
+import type { MemberListRequest } from '@atrium/shared/contract/members';
 import { fetchData } from '@/lib/api';
 import { memberKeys } from './keys';
 

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { MemberPasswordRequest } from '@atrium/shared/contract/members-admin';
+import type { MemberPasswordRequest } from '@atrium/shared/contract/members';
 import { fetchData, type ApiError } from '@/lib/api';
 
 function resetMemberPassword(body: MemberPasswordRequest) {

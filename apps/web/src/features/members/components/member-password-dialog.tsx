@@ -1,4 +1,4 @@
-import type { MemberView } from '@atrium/shared/contract/members-admin';
+import type { MemberView } from '@atrium/shared/contract/members';
 import { PasswordResetDialog } from '@/components/password-reset-dialog';
 import { memberPasswordRule } from '@/lib/password-rules';
 import { useResetMemberPassword } from '../api/reset-member-password';

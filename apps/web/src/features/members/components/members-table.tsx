@@ -1,7 +1,7 @@
 import { Button, Flex, Space, Typography } from 'antd';
 import { MailOutlined, PhoneOutlined } from '@ant-design/icons';
 import type { TableProps } from 'antd';
-import type { MemberView } from '@atrium/shared/contract/members-admin';
+import type { MemberView } from '@atrium/shared/contract/members';
 import type { Paged } from '@atrium/shared/contract/paging';
 import {
   AccountTable,

@@ -3,7 +3,7 @@ import { textField } from './fields';
 import { parseTarget, passwordProblem, usernamePattern } from './accounts';
 import { nicknameField } from './admins';
 import { defineCalls } from './call';
-import { memberDetail, memberView, type storageUse } from './members-admin.answers';
+import { memberDetail, memberView, type storageUse } from './members.answers';
 import { idField, idRequest, keywordField, pageFields } from './paging';
 import { pagedAnswer } from './paging.answers';
 
