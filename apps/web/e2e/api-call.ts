@@ -35,9 +35,10 @@ type LibraryAnswer<B> = B extends { action: infer K extends keyof FileManagerCal
   ? AnswerOf<FileManagerCalls[K]>
   : never;
 
-/** POSTs JSON to `url` as `who`; answers the envelope as it came. */
+/** POSTs JSON (or a multipart form) to `url` as `who`; answers the envelope as it came. */
 async function post(who: Caller, url: string, body: unknown): Promise<Envelope> {
   const header = TokenKey[who.area];
+  const form = body instanceof FormData ? body : undefined;
   if ('page' in who) {
     const cookies = await who.page.context().cookies();
     const cookie = (name: string) =>
@@ -49,11 +50,14 @@ async function post(who: Caller, url: string, body: unknown): Promise<Envelope> 
         [header]: cookie(header),
         'x-xsrf-token': cookie('XSRF-TOKEN'),
       },
-      data: body,
+      ...(form ? { multipart: form } : { data: body }),
     });
     return (await res.json()) as Envelope;
   }
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'is-ajax': 'true' };
+  // A form sets its own content type (with its boundary).
+  const headers: Record<string, string> = form
+    ? { 'is-ajax': 'true' }
+    : { 'content-type': 'application/json', 'is-ajax': 'true' };
   if (who.token) {
     headers[header] = who.token;
     headers.cookie = `XSRF-TOKEN=${XSRF}`;
@@ -62,7 +66,7 @@ async function post(who: Caller, url: string, body: unknown): Promise<Envelope> 
   const res = await fetch(who.base.replace(/\/$/, '') + url, {
     method: 'POST',
     headers,
-    body: JSON.stringify(body),
+    body: form ?? JSON.stringify(body),
   });
   return (await res.json()) as Envelope;
 }
@@ -113,6 +117,28 @@ export async function callLibrary<B extends LibraryBody>(
 ): Promise<LibraryAnswer<B>> {
   const answer = await sendLibrary(who, library, body);
   if (answer.code !== 0) throw new Error(`${library} ${body.action}: ${answer.msg}`);
+  return answer.data;
+}
+
+/**
+ * One chunk of an upload into the file library (SPEC 7.2): a multipart form of the chunk's text
+ * fields, typed by the `chunk` declaration, and its bytes in the `file` part; answers `data`.
+ */
+export async function sendChunk(
+  who: Caller,
+  library: Library,
+  fields: RequestOf<FileManagerCalls['chunk']>,
+  bytes: Uint8Array,
+): Promise<AnswerOf<FileManagerCalls['chunk']>> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields))
+    if (value !== undefined) form.append(key, value);
+  form.append('file', new Blob([new Uint8Array(bytes)]), fields.name);
+  const root = who.area === 'admin' ? '/admin/data' : '/member_data';
+  const answer = (await post(who, `${root}/file_manager/${library}`, form)) as Envelope<
+    AnswerOf<FileManagerCalls['chunk']>
+  >;
+  if (answer.code !== 0) throw new Error(`${library} chunk: ${answer.msg}`);
   return answer.data;
 }
 

@@ -2,6 +2,7 @@ import { startFakeOpenAi, type FakeOpenAi } from '../../server/src/testing/fake-
 import { expect, test } from './fixtures';
 import { snap } from './snap';
 import { signInAdmin } from './files-support';
+import { adminIn, call, signedIn } from './api-call';
 
 const KEY = 'sk-admin-e2e-secret-key-123456';
 
@@ -94,53 +95,14 @@ test('an admin sets up a provider, a model and a room; members see the room; usa
   await visitor.close();
 
   // Usage: one answer, then the chart and the tables.
-  const headers = {
-    'content-type': 'application/json',
-    'admin-api-token':
-      (await page.context().cookies()).find((c) => c.name === 'admin-api-token')?.value ?? '',
-    cookie: 'XSRF-TOKEN=x',
-    'x-xsrf-token': 'x',
-  };
-  const post = async (path: string, body: unknown, extra: Record<string, string> = headers) => {
-    const res = await fetch(atrium.url + path, {
-      method: 'POST',
-      headers: extra,
-      body: JSON.stringify(body),
-    });
-    const json = (await res.json()) as {
-      code: number;
-      msg: string;
-      data: { id: number; token: string };
-    };
-    if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
-    return json.data;
-  };
-  await post('admin/api/members/create', { username: 'usage_member', password: 'usage-Member-42' });
-  const { token } = await post(
-    'api/auth/login',
-    { username: 'usage_member', password: 'usage-Member-42' },
-    { 'content-type': 'application/json' },
-  );
-  const member = {
-    'content-type': 'application/json',
-    'api-token': token,
-    cookie: 'XSRF-TOKEN=x',
-    'x-xsrf-token': 'x',
-  };
-  const rooms = (await (
-    await fetch(`${atrium.url}api/aigc/chat_room/all`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    })
-  ).json()) as { data: { records: { id: number; title: string }[] } };
-  const helpdesk = rooms.data.records.find((r) => r.title === 'Helpdesk');
-  const conversation = await post('api/aigc/conversation/create', { roomId: helpdesk?.id }, member);
-  await post(
-    'api/aigc/chat/send',
-    { conversationId: conversation.id, content: 'Hello there' },
-    member,
-  );
+  const usageMember = { username: 'usage_member', password: 'usage-Member-42' };
+  await call(adminIn(page), 'members/create', usageMember);
+  const member = await signedIn(atrium.url, 'member', usageMember);
+  const rooms = await call({ area: 'member', base: atrium.url }, 'aigc/chat_room/all', {});
+  const helpdesk = rooms.records.find((r) => r.title === 'Helpdesk');
+  if (!helpdesk) throw new Error('no Helpdesk room');
+  const conversation = await call(member, 'aigc/conversation/create', { roomId: helpdesk.id });
+  await call(member, 'aigc/chat/send', { conversationId: conversation.id, content: 'Hello there' });
   await expect.poll(() => fake.completions().at(-1)?.finished).toBe(true);
 
   await page.getByRole('menuitem', { name: '用量统计' }).click();

@@ -3,10 +3,7 @@ import type { Browser, Page } from '@playwright/test';
 import { startFakeOpenAi, type FakeOpenAi } from '../../server/src/testing/fake-openai';
 import { expect, test, type AtriumServer } from './fixtures';
 import { solidPng } from './files-support';
-import type { Envelope } from '@atrium/shared';
-import type { AnswerOf } from '@atrium/shared/contract/call';
-import type { FileManagerCalls } from '@atrium/shared/contract/files';
-import { adminAuth, call, callLibrary, XSRF, type SignedIn } from './api-call';
+import { adminAuth, call, callLibrary, sendChunk, type SignedIn } from './api-call';
 import { seedRoom, signInMember } from './seed';
 import { SHOTS, snap } from './snap';
 import { expectBothLanguages, say, type Lang } from './words';
@@ -26,33 +23,13 @@ async function uploadCover(admin: SignedIn<'admin'>, rgb: [number, number, numbe
     size: png.length,
     md5,
   });
-  // The chunk is a multipart form (its bytes in the `file` part), outside the JSON helper.
-  const form = new FormData();
-  for (const [key, value] of Object.entries({
-    id: 'WU_FILE_0',
-    name,
-    type: 'image/png',
-    size: String(png.length),
-    chunks: '1',
-    chunk: '0',
-    md5,
-  })) {
-    form.append(key, value);
-  }
-  form.append('file', new Blob([new Uint8Array(png)]), name);
-  const res = await fetch(`${admin.base}admin/data/file_manager/image`, {
-    method: 'POST',
-    headers: {
-      'admin-api-token': admin.token,
-      cookie: `XSRF-TOKEN=${XSRF}`,
-      'x-xsrf-token': XSRF,
-      'is-ajax': 'true',
-    },
-    body: form,
-  });
-  const chunk = (await res.json()) as Envelope<AnswerOf<FileManagerCalls['chunk']>>;
-  if (chunk.code !== 0) throw new Error(`cover upload: ${chunk.msg}`);
-  const path = chunk.data.path ?? '';
+  const chunk = await sendChunk(
+    admin,
+    'image',
+    { id: 'WU_FILE_0', name, type: 'image/png', size: String(png.length), md5 },
+    png,
+  );
+  const path = chunk.path ?? '';
   await callLibrary(admin, 'image', {
     action: 'save',
     path,

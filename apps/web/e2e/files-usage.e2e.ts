@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
 import { snap } from './snap';
-import { adminIn, send, sendLibrary } from './api-call';
+import { adminAuth, adminIn, call, callLibrary, send, sendLibrary, signedIn } from './api-call';
 import { buttonName, signInAdmin, solidPng } from './files-support';
 
 // The worker's server is shared with other spec files: names unique to this run.
@@ -13,10 +13,6 @@ const roomTitle = `Usage room ${runTag}`;
 
 const card = (page: Page, name: string) => page.getByRole('checkbox', { name, exact: true });
 const actions = (page: Page) => page.locator('.atrium-fp-actions');
-
-interface Listed {
-  records: { id: number; filename: string; path: string; useCount?: number }[];
-}
 
 test('shows where a file is used, filters unused files, names the places before deleting, and restores from the trash', async ({
   page,
@@ -164,28 +160,10 @@ test("a member's Files page shows their own places: the avatar, by the member's 
   page,
   atrium,
 }, testInfo) => {
-  const xsrf = 'e2e-usage-xsrf';
-  const post = async <T>(path: string, body: unknown, auth?: Record<string, string>) => {
-    const res = await fetch(atrium.url + path, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'is-ajax': 'true',
-        ...(auth ? { ...auth, cookie: `XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': xsrf } : {}),
-      },
-      body: JSON.stringify(body),
-    });
-    const json = (await res.json()) as { code: number; msg: string; data: T };
-    if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
-    return json.data;
-  };
   const member = { username: `usage${runTag}`, password: 'usage-Member-pass-42' };
-  const admin = await post<{ token: string }>('admin/api/auth/login', {
-    username: 'admin',
-    password: atrium.adminPassword,
-  });
-  await post('admin/api/members/create', member, { 'admin-api-token': admin.token });
-  const { token } = await post<{ token: string }>('api/auth/login', member);
+  await call(await adminAuth(atrium), 'members/create', member);
+  const signed = await signedIn(atrium.url, 'member', member);
+  const { token } = signed;
   await page.context().addCookies([{ name: 'api-token', value: token, url: atrium.url }]);
 
   await page.goto(`${atrium.url}#/files`);
@@ -194,13 +172,9 @@ test("a member's Files page shows their own places: the avatar, by the member's 
   writeFileSync(avatar, solidPng(40, 40, [120, 60, 200]));
   await page.locator('.atrium-upload input[type="file"]').setInputFiles(avatar);
   await expect(card(page, avatarName)).toBeVisible();
-  const listed = await post<Listed>(
-    'member_data/file_manager/image',
-    { action: 'list' },
-    { 'api-token': token },
-  );
-  const path = listed.records.find((r) => r.filename === avatarName)?.path;
-  await post('api/account/profile/save', { nickname: 'Ann', avatar: path }, { 'api-token': token });
+  const listed = await callLibrary(signed, 'image', { action: 'list' });
+  const path = listed.records.find((r) => r.filename === avatarName)?.path ?? '';
+  await call(signed, 'account/profile/save', { nickname: 'Ann', avatar: path });
 
   await page.reload();
   await expect(card(page, avatarName).locator('.atrium-fp-used')).toHaveText('1 处使用');
