@@ -7,7 +7,15 @@ import { missingRanges } from '@atrium/shared/upload-chunks';
 import { Code } from '@atrium/shared/codes';
 import { shouldRetryUpload } from '@atrium/shared/limits';
 import { unavailableData, type Outage } from '@atrium/shared/outage';
-import { listPage } from './list-answer';
+import {
+  createLibrary,
+  fail,
+  ok,
+  type Answer,
+  type Body,
+  type TestCategory,
+  type TestFile,
+} from './library-actions';
 
 /**
  * A real HTTP server speaking the file library's protocol (SPEC 7.2, 7.3) for component tests:
@@ -17,22 +25,7 @@ import { listPage } from './list-answer';
 interface RecordedCall {
   action: string;
   category: string;
-  body: Record<string, string | number | undefined>;
-}
-
-interface TestCategory {
-  id: number;
-  pid: number;
-  name: string;
-}
-
-interface TestFile {
-  id: number;
-  categoryId: number;
-  name: string;
-  type: string;
-  size: number;
-  path: string;
+  body: Body;
 }
 
 interface Session {
@@ -100,15 +93,14 @@ export async function startFileManagerTestServer(
   const overlappedChunks: string[] = [];
   const rootName = options.rootName ?? 'File Gallery';
   const calls: RecordedCall[] = [];
-  const categories: TestCategory[] = [];
-  const files: TestFile[] = [];
+  const library = createLibrary(rootName);
+  const { categories, files } = library;
   const sessions = new Map<string, Session>();
   const stored = new Map<string, string>();
   const refusals = new Map<string, { msg: string; data: unknown }>();
   const outages = new Map<string, { outage: Outage; left: number }>();
   let failing = 0;
   let refuseLast = false;
-  let nextId = 1;
 
   const sessionKey = (m: { name: string; size: number; md5: string }) =>
     `${m.md5}:${m.size}:${m.name}`;
@@ -119,41 +111,6 @@ export async function startFileManagerTestServer(
   };
   const pathOf = (hash: string, name: string) =>
     `/data/files/${hash}${name.slice(name.lastIndexOf('.'))}`;
-
-  interface Node {
-    id: number;
-    pid: number;
-    name: string;
-    title: string;
-    sort: number;
-    _child: Node[];
-  }
-  const node = (id: number, pid: number, name: string): Node => ({
-    id,
-    pid,
-    name,
-    title: name,
-    sort: 0,
-    _child: categories
-      .filter((c) => c.pid === id && c.id !== id)
-      .map((c) => node(c.id, c.pid, c.name)),
-  });
-  const flatten = (nodes: Node[], depth = 0): Omit<Node, '_child'>[] =>
-    nodes.flatMap(({ _child, ...rest }) => [{ ...rest, depth }, ...flatten(_child, depth + 1)]);
-  const descendants = (id: number): Set<number> => {
-    const out = new Set([id]);
-    let grew = true;
-    while (grew) {
-      grew = false;
-      for (const c of categories) {
-        if (out.has(c.pid) && !out.has(c.id)) {
-          out.add(c.id);
-          grew = true;
-        }
-      }
-    }
-    return out;
-  };
 
   /** Requests and answers that strayed from their declarations; `close()` fails on any. */
   const drift: string[] = [];
@@ -167,31 +124,11 @@ export async function startFileManagerTestServer(
   const isAction = (action: string): action is keyof typeof fileManagerCalls =>
     Object.hasOwn(fileManagerCalls, action);
 
-  type Answer = { code: number; msg: string; data: unknown } | { status: number };
-  const ok = (data: unknown, msg = ''): Answer => ({ code: 0, msg, data });
-  const listed = (f: TestFile, category: string) => ({
-    id: f.id,
-    category,
-    filename: f.name,
-    name: f.name,
-    path: f.path,
-    fullPath: `http://cdn.test${f.path}`,
-    type: f.type,
-    size: f.size,
-    categoryId: f.categoryId,
-    createdAt: f.id,
-  });
-  const fail = (msg: string): Answer => ({ code: -1, msg, data: null });
-
   /**
    * Answers like the server, checking both sides against the shared declarations (SPEC 7.2,
    * 7.3): the fake can drift from the real server no more than the client can.
    */
-  async function handle(
-    category: string,
-    body: Record<string, string | number | undefined>,
-    file: Buffer | undefined,
-  ): Promise<Answer> {
+  async function handle(category: string, body: Body, file: Buffer | undefined): Promise<Answer> {
     const action = file ? 'chunk' : String(body.action);
     if (!isAction(action)) {
       drift.push(`unknown action ${action}`);
@@ -209,7 +146,7 @@ export async function startFileManagerTestServer(
   async function respond(
     action: string,
     category: string,
-    body: Record<string, string | number | undefined>,
+    body: Body,
     file: Buffer | undefined,
   ): Promise<Answer> {
     calls.push({ action, category, body });
@@ -286,95 +223,8 @@ export async function startFileManagerTestServer(
           fullPath: `http://cdn.test${path}`,
         });
       }
-      case 'save': {
-        const name = String(body.name);
-        // The same bytes under the same name in the category: the server answers that file.
-        const twin = files.find(
-          (f) =>
-            f.categoryId === Number(body.categoryId ?? 0) &&
-            f.name === name &&
-            f.path === String(body.path),
-        );
-        if (twin) return ok({ ...listed(twin, category), existing: true });
-        const record: TestFile = {
-          id: nextId++,
-          categoryId: Number(body.categoryId ?? 0),
-          name,
-          type: name.slice(name.lastIndexOf('.') + 1).toLowerCase(),
-          size: Number(body.size),
-          path: String(body.path),
-        };
-        files.push(record);
-        return ok(listed(record, category));
-      }
-      case 'category': {
-        const all = [node(0, 0, rootName)];
-        const list = flatten(all);
-        return ok({
-          categoryTreeAll: all,
-          categoryListAll: list,
-          categoryTreeParent: all,
-          categoryListParent: list,
-          categories: list.filter((c) => c.id !== 0),
-        });
-      }
-      case 'list': {
-        const scope = Number(body.categoryId ?? 0);
-        const inScope =
-          scope === 0 ? files : files.filter((f) => descendants(scope).has(f.categoryId));
-        const { files: shown, ...paging } = listPage(inScope, body);
-        return ok({ records: shown.map((f) => listed(f, category)), ...paging });
-      }
-      case 'fileEdit': {
-        const ids = String(body.id).split(',').map(Number);
-        for (const f of files) if (ids.includes(f.id)) f.categoryId = Number(body.categoryId);
-        return ok(null, 'Edit Success');
-      }
-      case 'fileDelete': {
-        const ids = String(body.id).split(',').map(Number);
-        for (let i = files.length - 1; i >= 0; i--)
-          if (ids.includes(files[i]?.id ?? -1)) files.splice(i, 1);
-        return ok(null, 'Delete Success');
-      }
-      case 'categoryEdit': {
-        const id = Number(body.id ?? 0);
-        const title = String(body.title);
-        if (id === 0) {
-          const added = { id: nextId++, pid: Number(body.pid ?? 0), name: title };
-          categories.push(added);
-          return ok({ id: added.id }, 'Add Success');
-        }
-        const found = categories.find((c) => c.id === id);
-        if (!found) return fail('no such category');
-        found.name = title;
-        found.pid = Number(body.pid ?? 0);
-        return ok({ id }, 'Add Success');
-      }
-      case 'categoryDeletePreview': {
-        const id = Number(body.id);
-        const found = categories.find((c) => c.id === id);
-        if (!found) return fail('no such category');
-        const below = descendants(id);
-        return ok({
-          files: files.filter((f) => f.categoryId === id).length,
-          categories: categories.filter((c) => c.pid === id).length,
-          filesBelow: files.filter((f) => f.categoryId !== id && below.has(f.categoryId)).length,
-          parent: categories.find((c) => c.id === found.pid)?.name ?? rootName,
-          used: [],
-          moreUsed: 0,
-        });
-      }
-      case 'categoryDelete': {
-        const id = Number(body.id);
-        const found = categories.find((c) => c.id === id);
-        if (!found) return fail('no such category');
-        for (const c of categories) if (c.pid === id) c.pid = found.pid;
-        for (const f of files) if (f.categoryId === id) f.categoryId = found.pid;
-        categories.splice(categories.indexOf(found), 1);
-        return ok(null, 'Delete Success');
-      }
       default:
-        return fail(`unknown action ${action}`);
+        return library.respond(action, category, body) ?? fail(`unknown action ${action}`);
     }
   }
 
@@ -396,7 +246,7 @@ export async function startFileManagerTestServer(
     }
     const raw = await read(req);
     const type = req.headers['content-type'] ?? '';
-    let body: Record<string, string | number | undefined> = {};
+    let body: Body = {};
     let file: Buffer | undefined;
     if (type.startsWith('multipart/form-data')) {
       const form = await new Request('http://local/', {
@@ -410,7 +260,7 @@ export async function startFileManagerTestServer(
       }
       file ??= Buffer.alloc(0);
     } else {
-      body = JSON.parse(raw.toString('utf8')) as Record<string, string | number | undefined>;
+      body = JSON.parse(raw.toString('utf8')) as Body;
     }
     const isChunk = file !== undefined;
     if (isChunk) {
