@@ -7,12 +7,9 @@ import type {
 } from '@atrium/shared/contract/chat';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readStream, until } from '../features/chat/chat.testing';
-import type { FakeOpenAi } from '../testing/fake-openai';
-import type { FaultProxy } from '../testing/fault-proxy';
-import { startInstancePair, type InstancePair } from '../testing/instance-pair';
-import type { PrivateRedis } from '../testing/private-services';
+import { useInstancePair } from '../testing/instance-pair';
 import { canRunInstances, postJson, type ServerProcess } from '../testing/processes';
 import { authHeaders } from '../testing/test-app';
 import { callOk } from '../testing/process-calls';
@@ -36,22 +33,9 @@ const ROUND_GAP_MS = 500;
 const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
 
 describe.runIf(canRunInstances)('Redis blackholed and restarted under two instances', () => {
-  let pair: InstancePair;
-  let redis: PrivateRedis;
-  let proxy: FaultProxy;
-  let fake: FakeOpenAi;
-  let a: ServerProcess;
-  let b: ServerProcess;
+  // Both instances reach a redis-server of the test's own through the proxy.
+  const pair = useInstancePair({ proxyAt: 'redis' });
   const credentials = { username: 'redisfault', password: 'redis-Fault-member-1' };
-
-  beforeAll(async () => {
-    // Both instances reach a redis-server of the test's own through the proxy.
-    const started = await startInstancePair({ proxyAt: 'redis' });
-    ({ redis, proxy, fake, a, b } = started);
-    pair = started;
-  });
-
-  afterAll(() => pair.cleanup());
 
   /** Whether an instance answers `GET /readyz` with 200: its database, Redis and storage answer. */
   async function readyz(server: ServerProcess): Promise<boolean> {
@@ -67,7 +51,8 @@ describe.runIf(canRunInstances)('Redis blackholed and restarted under two instan
   }
 
   it('answers within 3 s while blackholed, streams on from the database, and recovers from a restart', async () => {
-    const { roomId, member } = await pair.chatRoom(credentials);
+    const { redis, proxy, fake, a, b, deployment } = pair();
+    const { roomId, member } = await pair().chatRoom(credentials);
     const conversation = () =>
       callOk<ConversationRecord>(a, '/api/aigc/conversation/create', { roomId: roomId }, member);
 
@@ -173,7 +158,7 @@ describe.runIf(canRunInstances)('Redis blackholed and restarted under two instan
 
     // Pub/sub is subscribed again, as Redis itself counts it: both instances on the stop channel.
     const direct = new Redis(redis.url);
-    const stopChannel = `${pair.deployment.env.REDIS_PREFIX}chat:stop`;
+    const stopChannel = `${deployment.env.REDIS_PREFIX}chat:stop`;
     let resubscribedMs = Infinity;
     try {
       await until(async () => {

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { TEST_API_KEY } from '../features/chat/chat.testing';
 import { startFakeOpenAi, type FakeOpenAi } from './fake-openai';
 import { startFaultProxy, type FaultProxy } from './fault-proxy';
@@ -92,5 +93,34 @@ export async function startInstancePair(
       await fake.close();
       await redis?.destroy();
     },
+  };
+}
+
+/**
+ * `startInstancePair` for a whole suite, as `useTestApp` is for one app: started before the
+ * suite's tests and cleaned up after them. Answers the pair, for the tests to take once started.
+ */
+export function useInstancePair(options: {
+  proxyAt: 'redis';
+}): () => InstancePair & { proxy: FaultProxy; redis: PrivateRedis };
+export function useInstancePair(options: {
+  proxyAt: 'a-database';
+}): () => InstancePair & { proxy: FaultProxy };
+export function useInstancePair(): () => InstancePair;
+export function useInstancePair(options?: { proxyAt: ProxyAt }): () => InstancePair {
+  let pair: InstancePair | undefined;
+  beforeAll(async () => {
+    pair = await (options?.proxyAt === 'redis'
+      ? startInstancePair({ proxyAt: 'redis' })
+      : options?.proxyAt === 'a-database'
+        ? startInstancePair({ proxyAt: 'a-database' })
+        : startInstancePair());
+  });
+  afterAll(async () => {
+    await pair?.cleanup();
+  });
+  return () => {
+    if (!pair) throw new Error('the instance pair starts before the suite’s tests');
+    return pair;
   };
 }

@@ -5,11 +5,9 @@ import type {
   MessageRecord,
 } from '@atrium/shared/contract/chat';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeOpenAi } from '../../../testing/fake-openai';
-import type { FaultProxy } from '../../../testing/fault-proxy';
-import { startInstancePair, type InstancePair } from '../../../testing/instance-pair';
-import { canRunInstances, type Deployment, type ServerProcess } from '../../../testing/processes';
+import { describe, expect, it } from 'vitest';
+import { useInstancePair } from '../../../testing/instance-pair';
+import { canRunInstances } from '../../../testing/processes';
 import { callOk } from '../../../testing/process-calls';
 import { sleep, until, watch } from '../chat.testing';
 
@@ -29,25 +27,12 @@ const STALL_MS = 8_000;
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
 
 describe.runIf(canRunInstances)('a writer whose database stalls (real processes)', () => {
-  let pair: InstancePair;
-  let deployment: Deployment;
-  let fake: FakeOpenAi;
-  let proxy: FaultProxy;
-  let a: ServerProcess;
-  let b: ServerProcess;
-
-  beforeAll(async () => {
-    // A reaches PostgreSQL through the proxy, B directly.
-    const started = await startInstancePair({ proxyAt: 'a-database' });
-    ({ deployment, fake, proxy, a, b } = started);
-    pair = started;
-  });
-
-  afterAll(() => pair.cleanup());
+  // A reaches PostgreSQL through the proxy, B directly.
+  const pair = useInstancePair({ proxyAt: 'a-database' });
 
   /** How stale the staler heartbeat of the deployment is now, read past the proxy. */
   async function stalestHeartbeatMs(): Promise<number> {
-    const client = new pg.Client({ connectionString: deployment.env.DATABASE_URL });
+    const client = new pg.Client({ connectionString: pair().deployment.env.DATABASE_URL });
     await client.connect();
     try {
       const { rows } = await client.query<{ beat: string }>(
@@ -60,8 +45,9 @@ describe.runIf(canRunInstances)('a writer whose database stalls (real processes)
   }
 
   it(`keeps every answer it was writing through an ${STALL_MS / 1000} s stall: each ends done with every token, the model is never cut, and a watcher on the other instance misses nothing`, async () => {
+    const { fake, proxy, a, b } = pair();
     const credentials = { username: 'stalltest', password: 'stall-Test-member-1' };
-    const { roomId, member } = await pair.chatRoom(credentials);
+    const { roomId, member } = await pair().chatRoom(credentials);
 
     // Long enough to be mid-answer through the whole stall: 300 tokens at 20 a second.
     const answer = words(300);

@@ -4,9 +4,8 @@ import type {
   MessageListResponse,
   MessageRecord,
 } from '@atrium/shared/contract/chat';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeOpenAi } from '../../../testing/fake-openai';
-import { startInstancePair, type InstancePair } from '../../../testing/instance-pair';
+import { describe, expect, it } from 'vitest';
+import { useInstancePair } from '../../../testing/instance-pair';
 import { canRunInstances, type ServerProcess } from '../../../testing/processes';
 import { callOk } from '../../../testing/process-calls';
 import { readStream, until, watch } from '../chat.testing';
@@ -25,21 +24,12 @@ const HEADERS_BOUND_MS = 1_000;
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
 
 describe.runIf(canRunInstances)('an answer whose writer is killed with -9 (real processes)', () => {
-  let pair: InstancePair;
-  let fake: FakeOpenAi;
-  let a: ServerProcess;
-  let b: ServerProcess;
-
-  beforeAll(async () => {
-    pair = await startInstancePair();
-    ({ fake, a, b } = pair);
-  });
-
-  afterAll(() => pair.cleanup());
+  const pair = useInstancePair();
 
   it('another instance tells watchers within 5 s, ends the unwatched answer too, re-attaches at once, and takes the next message; what was shown is what is stored', async () => {
+    const { fake, a, b } = pair();
     const credentials = { username: 'killtest', password: 'kill-Test-member-1' };
-    const { roomId, member } = await pair.chatRoom(credentials);
+    const { roomId, member } = await pair().chatRoom(credentials);
     const conversation = () =>
       callOk<ConversationRecord>(a, '/api/aigc/conversation/create', { roomId: roomId }, member);
     const sendOn = (server: ServerProcess, conversationId: number, content: string) =>
