@@ -9,7 +9,15 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tsImport } from 'tsx/esm/api';
-import { apiCall, apiHeaders, printTable, saveResult, seedChatRoom, startAtrium } from './lib.mjs';
+import {
+  apiCall,
+  apiHeaders,
+  latencyStats,
+  printTable,
+  saveResult,
+  seedChatRoom,
+  startAtrium,
+} from './lib.mjs';
 
 const RUNS = Number(process.env.CHAT_DOCS_BENCH_RUNS ?? 100);
 const WARMUP = Math.min(10, RUNS);
@@ -23,19 +31,6 @@ const { startFakeOpenAi } = await tsImport(
   import.meta.url,
 );
 const { makePdf } = await import('../apps/server/src/testing/doc-fixtures.mjs');
-
-function quantile(sorted, q) {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-}
-function stats(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mean = samples.reduce((s, v) => s + v, 0) / samples.length;
-  return {
-    p50: +quantile(sorted, 0.5).toFixed(2),
-    p95: +quantile(sorted, 0.95).toFixed(2),
-    mean: +mean.toFixed(2),
-  };
-}
 
 /** Uploads a file to the member's file library (init, its chunks, save); answers its path. */
 async function upload(base, token, name, data) {
@@ -233,8 +228,8 @@ try {
     .completions()
     .filter((r) => JSON.stringify(r.body).includes('cite each passage')).length;
 
-  const w = stats(withMs);
-  const o = stats(withoutMs);
+  const w = latencyStats(withMs);
+  const o = latencyStats(withoutMs);
   const addedP50 = +(w.p50 - o.p50).toFixed(2);
   const addedP95 = +(w.p95 - o.p95).toFixed(2);
   printTable([

@@ -8,7 +8,15 @@
 //     (RSS) is reported, and it must still answer other calls quickly.
 import { readFileSync, rmSync } from 'node:fs';
 import { tsImport } from 'tsx/esm/api';
-import { apiCall, apiHeaders, printTable, saveResult, seedChatRoom, startAtrium } from './lib.mjs';
+import {
+  apiCall,
+  apiHeaders,
+  latencyStats,
+  printTable,
+  saveResult,
+  seedChatRoom,
+  startAtrium,
+} from './lib.mjs';
 
 const LATENCY_RUNS = Number(process.env.CHAT_BENCH_RUNS ?? 200);
 const WARMUP = 20;
@@ -25,19 +33,6 @@ const rssMiB = (pid) => {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return +(kb / 1024).toFixed(1);
 };
-
-function quantile(sorted, q) {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-}
-function stats(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mean = samples.reduce((s, v) => s + v, 0) / samples.length;
-  return {
-    p50: +quantile(sorted, 0.5).toFixed(2),
-    p95: +quantile(sorted, 0.95).toFixed(2),
-    mean: +mean.toFixed(2),
-  };
-}
 
 /** Reads an SSE body: resolves at the first event matching `until`, then keeps the socket or cancels it. */
 async function readEvents(res, { onFirstDelta, keepOpen, onDelta }) {
@@ -137,8 +132,8 @@ try {
       atriumMs.push(a);
     }
   }
-  const d = stats(directMs);
-  const a = stats(atriumMs);
+  const d = latencyStats(directMs);
+  const a = latencyStats(atriumMs);
   const addedP50 = +(a.p50 - d.p50).toFixed(2);
   printTable([
     { path: 'provider directly', ...d },
@@ -149,7 +144,7 @@ try {
       p95: +(a.p95 - d.p95).toFixed(2),
       mean: +(a.mean - d.mean).toFixed(2),
     },
-    { path: '  of which: the send call', ...stats(sendMs.slice(WARMUP)) },
+    { path: '  of which: the send call', ...latencyStats(sendMs.slice(WARMUP)) },
   ]);
   const latencyPass = addedP50 <= ADDED_BUDGET_MS;
   console.log(
@@ -159,7 +154,7 @@ try {
     runs: LATENCY_RUNS,
     directMs: d,
     atriumMs: a,
-    sendCallMs: stats(sendMs.slice(WARMUP)),
+    sendCallMs: latencyStats(sendMs.slice(WARMUP)),
     addedP50Ms: addedP50,
     budgetMs: ADDED_BUDGET_MS,
     pass: latencyPass,
@@ -221,7 +216,7 @@ try {
     await apiCall(base, '/api/app/config', {}, member);
     probe.push(performance.now() - started);
   }
-  const configMs = stats(probe);
+  const configMs = latencyStats(probe);
   const deltasBefore = deltas;
   await new Promise((r) => setTimeout(r, 2_000));
   const deltasPerSec = Math.round((deltas - deltasBefore) / 2);

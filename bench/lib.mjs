@@ -71,6 +71,14 @@ export function saveResult(name, result) {
   writeFileSync(join(dir, `${name}.json`), JSON.stringify(result, null, 2) + '\n');
 }
 
+/** p50, p95 and mean of latency samples (ms), to two decimals. */
+export function latencyStats(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  const mean = samples.reduce((s, v) => s + v, 0) / samples.length;
+  return { p50: +at(0.5).toFixed(2), p95: +at(0.95).toFixed(2), mean: +mean.toFixed(2) };
+}
+
 export function printTable(rows) {
   console.table(rows);
 }
