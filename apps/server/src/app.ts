@@ -51,6 +51,7 @@ import { defaultServerLimits, serverOptions, type ServerLimits } from './http/se
 import { registerXsrf } from './http/xsrf';
 import { Instances, type InstanceTiming } from './instances/instances';
 import { registerOps } from './ops/index';
+import { usePasswordCost } from './security/passwords';
 import { registerWebApp } from './web/static';
 
 export interface AppDeps {
@@ -111,6 +112,7 @@ declare module 'fastify' {
  * drive it with `app.inject()` and main.ts decides where it listens.
  */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  usePasswordCost(config.passwordCost);
   const now = deps.now ?? Date.now;
   const ownsDb = deps.db === undefined;
   const ownsBus = deps.bus === undefined;

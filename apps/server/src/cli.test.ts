@@ -25,7 +25,14 @@ async function run(argv: string[], env: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
   const result = await runCli(argv, {
-    env: { ATRIUM_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
+    env: {
+      ATRIUM_DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      ATRIUM_PASSWORD_COST: 'test',
+      ...env,
+    },
     cwd: dataDir,
     out: (text) => out.push(text),
     err: (text) => err.push(text),

@@ -11,6 +11,7 @@ import { AdminsService, FOUNDER_USERNAME } from './features/admins/admins.servic
 import { SessionsRepository } from './features/auth/sessions.repository';
 import { render, type Language } from '@atrium/shared/messages/catalogue';
 import { ApiError } from './http/envelope';
+import { usePasswordCost } from './security/passwords';
 import { verifySecret, type SecretSource } from './security/secret-verifier';
 
 export interface CliIo {
@@ -195,6 +196,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<CliResult> {
     const loaded = loadConfig(io.env, io.cwd);
     secretSource = loaded.secret ? { kind: 'env' } : { kind: 'file', file: secretFile(loaded) };
     config = resolveSecret(loaded);
+    usePasswordCost(config.passwordCost);
   } catch (error) {
     if (error instanceof ConfigError) {
       io.err(`${error.message}\n`);

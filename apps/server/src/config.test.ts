@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       logCaptchaAnswers: false,
       checkAnswers: false,
       verifyResendSeconds: 60,
+      passwordCost: 'standard',
     });
     expect(config.webDir.replace(/\/$/, '')).toMatch(/apps\/web\/dist$/);
   });
@@ -238,5 +239,16 @@ describe("the operators' endpoints", () => {
     ]);
     expect(named({ ATRIUM_READY_TIMEOUT_MS: '0' })).toEqual(['ATRIUM_READY_TIMEOUT_MS']);
     expect(named({ ATRIUM_READY_TIMEOUT_MS: 'soon' })).toEqual(['ATRIUM_READY_TIMEOUT_MS']);
+  });
+
+  it('hashes passwords at the test cost only when asked, and never with NODE_ENV=production', () => {
+    expect(loadConfig({ ATRIUM_PASSWORD_COST: 'test' }, cwd).passwordCost).toBe('test');
+    expect(loadConfig({ NODE_ENV: 'production' }, cwd).passwordCost).toBe('standard');
+    expect(problemsOf({ ATRIUM_PASSWORD_COST: 'cheap' })).toEqual([
+      'ATRIUM_PASSWORD_COST: expected standard or test',
+    ]);
+    expect(problemsOf({ ATRIUM_PASSWORD_COST: 'test', NODE_ENV: 'production' })).toEqual([
+      'ATRIUM_PASSWORD_COST: test is for test servers, not with NODE_ENV=production',
+    ]);
   });
 });

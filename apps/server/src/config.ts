@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import type { PasswordCost } from './security/passwords';
 
 /**
  * The only reader of process.env (DESIGN 2). Every variable is parsed once; a bad value stops
@@ -77,6 +78,11 @@ export interface Config {
   metricsToken: string | undefined;
   /** How long each check of `GET /readyz` may take before it counts as failed. */
   readyTimeoutMs: number;
+  /**
+   * The argon2 cost of new password hashes (ATRIUM_PASSWORD_COST): `standard` unless a test
+   * server asks for `test`, which is refused with NODE_ENV=production (security/passwords.ts).
+   */
+  passwordCost: PasswordCost;
 }
 
 /** Thrown by `loadConfig`; its message lists every bad variable, one per line. */
@@ -218,6 +224,11 @@ const envSchema = z.object({
       .max(30_000, 'expected 50 to 30000 milliseconds')
       .default(2000),
   ),
+  ATRIUM_PASSWORD_COST: z.preprocess(
+    (v) => (typeof v === 'string' ? blankToUndefined(v.toLowerCase()) : v),
+    z.enum(['standard', 'test'], { error: 'expected standard or test' }).default('standard'),
+  ),
+  NODE_ENV: optionalText,
 });
 
 type Env = Record<string, string | undefined>;
@@ -247,6 +258,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     if (Boolean(env.S3_ACCESS_KEY_ID?.trim()) !== Boolean(env.S3_SECRET_ACCESS_KEY?.trim())) {
       problems.push('S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
     }
+  }
+  if (
+    env.ATRIUM_PASSWORD_COST?.trim().toLowerCase() === 'test' &&
+    env.NODE_ENV?.trim() === 'production'
+  ) {
+    problems.push('ATRIUM_PASSWORD_COST: test is for test servers, not with NODE_ENV=production');
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
@@ -306,6 +323,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     embeddingModel: e.ATRIUM_EMBEDDING_MODEL,
     metricsToken: e.ATRIUM_METRICS_TOKEN,
     readyTimeoutMs: e.ATRIUM_READY_TIMEOUT_MS,
+    passwordCost: e.ATRIUM_PASSWORD_COST,
   };
 }
 
@@ -338,6 +356,8 @@ export function testConfig(dataDir: string, env: Env = {}): Config {
       ATRIUM_SECRET: 'test-secret-test-secret',
       ATRIUM_WEB_DIR: join(dataDir, 'web'),
       ATRIUM_CHECK_ANSWERS: 'true',
+      // Test sign-ins hash at the test cost; auth.test checks a default config hashes at full cost.
+      ATRIUM_PASSWORD_COST: 'test',
       ...env,
     },
     dataDir,

@@ -109,6 +109,8 @@ export const test = base.extend<object, { atrium: AtriumServer }>({
         ATRIUM_CHECK_ANSWERS: 'true',
         // The wait between two codes to one phone: a few seconds, not the real minute.
         ATRIUM_VERIFY_RESEND_SECONDS: '4',
+        // Passwords hashed at the test cost (1 MiB, 1 pass): every spec signs in, often.
+        ATRIUM_PASSWORD_COST: 'test',
       };
       const { child, port, captchaAnswer } = await startServer(env);
       const url = `http://127.0.0.1:${port}/`;

@@ -64,6 +64,8 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // Sign-ins at the test cost: argon2 at full cost is auth.test's subject, not these files'.
+      ATRIUM_PASSWORD_COST: 'test',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,6 +3,7 @@ import { Code, TokenKey, XsrfCookie, XsrfHeader, type LoginResponse } from '@atr
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../http/tokens';
+import { usePasswordCost } from '../../security/passwords';
 import {
   authHeaders,
   createTestApp,
@@ -63,6 +64,26 @@ describe('login', () => {
       /^\$argon2id\$v=19\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/,
     );
     expect(admin.passwordHash).not.toContain(password);
+  });
+
+  it('hashes at the full argon2id cost by default, and at the test cost only in test apps', async () => {
+    // Test apps ask for ATRIUM_PASSWORD_COST=test (testConfig); a site's config never does.
+    const { admin: tested } = await t.createAdmin();
+    expect(tested.passwordHash).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
+    const site = await createTestApp({ env: { ATRIUM_PASSWORD_COST: '' } });
+    try {
+      const { admin, password } = await site.createAdmin({ username: 'full_cost' });
+      // The library's default, as OWASP recommends: 19 MiB, 2 passes, 1 lane.
+      expect(admin.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      const { json } = await site.post<LoginResponse>('/admin/api/auth/login', {
+        username: 'full_cost',
+        password,
+      });
+      expect(json.code).toBe(0);
+    } finally {
+      await site.cleanup();
+      usePasswordCost('test');
+    }
   });
 
   it('gives the same answer for an unknown account, a wrong password and a disabled account', async () => {
