@@ -30,26 +30,68 @@ const reports = join(root, 'test-results', 'reports');
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
-/** Runs a command with its output kept aside; resolves with its status, output and seconds. */
-function runAside(cmd, args, env = process.env) {
+const timeTool = '/usr/bin/time';
+const stages = [];
+
+/**
+ * Runs one stage: its output kept aside (printed by the caller) or straight to the terminal.
+ * Resolves with its status, output, wall seconds and CPU seconds (user + system of the stage and
+ * everything it started, from GNU time; null where that tool is missing).
+ */
+function runStage(label, cmd, args, { env = process.env, aside = false } = {}) {
   const started = performance.now();
+  const cpuFile = join(reports, `cpu-${stages.length}.txt`);
+  const timed = existsSync(timeTool);
+  const [command, argv] = timed
+    ? [timeTool, ['-q', '-o', cpuFile, '-f', '%U %S', cmd, ...args]]
+    : [cmd, args];
+  const stage = { label, from: (started - pipelineStart) / 1000, seconds: 0, cpu: null };
+  stages.push(stage);
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, argv, {
+      cwd: root,
+      env,
+      stdio: aside ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
     let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('close', (status) =>
-      resolve({ status: status ?? 1, output, seconds: (performance.now() - started) / 1000 }),
-    );
+    child.stdout?.on('data', (d) => (output += d));
+    child.stderr?.on('data', (d) => (output += d));
+    child.on('close', (status) => {
+      stage.seconds = (performance.now() - started) / 1000;
+      if (timed && existsSync(cpuFile)) {
+        const [user, system] = readFileSync(cpuFile, 'utf8').trim().split(/\s+/).slice(-2);
+        const cpu = Number(user) + Number(system);
+        if (Number.isFinite(cpu)) stage.cpu = cpu;
+      }
+      resolve({ status: status ?? 1, output, seconds: stage.seconds });
+    });
   });
 }
 
+const pipelineStart = performance.now();
 const elapsed = (from) => `${Math.round((performance.now() - from) / 1000)} s`;
-const started = performance.now();
 
-// The checks and the build are independent: they run side by side (each mostly uses one core).
-console.log('\n› Typecheck, lint, formatting (prettier --check) and build, side by side');
-const checks = [
+const vitestJson = join(reports, 'vitest.json');
+const webJson = join(reports, 'vitest-web.json');
+const integrationJson = join(reports, 'vitest-integration.json');
+const playwrightJson = join(reports, 'playwright.json');
+const vitestArgs = (projects, json) => [
+  'vitest',
+  'run',
+  ...projects.flatMap((project) => ['--project', project]),
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${json}`,
+];
+
+// The checks, the build and the server's unit tests are independent: they run side by side. The
+// typecheck + lint holds one core for most of the stage while prettier and the build finish
+// early; the unit tier fills the other core (and the one the typecheck leaves while it waits).
+// The build only gates the browser tests.
+console.log(
+  '\n› Typecheck + lint, formatting (prettier --check), build and unit tests (Vitest: shared, server), side by side',
+);
+const firstStages = [
   // One TypeScript program per project serves the typecheck and the type-aware lint rules.
   ['Typecheck and lint', process.execPath, ['scripts/check.mjs']],
   ['Formatting', 'npm', ['run', 'format:check']],
@@ -58,54 +100,55 @@ const checks = [
     process.execPath,
     ['--input-type=module', '-e', "(await import('./scripts/lib.mjs')).ensureBuilt()"],
   ],
+  ['Unit tests (shared, server)', 'npx', vitestArgs(['shared', 'server'], vitestJson)],
 ];
-const results = await Promise.all(checks.map(([, cmd, args]) => runAside(cmd, args)));
+const results = await Promise.all(
+  firstStages.map(([label, cmd, args]) => runStage(label, cmd, args, { aside: true })),
+);
 let checksFailed = false;
+let unitStatus = 0;
 results.forEach((result, index) => {
-  const label = checks[index][0];
+  const label = firstStages[index][0];
   const mark = result.status === 0 ? '✓' : '✖';
   console.log(`\n${mark} ${label} (${Math.round(result.seconds)} s)`);
-  if (result.status !== 0 || label === 'Build') process.stdout.write(result.output);
-  checksFailed ||= result.status !== 0;
+  const isUnit = label.startsWith('Unit');
+  if (result.status !== 0 || label === 'Build' || isUnit) process.stdout.write(result.output);
+  if (isUnit) unitStatus = result.status;
+  else checksFailed ||= result.status !== 0;
 });
 if (checksFailed) process.exit(1);
 
-const vitestJson = join(reports, 'vitest.json');
-const webJson = join(reports, 'vitest-web.json');
-const integrationJson = join(reports, 'vitest-integration.json');
-const playwrightJson = join(reports, 'playwright.json');
-const vitest = (projects, json) =>
-  run('npx', [
-    'vitest',
-    'run',
-    ...projects.flatMap((project) => ['--project', project]),
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${json}`,
-  ]);
-
-// One worker per core. The server's tests (some time take-overs and heartbeats in seconds) run
-// first, the web's component tests (antd under jsdom: a core each, flat out) after them, so that
-// neither shares the cores with the other.
-console.log(`\n› Unit tests (Vitest: shared, server) after ${elapsed(started)}`);
-const unitStatus = vitest(['shared', 'server'], vitestJson);
-console.log(`\n› Unit tests (Vitest: web) after ${elapsed(started)}`);
-const webStatus = vitest(['web'], webJson);
+// The web's component tests (antd under jsdom: a core each, flat out) run after the server's
+// (some time take-overs and heartbeats in seconds), so that neither shares the cores with the other.
+console.log(`\n› Unit tests (Vitest: web) after ${elapsed(pipelineStart)}`);
+const web = await runStage('Unit tests (web)', 'npx', vitestArgs(['web'], webJson));
 // The integration tier's real processes measure take-overs in seconds ("within 5 s of the kill"):
 // it runs after the unit tiers and before the browser tests, its files side by side except the
 // quiet ones (server-quiet, one at a time after the rest: apps/server/test-tiers.mjs).
-console.log(`\n› Integration tests (Vitest: real server processes) after ${elapsed(started)}`);
-const integrationStatus = vitest(['server-integration', 'server-quiet'], integrationJson);
-const vitestStatus = [unitStatus, webStatus, integrationStatus].find((s) => s !== 0) ?? 0;
+console.log(
+  `\n› Integration tests (Vitest: real server processes) after ${elapsed(pipelineStart)}`,
+);
+const integration = await runStage(
+  'Integration tests',
+  'npx',
+  vitestArgs(['server-integration', 'server-quiet'], integrationJson),
+);
+const vitestStatus = [unitStatus, web.status, integration.status].find((s) => s !== 0) ?? 0;
 
-console.log(`\n› Browser tests (Playwright, Chromium) after ${elapsed(started)}`);
-const e2eStatus = run('npx', ['playwright', 'test', '-c', 'apps/web/playwright.config.ts'], {
-  env: {
-    ...process.env,
-    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-    PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+console.log(`\n› Browser tests (Playwright, Chromium) after ${elapsed(pipelineStart)}`);
+const e2e = await runStage(
+  'Browser tests',
+  'npx',
+  ['playwright', 'test', '-c', 'apps/web/playwright.config.ts'],
+  {
+    env: {
+      ...process.env,
+      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+      PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+    },
   },
-});
+);
+const e2eStatus = e2e.status;
 
 function counts() {
   let passed = 0;
@@ -127,8 +170,16 @@ function counts() {
   return { passed, failed, skipped };
 }
 
+// Each stage's start, wall time and CPU time (all cores), to see where the time goes.
+console.log('\nstage                          from     wall      CPU');
+for (const { label, from, seconds, cpu } of stages) {
+  const cpuText = cpu === null ? '–' : `${Math.round(cpu)} s`;
+  console.log(
+    `${label.padEnd(28)} ${`${Math.round(from)} s`.padStart(6)} ${`${Math.round(seconds)} s`.padStart(8)} ${cpuText.padStart(8)}`,
+  );
+}
 const { passed, failed, skipped } = counts();
 console.log(
-  `\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped (${elapsed(started)})`,
+  `\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped (${elapsed(pipelineStart)})`,
 );
 if (vitestStatus !== 0 || e2eStatus !== 0 || failed > 0 || passed === 0) process.exit(1);
