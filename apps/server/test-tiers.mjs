@@ -27,6 +27,4 @@ export const quietIntegrationTests = [
   'src/**/upload.instances.*.test.ts',
   'src/**/chat.processes.test.ts',
   'src/**/chat.faults.test.ts',
-  // Reads a 1,500-page PDF so that the kill lands mid-read: CPU that would stretch other clocks.
-  'src/**/chat-docs.processes.test.ts',
 ];

@@ -224,7 +224,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     cache: aigcCache,
     storage: files.storage,
     embeddingModel: config.embeddingModel,
-    ...(deps.aigc ? { options: deps.aigc } : {}),
+    options: {
+      ...deps.aigc,
+      documents: { pageMs: config.testReadPageMs, ...deps.aigc?.documents },
+    },
   });
   const site = registerSiteSettingsFeature(app, {
     defaultSiteName: DEFAULT_SITE_NAME,

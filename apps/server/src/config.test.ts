@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       checkAnswers: false,
       verifyResendSeconds: 60,
       passwordCost: 'standard',
+      testReadPageMs: 0,
     });
     expect(config.webDir.replace(/\/$/, '')).toMatch(/apps\/web\/dist$/);
   });
@@ -249,6 +250,16 @@ describe("the operators' endpoints", () => {
     ]);
     expect(problemsOf({ ATRIUM_PASSWORD_COST: 'test', NODE_ENV: 'production' })).toEqual([
       'ATRIUM_PASSWORD_COST: test is for test servers, not with NODE_ENV=production',
+    ]);
+  });
+
+  it('paces the document reader only when asked, and never with NODE_ENV=production', () => {
+    expect(loadConfig({ ATRIUM_TEST_READ_PAGE_MS: '150' }, cwd).testReadPageMs).toBe(150);
+    expect(problemsOf({ ATRIUM_TEST_READ_PAGE_MS: '5000' })).toEqual([
+      'ATRIUM_TEST_READ_PAGE_MS: expected 0 to 1000 milliseconds',
+    ]);
+    expect(problemsOf({ ATRIUM_TEST_READ_PAGE_MS: '150', NODE_ENV: 'production' })).toEqual([
+      'ATRIUM_TEST_READ_PAGE_MS: for test servers, not with NODE_ENV=production',
     ]);
   });
 });

@@ -83,6 +83,12 @@ export interface Config {
    * server asks for `test`, which is refused with NODE_ENV=production (security/passwords.ts).
    */
   passwordCost: PasswordCost;
+  /**
+   * Milliseconds the document reader pauses after each page (ATRIUM_TEST_READ_PAGE_MS, 0 unless
+   * set): kill tests read a small PDF slowly enough to kill its reader mid-read. Refused with
+   * NODE_ENV=production.
+   */
+  testReadPageMs: number;
 }
 
 /** Thrown by `loadConfig`; its message lists every bad variable, one per line. */
@@ -228,6 +234,15 @@ const envSchema = z.object({
     (v) => (typeof v === 'string' ? blankToUndefined(v.toLowerCase()) : v),
     z.enum(['standard', 'test'], { error: 'expected standard or test' }).default('standard'),
   ),
+  ATRIUM_TEST_READ_PAGE_MS: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: 'expected a whole number of milliseconds' })
+      .int('expected a whole number of milliseconds')
+      .min(0, 'expected 0 to 1000 milliseconds')
+      .max(1000, 'expected 0 to 1000 milliseconds')
+      .default(0),
+  ),
   NODE_ENV: optionalText,
 });
 
@@ -259,11 +274,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       problems.push('S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
     }
   }
-  if (
-    env.ATRIUM_PASSWORD_COST?.trim().toLowerCase() === 'test' &&
-    env.NODE_ENV?.trim() === 'production'
-  ) {
-    problems.push('ATRIUM_PASSWORD_COST: test is for test servers, not with NODE_ENV=production');
+  if (env.NODE_ENV?.trim() === 'production') {
+    if (env.ATRIUM_PASSWORD_COST?.trim().toLowerCase() === 'test')
+      problems.push('ATRIUM_PASSWORD_COST: test is for test servers, not with NODE_ENV=production');
+    if (Number(env.ATRIUM_TEST_READ_PAGE_MS?.trim() || 0) > 0)
+      problems.push('ATRIUM_TEST_READ_PAGE_MS: for test servers, not with NODE_ENV=production');
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
@@ -324,6 +339,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     metricsToken: e.ATRIUM_METRICS_TOKEN,
     readyTimeoutMs: e.ATRIUM_READY_TIMEOUT_MS,
     passwordCost: e.ATRIUM_PASSWORD_COST,
+    testReadPageMs: e.ATRIUM_TEST_READ_PAGE_MS,
   };
 }
 

@@ -24,8 +24,9 @@ if (!port) throw new Error('extract.worker.mjs runs as a worker thread');
  * @property {number} id
  * @property {string} ext
  * @property {Uint8Array} bytes
+ * @property {number} [pageMs] A pause after each page (tests' reading pace; 0 on a site).
  *
- * @typedef {(done: number, total: number) => void} Progress
+ * @typedef {(done: number, total: number) => void | Promise<void>} Progress
  *
  * @typedef {object} ReadPassage
  * @property {number} page
@@ -107,7 +108,7 @@ async function readPdf(bytes, progress) {
       chars += text.length;
       pages.push(text);
       page.cleanup();
-      progress(n, doc.numPages);
+      await progress(n, doc.numPages);
     }
     return pages;
   } finally {
@@ -204,8 +205,13 @@ async function read(ext, bytes, progress) {
 
 // One document at a time, in order: the extractor sends the next when this one is answered.
 port.on('message', (/** @type {Request} */ request) => {
-  const { id, ext, bytes } = request;
-  read(ext, bytes, (done, total) => port.postMessage({ id, done, total }))
+  const { id, ext, bytes, pageMs = 0 } = request;
+  /** @type {Progress} */
+  const progress = (done, total) => {
+    port.postMessage({ id, done, total });
+    if (pageMs > 0) return new Promise((resolve) => setTimeout(resolve, pageMs));
+  };
+  read(ext, bytes, progress)
     .then(({ passages, pages, paged }) => port.postMessage({ id, passages, pages, paged }))
     .catch((/** @type {unknown} */ error) => {
       // The reason as a catalogue message; the detail goes to the instance's log.

@@ -31,12 +31,18 @@ export interface ExtractionOptions {
   timeoutMs: number;
   /** The reader thread's heap, MB (READER_HEAP_MB). */
   readerHeapMb: number;
+  /**
+   * A pause after each page read (ATRIUM_TEST_READ_PAGE_MS): kill tests read a small file at a
+   * pace that lets the kill land mid-read. 0 on a site.
+   */
+  pageMs: number;
 }
 
 const defaultOptions: ExtractionOptions = {
   pollMs: 1_000,
   timeoutMs: 120_000,
   readerHeapMb: READER_HEAP_MB,
+  pageMs: 0,
 };
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -78,10 +84,11 @@ export class Extraction {
     },
   ) {
     this.options = { ...defaultOptions, ...deps.options };
-    this.extractor = new Extractor(this.options.timeoutMs, {
-      heapMb: this.options.readerHeapMb,
-      rssGrowthMb: READER_RSS_GROWTH_MB,
-    });
+    this.extractor = new Extractor(
+      this.options.timeoutMs,
+      { heapMb: this.options.readerHeapMb, rssGrowthMb: READER_RSS_GROWTH_MB },
+      this.options.pageMs,
+    );
   }
 
   start(): void {

@@ -86,6 +86,8 @@ export class Extractor {
       heapMb: READER_HEAP_MB,
       rssGrowthMb: READER_RSS_GROWTH_MB,
     },
+    /** A pause after each page read: a test's reading pace (ATRIUM_TEST_READ_PAGE_MS), else 0. */
+    private readonly pageMs = 0,
   ) {}
 
   /** Ends the thread and fails what it was reading with `error`. */
@@ -168,7 +170,7 @@ export class Extractor {
         );
       }, this.timeoutMs);
       this.waiters.set(id, { resolve, reject, onProgress, timer, worker });
-      worker.postMessage({ id, ext, bytes });
+      worker.postMessage({ id, ext, bytes, pageMs: this.pageMs });
     }).finally(() => clearInterval(watch));
   }
 
