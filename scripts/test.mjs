@@ -2,6 +2,7 @@
 // typecheck, lint, unit + integration (Vitest), browser end-to-end (Playwright + Chromium).
 // PostgreSQL / Redis suites join in when TEST_DATABASE_URL / TEST_REDIS_URL are set.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { ensureInstalled, root, run } from './lib.mjs';
@@ -170,8 +171,13 @@ function counts() {
   return { passed, failed, skipped };
 }
 
-// Each stage's start, wall time and CPU time (all cores), to see where the time goes.
-console.log('\nstage                          from     wall      CPU');
+// Each stage's start, wall time and CPU time (all cores), to see where the time goes; the load
+// average says how much else the machine was doing meanwhile.
+const load = loadavg()
+  .map((n) => n.toFixed(1))
+  .join(', ');
+console.log(`\nload average at the end: ${load} (${availableParallelism()} cores)`);
+console.log('stage                          from     wall      CPU');
 for (const { label, from, seconds, cpu } of stages) {
   const cpuText = cpu === null ? '–' : `${Math.round(cpu)} s`;
   console.log(
