@@ -14,6 +14,7 @@ import { DEFAULT_SITE_NAME, LazyHashes, registerAppFeature } from './features/ap
 import { registerAuditFeature } from './features/audit/index';
 import {
   createAuthenticator,
+  PrincipalCache,
   registerAuthFeature,
   SessionsRepository,
   SessionsService,
@@ -89,6 +90,8 @@ interface AppServices {
   admins: AdminsService;
   members: MembersService;
   sessions: SessionsService;
+  /** Signed-in callers kept in memory; every write to an account or session tells it. */
+  principals: PrincipalCache;
   settings: SettingsRepository;
 }
 
@@ -169,7 +172,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     app.log.warn({ err: error }, 'instance heartbeat failed'),
   );
 
-  const sessions = new SessionsService(new SessionsRepository(db), now);
+  const principals = new PrincipalCache(bus, now, (error) =>
+    app.log.warn({ err: error }, 'principal change not published'),
+  );
+  // Live before the first request; during a Redis outage it is registered and the cache is
+  // bypassed until pub/sub is back.
+  await principals.start();
+  app.addHook('onClose', async () => principals.stop());
+  const sessions = new SessionsService(new SessionsRepository(db), now, principals);
   const admins = new AdminsService(db, now);
   const members = new MembersService(db, now);
   const settings = new SettingsRepository(db);
@@ -182,11 +192,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     admins,
     members,
     sessions,
+    principals,
     settings,
   };
   app.decorate('services', services);
   app.decorate('lazyHashes', new LazyHashes());
-  registerRouting(app, createAuthenticator({ sessions, admins, members }), {
+  registerRouting(app, createAuthenticator({ sessions, admins, members, cache: principals }), {
     checkAnswers: config.checkAnswers,
   });
 

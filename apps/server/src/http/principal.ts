@@ -20,6 +20,17 @@ export interface AdminPrincipal {
   sessionId: number;
 }
 
+/**
+ * What writes tell the principal cache, on this instance and (over the bus) every other one: a
+ * session revoked or rotated, an account changed (password, profile, disabled, roles, deleted),
+ * or every signed-in caller of an area at once (a role's rules changed).
+ */
+export interface PrincipalChanges {
+  session(sessionId: number): Promise<void>;
+  subject(area: 'admin' | 'member', subjectId: number): Promise<void>;
+  area(area: 'admin' | 'member'): Promise<void>;
+}
+
 export interface AuthenticateOptions {
   /**
    * False for calls whose client cannot take a new token (WebUploader's headers are fixed when

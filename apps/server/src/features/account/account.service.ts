@@ -8,7 +8,7 @@ import type {
 } from '@atrium/shared/contract/accounts';
 import type { Language } from '@atrium/shared/messages/catalogue';
 import { ApiError, message } from '../../http/envelope';
-import type { MemberPrincipal } from '../../http/principal';
+import type { MemberPrincipal, PrincipalChanges } from '../../http/principal';
 import type { RateLimits } from '../../http/rate-limits';
 import { hashPassword, verifyPassword } from '../../security/passwords';
 import type { SessionsService } from '../auth/index';
@@ -46,6 +46,8 @@ export class AccountService {
       repo: AccountRepository;
       members: MembersService;
       sessions: SessionsService;
+      /** Told of every change to a member's account, so no instance answers for the old one. */
+      principals: PrincipalChanges;
       verify: VerifyService;
       limits: RateLimits;
       /** Whether the member's own image library holds this path. */
@@ -107,6 +109,7 @@ export class AccountService {
     if (memberId === undefined) throw new ApiError(AccountMessages.noAccount);
     await repo.setPasswordHash(memberId, await hashPassword(body.password), now());
     await repo.revokeSessions(memberId, now());
+    await this.deps.principals.subject('member', memberId);
   }
 
   async profile(member: MemberPrincipal): Promise<Profile> {
@@ -124,6 +127,7 @@ export class AccountService {
       }
     }
     await this.deps.repo.saveProfile(member.id, body, this.deps.now());
+    await this.deps.principals.subject('member', member.id);
     return this.profile(member);
   }
 
@@ -145,5 +149,6 @@ export class AccountService {
     if (body.password === body.oldPassword) throw new ApiError(AccountMessages.samePassword);
     await repo.setPasswordHash(member.id, await hashPassword(body.password), now());
     await repo.revokeSessions(member.id, now(), member.sessionId);
+    await this.deps.principals.subject('member', member.id);
   }
 }

@@ -13,11 +13,12 @@ export function registerAccountFeature(
     ownsImage: (memberId: number, path: string) => Promise<boolean>;
   },
 ): AccountService {
-  const { db, limits, now, members, sessions } = app.services;
+  const { db, limits, now, members, sessions, principals } = app.services;
   const account = new AccountService({
     repo: new AccountRepository(db),
     members,
     sessions,
+    principals,
     verify: deps.verify,
     limits,
     ownsImage: deps.ownsImage,

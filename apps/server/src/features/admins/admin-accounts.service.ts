@@ -3,7 +3,7 @@ import type { Paged } from '@atrium/shared/contract/paging';
 import { coversRules } from '@atrium/shared/role-rules';
 import type { Db } from '../../db/index';
 import { ApiError, message } from '../../http/envelope';
-import type { AdminPrincipal } from '../../http/principal';
+import type { AdminPrincipal, PrincipalChanges } from '../../http/principal';
 import { hashPassword } from '../../security/passwords';
 import { AdminsRepository, type Admin } from './admins.repository';
 import type { AdminsService } from './admins.service';
@@ -27,6 +27,8 @@ export class AdminAccountsService {
     private readonly db: Db,
     private readonly accounts: AdminsService,
     private readonly now: () => number,
+    /** Told of every change to an account, so no instance answers for the old one. */
+    private readonly principals: PrincipalChanges,
   ) {
     this.admins = new AdminsRepository(db);
     this.roles = new RolesRepository(db);
@@ -80,6 +82,7 @@ export class AdminAccountsService {
       await admins.setNickname(id, input.nickname || target.username, now);
       await admins.setRoles(id, roleIds);
     });
+    await this.principals.subject('admin', id);
     return this.view(await this.found(id));
   }
 
@@ -91,6 +94,7 @@ export class AdminAccountsService {
     // The principal lookup refuses a disabled account already; revoking also ends the sessions
     // for good, so enabling the account later does not bring them back.
     if (disabled) await this.admins.revokeSessions(id, now);
+    await this.principals.subject('admin', id);
     return this.view(await this.found(id));
   }
 
@@ -99,6 +103,7 @@ export class AdminAccountsService {
     const now = this.now();
     await this.admins.setPasswordHash(id, await hashPassword(password), now);
     await this.admins.revokeSessions(id, now, target.id === actor.id ? actor.sessionId : undefined);
+    await this.principals.subject('admin', id);
   }
 
   async delete(actor: AdminPrincipal, id: number): Promise<void> {
@@ -106,6 +111,7 @@ export class AdminAccountsService {
     this.refuseSelfOrFounder(actor, target, 'delete');
     await this.admins.revokeSessions(id, this.now());
     await this.admins.delete(id);
+    await this.principals.subject('admin', id);
   }
 
   private refuseSelfOrFounder(

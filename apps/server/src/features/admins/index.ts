@@ -6,6 +6,6 @@ export { AdminsService } from './admins.service';
 
 /** Admin accounts (DESIGN 7): list, create, edit, disable, reset password, delete. */
 export function registerAdminsFeature(app: FastifyInstance): void {
-  const { db, admins, now } = app.services;
-  registerAdminsRoutes(app, new AdminAccountsService(db, admins, now));
+  const { db, admins, now, principals } = app.services;
+  registerAdminsRoutes(app, new AdminAccountsService(db, admins, now, principals));
 }

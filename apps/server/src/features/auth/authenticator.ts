@@ -1,8 +1,15 @@
 import { TokenKey } from '@atrium/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthenticateOptions, Authenticator } from '../../http/principal';
+import type { SubjectType } from '../../db/types';
+import type {
+  AdminPrincipal,
+  AuthenticateOptions,
+  Authenticator,
+  MemberPrincipal,
+} from '../../http/principal';
 import type { AdminsService } from '../admins/index';
 import type { MembersService } from '../members/index';
+import type { PrincipalCache } from './principal-cache';
 import type { SessionsService } from './sessions.service';
 
 /** Tokens are 43 characters; anything much longer is not worth hashing. */
@@ -16,30 +23,59 @@ export function tokenFrom(req: FastifyRequest, name: string): string | undefined
     : undefined;
 }
 
+/**
+ * Resolves callers from their token: from memory when the principal cache holds a fresh entry
+ * (issue 32), otherwise from the session and the account, keeping the answer for the next call.
+ */
 export function createAuthenticator(deps: {
   sessions: SessionsService;
   admins: AdminsService;
   members: MembersService;
+  cache: PrincipalCache;
 }): Authenticator {
+  const { cache } = deps;
+  async function resolve<P extends AdminPrincipal | MemberPrincipal>(
+    area: SubjectType,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    principalOf: (subjectId: number, sessionId: number) => Promise<P | undefined>,
+    options: AuthenticateOptions | undefined,
+  ): Promise<P | undefined> {
+    const header = TokenKey[area];
+    const token = tokenFrom(req, header);
+    if (!token) return undefined;
+    const cached = cache.get<P>(area, token);
+    if (cached) {
+      reply.header(header, token);
+      return cached;
+    }
+    const mark = cache.mark();
+    const auth = await deps.sessions.authenticate(area, token, options);
+    if (!auth) return undefined;
+    const principal = await principalOf(auth.session.subjectId, auth.session.id);
+    if (!principal) return undefined;
+    if (auth.token) reply.header(header, auth.token);
+    if (auth.freshUntil !== undefined) cache.set(area, token, principal, auth.freshUntil, mark);
+    return principal;
+  }
+
   return {
-    async admin(req: FastifyRequest, reply: FastifyReply, options?: AuthenticateOptions) {
-      const token = tokenFrom(req, TokenKey.admin);
-      if (!token) return undefined;
-      const auth = await deps.sessions.authenticate('admin', token, options);
-      if (!auth) return undefined;
-      const principal = await deps.admins.principal(auth.session.subjectId, auth.session.id);
-      if (principal && auth.token) reply.header(TokenKey.admin, auth.token);
-      return principal;
-    },
-    async member(req: FastifyRequest, reply: FastifyReply, options?: AuthenticateOptions) {
-      const token = tokenFrom(req, TokenKey.member);
-      if (!token) return undefined;
-      const auth = await deps.sessions.authenticate('member', token, options);
-      if (!auth) return undefined;
-      const principal = await deps.members.principal(auth.session.subjectId, auth.session.id);
-      if (principal && auth.token) reply.header(TokenKey.member, auth.token);
-      return principal;
-    },
+    admin: (req, reply, options) =>
+      resolve(
+        'admin',
+        req,
+        reply,
+        (id, sessionId) => deps.admins.principal(id, sessionId),
+        options,
+      ),
+    member: (req, reply, options) =>
+      resolve(
+        'member',
+        req,
+        reply,
+        (id, sessionId) => deps.members.principal(id, sessionId),
+        options,
+      ),
     async adminOfSession(sessionId: number) {
       const session = await deps.sessions.resume('admin', sessionId);
       return session ? deps.admins.principal(session.subjectId, session.id) : undefined;

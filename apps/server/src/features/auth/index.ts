@@ -10,6 +10,7 @@ export {
   type CaptchaVerifier,
   type LoginAttempt,
 } from './captcha';
+export { PrincipalCache, PRINCIPAL_TTL_MS, PRINCIPALS_CHANNEL } from './principal-cache';
 export { SessionsRepository } from './sessions.repository';
 export { SessionsService } from './sessions.service';
 

@@ -1,7 +1,7 @@
 import { Limits } from '@atrium/shared';
 import type { SubjectType } from '../../db/types';
 import { headerText } from '../../http/header-text';
-import type { AuthenticateOptions } from '../../http/principal';
+import type { AuthenticateOptions, PrincipalChanges } from '../../http/principal';
 import { hashToken, newToken } from '../../http/tokens';
 import type { Session, SessionsRepository } from './sessions.repository';
 
@@ -21,12 +21,19 @@ export interface Authenticated {
   session: Session;
   /** The token to answer with; undefined when the request used a just-replaced token. */
   token: string | undefined;
+  /**
+   * Until when this token may be answered from memory without this call: the session's next
+   * touch, rotation or expiry. Undefined for a just-replaced token, which is never kept.
+   */
+  freshUntil: number | undefined;
 }
 
 export class SessionsService {
   constructor(
     private readonly repo: SessionsRepository,
     private readonly now: () => number,
+    /** Told of every revoke and rotation, so no instance keeps answering for the old state. */
+    private readonly changes: Pick<PrincipalChanges, 'session' | 'subject'>,
   ) {}
 
   async issue(
@@ -67,7 +74,7 @@ export class SessionsService {
 
     if (session.tokenHash !== hash) {
       return now - session.rotatedAt <= SessionTiming.graceMs
-        ? { session, token: undefined }
+        ? { session, token: undefined, freshUntil: undefined }
         : undefined;
     }
 
@@ -79,12 +86,23 @@ export class SessionsService {
         now,
         expiresAt,
       });
-      return { session, token: rotated ? fresh : undefined };
+      if (rotated) await this.changes.session(session.id);
+      return { session, token: rotated ? fresh : undefined, freshUntil: undefined };
     }
-    if (now - session.lastSeenAt >= SessionTiming.touchEveryMs) {
+    let { lastSeenAt } = session;
+    let sessionEnd = session.expiresAt;
+    if (now - lastSeenAt >= SessionTiming.touchEveryMs) {
       await this.repo.touch(session.id, now, expiresAt);
+      lastSeenAt = now;
+      sessionEnd = expiresAt;
     }
-    return { session, token };
+    const freshUntil = Math.min(
+      lastSeenAt + SessionTiming.touchEveryMs,
+      session.rotatedAt + SessionTiming.rotateAfterMs,
+      sessionEnd,
+      hardEnd,
+    );
+    return { session, token, freshUntil };
   }
 
   /**
@@ -103,11 +121,13 @@ export class SessionsService {
     return session;
   }
 
-  revoke(sessionId: number): Promise<void> {
-    return this.repo.revoke(sessionId, this.now());
+  async revoke(sessionId: number): Promise<void> {
+    await this.repo.revoke(sessionId, this.now());
+    await this.changes.session(sessionId);
   }
 
-  revokeAllFor(subjectType: SubjectType, subjectId: number): Promise<void> {
-    return this.repo.revokeAllFor(subjectType, subjectId, this.now());
+  async revokeAllFor(subjectType: SubjectType, subjectId: number): Promise<void> {
+    await this.repo.revokeAllFor(subjectType, subjectId, this.now());
+    await this.changes.subject(subjectType, subjectId);
   }
 }

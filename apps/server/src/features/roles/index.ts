@@ -6,6 +6,6 @@ import { RolesService } from './roles.service';
 export { parseRules, RolesRepository, type Role } from './roles.repository';
 
 export function registerRolesFeature(app: FastifyInstance): void {
-  const { db, now } = app.services;
-  registerRolesRoutes(app, new RolesService(db, now));
+  const { db, now, principals } = app.services;
+  registerRolesRoutes(app, new RolesService(db, now, principals));
 }

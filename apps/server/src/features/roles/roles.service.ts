@@ -2,7 +2,7 @@ import type { RoleView } from '@atrium/shared/contract/admins';
 import { coversRules } from '@atrium/shared/role-rules';
 import type { Db } from '../../db/index';
 import { ApiError, message } from '../../http/envelope';
-import type { AdminPrincipal } from '../../http/principal';
+import type { AdminPrincipal, PrincipalChanges } from '../../http/principal';
 import { RolesRepository, type Role } from './roles.repository';
 
 /**
@@ -16,6 +16,8 @@ export class RolesService {
   constructor(
     db: Db,
     private readonly now: () => number,
+    /** Told when rules change: every admin's principal carries the rules of their roles. */
+    private readonly principals: PrincipalChanges,
   ) {
     this.roles = new RolesRepository(db);
   }
@@ -41,6 +43,7 @@ export class RolesService {
     const rules = this.grantable(actor, input.rules);
     if (input.name !== role.name) await this.refuseTakenName(input.name);
     await this.roles.update(id, { name: input.name, rules, now: this.now() });
+    await this.principals.area('admin');
     return this.view(id);
   }
 
@@ -51,6 +54,7 @@ export class RolesService {
       throw new ApiError(message('admin.roleInUse', { name: role.name, count: holders }));
     }
     await this.roles.delete(id);
+    await this.principals.area('admin');
   }
 
   private async view(id: number): Promise<RoleView> {
