@@ -44,10 +44,15 @@ export function createAuthenticator(deps: {
     const header = TokenKey[area];
     const token = tokenFrom(req, header);
     if (!token) return undefined;
-    const cached = cache.get<P>(area, token);
-    if (cached) {
-      reply.header(header, token);
-      return cached;
+    if (cache.get<P>(area, token)) {
+      // News of a revoke that reached this instance with this request is read first: the check
+      // phase comes after every socket the last poll found ready, the bus's among them.
+      await new Promise(setImmediate);
+      const cached = cache.get<P>(area, token);
+      if (cached) {
+        reply.header(header, token);
+        return cached;
+      }
     }
     const mark = cache.mark();
     const auth = await deps.sessions.authenticate(area, token, options);

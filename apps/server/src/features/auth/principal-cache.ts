@@ -11,6 +11,9 @@ export const PRINCIPAL_TTL_MS = 60_000;
 /** Bounded, so a flood of distinct tokens cannot grow the process without limit. */
 const DEFAULT_MAX_ENTRIES = 20_000;
 
+/** How long a write waits to hear its own news back from the bus (then it goes on regardless). */
+const ECHO_WAIT_MS = 2_000;
+
 type Principal = AdminPrincipal | MemberPrincipal;
 
 interface Entry {
@@ -38,6 +41,10 @@ export class PrincipalCache implements PrincipalChanges {
   private generation = 0;
   private outagesSeen: number;
   private unsubscribe: (() => Promise<void>) | undefined;
+  /** Writes waiting to hear their news back, by nonce. */
+  private readonly echoes = new Map<string, () => void>();
+  private nonces = 0;
+  private readonly instanceNonce = Math.random().toString(36).slice(2);
 
   constructor(
     private readonly bus: Bus,
@@ -122,20 +129,35 @@ export class PrincipalCache implements PrincipalChanges {
   }
 
   /**
-   * Drops here first, then tells the others. A failed publish (Redis going down) is logged: the
-   * others' pub/sub is then down too, and they bypass their caches until it is back.
+   * Drops here first, then tells the others and waits until its own subscription hears the news
+   * back: Redis hands a message to every subscriber in one go, so by then the other instances
+   * have it too, and a caller told "done" who turns to another instance is refused there. A failed
+   * publish (Redis going down) is logged: the others' pub/sub is then down too, and they bypass
+   * their caches until it is back.
    */
-  private async announce(message: string): Promise<void> {
-    this.apply(message);
+  private async announce(change: string): Promise<void> {
+    this.apply(change);
+    const nonce = `${this.instanceNonce}.${++this.nonces}`;
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<void>((resolve) => {
+      this.echoes.set(nonce, resolve);
+      timer = setTimeout(resolve, ECHO_WAIT_MS);
+    });
     try {
-      await this.bus.publish(PRINCIPALS_CHANNEL, message);
+      await this.bus.publish(PRINCIPALS_CHANNEL, `${change}|${nonce}`);
+      if (this.unsubscribe) await heard;
     } catch (error) {
       this.onPublishFailed(error);
+    } finally {
+      clearTimeout(timer);
+      this.echoes.delete(nonce);
     }
   }
 
   private apply(message: string): void {
-    const [kind, first, second] = message.split(':');
+    const [change = '', nonce] = message.split('|');
+    if (nonce !== undefined) this.echoes.get(nonce)?.();
+    const [kind, first, second] = change.split(':');
     if (kind === 's') {
       const id = Number(first);
       this.drop((entry) => entry.principal.sessionId === id);
