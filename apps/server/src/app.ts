@@ -36,7 +36,7 @@ import {
 } from './features/library/index';
 import { MembersService, registerMembersFeature } from './features/members/index';
 import { registerRolesFeature } from './features/roles/index';
-import { registerRoomsFeature } from './features/rooms/index';
+import { registerRoomsFeature, ROOMS_LAZY_KEY } from './features/rooms/index';
 import { SettingsRepository } from './db/settings.repository';
 import { registerSiteSettingsFeature } from './features/site-settings/index';
 import { registerUploadSettingsFeature } from './features/upload-settings/index';
@@ -196,7 +196,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     settings,
   };
   app.decorate('services', services);
-  app.decorate('lazyHashes', new LazyHashes());
+  const lazyHashes = new LazyHashes(bus, (error) =>
+    app.log.warn({ err: error }, 'lazy data change not published'),
+  );
+  await lazyHashes.start();
+  app.addHook('onClose', async () => lazyHashes.stop());
+  app.decorate('lazyHashes', lazyHashes);
   registerRouting(app, createAuthenticator({ sessions, admins, members, cache: principals }), {
     checkAnswers: config.checkAnswers,
   });
@@ -225,7 +230,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   registerUploadSettingsFeature(app, { config, minChunkSize: files.storage.minChunkSize });
   registerDashboardFeature(app);
   const aigcCache = new ShortCache(SETTINGS_TTL_MS);
-  const clearAigcCache = () => aigcCache.clear();
+  // Rooms and models both change what members see of rooms (the "Rooms" lazy data set).
+  const clearAigcCache = async () => {
+    aigcCache.clear();
+    await lazyHashes.changed(ROOMS_LAZY_KEY);
+  };
   const providers = await registerAiFeature(app, { config, onChange: clearAigcCache });
   const rooms = registerRoomsFeature(app, { models: providers, onChange: clearAigcCache });
   const chat = await registerChatFeature(app, {

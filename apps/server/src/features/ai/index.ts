@@ -17,7 +17,7 @@ export { ProvidersService, type ResolvedModel } from './providers.service';
 /** AI providers and their models (DESIGN 8), managed by admins with `aigc/model`. */
 export async function registerAiFeature(
   app: FastifyInstance,
-  deps: { config: Config; onChange: () => void },
+  deps: { config: Config; onChange: () => Promise<void> },
 ): Promise<ProvidersService> {
   const { db, now } = app.services;
   const secret = resolveSecret(deps.config).secret;

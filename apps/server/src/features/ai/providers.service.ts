@@ -72,7 +72,7 @@ export class ProvidersService {
     private readonly now: () => number,
     private readonly log: FastifyBaseLogger,
     /** Called after every change, so caches of resolved models can drop them. */
-    private readonly onChange: () => void = () => undefined,
+    private readonly onChange: () => Promise<void> = async () => undefined,
   ) {
     this.repo = new ProvidersRepository(aiDb(db));
   }
@@ -159,7 +159,7 @@ export class ProvidersService {
         updatedAt: now,
       });
     }
-    this.onChange();
+    await this.onChange();
     const [row, models] = await Promise.all([this.getProvider(id), this.repo.listModels()]);
     return this.toProvider(row, models);
   }
@@ -167,7 +167,7 @@ export class ProvidersService {
   /** Deleting a provider deletes its models; rooms that used them are left without a model. */
   async delete(id: number): Promise<void> {
     if ((await this.repo.deleteProvider(id)) === 0) throw new ApiError(Messages.providerNotFound);
-    this.onChange();
+    await this.onChange();
   }
 
   async saveModel(request: z.output<typeof modelSaveRequest>): Promise<ModelRecord> {
@@ -192,7 +192,7 @@ export class ProvidersService {
       if (!(await this.repo.findModel(id))) throw new ApiError(Messages.modelNotFound);
       await this.repo.updateModel(id, values);
     }
-    this.onChange();
+    await this.onChange();
     const row = await this.repo.findModel(id);
     if (!row) throw new ApiError(Messages.modelNotFound);
     return toModel(row);
@@ -200,7 +200,7 @@ export class ProvidersService {
 
   async deleteModel(id: number): Promise<void> {
     if ((await this.repo.deleteModel(id)) === 0) throw new ApiError(Messages.modelNotFound);
-    this.onChange();
+    await this.onChange();
   }
 
   /** Every model, for the room editor's select. */

@@ -1,21 +1,67 @@
+import type { Bus } from '../../bus/index';
+import { BusNews } from '../../bus/news';
+
+/** The bus channel on which instances tell one another that a lazy data set changed. */
+export const LAZY_HASHES_CHANNEL = 'app:lazy-hashes';
+
 /**
  * `hashLazyValue` (SPEC 4.2): each lazily loaded data set (e.g. "Rooms") registers a function
  * returning a short hash of its data; app/config answers all of them so clients refresh only
  * the sets that changed.
+ *
+ * Each hash is computed once and kept (issue 32: every open page asks every 30 s, and a hash
+ * reads a whole table) until the set's writer says `changed(key)`, here and on every other
+ * instance over the bus; while the bus's pub/sub is down they are computed on every call.
  */
 export class LazyHashes {
   private readonly sources = new Map<string, () => Promise<string>>();
+  private readonly kept = new Map<string, string>();
+  private readonly news: BusNews;
+
+  constructor(bus: Bus, onPublishFailed: (error: unknown) => void) {
+    this.news = new BusNews(
+      bus,
+      LAZY_HASHES_CHANNEL,
+      (key) => (key === null ? this.kept.clear() : this.kept.delete(key)),
+      onPublishFailed,
+    );
+  }
+
+  start(): Promise<void> {
+    return this.news.start();
+  }
+
+  stop(): Promise<void> {
+    return this.news.stop();
+  }
 
   register(key: string, source: () => Promise<string>): void {
     if (this.sources.has(key)) throw new Error(`Lazy data set ${key} is already registered`);
     this.sources.set(key, source);
   }
 
+  /** Called by a set's writer once its change is stored. */
+  changed(key: string): Promise<void> {
+    return this.news.announce(key);
+  }
+
+  private async hash(key: string, source: () => Promise<string>): Promise<string> {
+    const mark = this.news.mark();
+    const value = await source();
+    if (this.news.unchangedSince(mark)) this.kept.set(key, value);
+    return value;
+  }
+
+  /** Every set's hash, from memory where kept (app/config's hot path awaits nothing then). */
   async all(): Promise<Record<string, string>> {
-    const entries = await Promise.all(
-      [...this.sources].map(async ([key, source]) => [key, await source()] as const),
-    );
-    return Object.fromEntries(entries);
+    const trusted = this.news.trusted();
+    const values = [...this.sources].map(([key, source]) => {
+      const kept = trusted ? this.kept.get(key) : undefined;
+      return kept ?? this.hash(key, source);
+    });
+    const keys = [...this.sources.keys()];
+    const settled = values.some((v) => typeof v !== 'string') ? await Promise.all(values) : values;
+    return Object.fromEntries(keys.map((key, i) => [key, settled[i] as string]));
   }
 }
 

@@ -1,15 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { Code, TokenKey } from '@atrium/shared';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app';
-import { createMemoryBus } from '../../bus/memory';
-import { createRedisBus } from '../../bus/redis';
-import type { Bus } from '../../bus/types';
-import { testConfig } from '../../config';
-import { type DbKind } from '../../testing/db';
-import { createTestApp, postTo, type TestApp } from '../../testing/test-app';
-import { captchaNotRequired } from './captcha';
+import type { TestApp } from '../../testing/test-app';
+import { instancesCases, startTwoInstances, type TwoInstances } from '../../testing/two-instances';
 
 /**
  * Issue 32: callers are answered from each instance's memory, yet a sign-out, a password change,
@@ -17,57 +9,21 @@ import { captchaNotRequired } from './captcha';
  * instances on one database, with one bus shared in memory, or over Redis (SQLite and PostgreSQL)
  * when TEST_REDIS_URL (and TEST_DATABASE_URL) are set.
  */
-interface Case {
-  name: string;
-  db: DbKind;
-  buses(): [Bus, Bus];
-}
-
-const redisUrl = process.env.TEST_REDIS_URL;
-const redisBuses = (): [Bus, Bus] => {
-  const prefix = `atrium-test:${randomBytes(6).toString('hex')}:`;
-  return [createRedisBus(redisUrl ?? '', prefix), createRedisBus(redisUrl ?? '', prefix)];
-};
-const cases: Case[] = [
-  {
-    name: 'SQLite, one memory bus',
-    db: 'sqlite',
-    buses: () => {
-      const bus = createMemoryBus();
-      return [bus, bus];
-    },
-  },
-];
-if (redisUrl) cases.push({ name: 'SQLite, Redis', db: 'sqlite', buses: redisBuses });
-if (redisUrl && process.env.TEST_DATABASE_URL)
-  cases.push({ name: 'PostgreSQL, Redis', db: 'postgres', buses: redisBuses });
-
-describe.each(cases)('principals on two instances ($name)', ({ db, buses }) => {
+describe.each(instancesCases)('principals on two instances ($name)', (c) => {
+  const { db } = c;
+  let two: TwoInstances;
   let a: TestApp;
-  let b: FastifyInstance;
-  let busA: Bus;
-  let busB: Bus;
   let postB: TestApp['post'];
   let founder: string;
 
   beforeAll(async () => {
-    [busA, busB] = buses();
-    a = await createTestApp({ db, bus: busA });
-    b = await buildApp(testConfig(a.dataDir), {
-      db: a.db,
-      bus: busB,
-      now: a.clock.now,
-      captcha: captchaNotRequired,
-    });
-    postB = postTo(b);
+    two = await startTwoInstances(c);
+    ({ a, postB } = two);
     founder = (await a.loginAdmin()).token;
   });
 
   afterAll(async () => {
-    await b.close();
-    await a.cleanup();
-    await busA.close();
-    if (busB !== busA) await busB.close();
+    await two?.close();
   });
 
   type Post = TestApp['post'];

@@ -2,12 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { registerRoomRoutes } from './rooms.routes';
 import { ROOMS_LAZY_KEY, RoomsService, type ModelCatalog } from './rooms.service';
 
-export { roomBudget, roomParams, RoomsService, type ModelCatalog } from './rooms.service';
+export {
+  roomBudget,
+  roomParams,
+  ROOMS_LAZY_KEY,
+  RoomsService,
+  type ModelCatalog,
+} from './rooms.service';
 
 /** Chat rooms (SPEC 7.4, DESIGN 8): the admins' editor and the list members and visitors see. */
 export function registerRoomsFeature(
   app: FastifyInstance,
-  deps: { models: ModelCatalog; onChange: () => void },
+  deps: { models: ModelCatalog; onChange: () => Promise<void> },
 ): RoomsService {
   const { db, now } = app.services;
   const rooms = new RoomsService(db, deps.models, now, deps.onChange);

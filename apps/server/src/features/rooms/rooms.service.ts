@@ -59,7 +59,7 @@ export class RoomsService {
     private readonly models: ModelCatalog,
     private readonly now: () => number,
     /** Called after every change, so caches of rooms can drop them. */
-    private readonly onChange: () => void = () => undefined,
+    private readonly onChange: () => Promise<void> = async () => undefined,
   ) {
     this.repo = new RoomsRepository(roomsDb(db));
   }
@@ -170,7 +170,7 @@ export class RoomsService {
       await holdFiles(trx, { kinds: roomRefKinds, holderId: id, memberId: null }, held);
       return id;
     });
-    this.onChange();
+    await this.onChange();
     const row = await this.repo.find(id);
     if (!row) throw new ApiError(Messages.roomNotFound);
     return this.toAdmin(row, models);
@@ -179,12 +179,12 @@ export class RoomsService {
   async setEnabled(id: number, enabled: boolean): Promise<void> {
     const changed = await this.repo.update(id, { enabled: enabled ? 1 : 0, updatedAt: this.now() });
     if (changed === 0) throw new ApiError(Messages.roomNotFound);
-    this.onChange();
+    await this.onChange();
   }
 
   async sort(ids: readonly number[]): Promise<void> {
     await this.repo.sort(ids, this.now());
-    this.onChange();
+    await this.onChange();
   }
 
   /** Deletes the room with its conversations and messages; usage records stay. */
@@ -204,6 +204,6 @@ export class RoomsService {
       if ((await new RoomsRepository(roomsDb(trx)).delete(id)) === 0)
         throw new ApiError(Messages.roomNotFound);
     });
-    this.onChange();
+    await this.onChange();
   }
 }

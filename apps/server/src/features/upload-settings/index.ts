@@ -24,6 +24,7 @@ export function registerUploadSettingsFeature(
       settings,
       { driver: deps.config.storage.driver, minChunkSize: deps.minChunkSize },
       now,
+      () => app.lazyHashes.changed(uploadConfigLazyKey),
     ),
   );
 }

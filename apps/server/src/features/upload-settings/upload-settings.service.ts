@@ -23,6 +23,8 @@ export class UploadSettingsService {
     private readonly settings: SettingsRepository,
     private readonly storage: { driver: 'local' | 's3'; minChunkSize: number },
     private readonly now: () => number,
+    /** Told once a new configuration is stored (app/config's lazy hash of it is dropped). */
+    private readonly onSaved: () => Promise<void>,
   ) {}
 
   async get(): Promise<UploadSettingsView> {
@@ -58,6 +60,7 @@ export class UploadSettingsService {
       });
     }
     await this.settings.set(uploadSettingKey, config, this.now());
+    await this.onSaved();
     return this.get();
   }
 }
