@@ -34,11 +34,17 @@ export function createAuthenticator(deps: {
   cache: PrincipalCache;
 }): Authenticator {
   const { cache } = deps;
+  type PrincipalOf<P> = (subjectId: number, sessionId: number) => Promise<P | undefined>;
+  const adminOf: PrincipalOf<AdminPrincipal> = (id, sessionId) =>
+    deps.admins.principal(id, sessionId);
+  const memberOf: PrincipalOf<MemberPrincipal> = (id, sessionId) =>
+    deps.members.principal(id, sessionId);
+
   async function resolve<P extends AdminPrincipal | MemberPrincipal>(
     area: SubjectType,
+    principalOf: PrincipalOf<P>,
     req: FastifyRequest,
     reply: FastifyReply,
-    principalOf: (subjectId: number, sessionId: number) => Promise<P | undefined>,
     options: AuthenticateOptions | undefined,
   ): Promise<P | undefined> {
     const header = TokenKey[area];
@@ -64,30 +70,16 @@ export function createAuthenticator(deps: {
     return principal;
   }
 
+  /** The caller behind a live session named by id (never cached: no token came with it). */
+  async function ofSession<P>(area: SubjectType, principalOf: PrincipalOf<P>, sessionId: number) {
+    const session = await deps.sessions.resume(area, sessionId);
+    return session ? principalOf(session.subjectId, session.id) : undefined;
+  }
+
   return {
-    admin: (req, reply, options) =>
-      resolve(
-        'admin',
-        req,
-        reply,
-        (id, sessionId) => deps.admins.principal(id, sessionId),
-        options,
-      ),
-    member: (req, reply, options) =>
-      resolve(
-        'member',
-        req,
-        reply,
-        (id, sessionId) => deps.members.principal(id, sessionId),
-        options,
-      ),
-    async adminOfSession(sessionId: number) {
-      const session = await deps.sessions.resume('admin', sessionId);
-      return session ? deps.admins.principal(session.subjectId, session.id) : undefined;
-    },
-    async memberOfSession(sessionId: number) {
-      const session = await deps.sessions.resume('member', sessionId);
-      return session ? deps.members.principal(session.subjectId, session.id) : undefined;
-    },
+    admin: (req, reply, options) => resolve('admin', adminOf, req, reply, options),
+    member: (req, reply, options) => resolve('member', memberOf, req, reply, options),
+    adminOfSession: (sessionId) => ofSession('admin', adminOf, sessionId),
+    memberOfSession: (sessionId) => ofSession('member', memberOf, sessionId),
   };
 }
