@@ -37,6 +37,7 @@ import {
 import { MembersService, registerMembersFeature } from './features/members/index';
 import { registerRolesFeature } from './features/roles/index';
 import { registerRoomsFeature, ROOMS_LAZY_KEY } from './features/rooms/index';
+import { KeptSettings } from './db/kept-settings';
 import { SettingsRepository } from './db/settings.repository';
 import { registerSiteSettingsFeature } from './features/site-settings/index';
 import { registerUploadSettingsFeature } from './features/upload-settings/index';
@@ -93,6 +94,8 @@ interface AppServices {
   /** Signed-in callers kept in memory; every write to an account or session tells it. */
   principals: PrincipalCache;
   settings: SettingsRepository;
+  /** The settings every app/config reads, kept in memory (their writers say when they change). */
+  keptSettings: KeptSettings;
 }
 
 /** What features built, for tests and embedders; production code passes services explicitly. */
@@ -183,6 +186,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const admins = new AdminsService(db, now);
   const members = new MembersService(db, now);
   const settings = new SettingsRepository(db);
+  const keptSettings = new KeptSettings(settings, bus, (error) =>
+    app.log.warn({ err: error }, 'settings change not published'),
+  );
+  await keptSettings.start();
+  app.addHook('onClose', async () => keptSettings.stop());
   const services: AppServices = {
     db,
     bus,
@@ -194,6 +202,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     sessions,
     principals,
     settings,
+    keptSettings,
   };
   app.decorate('services', services);
   const lazyHashes = new LazyHashes(bus, (error) =>

@@ -7,7 +7,7 @@ import {
 } from '@atrium/shared';
 import serverPackage from '../../../package.json' with { type: 'json' };
 import type { AdminPrincipal, MemberPrincipal } from '../../http/principal';
-import type { SettingsRepository } from '../../db/settings.repository';
+import type { KeptSettings } from '../../db/kept-settings';
 import type { LazyHashes } from './lazy-hashes';
 import type { WebVersion } from './web-version';
 
@@ -21,7 +21,7 @@ const publicUser = (who: AdminPrincipal | MemberPrincipal | null): PublicUser =>
 export class AppService {
   constructor(
     private readonly deps: {
-      settings: SettingsRepository;
+      settings: KeptSettings;
       webVersion: WebVersion;
       lazyHashes: LazyHashes;
       /** More public config from other features (the site's logo, banners...). */

@@ -70,11 +70,13 @@ describe('POST /api/app/config', () => {
 
   it('uses the siteName setting', async () => {
     await t.app.services.settings.set('siteName', 'Garden Chat', t.clock.now());
+    await t.app.services.keptSettings.changed('siteName');
     try {
       const { json } = await t.post<AppConfigResponse>('/api/app/config', {});
       expect(json.data.config.siteName).toBe('Garden Chat');
     } finally {
       await t.app.services.settings.delete('siteName');
+      await t.app.services.keptSettings.changed('siteName');
     }
   });
 });

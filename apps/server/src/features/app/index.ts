@@ -12,7 +12,7 @@ export function registerAppFeature(
   app: FastifyInstance,
   deps: { config: Config; extraConfig: () => Promise<Record<string, unknown>> },
 ): void {
-  const { settings, now } = app.services;
+  const { keptSettings: settings, now } = app.services;
   registerAppRoutes(
     app,
     new AppService({

@@ -4,9 +4,9 @@ import type { TestApp } from '../../testing/test-app';
 import { instancesCases, startTwoInstances, type TwoInstances } from '../../testing/two-instances';
 
 /**
- * Issue 32: app/config's lazy hashes are kept in memory, not recomputed over whole tables on
- * every call, yet a room, a model or the upload configuration saved on one instance changes the
- * hash the other instance answers with on its next call.
+ * Issue 32: app/config's lazy hashes and site settings are kept in memory, not read again (over
+ * whole tables, for the hashes) on every call, yet a room, a model, the upload configuration or
+ * the site's name saved on one instance changes what the other instance answers on its next call.
  */
 describe.each(instancesCases)('lazy hashes on two instances ($name)', (c) => {
   let two: TwoInstances;
@@ -76,5 +76,17 @@ describe.each(instancesCases)('lazy hashes on two instances ($name)', (c) => {
     ).json.data;
     await ok('/admin/api/settings/upload/save', { config: { ...config, trashDays: 11 } });
     expect((await both())[uploadConfigLazyKey]).not.toBe(start[uploadConfigLazyKey]);
+  });
+
+  it('a site name saved on one instance are app/config’s on the other at once', async () => {
+    const config = async (post: TestApp['post']) =>
+      (await post<{ config: { siteName: string } }>('/api/app/config')).json.data.config;
+    expect((await config(two.postB)).siteName).toBe((await config(two.a.post)).siteName);
+    const current = (await two.a.post<Record<string, unknown>>('/admin/api/setting/get', {}, admin))
+      .json.data;
+    await ok('/admin/api/setting/save', { settings: { ...current, siteName: 'Renamed site' } });
+    for (const post of [two.postB, two.a.post, two.postB]) {
+      expect((await config(post)).siteName).toBe('Renamed site');
+    }
   });
 });

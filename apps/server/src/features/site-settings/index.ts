@@ -51,9 +51,10 @@ export function registerSiteSettingsFeature(
   app: FastifyInstance,
   deps: { defaultSiteName: string; allowFrames: (origin: string | undefined) => void },
 ): SiteSettingsService {
-  const { db, now } = app.services;
+  const { db, now, keptSettings } = app.services;
   const site = new SiteSettingsService({
     db,
+    kept: keptSettings,
     now,
     defaultSiteName: deps.defaultSiteName,
     siteLanguage: app.siteLanguage,

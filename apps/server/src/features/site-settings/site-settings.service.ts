@@ -9,6 +9,7 @@ import type { Db } from '../../db/index';
 import { siteHeldPaths, siteRefKinds } from '@atrium/shared/file-refs';
 import { sanitizeRichText } from '../../security/sanitize-html';
 import { holdFiles } from '../library/index';
+import type { KeptSettings } from '../../db/kept-settings';
 import { SettingsRepository } from '../../db/settings.repository';
 
 /** The site name keeps its own key: the app config and the mail templates already read it. */
@@ -63,6 +64,8 @@ export class SiteSettingsService {
   constructor(
     private readonly deps: {
       db: Db;
+      /** The site's name and look as app/config reads them, told of every save. */
+      kept: KeptSettings;
       now: () => number;
       defaultSiteName: string;
       /**
@@ -139,6 +142,7 @@ export class SiteSettingsService {
         siteHeldPaths(site),
       );
     });
+    await this.deps.kept.changed(siteNameKey, siteKey);
     this.deps.siteLanguage.set(siteLanguage);
     this.deps.allowFrames(origin);
     return this.get();
@@ -149,7 +153,7 @@ export class SiteSettingsService {
    * language is the one this instance holds (read at start, on save and every few seconds).
    */
   async publicConfig(): Promise<Omit<SitePublicConfig, 'siteName'>> {
-    const site = readSite(await this.settings.get(siteKey));
+    const site = readSite(await this.deps.kept.get(siteKey));
     return {
       siteLanguage: this.deps.siteLanguage.get(),
       logo: site.logo,
