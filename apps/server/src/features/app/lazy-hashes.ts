@@ -52,16 +52,15 @@ export class LazyHashes {
     return value;
   }
 
-  /** Every set's hash, from memory where kept (app/config's hot path awaits nothing then). */
+  /** Every set's hash, from memory where kept (computed one after another on a miss, rare). */
   async all(): Promise<Record<string, string>> {
     const trusted = this.news.trusted();
-    const values = [...this.sources].map(([key, source]) => {
+    const answer: Record<string, string> = {};
+    for (const [key, source] of this.sources) {
       const kept = trusted ? this.kept.get(key) : undefined;
-      return kept ?? this.hash(key, source);
-    });
-    const keys = [...this.sources.keys()];
-    const settled = values.some((v) => typeof v !== 'string') ? await Promise.all(values) : values;
-    return Object.fromEntries(keys.map((key, i) => [key, settled[i] as string]));
+      answer[key] = kept ?? (await this.hash(key, source));
+    }
+    return answer;
   }
 }
 
