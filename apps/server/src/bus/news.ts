@@ -103,3 +103,43 @@ export class BusNews {
     this.onNews(news);
   }
 }
+
+/**
+ * Values computed once and kept in memory until news names their key, here or on another
+ * instance (or may have been missed: then all are forgotten); while pub/sub is down every `get`
+ * computes afresh. A value computed while news arrived is answered but not kept.
+ */
+export class KeptValues<V> {
+  private readonly kept = new Map<string, V>();
+  private readonly news: BusNews;
+
+  constructor(bus: Bus, channel: string, onPublishFailed: (error: unknown) => void) {
+    this.news = new BusNews(
+      bus,
+      channel,
+      (key) => (key === null ? this.kept.clear() : this.kept.delete(key)),
+      onPublishFailed,
+    );
+  }
+
+  start(): Promise<void> {
+    return this.news.start();
+  }
+
+  stop(): Promise<void> {
+    return this.news.stop();
+  }
+
+  async get(key: string, compute: () => Promise<V>): Promise<V> {
+    if (this.news.trusted() && this.kept.has(key)) return this.kept.get(key) as V;
+    const mark = this.news.mark();
+    const value = await compute();
+    if (this.news.unchangedSince(mark)) this.kept.set(key, value);
+    return value;
+  }
+
+  /** Called by the writer of what `key` names once its change is stored. */
+  changed(key: string): Promise<void> {
+    return this.news.announce(key);
+  }
+}

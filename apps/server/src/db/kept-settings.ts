@@ -1,5 +1,5 @@
 import type { Bus } from '../bus/index';
-import { BusNews } from '../bus/news';
+import { KeptValues } from '../bus/news';
 import type { SettingsRepository } from './settings.repository';
 
 /** The bus channel on which instances tell one another that settings read from memory changed. */
@@ -12,41 +12,31 @@ export const KEPT_SETTINGS_CHANNEL = 'settings:kept';
  * every writer calls `changed` may be read through here.
  */
 export class KeptSettings {
-  private readonly kept = new Map<string, unknown>();
-  private readonly news: BusNews;
+  private readonly values: KeptValues<unknown>;
 
   constructor(
     private readonly settings: SettingsRepository,
     bus: Bus,
     onPublishFailed: (error: unknown) => void,
   ) {
-    this.news = new BusNews(
-      bus,
-      KEPT_SETTINGS_CHANNEL,
-      (key) => (key === null ? this.kept.clear() : this.kept.delete(key)),
-      onPublishFailed,
-    );
+    this.values = new KeptValues(bus, KEPT_SETTINGS_CHANNEL, onPublishFailed);
   }
 
   start(): Promise<void> {
-    return this.news.start();
+    return this.values.start();
   }
 
   stop(): Promise<void> {
-    return this.news.stop();
+    return this.values.stop();
   }
 
   /** The parsed value, as SettingsRepository.get answers it; callers must not change it. */
-  async get(key: string): Promise<unknown> {
-    if (this.news.trusted() && this.kept.has(key)) return this.kept.get(key);
-    const mark = this.news.mark();
-    const value = await this.settings.get(key);
-    if (this.news.unchangedSince(mark)) this.kept.set(key, value);
-    return value;
+  get(key: string): Promise<unknown> {
+    return this.values.get(key, () => this.settings.get(key));
   }
 
   /** Called by a key's writer once the new value is stored. */
   async changed(...keys: string[]): Promise<void> {
-    for (const key of keys) await this.news.announce(key);
+    for (const key of keys) await this.values.changed(key);
   }
 }

@@ -1,5 +1,5 @@
 import type { Bus } from '../../bus/index';
-import { BusNews } from '../../bus/news';
+import { KeptValues } from '../../bus/news';
 
 /** The bus channel on which instances tell one another that a lazy data set changed. */
 export const LAZY_HASHES_CHANNEL = 'app:lazy-hashes';
@@ -15,24 +15,18 @@ export const LAZY_HASHES_CHANNEL = 'app:lazy-hashes';
  */
 export class LazyHashes {
   private readonly sources = new Map<string, () => Promise<string>>();
-  private readonly kept = new Map<string, string>();
-  private readonly news: BusNews;
+  private readonly values: KeptValues<string>;
 
   constructor(bus: Bus, onPublishFailed: (error: unknown) => void) {
-    this.news = new BusNews(
-      bus,
-      LAZY_HASHES_CHANNEL,
-      (key) => (key === null ? this.kept.clear() : this.kept.delete(key)),
-      onPublishFailed,
-    );
+    this.values = new KeptValues(bus, LAZY_HASHES_CHANNEL, onPublishFailed);
   }
 
   start(): Promise<void> {
-    return this.news.start();
+    return this.values.start();
   }
 
   stop(): Promise<void> {
-    return this.news.stop();
+    return this.values.stop();
   }
 
   register(key: string, source: () => Promise<string>): void {
@@ -42,24 +36,13 @@ export class LazyHashes {
 
   /** Called by a set's writer once its change is stored. */
   changed(key: string): Promise<void> {
-    return this.news.announce(key);
-  }
-
-  private async hash(key: string, source: () => Promise<string>): Promise<string> {
-    const mark = this.news.mark();
-    const value = await source();
-    if (this.news.unchangedSince(mark)) this.kept.set(key, value);
-    return value;
+    return this.values.changed(key);
   }
 
   /** Every set's hash, from memory where kept (computed one after another on a miss, rare). */
   async all(): Promise<Record<string, string>> {
-    const trusted = this.news.trusted();
     const answer: Record<string, string> = {};
-    for (const [key, source] of this.sources) {
-      const kept = trusted ? this.kept.get(key) : undefined;
-      answer[key] = kept ?? (await this.hash(key, source));
-    }
+    for (const [key, source] of this.sources) answer[key] = await this.values.get(key, source);
     return answer;
   }
 }
