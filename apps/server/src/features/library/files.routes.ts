@@ -1,5 +1,5 @@
 import { hasRule, Limits, ok, type Envelope } from '@atrium/shared';
-import { fieldName, type Language, type MessageKey } from '@atrium/shared/messages/catalogue';
+import { fieldName } from '@atrium/shared/messages/catalogue';
 import {
   fileLibraryAddresses,
   fileManagerCalls,
@@ -7,7 +7,6 @@ import {
   fileManagerRule,
   libraries,
   type FileManagerAction,
-  type FileManagerRequest,
 } from '@atrium/shared/contract/files';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -26,10 +25,15 @@ import { describeZodError } from '../../http/errors';
 import { checkedAnswer } from '../../http/route';
 import { xsrfEchoed } from '../../http/xsrf';
 import type { Storage } from '../../storage/index';
-import type { Owner } from './library.tables';
 import { grantCovers, parseLibrary, type UploadGrants, type UploadService } from './upload/index';
 import type { fileLibraryCallers, LibraryAuth } from './file-library-callers';
 import type { CategoriesService } from './categories.service';
+import {
+  fileManagerActions,
+  runAction,
+  successMessages,
+  type FileManagerCaller,
+} from './file-manager-actions';
 import type { FilesService } from './files.service';
 import type { TrashService } from './trash.service';
 import type { LibraryScope } from './files.repository';
@@ -38,16 +42,6 @@ import type { Thumbnails } from './thumbnails';
 import type { CategoryDeletePreview } from './category-delete-preview';
 import type { TrashLinks } from './trash-links';
 import type { TrashedFileRef } from './trashed-files';
-
-/** SPEC 7.3's notices ("Edit Success", …), in the request's language. */
-const successMessages: Partial<Record<FileManagerAction, MessageKey>> = {
-  fileEdit: 'common.editSuccess',
-  fileDelete: 'common.deleteSuccess',
-  restore: 'files.restoreSuccess',
-  purge: 'common.deleteSuccess',
-  categoryEdit: 'common.addSuccess',
-  categoryDelete: 'common.deleteSuccess',
-};
 
 function isMultipart(req: FastifyRequest): boolean {
   return /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '');
@@ -60,7 +54,7 @@ function firstIssue(error: z.ZodError, body: unknown): MessageRef {
     return {
       ...message('validation.oneOf', {
         field: fieldName('action'),
-        options: fileManagerActions.join(', '),
+        options: actionNames.join(', '),
       }),
       field: 'action',
     };
@@ -68,13 +62,7 @@ function firstIssue(error: z.ZodError, body: unknown): MessageRef {
   return describeZodError(error, body);
 }
 
-const fileManagerActions = Object.keys(fileManagerCalls).filter((action) => action !== 'chunk');
-
-interface Caller {
-  owner: Owner;
-  /** Admin rules; undefined for members, who hold every right over their own library. */
-  rules: string[] | undefined;
-}
+const actionNames = Object.keys(fileManagerCalls).filter((action) => action !== 'chunk');
 
 /** What the file-manager routes serve with (built by the files feature). */
 export interface FileManagerContext {
@@ -106,48 +94,16 @@ export async function registerFileManagerRoutes(
   const originOf = (req: FastifyRequest) =>
     deps.config.publicUrl ?? `${req.protocol}://${req.host}`;
 
-  const dispatch = async (
-    caller: Caller,
-    scope: LibraryScope,
-    body: FileManagerRequest,
-    origin: string,
-    lang: Language,
-  ): Promise<unknown> => {
-    switch (body.action) {
-      case 'config':
-        return uploads.config();
-      case 'init':
-        return uploads.init(caller.owner, scope.library, body, origin);
-      case 'save':
-        return files.save(scope, body, origin);
-      case 'category':
-        return categories.category(scope, lang);
-      case 'list':
-        return files.list(scope, body, origin);
-      case 'fileEdit':
-        return files.fileEdit(scope, body.id, body.categoryId);
-      case 'fileDelete':
-        return files.fileDelete(scope, body.id, body.confirm);
-      case 'usage':
-        return files.usage(scope, body.id);
-      case 'replace':
-        return files.replace(scope, body.id, body.path, origin);
-      case 'trash':
-        return ctx.trash.links.present(await trashBin.trash(scope, body.page, origin), origin);
-      case 'restore':
-        return trashBin.restore(scope, body.id);
-      case 'purge':
-        return trashBin.purge(scope, body.all ? 'all' : (body.id ?? []));
-      case 'categoryEdit':
-        return categories.categoryEdit(scope, body);
-      case 'categoryDelete':
-        return categories.categoryDelete(scope, body.id);
-      case 'categoryDeletePreview':
-        return ctx.categoryPreview.of(scope, body.id, lang);
-    }
-  };
+  const handlers = fileManagerActions({
+    uploads,
+    files,
+    categories,
+    trashBin,
+    trashLinks: ctx.trash.links,
+    categoryPreview: ctx.categoryPreview,
+  });
 
-  const allowed = (caller: Caller, action: FileManagerAction | 'chunk') =>
+  const allowed = (caller: FileManagerCaller, action: FileManagerAction | 'chunk') =>
     caller.rules === undefined ||
     hasRule(caller.rules, fileManagerRule(fileManagerCalls[action].permission));
 
@@ -164,7 +120,7 @@ export async function registerFileManagerRoutes(
   /** A chunk: the service reads the form and owns its sink; this adapts the answer. */
   const readChunk = async (
     req: FastifyRequest,
-    caller: Caller,
+    caller: FileManagerCaller,
     auth: LibraryAuth,
     scope: LibraryScope,
     origin: string,
@@ -184,7 +140,7 @@ export async function registerFileManagerRoutes(
 
   const handle = async (
     req: FastifyRequest<{ Params: { category: string } }>,
-    caller: Caller,
+    caller: FileManagerCaller,
   ): Promise<Envelope> => {
     const library = parseLibrary(req.params.category);
     if (!library) {
@@ -216,17 +172,19 @@ export async function registerFileManagerRoutes(
     if (auth.grant && !grantCovers(auth.grant, file)) return notLoggedIn();
     if (!file && !xsrfEchoed(req)) return refusal(message('http.xsrfMismatch'));
     if (!allowed(caller, body.action)) return noPermission();
-    const data = await dispatch(caller, scope, body, origin, req.lang);
+    const data = await runAction(handlers, body.action, {
+      body,
+      caller,
+      scope,
+      origin,
+      lang: req.lang,
+    });
     if (file) {
       await grants.note(auth.token, auth.sessionId, file);
       await grants.dropStale(auth.sessionId);
     }
     const notice = successMessages[body.action];
-    return answer(
-      req,
-      body.action,
-      notice ? okSaying(data ?? null, refOf(notice)) : ok(data ?? null),
-    );
+    return answer(req, body.action, notice ? okSaying(data, refOf(notice)) : ok(data));
   };
 
   await app.register(async (scoped) => {
