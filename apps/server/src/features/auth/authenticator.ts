@@ -1,6 +1,8 @@
+import type { AreaName } from '@atrium/shared/areas';
 import { TokenKey } from '@atrium/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticateOptions, Authenticator } from '../../http/principal';
+import { setFileManagerCookie } from '../../http/session-cookie';
 import type { AdminsService } from '../admins/index';
 import type { MembersService } from '../members/index';
 import type { SessionsService } from './sessions.service';
@@ -16,6 +18,21 @@ export function tokenFrom(req: FastifyRequest, name: string): string | undefined
     : undefined;
 }
 
+/**
+ * Puts the token the caller is to use on the answer's header; a fresh one (rotated) renews the
+ * file manager's cookie too, so pages that only send the cookie follow the rotation (issue 31).
+ */
+function answerToken(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  area: AreaName,
+  sent: string,
+  live: string,
+): void {
+  reply.header(TokenKey[area], live);
+  if (live !== sent) setFileManagerCookie(req, reply, area, live);
+}
+
 export function createAuthenticator(deps: {
   sessions: SessionsService;
   admins: AdminsService;
@@ -23,21 +40,21 @@ export function createAuthenticator(deps: {
 }): Authenticator {
   return {
     async admin(req: FastifyRequest, reply: FastifyReply, options?: AuthenticateOptions) {
-      const token = tokenFrom(req, TokenKey.admin);
+      const token = options?.token ?? tokenFrom(req, TokenKey.admin);
       if (!token) return undefined;
       const auth = await deps.sessions.authenticate('admin', token, options);
       if (!auth) return undefined;
       const principal = await deps.admins.principal(auth.session.subjectId, auth.session.id);
-      if (principal && auth.token) reply.header(TokenKey.admin, auth.token);
+      if (principal && auth.token) answerToken(req, reply, 'admin', token, auth.token);
       return principal;
     },
     async member(req: FastifyRequest, reply: FastifyReply, options?: AuthenticateOptions) {
-      const token = tokenFrom(req, TokenKey.member);
+      const token = options?.token ?? tokenFrom(req, TokenKey.member);
       if (!token) return undefined;
       const auth = await deps.sessions.authenticate('member', token, options);
       if (!auth) return undefined;
       const principal = await deps.members.principal(auth.session.subjectId, auth.session.id);
-      if (principal && auth.token) reply.header(TokenKey.member, auth.token);
+      if (principal && auth.token) answerToken(req, reply, 'member', token, auth.token);
       return principal;
     },
     async adminOfSession(sessionId: number) {

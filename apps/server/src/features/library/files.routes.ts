@@ -9,7 +9,7 @@ import {
   type FileManagerAction,
 } from '@atrium/shared/contract/files';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Config } from '../../config';
 import {
   ApiError,
@@ -22,6 +22,7 @@ import {
   type MessageRef,
 } from '../../http/envelope';
 import { describeZodError } from '../../http/errors';
+import { FormBody, formValues, parseFormBody } from '../../http/form-body';
 import { checkedAnswer } from '../../http/route';
 import { xsrfEchoed } from '../../http/xsrf';
 import type { Storage } from '../../storage/index';
@@ -60,6 +61,16 @@ function firstIssue(error: z.ZodError, body: unknown): MessageRef {
     };
   }
   return describeZodError(error, body);
+}
+
+/** A form's values as its action's fields take them (an unknown action: as sent). */
+function formRequest(form: FormBody): Record<string, unknown> {
+  const action = form.fields.action;
+  const call =
+    typeof action === 'string' && action !== 'chunk' && Object.hasOwn(fileManagerCalls, action)
+      ? fileManagerCalls[action as FileManagerAction]
+      : undefined;
+  return formValues(call?.request ?? z.object({}), form);
 }
 
 const actionNames = Object.keys(fileManagerCalls).filter((action) => action !== 'chunk');
@@ -160,8 +171,9 @@ export async function registerFileManagerRoutes(
       if (!allowed(caller, 'chunk')) return noPermission();
       return readChunk(req, caller, auth, scope, origin);
     }
-    const parsed = fileManagerRequest.safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError(firstIssue(parsed.error, req.body));
+    const sent = req.body instanceof FormBody ? formRequest(req.body) : (req.body ?? {});
+    const parsed = fileManagerRequest.safeParse(sent);
+    if (!parsed.success) throw new ApiError(firstIssue(parsed.error, sent));
     const body = parsed.data;
     // WebUploader sends `init` (like its chunks) with its own headers alone: no XSRF echo, and
     // the token it was created with. A cross-site page can set neither header (DESIGN 4).
@@ -170,7 +182,10 @@ export async function registerFileManagerRoutes(
         ? { library, md5: body.md5.toLowerCase(), size: body.size, name: body.name }
         : undefined;
     if (auth.grant && !grantCovers(auth.grant, file)) return notLoggedIn();
-    if (!file && !xsrfEchoed(req)) return refusal(message('http.xsrfMismatch'));
+    // A cookie counts only with its same-origin proof, which stands for the echo (README).
+    if (!file && auth.via === 'header' && !xsrfEchoed(req)) {
+      return refusal(message('http.xsrfMismatch'));
+    }
     if (!allowed(caller, body.action)) return noPermission();
     const data = await runAction(handlers, body.action, {
       body,
@@ -191,6 +206,12 @@ export async function registerFileManagerRoutes(
     // A chunk's body is left unread here: readChunkForm reads the raw request once, and the
     // request keeps no body object (the audit log records the JSON `save`, not the bytes).
     scoped.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null));
+    // ModStart's jQuery posts forms (issue 31): kept as strings until the action is known.
+    scoped.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_req, text, done) => done(null, parseFormBody(String(text))),
+    );
 
     // The caller is resolved before the body is read, so an anonymous caller learns nothing
     // from validation and a refused upload is not received at all.
