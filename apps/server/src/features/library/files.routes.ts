@@ -6,6 +6,7 @@ import {
   fileManagerRequest,
   fileManagerRule,
   libraries,
+  modstartOnlyActions,
   type FileManagerAction,
 } from '@atrium/shared/contract/files';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -172,6 +173,11 @@ export async function registerFileManagerRoutes(
       return readChunk(req, caller, auth, scope, origin);
     }
     const sent = req.body instanceof FormBody ? formRequest(req.body) : (req.body ?? {});
+    const action = (sent as { action?: unknown }).action;
+    if ((modstartOnlyActions as readonly unknown[]).includes(action)) {
+      const named = message('files.actionNotOffered', { action: String(action) });
+      throw new ApiError({ ...named, field: 'action' });
+    }
     const parsed = fileManagerRequest.safeParse(sent);
     if (!parsed.success) throw new ApiError(firstIssue(parsed.error, sent));
     const body = parsed.data;

@@ -1,6 +1,10 @@
 import type { AreaName } from '@atrium/shared/areas';
 import { Code } from '@atrium/shared';
-import type { CategoryResponse, ListResponse } from '@atrium/shared/contract/files';
+import {
+  modstartOnlyActions,
+  type CategoryResponse,
+  type ListResponse,
+} from '@atrium/shared/contract/files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authHeaders, createTestApp, type TestApp } from '../../testing/test-app';
 import { FileClient, textFile, useUploadConfig } from './library.testing';
@@ -78,6 +82,20 @@ describe('form bodies on the file manager', () => {
         expect(viaForm, form).toEqual(await c.call(json));
       }
     });
+  });
+
+  it("refuses ModStart's extra actions by name, in the reader's language", async () => {
+    const c = await client('admin');
+    for (const action of modstartOnlyActions) {
+      const viaForm = await c.callForm(`action=${action}&data=x`);
+      expect(viaForm, action).toMatchObject({
+        code: Code.Failure,
+        msg: `The file manager does not offer "${action}": upload in chunks (init, then the chunks) and file the upload with save`,
+        data: { error: 'files.actionNotOffered', params: { action }, field: 'action' },
+      });
+      const zh = await new FileClient(t, c.as, 'image').call({ action });
+      expect(zh.msg).toBe(`文件管理不提供“${action}”操作：请先分片上传，再保存到文件库`);
+    }
   });
 
   it('stays refused on every other route', async () => {
