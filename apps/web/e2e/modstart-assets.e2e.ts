@@ -30,6 +30,15 @@ declare global {
   interface Window {
     uploadedFiles: Uploaded[];
     chosen: { path: string; fullPath: string; filename: string; type: string }[] | null;
+    /** ModStart's jQuery, as its pages have it. */
+    $: {
+      post(
+        url: string,
+        data: Record<string, unknown>,
+        done: (answer: { code: number; msg: string }) => void,
+        type: 'json',
+      ): void;
+    };
   }
 }
 
@@ -71,7 +80,7 @@ async function save(page: Page, area: AreaName, uploaded: Uploaded) {
   return page.evaluate(
     ({ server, file }) =>
       new Promise<{ code: number; msg: string }>((resolve) => {
-        $.post(
+        window.$.post(
           server,
           { action: 'save', path: file.path, name: file.name, size: file.size, categoryId: 0 },
           resolve,

@@ -5,20 +5,16 @@ import {
   type CategoryResponse,
   type ListResponse,
 } from '@atrium/shared/contract/files';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authHeaders, createTestApp, type TestApp } from '../../testing/test-app';
+import { describe, expect, it } from 'vitest';
+import { authHeaders, type TestApp, useTestApp } from '../../testing/test-app';
 import { FileClient, textFile, useUploadConfig } from './library.testing';
 
 /** ModStart's jQuery calls post `application/x-www-form-urlencoded` bodies (issue 31 point 1). */
 describe('form bodies on the file manager', () => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp();
+  useTestApp(async (made) => {
+    t = made;
     await useUploadConfig(t);
-  });
-  afterAll(async () => {
-    await t.cleanup();
   });
 
   const client = async (area: AreaName) =>

@@ -1,10 +1,10 @@
 import type { AreaName } from '@atrium/shared/areas';
 import { Code, TokenKey, type Envelope } from '@atrium/shared';
 import type { CategoryResponse } from '@atrium/shared/contract/files';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fileManagerCookies } from '../../http/session-cookie';
 import { testDbKinds } from '../../testing/db';
-import { authHeaders, createTestApp, type TestApp } from '../../testing/test-app';
+import { authHeaders, type TestApp, useTestApp } from '../../testing/test-app';
 import { managerUrl, useUploadConfig } from './library.testing';
 
 const site = 'http://atrium.test';
@@ -15,14 +15,13 @@ const sameOrigin = { 'sec-fetch-site': 'same-origin', origin: site };
 
 describe.each(testDbKinds)('the file manager session cookie (%s)', (kind) => {
   let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp({ db: kind });
-    await useUploadConfig(t);
-  });
-  afterAll(async () => {
-    await t.cleanup();
-  });
+  useTestApp(
+    async (made) => {
+      t = made;
+      await useUploadConfig(t);
+    },
+    { db: kind },
+  );
 
   /** Signs in through Atrium's own sign-in, as the web app does: the token and the cookie set. */
   const signIn = async (area: AreaName) => {
