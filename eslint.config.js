@@ -15,6 +15,8 @@ export default tseslint.config(
       'playwright-report/**',
       'test-results/**',
       'bench/results/**',
+      // ModStart's built assets, copied unchanged for the browser test (their README says whence).
+      'apps/web/e2e/fixtures/modstart/**',
     ],
   },
   js.configs.recommended,

@@ -71,7 +71,8 @@ export function writeTextFile(path: string, bytes: number, seed: string): void {
 export function chunkIndex(request: Request): number | undefined {
   if (
     request.method() !== 'POST' ||
-    !/\/data\/file_manager\/[a-z]+$/.test(new URL(request.url()).pathname)
+    // Either area: /admin/data/file_manager/… or /member_data/file_manager/…
+    !/data\/file_manager\/[a-z]+$/.test(new URL(request.url()).pathname)
   )
     return undefined;
   if (!(request.headers()['content-type'] ?? '').startsWith('multipart/form-data'))
@@ -83,11 +84,15 @@ export function chunkIndex(request: Request): number | undefined {
   return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
-/** The JSON action of a file library request. */
+/** The action of a file library request, sent as JSON or (ModStart's jQuery) as a form. */
 export function actionOf(request: Request): string | undefined {
   if (request.method() !== 'POST' || !request.url().includes('/data/file_manager/'))
     return undefined;
-  if (!(request.headers()['content-type'] ?? '').startsWith('application/json')) return undefined;
+  const type = request.headers()['content-type'] ?? '';
+  if (type.startsWith('application/x-www-form-urlencoded')) {
+    return new URLSearchParams(request.postData() ?? '').get('action') ?? undefined;
+  }
+  if (!type.startsWith('application/json')) return undefined;
   try {
     const body = JSON.parse(request.postData() ?? '{}') as { action?: unknown };
     return typeof body.action === 'string' ? body.action : undefined;

@@ -38,6 +38,8 @@ export interface AuthenticateOptions {
    * was replaced. The token is still checked and the session still slides.
    */
   rotate?: boolean;
+  /** The token to check when it came another way than the area's header (the file manager's cookie). */
+  token?: string;
 }
 
 /**

@@ -374,6 +374,17 @@ export const fileManagerCalls = {
 >;
 export type FileManagerCalls = typeof fileManagerCalls;
 
+/**
+ * Actions ModStart's widgets send beside the dialog (its editor's direct image upload, raw saves,
+ * pasted base64 images): not SPEC's, answered with a refusal naming the action (issue 31).
+ */
+export const modstartOnlyActions = [
+  'uploadDirect',
+  'uploadDirectRaw',
+  'saveRaw',
+  'uploadAndSaveBase64',
+] as const;
+
 export { shouldRetryUpload } from '../limits';
 
 /**

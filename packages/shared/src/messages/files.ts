@@ -13,6 +13,11 @@ export const files = {
   'files.libraryAudio': { 'zh-CN': '音频库', en: 'Audio Gallery' },
 
   'files.restoreSuccess': { 'zh-CN': '恢复成功', en: 'Restore Success' },
+  // ModStart's widgets send these beside the dialog (issue 31 point 4); SPEC offers none of them.
+  'files.actionNotOffered': {
+    'zh-CN': '文件管理不提供“{action}”操作：请先分片上传，再保存到文件库',
+    en: 'The file manager does not offer "{action}": upload in chunks (init, then the chunks) and file the upload with save',
+  },
 
   // SPEC 5 and 8.2, whichever side refuses.
   'files.typeNotAllowed': {

@@ -1,3 +1,4 @@
+import type { AreaName } from '@atrium/shared/areas';
 import { TokenKey } from '@atrium/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SubjectType } from '../../db/types';
@@ -7,6 +8,7 @@ import type {
   Authenticator,
   MemberPrincipal,
 } from '../../http/principal';
+import { setFileManagerCookie } from '../../http/session-cookie';
 import type { AdminsService } from '../admins/index';
 import type { MembersService } from '../members/index';
 import type { PrincipalCache } from './principal-cache';
@@ -21,6 +23,21 @@ export function tokenFrom(req: FastifyRequest, name: string): string | undefined
   return typeof value === 'string' && value.length > 0 && value.length <= MAX_TOKEN_LENGTH
     ? value
     : undefined;
+}
+
+/**
+ * Puts the token the caller is to use on the answer's header; a fresh one (rotated) renews the
+ * file manager's cookie too, so pages that only send the cookie follow the rotation (issue 31).
+ */
+function answerToken(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  area: AreaName,
+  sent: string,
+  live: string,
+): void {
+  reply.header(TokenKey[area], live);
+  if (live !== sent) setFileManagerCookie(req, reply, area, live);
 }
 
 /**
@@ -48,7 +65,7 @@ export function createAuthenticator(deps: {
     options: AuthenticateOptions | undefined,
   ): Promise<P | undefined> {
     const header = TokenKey[area];
-    const token = tokenFrom(req, header);
+    const token = options?.token ?? tokenFrom(req, header);
     if (!token) return undefined;
     if (cache.get<P>(area, token)) {
       // News of a revoke that reached this instance with this request is read first: the check
@@ -65,7 +82,7 @@ export function createAuthenticator(deps: {
     if (!auth) return undefined;
     const principal = await principalOf(auth.session.subjectId, auth.session.id);
     if (!principal) return undefined;
-    if (auth.token) reply.header(header, auth.token);
+    if (auth.token) answerToken(req, reply, area, token, auth.token);
     if (auth.freshUntil !== undefined) cache.set(area, token, principal, auth.freshUntil, mark);
     return principal;
   }

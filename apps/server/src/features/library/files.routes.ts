@@ -1,16 +1,16 @@
 import { hasRule, Limits, ok, type Envelope } from '@atrium/shared';
-import { fieldName, type Language, type MessageKey } from '@atrium/shared/messages/catalogue';
+import { fieldName } from '@atrium/shared/messages/catalogue';
 import {
   fileLibraryAddresses,
   fileManagerCalls,
   fileManagerRequest,
   fileManagerRule,
   libraries,
+  modstartOnlyActions,
   type FileManagerAction,
-  type FileManagerRequest,
 } from '@atrium/shared/contract/files';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Config } from '../../config';
 import {
   ApiError,
@@ -23,13 +23,19 @@ import {
   type MessageRef,
 } from '../../http/envelope';
 import { describeZodError } from '../../http/errors';
+import { FormBody, formValues, parseFormBody } from '../../http/form-body';
 import { checkedAnswer } from '../../http/route';
 import { xsrfEchoed } from '../../http/xsrf';
 import type { Storage } from '../../storage/index';
-import type { Owner } from './library.tables';
 import { grantCovers, parseLibrary, type UploadGrants, type UploadService } from './upload/index';
 import type { fileLibraryCallers, LibraryAuth } from './file-library-callers';
 import type { CategoriesService } from './categories.service';
+import {
+  fileManagerActions,
+  runAction,
+  successMessages,
+  type FileManagerCaller,
+} from './file-manager-actions';
 import type { FilesService } from './files.service';
 import type { TrashService } from './trash.service';
 import type { LibraryScope } from './files.repository';
@@ -38,16 +44,6 @@ import type { Thumbnails } from './thumbnails';
 import type { CategoryDeletePreview } from './category-delete-preview';
 import type { TrashLinks } from './trash-links';
 import type { TrashedFileRef } from './trashed-files';
-
-/** SPEC 7.3's notices ("Edit Success", …), in the request's language. */
-const successMessages: Partial<Record<FileManagerAction, MessageKey>> = {
-  fileEdit: 'common.editSuccess',
-  fileDelete: 'common.deleteSuccess',
-  restore: 'files.restoreSuccess',
-  purge: 'common.deleteSuccess',
-  categoryEdit: 'common.addSuccess',
-  categoryDelete: 'common.deleteSuccess',
-};
 
 function isMultipart(req: FastifyRequest): boolean {
   return /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '');
@@ -60,7 +56,7 @@ function firstIssue(error: z.ZodError, body: unknown): MessageRef {
     return {
       ...message('validation.oneOf', {
         field: fieldName('action'),
-        options: fileManagerActions.join(', '),
+        options: actionNames.join(', '),
       }),
       field: 'action',
     };
@@ -68,13 +64,17 @@ function firstIssue(error: z.ZodError, body: unknown): MessageRef {
   return describeZodError(error, body);
 }
 
-const fileManagerActions = Object.keys(fileManagerCalls).filter((action) => action !== 'chunk');
-
-interface Caller {
-  owner: Owner;
-  /** Admin rules; undefined for members, who hold every right over their own library. */
-  rules: string[] | undefined;
+/** A form's values as its action's fields take them (an unknown action: as sent). */
+function formRequest(form: FormBody): Record<string, unknown> {
+  const action = form.fields.action;
+  const call =
+    typeof action === 'string' && action !== 'chunk' && Object.hasOwn(fileManagerCalls, action)
+      ? fileManagerCalls[action as FileManagerAction]
+      : undefined;
+  return formValues(call?.request ?? z.object({}), form);
 }
+
+const actionNames = Object.keys(fileManagerCalls).filter((action) => action !== 'chunk');
 
 /** What the file-manager routes serve with (built by the files feature). */
 export interface FileManagerContext {
@@ -106,48 +106,16 @@ export async function registerFileManagerRoutes(
   const originOf = (req: FastifyRequest) =>
     deps.config.publicUrl ?? `${req.protocol}://${req.host}`;
 
-  const dispatch = async (
-    caller: Caller,
-    scope: LibraryScope,
-    body: FileManagerRequest,
-    origin: string,
-    lang: Language,
-  ): Promise<unknown> => {
-    switch (body.action) {
-      case 'config':
-        return uploads.config();
-      case 'init':
-        return uploads.init(caller.owner, scope.library, body, origin);
-      case 'save':
-        return files.save(scope, body, origin);
-      case 'category':
-        return categories.category(scope, lang);
-      case 'list':
-        return files.list(scope, body, origin);
-      case 'fileEdit':
-        return files.fileEdit(scope, body.id, body.categoryId);
-      case 'fileDelete':
-        return files.fileDelete(scope, body.id, body.confirm);
-      case 'usage':
-        return files.usage(scope, body.id);
-      case 'replace':
-        return files.replace(scope, body.id, body.path, origin);
-      case 'trash':
-        return ctx.trash.links.present(await trashBin.trash(scope, body.page, origin), origin);
-      case 'restore':
-        return trashBin.restore(scope, body.id);
-      case 'purge':
-        return trashBin.purge(scope, body.all ? 'all' : (body.id ?? []));
-      case 'categoryEdit':
-        return categories.categoryEdit(scope, body);
-      case 'categoryDelete':
-        return categories.categoryDelete(scope, body.id);
-      case 'categoryDeletePreview':
-        return ctx.categoryPreview.of(scope, body.id, lang);
-    }
-  };
+  const handlers = fileManagerActions({
+    uploads,
+    files,
+    categories,
+    trashBin,
+    trashLinks: ctx.trash.links,
+    categoryPreview: ctx.categoryPreview,
+  });
 
-  const allowed = (caller: Caller, action: FileManagerAction | 'chunk') =>
+  const allowed = (caller: FileManagerCaller, action: FileManagerAction | 'chunk') =>
     caller.rules === undefined ||
     hasRule(caller.rules, fileManagerRule(fileManagerCalls[action].permission));
 
@@ -164,7 +132,7 @@ export async function registerFileManagerRoutes(
   /** A chunk: the service reads the form and owns its sink; this adapts the answer. */
   const readChunk = async (
     req: FastifyRequest,
-    caller: Caller,
+    caller: FileManagerCaller,
     auth: LibraryAuth,
     scope: LibraryScope,
     origin: string,
@@ -184,7 +152,7 @@ export async function registerFileManagerRoutes(
 
   const handle = async (
     req: FastifyRequest<{ Params: { category: string } }>,
-    caller: Caller,
+    caller: FileManagerCaller,
   ): Promise<Envelope> => {
     const library = parseLibrary(req.params.category);
     if (!library) {
@@ -204,8 +172,14 @@ export async function registerFileManagerRoutes(
       if (!allowed(caller, 'chunk')) return noPermission();
       return readChunk(req, caller, auth, scope, origin);
     }
-    const parsed = fileManagerRequest.safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError(firstIssue(parsed.error, req.body));
+    const sent = req.body instanceof FormBody ? formRequest(req.body) : (req.body ?? {});
+    const action = (sent as { action?: unknown }).action;
+    if ((modstartOnlyActions as readonly unknown[]).includes(action)) {
+      const named = message('files.actionNotOffered', { action: String(action) });
+      throw new ApiError({ ...named, field: 'action' });
+    }
+    const parsed = fileManagerRequest.safeParse(sent);
+    if (!parsed.success) throw new ApiError(firstIssue(parsed.error, sent));
     const body = parsed.data;
     // WebUploader sends `init` (like its chunks) with its own headers alone: no XSRF echo, and
     // the token it was created with. A cross-site page can set neither header (DESIGN 4).
@@ -214,25 +188,36 @@ export async function registerFileManagerRoutes(
         ? { library, md5: body.md5.toLowerCase(), size: body.size, name: body.name }
         : undefined;
     if (auth.grant && !grantCovers(auth.grant, file)) return notLoggedIn();
-    if (!file && !xsrfEchoed(req)) return refusal(message('http.xsrfMismatch'));
+    // A cookie counts only with its same-origin proof, which stands for the echo (README).
+    if (!file && auth.via === 'header' && !xsrfEchoed(req)) {
+      return refusal(message('http.xsrfMismatch'));
+    }
     if (!allowed(caller, body.action)) return noPermission();
-    const data = await dispatch(caller, scope, body, origin, req.lang);
+    const data = await runAction(handlers, body.action, {
+      body,
+      caller,
+      scope,
+      origin,
+      lang: req.lang,
+    });
     if (file) {
       await grants.note(auth.token, auth.sessionId, file);
       await grants.dropStale(auth.sessionId);
     }
     const notice = successMessages[body.action];
-    return answer(
-      req,
-      body.action,
-      notice ? okSaying(data ?? null, refOf(notice)) : ok(data ?? null),
-    );
+    return answer(req, body.action, notice ? okSaying(data, refOf(notice)) : ok(data));
   };
 
   await app.register(async (scoped) => {
     // A chunk's body is left unread here: readChunkForm reads the raw request once, and the
     // request keeps no body object (the audit log records the JSON `save`, not the bytes).
     scoped.addContentTypeParser('multipart/form-data', (_req, _payload, done) => done(null));
+    // ModStart's jQuery posts forms (issue 31): kept as strings until the action is known.
+    scoped.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_req, text, done) => done(null, parseFormBody(String(text))),
+    );
 
     // The caller is resolved before the body is read, so an anonymous caller learns nothing
     // from validation and a refused upload is not received at all.

@@ -14,6 +14,7 @@ import { Thumbnails } from './thumbnails';
 import { CategoryDeletePreview } from './category-delete-preview';
 import { TrashLinks } from './trash-links';
 import { trashedFile } from './trashed-files';
+import { siteOriginOf } from '../../http/session-cookie';
 
 function storageOptions(config: Config): StorageOptions {
   const storage = config.storage;
@@ -78,7 +79,9 @@ export async function registerLibraryFeature(
     );
   const thumbnails = new Thumbnails(storage);
   const grants = new UploadGrants(deps.db, now);
-  const callers = fileLibraryCallers(app, grants);
+  const callers = fileLibraryCallers(app, grants, (req) =>
+    siteOriginOf(deps.config.publicUrl, req),
+  );
 
   const stopSweeper =
     (deps.sweepIntervalMs ?? 3_600_000) > 0

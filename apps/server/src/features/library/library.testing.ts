@@ -111,12 +111,21 @@ export class FileClient {
     };
   }
 
-  async call<T = unknown>(body: Record<string, unknown>): Promise<Envelope<T>> {
+  call<T = unknown>(body: Record<string, unknown>): Promise<Envelope<T>> {
+    return this.send<T>('application/json', JSON.stringify(body));
+  }
+
+  /** A call as a form body, the way ModStart's jQuery posts it (`id[]=1&id[]=2` for a list). */
+  callForm<T = unknown>(form: string): Promise<Envelope<T>> {
+    return this.send<T>('application/x-www-form-urlencoded; charset=UTF-8', form);
+  }
+
+  private async send<T>(contentType: string, payload: string): Promise<Envelope<T>> {
     const res = await this.t.app.inject({
       method: 'POST',
       url: this.url,
-      headers: { 'content-type': 'application/json', ...this.headers() },
-      payload: JSON.stringify(body),
+      headers: { 'content-type': contentType, ...this.headers() },
+      payload,
     });
     return res.json<Envelope<T>>();
   }
