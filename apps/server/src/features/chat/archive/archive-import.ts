@@ -242,6 +242,10 @@ export class ArchiveImport {
     let count = 0;
     let at = 0;
     let next = 0;
+    // Whether file.conversations[at]'s row is written: a transaction can end (its time is up)
+    // right after that row and before its first message, so `next === 0` alone would write the
+    // conversation twice (as the thread's writer knows too).
+    let opened = false;
     let idOf = new Map<number, number>();
     try {
       while (at < file.conversations.length) {
@@ -254,13 +258,14 @@ export class ArchiveImport {
             if (!exported) break;
             // The same rows, as the same SQL, as the thread writes on SQLite (import-rows.mjs).
             const c = prepare(stored, exported);
-            if (next === 0) {
+            if (!opened) {
               written.push(
                 await insertRow(trx, 'chat_conversations', conversationColumns, [
                   ...conversationValues(c, member.id),
                 ]),
               );
               idOf = new Map();
+              opened = true;
             }
             const conversationId = written.at(-1) ?? 0;
             for (; next < c.messages.length && hasRoom(); next++, rows++) {
@@ -291,6 +296,7 @@ export class ArchiveImport {
             created.push({ id: conversationId, roomId: c.roomId, title: exported.title });
             at += 1;
             next = 0;
+            opened = false;
           }
           await job.record(written, trx);
         });

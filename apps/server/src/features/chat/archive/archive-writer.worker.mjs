@@ -63,6 +63,9 @@ async function writeBatch(batch) {
   let count = 0;
   let at = 0;
   let next = 0;
+  // Whether batch[at]'s row is written: a transaction can end (its time is up) right after that
+  // row and before its first message, so `next === 0` alone would insert the conversation twice.
+  let opened = false;
   let idOf = new Map();
   const step = db.transaction(() => {
     const started = performance.now();
@@ -70,11 +73,12 @@ async function writeBatch(batch) {
     const hasRoom = () => rows < options.txRows && performance.now() - started < options.txMs;
     while (at < batch.length && hasRoom()) {
       const c = /** @type {Conversation} */ (batch[at]);
-      if (next === 0) {
+      if (!opened) {
         const { lastInsertRowid } = insertConversation.run(conversationValues(c, options.memberId));
         ids.push(Number(lastInsertRowid));
         written.push(Number(lastInsertRowid));
         idOf = new Map();
+        opened = true;
         rows++;
       }
       const conversationId = /** @type {number} */ (ids.at(-1));
@@ -91,6 +95,7 @@ async function writeBatch(batch) {
       if (c.leafId !== null) setLeaf.run(idOf.get(c.leafId) ?? null, conversationId);
       at++;
       next = 0;
+      opened = false;
     }
     record.run(JSON.stringify(written), options.memberId, options.instanceId);
   });
