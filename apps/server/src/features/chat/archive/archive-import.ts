@@ -28,6 +28,7 @@ import {
   messageColumns,
   messageValues,
 } from './import-rows.mjs';
+import { ImportCursor } from './import-cursor.mjs';
 
 const atFile = (ref: MessageRef): MessageRef => ({ ...ref, field: 'file' });
 const atRoom = (ref: MessageRef): MessageRef => ({ ...ref, field: 'roomId' });
@@ -240,37 +241,31 @@ export class ArchiveImport {
     const written: number[] = [];
     const stored = { roomOf, kept, streamingError: Messages.streamingAnswer };
     let count = 0;
-    let at = 0;
-    let next = 0;
-    // Whether file.conversations[at]'s row is written: a transaction can end (its time is up)
-    // right after that row and before its first message, so `next === 0` alone would write the
-    // conversation twice (as the thread's writer knows too).
-    let opened = false;
+    // Where the writing stands across transactions (import-cursor.mjs, as the thread's).
+    const cursor = new ImportCursor(file.conversations);
     let idOf = new Map<number, number>();
     try {
-      while (at < file.conversations.length) {
+      while (!cursor.done) {
         await this.deps.db.transaction().execute(async (trx) => {
           const started = performance.now();
           let rows = 0;
           const hasRoom = () => rows < BATCH_ROWS && performance.now() - started < SLICE_MS;
-          while (at < file.conversations.length && hasRoom()) {
-            const exported = file.conversations[at];
+          while (!cursor.done && hasRoom()) {
+            const exported = cursor.current;
             if (!exported) break;
             // The same rows, as the same SQL, as the thread writes on SQLite (import-rows.mjs).
             const c = prepare(stored, exported);
-            if (!opened) {
+            if (cursor.needsRow) {
               written.push(
                 await insertRow(trx, 'chat_conversations', conversationColumns, [
                   ...conversationValues(c, member.id),
                 ]),
               );
               idOf = new Map();
-              opened = true;
+              cursor.rowWritten();
             }
             const conversationId = written.at(-1) ?? 0;
-            for (; next < c.messages.length && hasRoom(); next++, rows++) {
-              const m = c.messages[next];
-              if (!m) break;
+            for (let m = c.messages[cursor.next]; m && hasRoom(); m = c.messages[cursor.next]) {
               const parentId = m.parentId === null ? null : (idOf.get(m.parentId) ?? null);
               const id = await insertRow(
                 trx,
@@ -288,15 +283,15 @@ export class ArchiveImport {
                 );
               }
               count += 1;
+              rows += 1;
+              cursor.messageWritten();
             }
-            if (next < c.messages.length) break;
+            if (cursor.next < c.messages.length) break;
             if (c.leafId !== null)
               await sql`update chat_conversations set leaf_id = ${idOf.get(c.leafId) ?? null}
                 where id = ${conversationId}`.execute(trx);
             created.push({ id: conversationId, roomId: c.roomId, title: exported.title });
-            at += 1;
-            next = 0;
-            opened = false;
+            cursor.conversationWritten();
           }
           await job.record(written, trx);
         });

@@ -17,6 +17,7 @@ import {
   messageColumns,
   messageValues,
 } from './import-rows.mjs';
+import { ImportCursor } from './import-cursor.mjs';
 
 const port = parentPort;
 if (!port) throw new Error('archive-writer.worker.mjs runs as a worker thread');
@@ -61,45 +62,40 @@ async function writeBatch(batch) {
   const ids = /** @type {number[]} */ ([]);
   const holds = /** @type {[number, string][]} */ ([]);
   let count = 0;
-  let at = 0;
-  let next = 0;
-  // Whether batch[at]'s row is written: a transaction can end (its time is up) right after that
-  // row and before its first message, so `next === 0` alone would insert the conversation twice.
-  let opened = false;
+  const cursor = new ImportCursor(batch);
   let idOf = new Map();
   const step = db.transaction(() => {
     const started = performance.now();
     let rows = 0;
     const hasRoom = () => rows < options.txRows && performance.now() - started < options.txMs;
-    while (at < batch.length && hasRoom()) {
-      const c = /** @type {Conversation} */ (batch[at]);
-      if (!opened) {
+    while (!cursor.done && hasRoom()) {
+      const c = /** @type {Conversation} */ (cursor.current);
+      if (cursor.needsRow) {
         const { lastInsertRowid } = insertConversation.run(conversationValues(c, options.memberId));
         ids.push(Number(lastInsertRowid));
         written.push(Number(lastInsertRowid));
         idOf = new Map();
-        opened = true;
+        cursor.rowWritten();
         rows++;
       }
       const conversationId = /** @type {number} */ (ids.at(-1));
-      for (; next < c.messages.length && hasRoom(); next++, rows++) {
-        const m = /** @type {Row} */ (c.messages[next]);
+      for (let m = cursor.message; m && hasRoom(); m = cursor.message) {
         const parentId = m.parentId === null ? null : (idOf.get(m.parentId) ?? null);
         const { lastInsertRowid } = insertMessage.run(messageValues(conversationId, parentId, m));
         const id = Number(lastInsertRowid);
         idOf.set(m.id, id);
         if (m.holds) holds.push([id, m.images]);
+        cursor.messageWritten();
+        rows++;
         count++;
       }
-      if (next < c.messages.length) break;
+      if (cursor.message) break;
       if (c.leafId !== null) setLeaf.run(idOf.get(c.leafId) ?? null, conversationId);
-      at++;
-      next = 0;
-      opened = false;
+      cursor.conversationWritten();
     }
     record.run(JSON.stringify(written), options.memberId, options.instanceId);
   });
-  while (at < batch.length) {
+  while (!cursor.done) {
     // Immediate: the write lock is taken (or waited for) at the start, never mid-way.
     step.immediate();
     if (options.pauseMs > 0) await sleep(options.pauseMs);
