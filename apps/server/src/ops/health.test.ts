@@ -144,7 +144,9 @@ describe.skipIf(!hasRedisServer)('readiness with Redis configured', () => {
     expect(status).toBe(200);
     expect(Object.keys(report.checks).sort()).toEqual(['database', 'redis', 'storage']);
     expect(report.checks.redis?.ok).toBe(true);
-    expect(await redisGauges()).toEqual({ bus: '1', dependency: '1' });
+    // The bus's own connection comes up beside the app's start (readiness pings the dependency's
+    // connection): its gauge turns 1 once it has.
+    await expect.poll(redisGauges, { timeout: 5_000 }).toEqual({ bus: '1', dependency: '1' });
   });
 
   it('answers 503 naming redis within its timeout when Redis goes silent (a blackholed host)', async () => {
