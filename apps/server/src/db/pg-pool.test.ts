@@ -137,11 +137,15 @@ describe.runIf(url)('the PostgreSQL pool when the database blinks', () => {
 
   it('closing the pool waits for a connection still in use no longer than the connect bound', async () => {
     let release = () => undefined as void;
+    let inUse = () => undefined as void;
+    const acquired = new Promise<void>((resolve) => (inUse = resolve));
     const held = db.connection().execute(async (connection) => {
       await sql`select 1`.execute(connection);
+      inUse();
       await new Promise<void>((resolve) => (release = resolve));
     });
-    await sleep(50);
+    // The pool is closed once the connection is in use (a fixed pause raced a slow acquire).
+    await acquired;
     const began = Date.now();
     await db.destroy();
     expect(Date.now() - began).toBeLessThan(1000);
