@@ -165,6 +165,10 @@ export async function onRedis<T>(
  * at once too when the polite QUIT gets no answer (a silent host): a shutdown never hangs on it.
  */
 export async function closeRedis(client: Redis): Promise<void> {
+  // Closed is no longer this instance's, whatever ioredis says next: a connection closed while it
+  // waits to reconnect stays 'reconnecting' and never emits 'end' (its socket is already gone),
+  // so the list of connections (readiness, the role's gauge) would keep a dead one for good.
+  connections.delete(client);
   if (client.status !== 'ready') {
     client.disconnect();
     return;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outageOf, UnavailableError } from '../http/unavailable';
 import { startFaultProxy, type FaultProxy } from '../testing/fault-proxy';
 import { startPrivateRedis, type PrivateRedis } from '../testing/private-services';
-import type { RedisLog } from './connection';
+import { redisConnections, type RedisLog } from './connection';
 import { createRedisBus } from './redis';
 import type { Bus } from './types';
 
@@ -169,6 +169,24 @@ describe.runIf(process.env.TEST_REDIS_URL)('the Redis bus when Redis goes away',
       const started = performance.now();
       await bus.close();
       expect(performance.now() - started).toBeLessThan(3_000);
+    } finally {
+      proxy.heal();
+    }
+  });
+
+  it('forgets a connection closed while it waits to reconnect (ioredis never ends it), so its role reads up again', async () => {
+    const buses = () => redisConnections().filter((c) => c.role === 'bus');
+    const others = buses().length;
+    const bus = createRedisBus(`redis://${proxy.address}`, prefix, { log: captureLog().log });
+    await bus.set('k', 'v');
+    expect(buses()).toHaveLength(others + 1);
+    proxy.refuse();
+    proxy.reset();
+    try {
+      await until(() => buses().some((c) => c.status === 'reconnecting'), 5_000);
+      await bus.close();
+      // Before the fix it stayed listed, 'reconnecting', for the life of the process.
+      expect(buses()).toHaveLength(others);
     } finally {
       proxy.heal();
     }
