@@ -86,7 +86,8 @@ export function chunkIndex(request: Request): number | undefined {
 
 /** The action of a file library request, sent as JSON or (ModStart's jQuery) as a form. */
 export function actionOf(request: Request): string | undefined {
-  if (request.method() !== 'POST' || !request.url().includes('/data/file_manager/'))
+  // Both areas: /admin/data/file_manager/… and /member_data/file_manager/….
+  if (request.method() !== 'POST' || !request.url().includes('data/file_manager/'))
     return undefined;
   const type = request.headers()['content-type'] ?? '';
   if (type.startsWith('application/x-www-form-urlencoded')) {
