@@ -6,7 +6,6 @@ import {
   fileManagerRequest,
   fileManagerRule,
   libraries,
-  modstartOnlyActions,
   type FileManagerAction,
 } from '@atrium/shared/contract/files';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -25,6 +24,7 @@ import {
 import { describeZodError } from '../../http/errors';
 import { FormBody, formValues, parseFormBody } from '../../http/form-body';
 import { checkedAnswer } from '../../http/route';
+import { refuseActionNotOffered } from './actions-not-offered';
 import { xsrfEchoed } from '../../http/xsrf';
 import type { Storage } from '../../storage/index';
 import { grantCovers, parseLibrary, type UploadGrants, type UploadService } from './upload/index';
@@ -168,16 +168,15 @@ export async function registerFileManagerRoutes(
     const origin = originOf(req);
     const auth = callers.of(req);
     if (!auth) return notLoggedIn();
+    const queried = (req.query as { action?: unknown } | undefined)?.action;
     if (isMultipart(req)) {
+      refuseActionNotOffered(queried);
       if (!allowed(caller, 'chunk')) return noPermission();
       return readChunk(req, caller, auth, scope, origin);
     }
     const sent = req.body instanceof FormBody ? formRequest(req.body) : (req.body ?? {});
     const action = (sent as { action?: unknown }).action;
-    if ((modstartOnlyActions as readonly unknown[]).includes(action)) {
-      const named = message('files.actionNotOffered', { action: String(action) });
-      throw new ApiError({ ...named, field: 'action' });
-    }
+    refuseActionNotOffered(action, queried);
     const parsed = fileManagerRequest.safeParse(sent);
     if (!parsed.success) throw new ApiError(firstIssue(parsed.error, sent));
     const body = parsed.data;

@@ -7,7 +7,7 @@ import {
 } from '@atrium/shared/contract/files';
 import { describe, expect, it } from 'vitest';
 import { authHeaders, type TestApp, useTestApp } from '../../testing/test-app';
-import { FileClient, textFile, useUploadConfig } from './library.testing';
+import { FileClient, multipartBody, textFile, useUploadConfig } from './library.testing';
 
 /** ModStart's jQuery calls post `application/x-www-form-urlencoded` bodies (issue 31 point 1). */
 describe('form bodies on the file manager', () => {
@@ -92,6 +92,41 @@ describe('form bodies on the file manager', () => {
       const zh = await new FileClient(t, c.as, 'image').call({ action });
       expect(zh.msg).toBe(`文件管理不提供“${action}”操作：请先分片上传，再保存到文件库`);
     }
+  });
+
+  it('refuses them by name when they come as a multipart upload or in the query, and files nothing', async () => {
+    const c = await client('member');
+    const file = { name: 'direct.txt', data: textFile(300) };
+    const refused = {
+      code: Code.Failure,
+      data: { error: 'files.actionNotOffered', field: 'action' },
+    };
+    // ModStart's editor posts the whole file at once, its action a field of the form.
+    const direct = await c.sendChunk(file, 0, {
+      fields: { action: 'uploadDirect', chunks: '1' },
+    });
+    expect(direct.json).toMatchObject({ ...refused, data: { params: { action: 'uploadDirect' } } });
+    // ModStart reads its input from the query too.
+    const { payload, contentType } = multipartBody({ name: 'direct.txt' }, file.data);
+    const queried = await t.app.inject({
+      method: 'POST',
+      url: `${c.url}?action=uploadDirectRaw`,
+      headers: { ...authHeaders('member', c.as.token), 'content-type': contentType },
+      payload,
+    });
+    expect(queried.json()).toMatchObject({
+      ...refused,
+      data: { params: { action: 'uploadDirectRaw' } },
+    });
+    const asJson = await t.app.inject({
+      method: 'POST',
+      url: `${c.url}?action=saveRaw`,
+      headers: { ...authHeaders('member', c.as.token), 'content-type': 'application/json' },
+      payload: JSON.stringify({ action: 'list' }),
+    });
+    expect(asJson.json()).toMatchObject({ ...refused, data: { params: { action: 'saveRaw' } } });
+    const list = await c.call<ListResponse>({ action: 'list' });
+    expect(list.data.total).toBe(0);
   });
 
   it('stays refused on every other route', async () => {

@@ -38,6 +38,7 @@ import {
   type SettingsReader,
 } from './upload-rules';
 import { UploadSweeper, type SweepResult } from './upload-sweeper';
+import { notOffered, refuseActionNotOffered } from '../actions-not-offered';
 
 export { thumbWidth } from './blob-store';
 export { orphanGraceMs, uploadTtlMs, type SweepResult } from './upload-sweeper';
@@ -287,6 +288,7 @@ export class UploadService {
         { fileSize: chunkSize + oneByteOver, fields: 20, fieldSize: 4096 },
         {
           open: async (fields) => {
+            if (notOffered(fields.action)) return undefined;
             const early = chunkFields.safeParse(fields);
             if (!early.success || !covered(early.data)) return undefined;
             return this.openChunkSink(owner, library, early.data);
@@ -302,6 +304,7 @@ export class UploadService {
       );
     }
     try {
+      refuseActionNotOffered(form.fields.action);
       const parsed = chunkFields.safeParse(form.fields);
       if (!form.file || !parsed.success) {
         form.release();
