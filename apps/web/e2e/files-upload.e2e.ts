@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { snap } from './snap';
+import { SHOTS, snap } from './snap';
 import { actionOf, chunkIndex, signInAdmin, writeTextFile } from './files-support';
 
 const MiB = 1024 * 1024;
@@ -127,7 +127,7 @@ test('a batch folds into one line, a mismatched file stops after one chunk, inte
   page,
   atrium,
 }, testInfo) => {
-  test.setTimeout(240_000);
+  test.setTimeout(120_000);
   const words = {
     'zh-CN': {
       summary: /^上传中 \d+\/18 · \d+%$/,
@@ -167,78 +167,89 @@ test('a batch folds into one line, a mismatched file stops after one chunk, inte
 
   await signInAdmin(page, atrium, '/data/file_manager?library=file');
   const input = page.locator('.atrium-upload input[type="file"]');
-  for (const lang of ['zh-CN', 'en'] as const) {
+  // Each language at one width (zh-CN at 1280, en at 375: both widths, both languages' texts);
+  // with SCREENSHOTS=1, both languages at both widths, to be looked at.
+  const views = SHOTS
+    ? ([
+        ['zh-CN', 1280],
+        ['zh-CN', 375],
+        ['en', 1280],
+        ['en', 375],
+      ] as const)
+    : ([
+        ['zh-CN', 1280],
+        ['en', 375],
+      ] as const);
+  for (const [lang, width] of views) {
     await page.evaluate((value) => localStorage.setItem('atrium.lang', value), lang);
-    for (const width of [1280, 375]) {
-      await page.setViewportSize({ width, height: width > 800 ? 800 : 812 });
-      await page.reload();
-      const w = words[lang];
-      const grid = page.locator('.atrium-fp-grid');
-      await expect(grid).toBeVisible();
-      const gridTop = (await grid.boundingBox())?.y ?? 0;
+    await page.setViewportSize({ width, height: width > 800 ? 800 : 812 });
+    await page.reload();
+    const w = words[lang];
+    const grid = page.locator('.atrium-fp-grid');
+    await expect(grid).toBeVisible();
+    const gridTop = (await grid.boundingBox())?.y ?? 0;
 
-      // 18 files: one line sums them up; the grid moves down by that line alone.
-      const batch = Array.from({ length: 18 }, (_, i) => ({
-        name: `batch-${lang}-${width}-${String(i + 1).padStart(2, '0')}.txt`,
-        mimeType: 'text/plain',
-        buffer: Buffer.from(`file ${i} of ${lang} at ${width}\n`.repeat(20 + i)),
-      }));
-      holding = true;
-      await input.setInputFiles(batch);
-      const summary = page.getByRole('button', { name: w.summary });
-      await expect(summary).toBeVisible();
-      await expect(summary).toHaveAttribute('aria-expanded', 'false');
-      const moved = ((await grid.boundingBox())?.y ?? 0) - gridTop;
-      expect(moved).toBeLessThanOrEqual(48);
-      await shoot(page, `queue-${lang}-${width}`);
-      // Opened by keyboard: the rows scroll in a box of their own.
-      await summary.focus();
-      await page.keyboard.press('Enter');
-      const rows = page.locator('.atrium-upload-queue');
-      await expect(rows).toBeVisible();
-      expect((await rows.boundingBox())?.height ?? 0).toBeLessThanOrEqual(220);
-      await shoot(page, `queue-open-${lang}-${width}`);
-      await page.keyboard.press('Enter');
-      await expect(rows).toBeHidden();
-      holding = false;
-      await expect(page.getByRole('button', { name: w.finished })).toBeVisible({ timeout: 60_000 });
+    // 18 files: one line sums them up; the grid moves down by that line alone.
+    const batch = Array.from({ length: 18 }, (_, i) => ({
+      name: `batch-${lang}-${width}-${String(i + 1).padStart(2, '0')}.txt`,
+      mimeType: 'text/plain',
+      buffer: Buffer.from(`file ${i} of ${lang} at ${width}\n`.repeat(20 + i)),
+    }));
+    holding = true;
+    await input.setInputFiles(batch);
+    const summary = page.getByRole('button', { name: w.summary });
+    await expect(summary).toBeVisible();
+    await expect(summary).toHaveAttribute('aria-expanded', 'false');
+    const moved = ((await grid.boundingBox())?.y ?? 0) - gridTop;
+    expect(moved).toBeLessThanOrEqual(48);
+    await shoot(page, `queue-${lang}-${width}`);
+    // Opened by keyboard: the rows scroll in a box of their own.
+    await summary.focus();
+    await page.keyboard.press('Enter');
+    const rows = page.locator('.atrium-upload-queue');
+    await expect(rows).toBeVisible();
+    expect((await rows.boundingBox())?.height ?? 0).toBeLessThanOrEqual(220);
+    await shoot(page, `queue-open-${lang}-${width}`);
+    await page.keyboard.press('Enter');
+    await expect(rows).toBeHidden();
+    holding = false;
+    await expect(page.getByRole('button', { name: w.finished })).toBeVisible({ timeout: 60_000 });
 
-      // 11 MB of text named .pdf: refused on its first chunk, for good.
-      sent.length = 0;
-      await input.setInputFiles(fake);
-      const status = page.locator(
-        '.atrium-upload-queue li[data-phase="error"] .atrium-upload-status',
-      );
-      // Folded or not, a failed file keeps its row in view.
-      await expect(status).toBeVisible();
-      await expect(status).toHaveText(w.mismatch);
-      await expect(status.getByRole('button', { name: w.retry })).toHaveCount(0);
-      expect(sent).toEqual(['fake.pdf#0']);
-      await shoot(page, `mismatch-${lang}-${width}`);
+    // 11 MB of text named .pdf: refused on its first chunk, for good.
+    sent.length = 0;
+    await input.setInputFiles(fake);
+    const status = page.locator(
+      '.atrium-upload-queue li[data-phase="error"] .atrium-upload-status',
+    );
+    // Folded or not, a failed file keeps its row in view.
+    await expect(status).toBeVisible();
+    await expect(status).toHaveText(w.mismatch);
+    await expect(status.getByRole('button', { name: w.retry })).toHaveCount(0);
+    expect(sent).toEqual(['fake.pdf#0']);
+    await shoot(page, `mismatch-${lang}-${width}`);
 
-      // Two uploads another page left unfinished (as a reload leaves them) are listed by name.
-      await page.evaluate(() => {
-        const left = (name: string, lastModified: number) => ({
-          name,
-          size: 4096,
-          lastModified,
-          category: 'file',
-          url: '/admin/data/file_manager',
-          page: 'reloaded',
-        });
-        localStorage.setItem(
-          'atrium.uploads.unfinished',
-          JSON.stringify([left('draft-one.txt', 1), left('draft-two.txt', 2)]),
-        );
+    // Two uploads another page left unfinished (as a reload leaves them) are listed by name.
+    await page.evaluate(() => {
+      const left = (name: string, lastModified: number) => ({
+        name,
+        size: 4096,
+        lastModified,
+        category: 'file',
+        url: '/admin/data/file_manager',
+        page: 'reloaded',
       });
-      await page.reload();
-      const notice = page.locator('.atrium-upload-interrupted');
-      await expect(notice).toContainText(w.interrupted);
-      await expect(notice.getByRole('listitem')).toHaveText(['draft-one.txt', 'draft-two.txt']);
-      await shoot(page, `interrupted-${lang}-${width}`);
-      await notice.getByRole('button', { name: w.dismiss }).click();
-      await expect(notice).toHaveCount(0);
-    }
+      localStorage.setItem(
+        'atrium.uploads.unfinished',
+        JSON.stringify([left('draft-one.txt', 1), left('draft-two.txt', 2)]),
+      );
+    });
+    await page.reload();
+    const notice = page.locator('.atrium-upload-interrupted');
+    await expect(notice).toContainText(w.interrupted);
+    await expect(notice.getByRole('listitem')).toHaveText(['draft-one.txt', 'draft-two.txt']);
+    await shoot(page, `interrupted-${lang}-${width}`);
+    await notice.getByRole('button', { name: w.dismiss }).click();
+    await expect(notice).toHaveCount(0);
   }
 });
 
