@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 
 // Never let Playwright fetch a browser: the tests drive Debian's Chromium.
@@ -10,7 +11,10 @@ export default defineConfig({
   // worker while the other idles. Each test seeds what it needs (the worker's server is shared
   // with whatever ran before on it).
   fullyParallel: true,
-  workers: 2,
+  // One more worker than cores: the tests mostly wait (on the server, the fake provider, the
+  // page's timers), so a third one fills the cores' idle time. On 2 cores, 28 chat, files, picker
+  // and one-voice tests: 315 s with 3 workers against 375 s with 2, the same CPU time.
+  workers: availableParallelism() + 1,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
