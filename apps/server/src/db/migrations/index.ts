@@ -25,6 +25,7 @@ import * as chatBudgets from './2026_11_30_4000_chat_budgets';
 import * as chatBounds from './2026_12_01_1000_chat_bounds';
 import * as memberLanguage from './2026_12_03_1000_member_language';
 import * as chatMessageKeys from './2026_12_03_2000_chat_message_keys';
+import * as libraryGeneration from './2026_12_04_1000_library_generation';
 
 /**
  * Every migration, imported statically so the esbuild bundle carries them (no file scanning).
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_1000_chat_bounds': chatBounds,
   '2026_12_03_1000_member_language': memberLanguage,
   '2026_12_03_2000_chat_message_keys': chatMessageKeys,
+  '2026_12_04_1000_library_generation': libraryGeneration,
 };

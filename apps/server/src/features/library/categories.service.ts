@@ -8,6 +8,7 @@ import { render, type Language } from '@atrium/shared/messages/catalogue';
 import { ApiError, message } from '../../http/envelope';
 import { CategoriesRepository } from './categories.repository';
 import { FilesRepository, type LibraryScope } from './files.repository';
+import { LibraryAnswers, libraryKey } from './library-answers';
 import type { CategoryRow, FilesDb } from './library.tables';
 import { about, libraryName } from './upload/index';
 
@@ -36,10 +37,21 @@ export class CategoriesService {
   constructor(
     private readonly db: FilesDb,
     private readonly clock: () => number = Date.now,
+    private readonly answers = new LibraryAnswers(),
   ) {}
 
-  /** The category tree; the root is named in `lang`, the language of the request (issue 27). */
+  /**
+   * The category tree; the root is named in `lang`, the language of the request (issue 27). Kept
+   * in memory while the library's generation is unchanged (issue 32, LibraryAnswers).
+   */
   async category(scope: LibraryScope, lang: Language): Promise<CategoryResponse> {
+    const { generation } = await new FilesRepository(this.db).libraryCounts(scope);
+    return this.answers.get(libraryKey(scope), generation, `tree:${lang}`, () =>
+      this.tree(scope, lang),
+    );
+  }
+
+  private async tree(scope: LibraryScope, lang: Language): Promise<CategoryResponse> {
     const rows = await new CategoriesRepository(this.db).listCategories(scope);
     const rootName = render(lang, libraryName(scope.library));
     const root: CategoryNode = {

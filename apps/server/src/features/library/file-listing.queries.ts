@@ -108,7 +108,7 @@ export const listing = {
   libraryCount: prepare((db: FilesDb, type: OwnerType, owner: number, library: Library) =>
     db
       .selectFrom('fileLibraryStats')
-      .select(['fileCount', 'unusedCount'])
+      .select(['fileCount', 'unusedCount', 'generation'])
       .where('ownerType', '=', type)
       .where('ownerId', '=', owner)
       .where('library', '=', library),

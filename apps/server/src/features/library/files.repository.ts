@@ -18,6 +18,13 @@ import {
   type FtsTables,
 } from './file-listing.queries';
 
+/** A library's counters (libraryCounts). */
+export interface LibraryCounts {
+  files: number;
+  unused: number;
+  generation: number | undefined;
+}
+
 export interface LibraryScope {
   owner: Owner;
   library: Library;
@@ -92,15 +99,23 @@ export class FilesRepository {
     return (await this.libraryCounts(scope)).files;
   }
 
-  /** Files in the library, and how many of them nothing uses. */
-  async libraryCounts(scope: LibraryScope): Promise<{ files: number; unused: number }> {
+  /**
+   * Files in the library, how many of them nothing uses, and the library's generation (what
+   * answers kept in memory are tagged with; undefined while the library has no counts row).
+   */
+  async libraryCounts(scope: LibraryScope): Promise<LibraryCounts> {
     const row = await listing.libraryCount.executeTakeFirst(
       this.db,
       scope.owner.type,
       scope.owner.id,
       scope.library,
     );
-    return { files: row?.fileCount ?? 0, unused: row?.unusedCount ?? 0 };
+    return {
+      files: row?.fileCount ?? 0,
+      unused: row?.unusedCount ?? 0,
+      // bigint: a string on PostgreSQL.
+      generation: row ? Number(row.generation) : undefined,
+    };
   }
 
   /** Newest first among the library's unused files. */

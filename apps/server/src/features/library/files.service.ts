@@ -1,7 +1,4 @@
 import {
-  fileListPageSize,
-  listCountPagesAhead,
-  unusedCountPagesAhead,
   type FileRecord,
   type FileUse,
   type ListRequest,
@@ -19,13 +16,9 @@ import { FileRefs, type UsageRow } from './file-refs';
 import { twinOf } from './file-twins';
 import { toRecord } from './file-row';
 import { describeUsage, labelUsage } from './file-usage';
-import {
-  FilesRepository,
-  type FileFilter,
-  type FileSort,
-  type LibraryScope,
-  type SubtreeScope,
-} from './files.repository';
+import { FileList } from './file-list';
+import { FilesRepository, type LibraryScope } from './files.repository';
+import { LibraryAnswers } from './library-answers';
 import type { FileRow, FilesDb } from './library.tables';
 import { TrashRepository } from './trash.repository';
 import {
@@ -36,27 +29,23 @@ import {
   type UploadService,
 } from './upload/index';
 
-/** The order a `list` asks for: newest first unless it names another (name: A to Z first). */
-function listSort(request: ListRequest): FileSort {
-  const key = request.sort ?? 'date';
-  return { key, desc: request.order ? request.order === 'desc' : key !== 'name' };
-}
-
 /**
  * The files of one owner's library: listing, filing uploads, moves, deletes to the trash,
  * replacing content and where each is used (SPEC 7.3, DESIGN 6).
  */
 export class FilesService {
   private readonly repo: FilesRepository;
-  private readonly cats: CategoriesRepository;
+
+  private readonly listing: FileList;
 
   constructor(
     private readonly db: FilesDb,
     private readonly uploads: UploadService,
     private readonly clock: () => number = Date.now,
+    answers = new LibraryAnswers(),
   ) {
     this.repo = new FilesRepository(db);
-    this.cats = new CategoriesRepository(db);
+    this.listing = new FileList(db, answers, (scope, rows) => this.placesOf(scope, rows));
   }
 
   /** Whether name search has its trigram index (PostgreSQL without pg_trgm has none). */
@@ -69,110 +58,9 @@ export class FilesService {
     return this.repo.ownsPath(scope, path);
   }
 
-  async list(scope: LibraryScope, request: ListRequest, origin: string): Promise<ListResponse> {
-    const pageSize = fileListPageSize;
-    const offset = (request.page - 1) * pageSize;
-    const category = await ownCategory(this.cats, scope, request.categoryId, 'categoryId');
-    const filter: FileFilter = {
-      keywords: request.keywords ? request.keywords : undefined,
-      types: request.types,
-      from: request.from,
-      to: request.to,
-    };
-    const narrowed =
-      filter.keywords !== undefined ||
-      filter.types !== undefined ||
-      filter.from !== undefined ||
-      filter.to !== undefined;
-    const sort = listSort(request);
-    const newestFirst = sort.key === 'date' && sort.desc;
-    let rows: FileRow[];
-    let total: number;
-    let capped = false;
-    if (narrowed || (request.unused && category)) {
-      // Matches are counted only some pages ahead: a search never counts a million rows.
-      const ahead = narrowed ? listCountPagesAhead : unusedCountPagesAhead;
-      const countUpTo = offset + pageSize * ahead + 1;
-      const subtree = category
-        ? await this.subtreeScope(scope, category.path, countUpTo)
-        : undefined;
-      const found = await this.repo.find(
-        scope,
-        { ...filter, unused: request.unused },
-        sort,
-        subtree,
-        { offset, limit: pageSize, countUpTo },
-      );
-      rows = found.rows;
-      const matched = found.matched ?? 0;
-      capped = matched >= countUpTo;
-      total = capped ? countUpTo - 1 : matched;
-    } else if (!category && !newestFirst) {
-      const counts = await this.repo.libraryCounts(scope);
-      total = request.unused ? counts.unused : counts.files;
-      rows =
-        offset < total
-          ? (
-              await this.repo.find(scope, { unused: request.unused }, sort, undefined, {
-                offset,
-                limit: pageSize,
-              })
-            ).rows
-          : [];
-    } else if (request.unused) {
-      total = (await this.repo.libraryCounts(scope)).unused;
-      rows = offset < total ? await this.repo.pageUnused(scope, offset, pageSize) : [];
-    } else if (!category) {
-      total = await this.repo.libraryCount(scope);
-      rows = offset < total ? await this.repo.pageAll(scope, offset, pageSize) : [];
-    } else if (!newestFirst) {
-      const subtree = await this.subtreeScope(scope, category.path, offset + pageSize);
-      total = subtree.fileCount;
-      rows =
-        offset < total
-          ? (await this.repo.find(scope, {}, sort, subtree, { offset, limit: pageSize })).rows
-          : [];
-    } else {
-      const subtree = await this.cats.subtree(scope, category.path);
-      total = subtree.fileCount;
-      if (offset >= total) rows = [];
-      else if (subtree.categories === 1)
-        rows = await this.repo.pageCategory(scope, category.id, offset, pageSize);
-      else {
-        // Walking the library newest first finds a page after about (offset + pageSize) x
-        // library / subtree rows; gathering the subtree costs its size. Take the cheaper.
-        const library = await this.repo.libraryCount(scope);
-        const dense = ((offset + pageSize) * library) / Math.max(1, total) < total;
-        rows = await this.repo.pageCategories(scope, category.path, offset, pageSize, dense);
-      }
-    }
-    const places = request.withUsage ? await this.placesOf(scope, rows) : undefined;
-    return {
-      records: rows.map((row) => {
-        const record = toRecord(row, origin);
-        const used = places?.get(row.id);
-        return used ? { ...record, usedBy: used.usedBy, usedByHidden: used.hidden } : record;
-      }),
-      total,
-      pageSize,
-      page: request.page,
-      ...(capped ? { totalCapped: true as const } : {}),
-    };
-  }
-
-  /**
-   * A subtree to list in, dense when walking the library in order finds `wanted` of its files
-   * sooner (about wanted x library / subtree rows) than gathering the whole subtree would.
-   */
-  private async subtreeScope(
-    scope: LibraryScope,
-    path: string,
-    wanted: number,
-  ): Promise<SubtreeScope & { fileCount: number }> {
-    const subtree = await this.cats.subtree(scope, path);
-    const library = await this.repo.libraryCount(scope);
-    const size = Math.max(1, subtree.fileCount);
-    return { path, dense: (wanted * library) / size < size, fileCount: subtree.fileCount };
+  /** A page of the library (SPEC 7.3 `list`), from memory while the library is unchanged. */
+  list(scope: LibraryScope, request: ListRequest, origin: string): Promise<ListResponse> {
+    return this.listing.list(scope, request, origin);
   }
 
   /** Files an upload of the caller into its library (SPEC 7.3 `save`), or answers its twin. */

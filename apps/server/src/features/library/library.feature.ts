@@ -9,6 +9,7 @@ import { fileLibraryCallers } from './file-library-callers';
 import { registerFileManagerRoutes } from './files.routes';
 import { CategoriesService } from './categories.service';
 import { FilesService } from './files.service';
+import { LibraryAnswers } from './library-answers';
 import { TrashService } from './trash.service';
 import { Thumbnails } from './thumbnails';
 import { CategoryDeletePreview } from './category-delete-preview';
@@ -70,8 +71,10 @@ export async function registerLibraryFeature(
     clock: now,
     log,
   });
-  const files = new FilesService(db, uploads, now);
-  const categories = new CategoriesService(db, now);
+  // The hot reads' answers kept in memory, shared by the list and the category tree (issue 32).
+  const answers = new LibraryAnswers();
+  const files = new FilesService(db, uploads, now, answers);
+  const categories = new CategoriesService(db, now, answers);
   const trash = new TrashService(db, uploads, now);
   if (!(await files.nameSearchIndexed()))
     log.warn(

@@ -140,6 +140,11 @@ interface FileLibraryStatsTable {
   fileCount: number;
   /** Files of the library with no reference. */
   unusedCount: Generated<number>;
+  /**
+   * Bumped by triggers with every write to the library's files or categories (migration
+   * 2026_12_04_1000): what answers kept in memory are tagged with (library-answers.ts).
+   */
+  generation: Generated<number>;
 }
 
 /** A deleted file in the trash (migration 2026_11_29_6000): the file's row as it was, and when. */

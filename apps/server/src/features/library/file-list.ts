@@ -1,0 +1,183 @@
+import {
+  fileListPageSize,
+  listCountPagesAhead,
+  unusedCountPagesAhead,
+  type FileUse,
+  type ListRequest,
+  type ListResponse,
+} from '@atrium/shared/contract/files';
+import { CategoriesRepository } from './categories.repository';
+import { ownCategory } from './categories.service';
+import { toRecord } from './file-row';
+import {
+  FilesRepository,
+  type FileFilter,
+  type FileSort,
+  type LibraryCounts,
+  type LibraryScope,
+  type SubtreeScope,
+  type SubtreeStats,
+} from './files.repository';
+import { libraryKey, type LibraryAnswers } from './library-answers';
+import type { CategoryRow, FileRow, FilesDb } from './library.tables';
+
+/** The places using each of some files, as far as the caller may see (FilesService.placesOf). */
+export type PlacesOf = (
+  scope: LibraryScope,
+  rows: readonly FileRow[],
+) => Promise<Map<number, { useCount: number; usedBy: FileUse[]; hidden: number }>>;
+
+/** A page of the list as kept in memory: its rows (for "used by") and its answer. */
+interface KeptPage {
+  rows: FileRow[];
+  answer: ListResponse;
+}
+
+/** Reads through the kept answers of one library at the generation read for this request. */
+type Kept = <V>(key: string, compute: () => Promise<V>) => Promise<V>;
+
+/** The order a `list` asks for: newest first unless it names another (name: A to Z first). */
+function listSort(request: ListRequest): FileSort {
+  const key = request.sort ?? 'date';
+  return { key, desc: request.order ? request.order === 'desc' : key !== 'name' };
+}
+
+/**
+ * The file library's `list` (SPEC 7.3, issue 17), answered from memory while the library's
+ * generation is unchanged (issue 32, LibraryAnswers): each request reads the library's counts and
+ * generation (one indexed row); a page, a category and a subtree's counts already computed at that
+ * generation are not read again. "Used by" is looked up afresh for the page's files each time
+ * (the places' names change without the library: a room renamed).
+ */
+export class FileList {
+  private readonly repo: FilesRepository;
+  private readonly cats: CategoriesRepository;
+
+  constructor(
+    db: FilesDb,
+    private readonly answers: LibraryAnswers,
+    private readonly placesOf: PlacesOf,
+  ) {
+    this.repo = new FilesRepository(db);
+    this.cats = new CategoriesRepository(db);
+  }
+
+  async list(scope: LibraryScope, request: ListRequest, origin: string): Promise<ListResponse> {
+    const counts = await this.repo.libraryCounts(scope);
+    const library = libraryKey(scope);
+    const kept: Kept = (key, compute) => this.answers.get(library, counts.generation, key, compute);
+    const { withUsage, ...asked } = request;
+    const page = await kept<KeptPage>(`list:${origin}:${JSON.stringify(asked)}`, async () => {
+      const found = await this.page(scope, asked, counts, kept);
+      return {
+        rows: found.rows,
+        answer: {
+          records: found.rows.map((row) => toRecord(row, origin)),
+          total: found.total,
+          pageSize: fileListPageSize,
+          page: request.page,
+          ...(found.capped ? { totalCapped: true as const } : {}),
+        },
+      };
+    });
+    if (!withUsage) return page.answer;
+    const places = await this.placesOf(scope, page.rows);
+    return {
+      ...page.answer,
+      records: page.answer.records.map((record) => {
+        const used = places.get(record.id);
+        return used ? { ...record, usedBy: used.usedBy, usedByHidden: used.hidden } : record;
+      }),
+    };
+  }
+
+  /** One page of the library's files as `request` asks for it, and how many there are. */
+  private async page(
+    scope: LibraryScope,
+    request: ListRequest,
+    counts: LibraryCounts,
+    kept: Kept,
+  ): Promise<{ rows: FileRow[]; total: number; capped: boolean }> {
+    const pageSize = fileListPageSize;
+    const offset = (request.page - 1) * pageSize;
+    const category = await kept<CategoryRow | undefined>(`category:${request.categoryId}`, () =>
+      ownCategory(this.cats, scope, request.categoryId, 'categoryId'),
+    );
+    const subtreeOf = (path: string) =>
+      kept<SubtreeStats>(`subtree:${path}`, () => this.cats.subtree(scope, path));
+    const filter: FileFilter = {
+      keywords: request.keywords ? request.keywords : undefined,
+      types: request.types,
+      from: request.from,
+      to: request.to,
+    };
+    const narrowed =
+      filter.keywords !== undefined ||
+      filter.types !== undefined ||
+      filter.from !== undefined ||
+      filter.to !== undefined;
+    const sort = listSort(request);
+    const newestFirst = sort.key === 'date' && sort.desc;
+    /**
+     * A subtree to list in, dense when walking the library in order finds `wanted` of its files
+     * sooner (about wanted x library / subtree rows) than gathering the whole subtree would.
+     */
+    const subtreeScope = async (
+      path: string,
+      wanted: number,
+    ): Promise<SubtreeScope & { fileCount: number }> => {
+      const subtree = await subtreeOf(path);
+      const size = Math.max(1, subtree.fileCount);
+      return { path, dense: (wanted * counts.files) / size < size, fileCount: subtree.fileCount };
+    };
+    if (narrowed || (request.unused && category)) {
+      // Matches are counted only some pages ahead: a search never counts a million rows.
+      const ahead = narrowed ? listCountPagesAhead : unusedCountPagesAhead;
+      const countUpTo = offset + pageSize * ahead + 1;
+      const subtree = category ? await subtreeScope(category.path, countUpTo) : undefined;
+      const found = await this.repo.find(
+        scope,
+        { ...filter, unused: request.unused },
+        sort,
+        subtree,
+        { offset, limit: pageSize, countUpTo },
+      );
+      const matched = found.matched ?? 0;
+      const capped = matched >= countUpTo;
+      return { rows: found.rows, total: capped ? countUpTo - 1 : matched, capped };
+    }
+    const paged = async (total: number, rows: () => Promise<FileRow[]>) => ({
+      rows: offset < total ? await rows() : [],
+      total,
+      capped: false,
+    });
+    if (!category && !newestFirst) {
+      return paged(request.unused ? counts.unused : counts.files, async () => {
+        const page = { offset, limit: pageSize };
+        return (await this.repo.find(scope, { unused: request.unused }, sort, undefined, page))
+          .rows;
+      });
+    }
+    if (request.unused)
+      return paged(counts.unused, () => this.repo.pageUnused(scope, offset, pageSize));
+    if (!category) return paged(counts.files, () => this.repo.pageAll(scope, offset, pageSize));
+    if (!newestFirst) {
+      const subtree = await subtreeScope(category.path, offset + pageSize);
+      return paged(
+        subtree.fileCount,
+        async () =>
+          (await this.repo.find(scope, {}, sort, subtree, { offset, limit: pageSize })).rows,
+      );
+    }
+    const subtree = await subtreeOf(category.path);
+    return paged(subtree.fileCount, () => {
+      if (subtree.categories === 1)
+        return this.repo.pageCategory(scope, category.id, offset, pageSize);
+      // Walking the library newest first finds a page after about (offset + pageSize) x
+      // library / subtree rows; gathering the subtree costs its size. Take the cheaper.
+      const dense =
+        ((offset + pageSize) * counts.files) / Math.max(1, subtree.fileCount) < subtree.fileCount;
+      return this.repo.pageCategories(scope, category.path, offset, pageSize, dense);
+    });
+  }
+}
