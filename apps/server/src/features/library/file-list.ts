@@ -21,17 +21,14 @@ import {
 import { libraryKey, type LibraryAnswers } from './library-answers';
 import type { CategoryRow, FileRow, FilesDb } from './library.tables';
 
+/** What looking up the places using a file needs of it. */
+export type UsedFile = Pick<FileRow, 'id' | 'path' | 'useCount'>;
+
 /** The places using each of some files, as far as the caller may see (FilesService.placesOf). */
 export type PlacesOf = (
   scope: LibraryScope,
-  rows: readonly FileRow[],
+  files: readonly UsedFile[],
 ) => Promise<Map<number, { useCount: number; usedBy: FileUse[]; hidden: number }>>;
-
-/** A page of the list as kept in memory: its rows (for "used by") and its answer. */
-interface KeptPage {
-  rows: FileRow[];
-  answer: ListResponse;
-}
 
 /** Reads through the kept answers of one library at the generation read for this request. */
 type Kept = <V>(key: string, compute: () => Promise<V>) => Promise<V>;
@@ -67,24 +64,24 @@ export class FileList {
     const library = libraryKey(scope);
     const kept: Kept = (key, compute) => this.answers.get(library, counts.generation, key, compute);
     const { withUsage, ...asked } = request;
-    const page = await kept<KeptPage>(`list:${origin}:${JSON.stringify(asked)}`, async () => {
+    const page = await kept<ListResponse>(`list:${origin}:${JSON.stringify(asked)}`, async () => {
       const found = await this.page(scope, asked, counts, kept);
       return {
-        rows: found.rows,
-        answer: {
-          records: found.rows.map((row) => toRecord(row, origin)),
-          total: found.total,
-          pageSize: fileListPageSize,
-          page: request.page,
-          ...(found.capped ? { totalCapped: true as const } : {}),
-        },
+        records: found.rows.map((row) => toRecord(row, origin)),
+        total: found.total,
+        pageSize: fileListPageSize,
+        page: request.page,
+        ...(found.capped ? { totalCapped: true as const } : {}),
       };
     });
-    if (!withUsage) return page.answer;
-    const places = await this.placesOf(scope, page.rows);
+    if (!withUsage) return page;
+    const places = await this.placesOf(
+      scope,
+      page.records.map((r) => ({ id: r.id, path: r.path, useCount: r.useCount ?? 0 })),
+    );
     return {
-      ...page.answer,
-      records: page.answer.records.map((record) => {
+      ...page,
+      records: page.records.map((record) => {
         const used = places.get(record.id);
         return used ? { ...record, usedBy: used.usedBy, usedByHidden: used.hidden } : record;
       }),

@@ -16,7 +16,7 @@ import { FileRefs, type UsageRow } from './file-refs';
 import { twinOf } from './file-twins';
 import { toRecord } from './file-row';
 import { describeUsage, labelUsage } from './file-usage';
-import { FileList } from './file-list';
+import { FileList, type UsedFile } from './file-list';
 import { FilesRepository, type LibraryScope } from './files.repository';
 import { LibraryAnswers } from './library-answers';
 import type { FileRow, FilesDb } from './library.tables';
@@ -274,7 +274,7 @@ export class FilesService {
    */
   async placesOf(
     scope: LibraryScope,
-    rows: readonly FileRow[],
+    rows: readonly UsedFile[],
   ): Promise<Map<number, { useCount: number; usedBy: FileUse[]; hidden: number }>> {
     const used = rows.filter((row) => row.useCount > 0);
     const refs = await new FileRefs(this.db).usageOf([...new Set(used.map((row) => row.path))]);

@@ -1,7 +1,10 @@
 import type { LibraryScope } from './files.repository';
 
-/** Bounded, so many libraries, categories and searches cannot grow the process without limit. */
-const DEFAULT_MAX_ENTRIES = 20_000;
+/**
+ * Bounded, so many libraries, categories and searches cannot grow the process without limit: a
+ * list page of 10 records is a few kilobytes, so at most some tens of megabytes.
+ */
+const DEFAULT_MAX_ENTRIES = 5_000;
 
 interface Entry {
   generation: number;
