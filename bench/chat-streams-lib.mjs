@@ -1,0 +1,220 @@
+// The chat bench's concurrent answers (issue 32, goal 4): STREAMS answers at 20 tokens/s from a
+// provider in its own process (servers/stamped-provider.mjs), read once directly and once
+// through Atrium, each phase held until every stream is open, then let go at once. Every token
+// carries the time the provider wrote it: its lateness at the client, through Atrium against
+// directly, is the latency Atrium adds. CPU of Atrium and of the provider over the same window,
+// Atrium's RSS, another call's latency meanwhile, and every token counted.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import { apiCall, apiHeaders, root } from './lib.mjs';
+
+const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+const clock = () => performance.timeOrigin + performance.now();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export function startProvider() {
+  const child = spawn(process.execPath, [join(root, 'bench/servers/stamped-provider.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve) => {
+    child.stdout.on('data', (d) => {
+      const m = /listening (\d+)/.exec(d.toString());
+      if (!m) return;
+      const base = `http://127.0.0.1:${m[1]}`;
+      resolve({
+        url: `${base}/v1`,
+        pid: child.pid,
+        go: () => postJson(`${base}/go`, {}),
+        hold: () => postJson(`${base}/hold`, {}),
+        stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))),
+      });
+    });
+  });
+}
+
+function postJson(url, body, headers = { 'content-type': 'application/json' }) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers, agent }, (res) => {
+      res.resume();
+      res.on('end', resolve);
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+export function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+export const rssMiB = (pid) => {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+  return +(kb / 1024).toFixed(1);
+};
+
+/**
+ * Opens one SSE stream; counts the stamped tokens it carries (lateness pushed to `late` while
+ * `measuring()`), resolves `opened` with the response's arrival and `ended` once it closes,
+ * with whether an end (done or [DONE]) was seen.
+ */
+function follow(url, headers, body, late, measuring) {
+  const stream = { tokens: 0, ended: false, closed: false };
+  stream.opened = new Promise((resolve, reject) => {
+    stream.done = new Promise((resolveDone) => {
+      const req = request(url, { method: 'POST', headers, agent }, (res) => {
+        resolve();
+        res.setEncoding('utf8');
+        let rest = '';
+        res.on('data', (text) => {
+          const at = clock();
+          const lines = (rest + text).split('\n');
+          rest = lines.pop();
+          for (const line of lines) {
+            if (line === 'event: done' || line === 'data: [DONE]') stream.ended = true;
+            for (const m of line.matchAll(/~(\d+\.\d)/g)) {
+              stream.tokens++;
+              if (measuring()) late.push(at - Number(m[1]));
+            }
+          }
+        });
+        res.on('close', () => ((stream.closed = true), resolveDone()));
+      });
+      req.on('error', (error) => (reject(error), resolveDone()));
+      req.end(JSON.stringify(body));
+    });
+  });
+  return stream;
+}
+
+const p = (sorted, q) =>
+  +(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN).toFixed(1);
+const spread = (samples) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { n: sorted.length, p50: p(sorted, 0.5), p99: p(sorted, 0.99), max: p(sorted, 1) };
+};
+
+/**
+ * One phase: opens `count` streams with `open(i)` (answers the follow arguments), waits until
+ * every one is attached, lets the provider go, probes `probe()` meanwhile, and measures.
+ */
+async function phase({ count, tokens, provider, open, pids, probe }) {
+  await provider.hold();
+  const late = [];
+  let measuring = false;
+  const streams = [];
+  const openedAt = performance.now();
+  for (let i = 0; i < count; i += 50) {
+    const batch = [];
+    for (let j = i; j < Math.min(count, i + 50); j++) {
+      batch.push(
+        open(j).then(([url, headers, body]) => {
+          const s = follow(url, headers, body, late, () => measuring);
+          streams.push(s);
+          return s.opened;
+        }),
+      );
+    }
+    await Promise.all(batch);
+  }
+  const openSeconds = +((performance.now() - openedAt) / 1000).toFixed(1);
+  await sleep(1000);
+  const cpu0 = pids.map(cpuSeconds);
+  const t0 = performance.now();
+  measuring = true;
+  await provider.go();
+  const probes = [];
+  let rssMax = 0;
+  const windowMs = (tokens / 20) * 1000;
+  while (performance.now() - t0 < windowMs) {
+    if (pids[0] && probe) {
+      const started = performance.now();
+      await probe();
+      probes.push(performance.now() - started);
+    }
+    rssMax = Math.max(rssMax, rssMiB(pids[0]));
+    await sleep(50);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = pids.map((pid, i) => +((cpuSeconds(pid) - cpu0[i]) / seconds).toFixed(3));
+  // Every token counts for the latency, to the last one of the slowest stream.
+  await Promise.race([Promise.all(streams.map((s) => s.done)), sleep(60_000)]);
+  measuring = false;
+  const delivered = streams.reduce((sum, s) => sum + s.tokens, 0);
+  return {
+    streams: count,
+    openSeconds,
+    tokensExpected: count * tokens,
+    tokensDelivered: delivered,
+    streamsEnded: streams.filter((s) => s.ended).length,
+    lateMs: spread(late),
+    cpuCores: cpu,
+    rssMaxMiB: rssMax,
+    probeMs: probes.length ? spread(probes) : undefined,
+  };
+}
+
+/** The direct phase, then the phase through Atrium (`base`, a member token, a room). */
+export async function concurrentAnswers({
+  base,
+  member,
+  room,
+  provider,
+  atriumPid,
+  count,
+  seconds,
+}) {
+  const tokens = seconds * 20;
+  const ask = { 'content-type': 'application/json' };
+  const direct = await phase({
+    count,
+    tokens,
+    provider,
+    pids: [provider.pid],
+    open: async () => [
+      `${provider.url}/chat/completions`,
+      ask,
+      {
+        model: 'bench-model',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: `tokens=${tokens}` }],
+      },
+    ],
+  });
+  const conversations = [];
+  for (let i = 0; i < count; i += 50) {
+    conversations.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(50, count - i) }, () =>
+          apiCall(base, '/api/aigc/conversation/create', { roomId: room.id }, member),
+        ),
+      )),
+    );
+  }
+  const idleRss = rssMiB(atriumPid);
+  const through = await phase({
+    count,
+    tokens,
+    provider,
+    pids: [atriumPid, provider.pid],
+    probe: () => apiCall(base, '/api/app/config', {}, member),
+    open: async (i) => {
+      const sent = await apiCall(
+        base,
+        '/api/aigc/chat/send',
+        { conversationId: conversations[i].id, content: `tokens=${tokens}` },
+        member,
+      );
+      return [
+        `${base}/api/aigc/chat/stream`,
+        apiHeaders(member),
+        { messageId: sent.assistantMessage.id, offset: 0 },
+      ];
+    },
+  });
+  return { direct, through, idleRss };
+}
