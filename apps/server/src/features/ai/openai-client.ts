@@ -2,7 +2,6 @@ import { message, type MessageRef, type ParamValue } from '@atrium/shared/messag
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type {
   ChatCompletionChunk,
-  ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 
@@ -43,22 +42,6 @@ export interface StreamCompletionRequest {
   model: string;
   messages: ChatCompletionMessageParam[];
   params: Record<string, unknown>;
-}
-
-/** Starts a streamed chat completion that asks for usage in its last chunk. */
-export async function streamCompletion(
-  client: OpenAI,
-  request: StreamCompletionRequest,
-  signal: AbortSignal,
-): Promise<AsyncIterable<ChatCompletionChunk>> {
-  const body: ChatCompletionCreateParamsStreaming = {
-    ...request.params,
-    model: request.model,
-    messages: request.messages,
-    stream: true,
-    stream_options: { include_usage: true },
-  };
-  return client.chat.completions.create(body, { signal });
 }
 
 /** Replaces every occurrence of the key, so a provider echoing it cannot leak it further. */

@@ -1,9 +1,7 @@
 import { IncidentLog } from '../../../incident-log';
 import type { FastifyBaseLogger } from 'fastify';
-import type OpenAI from 'openai';
 import type { Bus } from '../../../bus/index';
 import type { Instances } from '../../../instances/instances';
-import { openAiClient, type ProviderConnection } from '../../ai/index';
 import type { MessageRow } from '../chat.tables';
 import type { ImageAccess } from '../../library/index';
 import type { ChatDocsService, Retrieved } from '../../chat-docs/index';
@@ -85,8 +83,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class Generations {
   private readonly jobs = new Map<number, Job>();
   private readonly options: GenerationOptions;
-  private readonly clients = new Map<string, OpenAI>();
   private flushQueued = false;
+  /** The one sweep that ends answers whose provider fell silent (no timer per token). */
+  private idleSweep: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private unsubscribeStop: (() => Promise<void>) | undefined;
   private closed = false;
@@ -148,6 +147,7 @@ export class Generations {
     const job = new Job(request);
     // Each answer is started once: a regenerated answer is a new message (versions.ts).
     this.jobs.set(job.messageId, job);
+    this.sweepIdleAnswers();
     job.finished = this.run(job, plan);
     return job;
   }
@@ -201,6 +201,8 @@ export class Generations {
   /** Aborts every job as interrupted and waits for them to be written. */
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.idleSweep);
+    this.idleSweep = undefined;
     const sweepsEnded = this.abandoned.stop();
     const running = [...this.jobs.values()];
     for (const job of running) job.stop('shutdown');
@@ -208,6 +210,31 @@ export class Generations {
     await Promise.allSettled([this.flushing, sweepsEnded]);
     await this.presence.stop();
     await this.unsubscribeStop?.();
+  }
+
+  /**
+   * Keeps one sweep going while this instance writes answers: it stops (reason `timeout`) every
+   * answer whose provider has been silent for `idleTimeoutMs` (`Job.heardAt`), within a quarter
+   * of that, at most a second, late.
+   */
+  private sweepIdleAnswers(): void {
+    if (this.idleSweep || this.closed) return;
+    const { idleTimeoutMs } = this.options;
+    this.idleSweep = setInterval(
+      () => {
+        if (this.jobs.size === 0) {
+          clearInterval(this.idleSweep);
+          this.idleSweep = undefined;
+          return;
+        }
+        const now = performance.now();
+        for (const job of this.jobs.values()) {
+          if (job.heardAt !== undefined && now - job.heardAt >= idleTimeoutMs) job.stop('timeout');
+        }
+      },
+      Math.max(10, Math.min(1_000, idleTimeoutMs / 4)),
+    );
+    this.idleSweep.unref();
   }
 
   private emit(job: Job, event: JobEvent): void {
@@ -386,18 +413,6 @@ export class Generations {
     job.listeners.clear();
   }
 
-  private clientFor(connection: ProviderConnection): OpenAI {
-    const key = `${connection.baseUrl}\n${connection.apiKey}`;
-    let client = this.clients.get(key);
-    if (!client) {
-      // Keys change rarely; dropping every cached client now and then bounds the map.
-      if (this.clients.size >= 50) this.clients.clear();
-      client = openAiClient(connection);
-      this.clients.set(key, client);
-    }
-    return client;
-  }
-
   /**
    * The passages of the conversation's documents for the question being answered; none when it
    * holds no documents, or when finding them fails (the answer goes on without them).
@@ -427,7 +442,7 @@ export class Generations {
     const { request } = job;
     let retrieved: Retrieved | undefined;
     const outcome = await readAnswer(job, {
-      client: this.clientFor(request.model.connection),
+      connection: request.model.connection,
       prompt: async () => {
         retrieved = await this.retrieve(job, plan.question);
         return buildPrompt(request.systemPrompt, plan.prompt, this.deps.images, retrieved?.text);

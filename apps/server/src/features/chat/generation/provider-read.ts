@@ -1,8 +1,12 @@
 import type { StreamUsage } from '@atrium/shared/contract/chat';
 import type { FastifyBaseLogger } from 'fastify';
-import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { describeProviderError, scrubKey, streamCompletion } from '../../ai/index';
+import {
+  describeProviderError,
+  scrubKey,
+  streamChatCompletion,
+  type ProviderConnection,
+} from '../../ai/index';
 import { storedError } from '../chat-texts';
 import { EndMessages, storable, type EndStatus, type Job, type Outcome } from '../streaming/index';
 
@@ -11,11 +15,17 @@ interface ReportedUsage {
   completion_tokens: number;
 }
 
+/** How long the provider may take to answer the request at all (the SDK's timeout was as long). */
+const REQUEST_TIMEOUT_MS = 60_000;
+
 export interface ReadRequest {
-  client: OpenAI;
+  connection: ProviderConnection;
   /** Makes the prompt (with its estimate, for when the provider reports no usage). */
   prompt: () => Promise<{ messages: ChatCompletionMessageParam[]; promptTokens: number }>;
-  /** Silence from the provider (before the first token or between two) that ends the answer. */
+  /**
+   * Silence from the provider (before the first token or between two) that ends the answer: the
+   * generations' one idle sweep stops the job (reason `timeout`) once `job.heardAt` is this old.
+   */
   idleTimeoutMs: number;
   log: FastifyBaseLogger;
   /** Called with each piece of text (U+0000 removed) while the job takes it. */
@@ -25,17 +35,11 @@ export interface ReadRequest {
 /**
  * Makes the prompt, then reads the provider's stream into the job until it ends, fails, is stopped, falls silent for
  * `idleTimeoutMs`, or reaches the answer's limits (`Job.receive`, which aborts it), and answers
- * how the answer ends. An abort ends the SDK's stream quietly or with an error, depending on
- * when it lands: the job's end reason, not the error, says what happened.
+ * how the answer ends. An abort ends the stream quietly: the job's end reason says what happened.
  */
 export async function readAnswer(job: Job, request: ReadRequest): Promise<Outcome> {
   const apiKey = job.request.model.connection.apiKey;
-  let idleTimer: NodeJS.Timeout | undefined;
   let started = false;
-  const armIdle = () => {
-    clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => job.stop('timeout'), request.idleTimeoutMs);
-  };
   let status: EndStatus = 'done';
   let error = '';
   let usage: ReportedUsage | undefined;
@@ -44,26 +48,31 @@ export async function readAnswer(job: Job, request: ReadRequest): Promise<Outcom
     const prompt = await request.prompt();
     promptTokens = prompt.promptTokens;
     if (job.endReason) throw new Error(job.endReason);
-    armIdle();
-    const stream = await streamCompletion(
-      request.client,
+    job.heardAt = performance.now();
+    await streamChatCompletion(
+      request.connection,
       {
         model: job.request.model.name,
         messages: prompt.messages,
         params: { ...job.request.params },
       },
-      job.controller.signal,
+      {
+        signal: job.controller.signal,
+        timeoutMs: REQUEST_TIMEOUT_MS,
+        onChunk: (chunk) => {
+          // Nothing past the limit is taken: the job aborted the stream as it reached it.
+          if (job.endReason) return;
+          job.heardAt = performance.now();
+          started = true;
+          const content = chunk.choices?.[0]?.delta?.content;
+          if (content) {
+            const text = storable(content);
+            if (text) request.onText(text);
+          }
+          if (chunk.usage) usage = chunk.usage;
+        },
+      },
     );
-    for await (const chunk of stream) {
-      armIdle();
-      started = true;
-      const text = storable(chunk.choices[0]?.delta?.content ?? '');
-      if (text) request.onText(text);
-      if (chunk.usage) usage = chunk.usage;
-      // Nothing past the limit is read: the stream is aborted, and this ends the loop even when
-      // the abort has not reached the SDK yet.
-      if (job.endReason) break;
-    }
   } catch (thrown) {
     if (!job.endReason) {
       status = 'error';
@@ -77,7 +86,7 @@ export async function readAnswer(job: Job, request: ReadRequest): Promise<Outcom
       );
     }
   } finally {
-    clearTimeout(idleTimer);
+    job.heardAt = undefined;
   }
   const seconds = Math.round(request.idleTimeoutMs / 1000);
   switch (job.endReason) {

@@ -60,7 +60,7 @@ export interface Outcome {
  * A provider may stream U+0000 like any other character, and its error text is its own; text
  * columns of PostgreSQL cannot hold it, and one such write would fail the whole batch of a flush.
  */
-export const storable = (text: string) => text.replace(/\0/g, '');
+export const storable = (text: string) => (text.includes('\0') ? text.replace(/\0/g, '') : text);
 
 /** One answer being written, owned by this instance. */
 export class Job {
@@ -75,6 +75,11 @@ export class Job {
   lost = false;
   /** Set once the provider's stream is over: the rest is written by `finish`, not the flusher. */
   outcome: Outcome | undefined;
+  /**
+   * When the provider was last heard from (`performance.now()`), while its stream is read: the
+   * generations' idle sweep ends the answer once this is too old.
+   */
+  heardAt: number | undefined;
   /** The write in flight that holds part of `content`. */
   writing: Promise<unknown> = Promise.resolve();
   readonly controller = new AbortController();
