@@ -138,11 +138,13 @@ async function phase({ count, tokens, provider, open, pids, probe }) {
     rssMax = Math.max(rssMax, rssMiB(pids[0]));
     await sleep(50);
   }
-  const seconds = (performance.now() - t0) / 1000;
-  const cpu = pids.map((pid, i) => +((cpuSeconds(pid) - cpu0[i]) / seconds).toFixed(3));
   // Every token counts for the latency, to the last one of the slowest stream.
   await Promise.race([Promise.all(streams.map((s) => s.done)), sleep(60_000)]);
   measuring = false;
+  // CPU from the go to the last token: the same work for every process, however late it ends.
+  const seconds = (performance.now() - t0) / 1000;
+  const cpuSecondsUsed = pids.map((pid, i) => +(cpuSeconds(pid) - cpu0[i]).toFixed(2));
+  const cpu = cpuSecondsUsed.map((used) => +(used / seconds).toFixed(3));
   const delivered = streams.reduce((sum, s) => sum + s.tokens, 0);
   return {
     streams: count,
@@ -151,6 +153,8 @@ async function phase({ count, tokens, provider, open, pids, probe }) {
     tokensDelivered: delivered,
     streamsEnded: streams.filter((s) => s.ended).length,
     lateMs: spread(late),
+    seconds: +seconds.toFixed(1),
+    cpuSeconds: cpuSecondsUsed,
     cpuCores: cpu,
     rssMaxMiB: rssMax,
     probeMs: probes.length ? spread(probes) : undefined,

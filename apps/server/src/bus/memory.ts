@@ -48,6 +48,7 @@ export function createMemoryBus(now: () => number = Date.now): Bus {
       const entry = live(key);
       return Promise.resolve(entry?.expiresAt === undefined ? undefined : entry.expiresAt - now());
     },
+    mayHaveSubscribers: (channel) => channels.has(channel),
     publish: (channel, message) => {
       const handlers = channels.get(channel);
       // Delivered asynchronously, as over Redis, so publishers never run subscriber code inline.

@@ -127,6 +127,8 @@ export function createRedisBus(url: string, prefix: string, options: RedisBusOpt
         const ms = await client.pttl(k(key));
         return ms >= 0 ? ms : undefined;
       }),
+    // Any instance may subscribe to any channel.
+    mayHaveSubscribers: () => true,
     publish: (channel, message) =>
       run(async () => {
         await client.publish(k(channel), message);

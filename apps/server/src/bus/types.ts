@@ -17,6 +17,12 @@ export interface Bus {
   incr(key: string, ttlMs: number): Promise<number>;
   /** Milliseconds left before the key expires; undefined when it is missing or never expires. */
   ttl(key: string): Promise<number | undefined>;
+  /**
+   * False only when a message published on `channel` now could reach nobody: publishers skip
+   * making it. In-process, whether anything here subscribes; over Redis always true, as other
+   * instances may.
+   */
+  mayHaveSubscribers(channel: string): boolean;
   /** Best effort: a message published while no subscriber is live is lost (see `pubsub`). */
   publish(channel: string, message: string): Promise<void>;
   /**

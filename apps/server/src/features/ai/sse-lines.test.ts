@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { APIConnectionError, APIError } from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -66,15 +66,14 @@ describe('streamChatCompletion', () => {
   });
 
   /** A provider answering every request with `write`; answers its base URL. */
-  async function provider(
-    write: (res: import('node:http').ServerResponse) => void,
-  ): Promise<string> {
-    server = createServer((req, res) => {
+  async function provider(write: (res: ServerResponse) => void): Promise<string> {
+    const started = createServer((req, res) => {
       req.resume();
       req.on('end', () => write(res));
     });
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    server = started;
+    await new Promise<void>((resolve) => started.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(started.address() as AddressInfo).port}/v1`;
   }
 
   const read = async (baseUrl: string) => {

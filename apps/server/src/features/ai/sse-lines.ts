@@ -43,7 +43,7 @@ export class SseLines {
   private line(line: string): void {
     if (line === '') {
       if (this.data.length > 0) {
-        const data = this.data.length === 1 ? this.data[0]! : this.data.join('\n');
+        const data = this.data.join('\n');
         const event = this.event;
         this.data = [];
         this.event = undefined;

@@ -1,4 +1,3 @@
-import { IncidentLog } from '../../../incident-log';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../../../bus/index';
 import type { Instances } from '../../../instances/instances';
@@ -9,7 +8,6 @@ import type { ChatBudgets } from '../budgets/index';
 import {
   AbandonedAnswers,
   AnswerRepository,
-  channelOf,
   EndMessages,
   estimateTokens,
   Job,
@@ -19,6 +17,7 @@ import {
   type Outcome,
 } from '../streaming/index';
 import { tapAnswerTokens } from '../../../ops/taps';
+import { AnswerFlusher } from './answer-flusher';
 import type { AnswerPlan } from './answer-plan';
 import { buildPrompt } from './prompt';
 import { readAnswer } from './provider-read';
@@ -33,6 +32,8 @@ export interface GenerationOptions {
   idleTimeoutMs: number;
   /** After a failed write of an answer, how long before trying again. */
   retryMs: number;
+  /** The group commit's tick: streamed text is written at most once per tick (answer-flusher.ts). */
+  flushTickMs: number;
   /** Most history messages considered for the prompt. */
   historyLimit: number;
   /**
@@ -45,6 +46,7 @@ export interface GenerationOptions {
 const defaultGenerationOptions: GenerationOptions = {
   idleTimeoutMs: 60_000,
   retryMs: 200,
+  flushTickMs: 20,
   historyLimit: 100,
   stallGraceMs: 60_000,
 };
@@ -83,19 +85,23 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class Generations {
   private readonly jobs = new Map<number, Job>();
   private readonly options: GenerationOptions;
-  private flushQueued = false;
+  private readonly flusher: AnswerFlusher;
   /** The one sweep that ends answers whose provider fell silent (no timer per token). */
   private idleSweep: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> | undefined;
   private unsubscribeStop: (() => Promise<void>) | undefined;
   private closed = false;
   private readonly presence: WriterPresence;
   private readonly abandoned: AbandonedAnswers;
-  private readonly publishing: IncidentLog;
 
   constructor(private readonly deps: GenerationDeps) {
     this.options = { ...defaultGenerationOptions, ...deps.options };
-    this.publishing = new IncidentLog(deps.log, 'publishing chat deltas');
+    this.flusher = new AnswerFlusher({
+      ...deps,
+      instanceId: deps.instances.id,
+      jobs: this.jobs,
+      tickMs: this.options.flushTickMs,
+      retryMs: this.options.retryMs,
+    });
     this.presence = new WriterPresence(
       deps.bus,
       deps.instances,
@@ -207,7 +213,7 @@ export class Generations {
     const running = [...this.jobs.values()];
     for (const job of running) job.stop('shutdown');
     await Promise.allSettled(running.map((job) => job.finished));
-    await Promise.allSettled([this.flushing, sweepsEnded]);
+    await Promise.allSettled([this.flusher.running, sweepsEnded]);
     await this.presence.stop();
     await this.unsubscribeStop?.();
   }
@@ -235,67 +241,6 @@ export class Generations {
       Math.max(10, Math.min(1_000, idleTimeoutMs / 4)),
     );
     this.idleSweep.unref();
-  }
-
-  private emit(job: Job, event: JobEvent): void {
-    for (const listener of [...job.listeners]) listener(event);
-    this.deps.bus.publish(channelOf(job.messageId), JSON.stringify(event)).then(
-      () => this.publishing.succeeded(),
-      (error: unknown) => this.publishing.failed(error, { messageId: job.messageId }),
-    );
-  }
-
-  private append(job: Job, text: string): void {
-    if (!job.receive(text) || this.flushQueued) return;
-    this.flushQueued = true;
-    // Tokens of any answer that arrive in the same turn of the event loop share one write.
-    setImmediate(() => {
-      this.flushQueued = false;
-      this.flushing ??= this.flushLoop().finally(() => {
-        this.flushing = undefined;
-      });
-    });
-  }
-
-  /** Writes and publishes new text until no live job has any; text arriving meanwhile joins. */
-  private async flushLoop(): Promise<void> {
-    for (;;) {
-      const pending = [...this.jobs.values()].filter(
-        (job) => !job.outcome && !job.endReason && job.content.length > job.stored,
-      );
-      if (pending.length === 0) return;
-      const write = this.writeAndPublish(pending);
-      for (const job of pending) job.writing = write;
-      if (!(await write)) await sleep(this.options.retryMs);
-    }
-  }
-
-  /** One batched write; once it has committed, publishes exactly what it wrote. */
-  private async writeAndPublish(jobs: Job[]): Promise<boolean> {
-    const snapshots = jobs.map((job) => ({ job, content: job.content, seq: job.seq + 1 }));
-    let written: Set<number>;
-    try {
-      written = await this.deps.repo.flushContent(
-        snapshots.map(({ job, content, seq }) => ({ id: job.messageId, content, seq })),
-        this.instanceId,
-        this.deps.now(),
-      );
-    } catch (error) {
-      this.deps.log.warn({ err: error }, 'writing streamed chat content failed');
-      return false;
-    }
-    for (const { job, content, seq } of snapshots) {
-      if (!written.has(job.messageId)) {
-        // Ended elsewhere (or deleted): this text is not stored, so it is never shown.
-        job.lose();
-        continue;
-      }
-      const offset = job.stored;
-      job.stored = content.length;
-      job.seq = seq;
-      this.emit(job, { t: 'd', seq, offset, text: content.slice(offset) });
-    }
-    return true;
   }
 
   /**
@@ -360,11 +305,16 @@ export class Generations {
       this.jobs.delete(job.messageId);
       tapAnswerTokens(outcome.usage.promptTokens, outcome.usage.completionTokens);
       if (seq > job.seq) {
-        this.emit(job, { t: 'd', seq, offset: job.stored, text: job.content.slice(job.stored) });
+        this.flusher.emit(job, {
+          t: 'd',
+          seq,
+          offset: job.stored,
+          text: job.content.slice(job.stored),
+        });
         job.stored = job.content.length;
         job.seq = seq;
       }
-      this.emit(job, { t: 'end', seq, ...outcome });
+      this.flusher.emit(job, { t: 'end', seq, ...outcome });
       job.listeners.clear();
       return;
     }
@@ -449,7 +399,7 @@ export class Generations {
       },
       idleTimeoutMs: this.options.idleTimeoutMs,
       log: this.deps.log,
-      onText: (text) => this.append(job, text),
+      onText: (text) => this.flusher.append(job, text),
     });
     await this.cite(job, retrieved);
     await this.finish(job, outcome);

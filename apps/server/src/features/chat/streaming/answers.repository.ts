@@ -1,5 +1,6 @@
 import type { MessageStatus } from '@atrium/shared/contract/chat';
-import { sql, type Updateable } from 'kysely';
+import { sql, type Kysely, type Updateable } from 'kysely';
+import { isPostgres } from '../../../db/columns';
 import {
   messageColumns,
   type ChatDb,
@@ -7,15 +8,47 @@ import {
   type MessageRow,
 } from '../chat.tables';
 
-/** A streaming message's content as the flusher writes it. */
-export interface ContentSnapshot {
+/** The text a streaming message gained since its last write, as the flusher appends it. */
+export interface ContentAppend {
   id: number;
-  content: string;
+  /** Appended to the stored content. */
+  text: string;
+  /** The delta's number: the row's seq goes from `seq - 1` to `seq`. */
   seq: number;
 }
 
-/** Rows per batched content update: keeps bound parameters far below every dialect's limit. */
-const FLUSH_BATCH = 200;
+/** Rows per statement: one JSON parameter carries them, so any count has the same statement. */
+const FLUSH_BATCH = 1_000;
+
+/**
+ * The one statement of every flush, per dialect: the rows come as one JSON array of
+ * [id, text, seq]. Only the new text travels and is bound, so a write costs what the answers
+ * gained, not their length. A row appends only when its seq is the one before (`seq - 1`); one
+ * already at `seq` is a write that committed though its caller saw it fail, and is left as it is,
+ * so a retried write never doubles text.
+ */
+const appendSql = {
+  sqlite: (rows: string, writer: string, now: number) => sql<{ id: number }>`update chat_messages
+    set content = case when chat_messages.seq = v.vseq - 1
+          then chat_messages.content || v.vtext else chat_messages.content end,
+        seq = v.vseq,
+        updated_at = ${now}
+    from (select json_extract(value, '$[0]') as vid, json_extract(value, '$[1]') as vtext,
+            json_extract(value, '$[2]') as vseq from json_each(${rows})) as v
+    where chat_messages.id = v.vid and chat_messages.seq in (v.vseq - 1, v.vseq)
+      and chat_messages.status = 'streaming' and chat_messages.writer_instance = ${writer}
+    returning chat_messages.id`,
+  postgres: (rows: string, writer: string, now: number) => sql<{ id: number }>`update chat_messages
+    set content = case when chat_messages.seq = v.vseq - 1
+          then chat_messages.content || v.vtext else chat_messages.content end,
+        seq = v.vseq,
+        updated_at = ${now}
+    from (select (r->>0)::integer as vid, r->>1 as vtext, (r->>2)::integer as vseq
+            from jsonb_array_elements(cast(${rows} as jsonb)) as r) as v
+    where chat_messages.id = v.vid and chat_messages.seq in (v.vseq - 1, v.vseq)
+      and chat_messages.status = 'streaming' and chat_messages.writer_instance = ${writer}
+    returning chat_messages.id`,
+};
 
 /**
  * The rows of answers being written (Kysely only, dialect-neutral): their text as it streams,
@@ -70,35 +103,26 @@ export class AnswerRepository {
   }
 
   /**
-   * Writes the content of many streaming messages in few statements (one per batch), so a
-   * thousand live streams cost a handful of writes per flush, not a thousand. Only rows still
-   * streaming and written by `writer` change; answers the ids that did, so the writer learns
-   * which answers another instance has ended meanwhile (it took this one for dead).
+   * Appends the new text of many streaming messages in one statement (appendSql), so a thousand
+   * live streams cost one write per flush, not a thousand. Only rows still streaming and written
+   * by `writer` change; answers the ids that did, so the writer learns which answers another
+   * instance has ended meanwhile (it took this one for dead).
    */
-  async flushContent(
-    snapshots: readonly ContentSnapshot[],
+  async appendContent(
+    appends: readonly ContentAppend[],
     writer: string,
     now: number,
   ): Promise<Set<number>> {
     const written = new Set<number>();
-    for (let i = 0; i < snapshots.length; i += FLUSH_BATCH) {
-      const batch = snapshots.slice(i, i + FLUSH_BATCH);
-      const contentCase = sql.join(
-        batch.map((s) => sql`when ${s.id} then cast(${s.content} as text)`),
-        sql` `,
+    const statement = isPostgres(this.db as Kysely<unknown>)
+      ? appendSql.postgres
+      : appendSql.sqlite;
+    for (let i = 0; i < appends.length; i += FLUSH_BATCH) {
+      const rows = JSON.stringify(
+        appends.slice(i, i + FLUSH_BATCH).map((a) => [a.id, a.text, a.seq]),
       );
-      const seqCase = sql.join(
-        batch.map((s) => sql`when ${s.id} then cast(${s.seq} as integer)`),
-        sql` `,
-      );
-      const { rows } = await sql<{ id: number }>`update chat_messages
-        set content = case id ${contentCase} end,
-            seq = case id ${seqCase} end,
-            updated_at = ${now}
-        where id in (${sql.join(batch.map((s) => s.id))})
-          and status = 'streaming' and writer_instance = ${writer}
-        returning id`.execute(this.db);
-      for (const row of rows) written.add(Number(row.id));
+      const { rows: changed } = await statement(rows, writer, now).execute(this.db);
+      for (const row of changed) written.add(Number(row.id));
     }
     return written;
   }
