@@ -139,7 +139,7 @@ async function phase({ count, tokens, provider, open, pids, probe }) {
     await sleep(50);
   }
   // Every token counts for the latency, to the last one of the slowest stream.
-  await Promise.race([Promise.all(streams.map((s) => s.done)), sleep(60_000)]);
+  await Promise.race([Promise.all(streams.map((s) => s.done)), sleep(120_000)]);
   measuring = false;
   // CPU from the go to the last token: the same work for every process, however late it ends.
   const seconds = (performance.now() - t0) / 1000;

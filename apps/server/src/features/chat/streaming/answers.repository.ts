@@ -25,7 +25,9 @@ const FLUSH_BATCH = 1_000;
  * [id, text, seq]. Only the new text travels and is bound, so a write costs what the answers
  * gained, not their length. A row appends only when its seq is the one before (`seq - 1`); one
  * already at `seq` is a write that committed though its caller saw it fail, and is left as it is,
- * so a retried write never doubles text.
+ * so a retried write never doubles text. On SQLite the `+` keeps the status index out of the
+ * plan: with it the planner reads every streaming row and scans the JSON for each (2.3 s for
+ * 1,000 answers, against 60 ms through the ids' primary key).
  */
 const appendSql = {
   sqlite: (rows: string, writer: string, now: number) => sql<{ id: number }>`update chat_messages
@@ -36,7 +38,7 @@ const appendSql = {
     from (select json_extract(value, '$[0]') as vid, json_extract(value, '$[1]') as vtext,
             json_extract(value, '$[2]') as vseq from json_each(${rows})) as v
     where chat_messages.id = v.vid and chat_messages.seq in (v.vseq - 1, v.vseq)
-      and chat_messages.status = 'streaming' and chat_messages.writer_instance = ${writer}
+      and +chat_messages.status = 'streaming' and chat_messages.writer_instance = ${writer}
     returning chat_messages.id`,
   postgres: (rows: string, writer: string, now: number) => sql<{ id: number }>`update chat_messages
     set content = case when chat_messages.seq = v.vseq - 1
