@@ -1,3 +1,4 @@
+import type { MessageStatus } from '@atrium/shared/contract/chat';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createTestDb, testDbKinds } from '../../../testing/db';
@@ -15,10 +16,12 @@ describe.each(testDbKinds)('appending streamed text on %s', (kind) => {
           await sql`set local session_replication_role = replica`.execute(trx);
         }
         const chat = trx as unknown as ChatDb;
-        const row = (status: string, writer: string) => ({
+        const row = (status: MessageStatus, writer: string) => ({
           conversationId: 1,
-          role: 'assistant',
+          role: 'assistant' as const,
           content: 'Hi',
+          images: '[]',
+          error: '',
           status,
           writerInstance: writer,
           createdAt: 1,
