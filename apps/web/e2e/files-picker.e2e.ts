@@ -184,9 +184,13 @@ test('narrow screens fold the category menu behind a toggle; screenshots at 1280
   await page.goto(`${atrium.adminUrl}#/data/file_manager`);
   await expect(card(page, png('red'))).toBeVisible();
   await snap(page, 'files-admin-1280', { fullPage: true });
-  await page.locator('.atrium-fp-side').getByRole('button', { name: '新增分类' }).click();
+  // The page reached by a hash change settles its tree after the list shows: open once it has.
+  await expect(page.locator('.atrium-fp-side').getByText('Holidays')).toBeVisible();
   const dialog = page.locator('.ant-modal').filter({ hasText: '新增分类' });
-  await expect(dialog).toBeVisible();
+  await expect(async () => {
+    await page.locator('.atrium-fp-side').getByRole('button', { name: '新增分类' }).click();
+    await expect(dialog).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await snap(page, 'files-add-category-1280');
   await dialog.locator('.ant-modal-close').click();
   await expect(dialog).toBeHidden();
