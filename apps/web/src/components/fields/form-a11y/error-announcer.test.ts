@@ -79,4 +79,21 @@ describe('the form-error watcher', () => {
     expect(observed).toEqual([form]);
     expect(await said()).toBe('Please enter a name');
   });
+
+  it('says an error again when it is corrected and back before the look that would have seen it gone', async () => {
+    const form = document.querySelector('form');
+    const input = form?.querySelector('input');
+    const region = document.querySelector('[data-announcer="polite"]');
+    if (!form || !input || !region) throw new Error('no page');
+    input.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+    showError(form, 'Please enter a name');
+    expect(await said()).toBe('Please enter a name');
+    region.textContent = '';
+
+    // Corrected (the text lingers while it fades), then emptied again at once, on a busy page.
+    input.removeAttribute('aria-invalid');
+    await vi.advanceTimersByTimeAsync(10);
+    input.setAttribute('aria-invalid', 'true');
+    expect(await said()).toBe('Please enter a name');
+  });
 });

@@ -64,8 +64,19 @@ export function watchFormErrors(root: HTMLElement = document.body): () => void {
     submitted = false;
     if (fresh.length > 0) announce(fresh.join(' '));
   };
+  // An error corrected and brought back within one look's wait is said again: the look that
+  // would have seen it corrected may come only after it is back (a busy page), so each change
+  // forgets at once the errors it took away.
+  const forgetCorrected = () => {
+    for (const [error, text] of shown) {
+      const form = error.closest('form');
+      const still = form !== null && error.textContent?.trim() === text && inError(form, error);
+      if (!still) shown.delete(error);
+    }
+  };
   const observer = new MutationObserver((records) => {
     if (!records.some(touchesErrors)) return;
+    forgetCorrected();
     // The errors of one submit appear over a few renders: they are said together.
     clearTimeout(timer);
     timer = setTimeout(speak, 100);
