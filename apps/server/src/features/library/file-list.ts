@@ -122,10 +122,10 @@ export class FileList {
     const subtreeScope = async (
       path: string,
       wanted: number,
-    ): Promise<SubtreeScope & { fileCount: number }> => {
+    ): Promise<SubtreeScope & SubtreeStats> => {
       const subtree = await subtreeOf(path);
       const size = Math.max(1, subtree.fileCount);
-      return { path, dense: (wanted * counts.files) / size < size, fileCount: subtree.fileCount };
+      return { ...subtree, path, dense: (wanted * counts.files) / size < size };
     };
     if (narrowed || (request.unused && category)) {
       // Matches are counted only some pages ahead: a search never counts a million rows.
@@ -166,15 +166,11 @@ export class FileList {
           (await this.repo.find(scope, {}, sort, subtree, { offset, limit: pageSize })).rows,
       );
     }
-    const subtree = await subtreeOf(category.path);
-    return paged(subtree.fileCount, () => {
-      if (subtree.categories === 1)
-        return this.repo.pageCategory(scope, category.id, offset, pageSize);
-      // Walking the library newest first finds a page after about (offset + pageSize) x
-      // library / subtree rows; gathering the subtree costs its size. Take the cheaper.
-      const dense =
-        ((offset + pageSize) * counts.files) / Math.max(1, subtree.fileCount) < subtree.fileCount;
-      return this.repo.pageCategories(scope, category.path, offset, pageSize, dense);
-    });
+    const subtree = await subtreeScope(category.path, offset + pageSize);
+    return paged(subtree.fileCount, () =>
+      subtree.categories === 1
+        ? this.repo.pageCategory(scope, category.id, offset, pageSize)
+        : this.repo.pageCategories(scope, category.path, offset, pageSize, subtree.dense),
+    );
   }
 }
