@@ -35,6 +35,25 @@ const timeTool = '/usr/bin/time';
 const stages = [];
 
 /**
+ * The whole machine's busy and total CPU time so far, in seconds (Linux's /proc/stat; null
+ * elsewhere). GNU time counts only the processes a stage waits for: Chromium's renderers, which
+ * its browser process never reaps before it is killed, fall outside it (a browser run measured
+ * here: 35 CPU-s counted, 81 CPU-s of the machine busy, 96 % of both cores). The machine's own
+ * count shows whether a stage is bound by the cores or by waiting.
+ */
+function machineCpu() {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
+    const ticks = line.trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = ticks.reduce((a, b) => a + b, 0);
+    const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0);
+    return { busy: (total - idle) / 100, total: total / 100 };
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Runs one stage: its output kept aside (printed by the caller) or straight to the terminal.
  * Resolves with its status, output, wall seconds and CPU seconds (user + system of the stage and
  * everything it started, from GNU time; null where that tool is missing).
@@ -46,7 +65,14 @@ function runStage(label, cmd, args, { env = process.env, aside = false } = {}) {
   const [command, argv] = timed
     ? [timeTool, ['-q', '-o', cpuFile, '-f', '%U %S', cmd, ...args]]
     : [cmd, args];
-  const stage = { label, from: (started - pipelineStart) / 1000, seconds: 0, cpu: null };
+  const machineAtStart = machineCpu();
+  const stage = {
+    label,
+    from: (started - pipelineStart) / 1000,
+    seconds: 0,
+    cpu: null,
+    busy: null,
+  };
   stages.push(stage);
   return new Promise((resolve) => {
     const child = spawn(command, argv, {
@@ -59,6 +85,11 @@ function runStage(label, cmd, args, { env = process.env, aside = false } = {}) {
     child.stderr?.on('data', (d) => (output += d));
     child.on('close', (status) => {
       stage.seconds = (performance.now() - started) / 1000;
+      const machineAtEnd = machineCpu();
+      if (machineAtStart && machineAtEnd) {
+        const total = machineAtEnd.total - machineAtStart.total;
+        if (total > 0) stage.busy = (machineAtEnd.busy - machineAtStart.busy) / total;
+      }
       if (timed && existsSync(cpuFile)) {
         const [user, system] = readFileSync(cpuFile, 'utf8').trim().split(/\s+/).slice(-2);
         const cpu = Number(user) + Number(system);
@@ -177,11 +208,14 @@ const load = loadavg()
   .map((n) => n.toFixed(1))
   .join(', ');
 console.log(`\nload average at the end: ${load} (${availableParallelism()} cores)`);
-console.log('stage                          from     wall      CPU');
-for (const { label, from, seconds, cpu } of stages) {
+// "CPU" is what GNU time counted for the stage's own processes; "cores busy" is the whole
+// machine's, over the stage's wall time (stages side by side share it; 100 % means CPU-bound).
+console.log('stage                          from     wall      CPU  cores busy');
+for (const { label, from, seconds, cpu, busy } of stages) {
   const cpuText = cpu === null ? '–' : `${Math.round(cpu)} s`;
+  const busyText = busy === null ? '–' : `${Math.round(busy * 100)} %`;
   console.log(
-    `${label.padEnd(28)} ${`${Math.round(from)} s`.padStart(6)} ${`${Math.round(seconds)} s`.padStart(8)} ${cpuText.padStart(8)}`,
+    `${label.padEnd(28)} ${`${Math.round(from)} s`.padStart(6)} ${`${Math.round(seconds)} s`.padStart(8)} ${cpuText.padStart(8)} ${busyText.padStart(11)}`,
   );
 }
 const { passed, failed, skipped } = counts();
