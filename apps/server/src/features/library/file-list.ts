@@ -8,6 +8,7 @@ import {
 } from '@atrium/shared/contract/files';
 import { CategoriesRepository } from './categories.repository';
 import { ownCategory } from './categories.service';
+import { FileRefs, type UsageRow } from './file-refs';
 import { toRecord } from './file-row';
 import {
   FilesRepository,
@@ -24,10 +25,14 @@ import type { CategoryRow, FileRow, FilesDb } from './library.tables';
 /** What looking up the places using a file needs of it. */
 export type UsedFile = Pick<FileRow, 'id' | 'path' | 'useCount'>;
 
+/** The references to some paths (FileRefs.usageOf), read afresh or from the kept answers. */
+export type RefsOf = (paths: readonly string[]) => Promise<UsageRow[]>;
+
 /** The places using each of some files, as far as the caller may see (FilesService.placesOf). */
 export type PlacesOf = (
   scope: LibraryScope,
   files: readonly UsedFile[],
+  refsOf?: RefsOf,
 ) => Promise<Map<number, { useCount: number; usedBy: FileUse[]; hidden: number }>>;
 
 /** Reads through the kept answers of one library at the generation read for this request. */
@@ -43,12 +48,15 @@ function listSort(request: ListRequest): FileSort {
  * The file library's `list` (SPEC 7.3, issue 17), answered from memory while the library's
  * generation is unchanged (issue 32, LibraryAnswers): each request reads the library's counts and
  * generation (one indexed row); a page, a category and a subtree's counts already computed at that
- * generation are not read again. "Used by" is looked up afresh for the page's files each time
- * (the places' names change without the library: a room renamed).
+ * generation are not read again. For "used by", the references to the page's files are kept
+ * too (every reference added or dropped changes its file's use count, which bumps the generation),
+ * but the places' names are looked up afresh each time (they change without the library: a room
+ * renamed).
  */
 export class FileList {
   private readonly repo: FilesRepository;
   private readonly cats: CategoriesRepository;
+  private readonly refs: FileRefs;
 
   constructor(
     db: FilesDb,
@@ -57,6 +65,7 @@ export class FileList {
   ) {
     this.repo = new FilesRepository(db);
     this.cats = new CategoriesRepository(db);
+    this.refs = new FileRefs(db);
   }
 
   async list(scope: LibraryScope, request: ListRequest, origin: string): Promise<ListResponse> {
@@ -78,6 +87,7 @@ export class FileList {
     const places = await this.placesOf(
       scope,
       page.records.map((r) => ({ id: r.id, path: r.path, useCount: r.useCount ?? 0 })),
+      (paths) => kept(`refs:${JSON.stringify(paths)}`, () => this.refs.usageOf(paths)),
     );
     return {
       ...page,

@@ -16,7 +16,7 @@ import { FileRefs, type UsageRow } from './file-refs';
 import { twinOf } from './file-twins';
 import { toRecord } from './file-row';
 import { describeUsage, labelUsage } from './file-usage';
-import { FileList, type UsedFile } from './file-list';
+import { FileList, type RefsOf, type UsedFile } from './file-list';
 import { FilesRepository, type LibraryScope } from './files.repository';
 import { LibraryAnswers } from './library-answers';
 import type { FileRow, FilesDb } from './library.tables';
@@ -45,7 +45,9 @@ export class FilesService {
     answers = new LibraryAnswers(),
   ) {
     this.repo = new FilesRepository(db);
-    this.listing = new FileList(db, answers, (scope, rows) => this.placesOf(scope, rows));
+    this.listing = new FileList(db, answers, (scope, rows, refsOf) =>
+      this.placesOf(scope, rows, refsOf),
+    );
   }
 
   /** Whether name search has its trigram index (PostgreSQL without pg_trgm has none). */
@@ -275,9 +277,10 @@ export class FilesService {
   async placesOf(
     scope: LibraryScope,
     rows: readonly UsedFile[],
+    refsOf: RefsOf = (paths) => new FileRefs(this.db).usageOf(paths),
   ): Promise<Map<number, { useCount: number; usedBy: FileUse[]; hidden: number }>> {
     const used = rows.filter((row) => row.useCount > 0);
-    const refs = await new FileRefs(this.db).usageOf([...new Set(used.map((row) => row.path))]);
+    const refs = await refsOf([...new Set(used.map((row) => row.path))]);
     const visible = (ref: UsageRow) =>
       scope.owner.type === 'admin' || ref.memberId === scope.owner.id;
     const uses = refs.length ? await labelUsage(this.db, refs.filter(visible)) : new Map();

@@ -132,6 +132,23 @@ describe.each(testDbKinds)('the list from memory across instances (%s)', (kind) 
     expect(used.records[0]).toMatchObject({ id: picture.id, useCount: 1 });
     expect(used.records[0]?.usedBy?.length).toBe(1);
 
+    // The room renamed on a (no library write): b's kept page and references serve, but the
+    // place is named afresh.
+    await listTwice(b, { categoryId: added.data.id, withUsage: true });
+    await expectOk<AdminRoomRecord>(
+      a,
+      '/admin/api/aigc/chat_room/save',
+      {
+        id: seeded.room.id,
+        title: 'Renamed cover room',
+        cover: picture.fullPath,
+        description: seeded.room.description,
+      },
+      { area: 'admin', token: seeded.adminToken },
+    );
+    const renamed = await list(b, { categoryId: added.data.id, withUsage: true });
+    expect(JSON.stringify(renamed.records[0]?.usedBy)).toContain('Renamed cover room');
+
     // Deleted on a (confirming: a room uses it).
     await listTwice(b);
     const deleted = await library(a).call({
