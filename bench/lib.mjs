@@ -36,7 +36,10 @@ export function startAtrium(extraEnv = {}) {
     ...extraEnv,
   };
   const main = process.env.BENCH_MAIN ?? join(root, 'apps/server/dist/main.js');
-  const child = spawn(process.execPath, [main, 'start'], { env });
+  // Node's own flags for the Atrium under test, e.g. BENCH_NODE_ARGS="--cpu-prof
+  // --cpu-prof-dir=/tmp/prof" to see where its time goes (the profile is written when it stops).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, main, 'start'], { env });
   return new Promise((resolve, reject) => {
     let out = '';
     const onData = (d) => {
