@@ -11,9 +11,10 @@ export default defineConfig({
   // worker while the other idles. Each test seeds what it needs (the worker's server is shared
   // with whatever ran before on it).
   fullyParallel: true,
-  // One more worker than cores: the tests mostly wait (on the server, the fake provider, the
-  // page's timers), so a third one fills the cores' idle time. On 2 cores, 28 chat, files, picker
-  // and one-voice tests: 315 s with 3 workers against 375 s with 2, the same CPU time.
+  // One more worker than cores, measured: on 2 cores, 28 chat, files, picker and one-voice tests
+  // took 315 s with 3 workers against 375 s with 2; the whole tier 344 s with 3 against 367 s
+  // with 6. The tier keeps both cores busy (96-98 %, mostly Chromium's renderers, which GNU time
+  // in npm test's table does not count), so more workers than this only share the same cores.
   workers: availableParallelism() + 1,
   retries: 0,
   timeout: 60_000,
