@@ -201,7 +201,9 @@ test('a batch folds into one line, a mismatched file stops after one chunk, inte
     await expect(summary).toBeVisible();
     await expect(summary).toHaveAttribute('aria-expanded', 'false');
     const moved = ((await grid.boundingBox())?.y ?? 0) - gridTop;
-    expect(moved).toBeLessThanOrEqual(48);
+    // What the upload area held when it did not fit (a full CI run once saw 74 px: 32 more).
+    const held = moved > 48 ? await page.locator('.atrium-upload').innerText() : '';
+    expect(moved, `the upload area held: ${held}`).toBeLessThanOrEqual(48);
     await shoot(page, `queue-${lang}-${width}`);
     // Opened by keyboard: the rows scroll in a box of their own.
     await summary.focus();
