@@ -88,3 +88,26 @@ describe('outside the app', () => {
     await expect(answer).resolves.toBe(true);
   });
 });
+
+describe('toasts with no holder mounted', () => {
+  it('wait, shown nowhere, and show once the app mounts its holder', async () => {
+    cleanup();
+    toast.info('an answer that landed after its page was left', 60);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(screen.queryByText('an answer that landed after its page was left')).toBeNull();
+
+    renderWithProviders(<main />);
+    expect(
+      await screen.findByText('an answer that landed after its page was left'),
+    ).toBeInTheDocument();
+  });
+
+  it('keep only the latest few', async () => {
+    cleanup();
+    for (const n of [1, 2, 3, 4, 5]) toast.info(`waiting ${n}`);
+    renderWithProviders(<main />);
+    expect(await screen.findByText('waiting 5')).toBeInTheDocument();
+    expect(screen.getByText('waiting 3')).toBeInTheDocument();
+    expect(screen.queryByText('waiting 2')).toBeNull();
+  });
+});

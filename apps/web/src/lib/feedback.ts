@@ -1,5 +1,4 @@
 import { createElement } from 'react';
-import { message as staticMessage } from 'antd';
 import type { ModalFuncProps } from 'antd';
 import type { MessageInstance, NoticeType } from 'antd/es/message/interface';
 import { create } from 'zustand';
@@ -8,14 +7,32 @@ import { t } from './i18n';
 
 /**
  * Toasts and dialogs callable from anywhere (API client, stores). Toasts go through the message
- * holder that FeedbackBridge mounts inside the theme and locale providers (antd's static message
- * before that). Dialogs queue here and are opened by a dialog host that the bridge loads on first
+ * holder that FeedbackBridge mounts inside the theme and locale providers; one asked while no
+ * holder is mounted (before the first render, or an answer landing after its page was left) waits
+ * for the next holder. antd's static message is not used: its own React root and timers outlive
+ * the page's tree (a toast counting down after the page went set state on a page without a
+ * window). Dialogs queue here and are opened by a dialog host that the bridge loads on first
  * use, which keeps antd's Modal out of the first page load.
  */
 let boundMessage: MessageInstance | null = null;
 
+interface WaitingToast {
+  type: NoticeType;
+  content: string;
+  duration: number;
+}
+
+/** Toasts asked while no holder was mounted, the latest few (older ones would only pile up). */
+export const useToastQueue = create<{ waiting: WaitingToast[] }>(() => ({ waiting: [] }));
+const waitingToastsKept = 3;
+
 export function bindMessage(api: MessageInstance | null): void {
   boundMessage = api;
+  if (!api) return;
+  const { waiting } = useToastQueue.getState();
+  if (waiting.length === 0) return;
+  useToastQueue.setState({ waiting: [] });
+  for (const notice of waiting) void api.open(notice);
 }
 
 /** SPEC 9: 2 s by default; a message longer than 10 characters lasts floor(length / 5) s. */
@@ -25,8 +42,12 @@ export function toastSeconds(text: string): number {
 }
 
 function show(type: NoticeType, text: string, seconds?: number): void {
-  const duration = seconds ?? toastSeconds(text);
-  void (boundMessage ?? staticMessage).open({ type, content: text, duration });
+  const notice = { type, content: text, duration: seconds ?? toastSeconds(text) };
+  if (boundMessage) {
+    void boundMessage.open(notice);
+    return;
+  }
+  useToastQueue.setState((s) => ({ waiting: [...s.waiting, notice].slice(-waitingToastsKept) }));
 }
 
 export const toast = {

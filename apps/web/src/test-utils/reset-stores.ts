@@ -7,7 +7,7 @@ import { usePanelStore } from '@/stores/panel-store';
 import { usePermissionStore } from '@/stores/permission-store';
 import { useReloadStore } from '@/stores/reload-store';
 import { useUserStore } from '@/stores/user-store';
-import { useDialogQueue } from '@/lib/feedback';
+import { useDialogQueue, useToastQueue } from '@/lib/feedback';
 
 /** Puts every page-wide store and the query cache back to how a fresh page starts. */
 export function resetStores(): void {
@@ -24,6 +24,7 @@ export function resetStores(): void {
   reset(useReloadStore);
   reset(useUserStore);
   reset(useDialogQueue);
+  reset(useToastQueue);
 }
 
 /**
