@@ -7,19 +7,28 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { ensureInstalled, root, run } from './lib.mjs';
 
-const chromium = '/usr/bin/chromium';
+// The browser suite drives Debian's headless shell of Chromium: the same Blink and V8 build as
+// `chromium` without the browser's UI (what Playwright itself runs headless). Measured on the
+// whole browser tier, alone on 2 cores: 294 s and 574 CPU-s against 426 s and 844 CPU-s with the
+// full browser in its new headless mode.
+const chromium = '/usr/bin/chromium-headless-shell';
 
 function ensureChromium() {
   if (existsSync(chromium)) return;
-  console.log('› Installing Chromium from Debian packages…');
+  console.log('› Installing Chromium (headless shell) from Debian packages…');
   const asRoot = process.getuid?.() === 0;
   const prefix = asRoot ? [] : ['sudo', '-n'];
   const apt = (args) => {
     const [cmd, ...rest] = [...prefix, 'apt-get', ...args];
     return run(cmd, rest, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   };
-  if (apt(['update', '-qq']) !== 0 || apt(['install', '-y', '-qq', 'chromium']) !== 0) {
-    console.error('✖ Could not install Chromium with apt-get; install the "chromium" package.');
+  if (
+    apt(['update', '-qq']) !== 0 ||
+    apt(['install', '-y', '-qq', 'chromium-headless-shell']) !== 0
+  ) {
+    console.error(
+      '✖ Could not install Chromium with apt-get; install the "chromium-headless-shell" package.',
+    );
     process.exit(1);
   }
 }
