@@ -5,6 +5,8 @@ import {
   CamelCasePlugin,
   Kysely,
   PostgresDialect,
+  sql,
+  SqliteAdapter,
   SqliteDialect,
   type SqliteDatabase,
   type SqliteStatement,
@@ -35,7 +37,7 @@ export interface DbOptions {
 const INT8_OID = 20;
 const statementCacheSize = 500;
 /** better-sqlite3 blocks the event loop while it waits: long enough for the CLI's short writes. */
-const sqliteBusyTimeoutMs = 5000;
+export const sqliteBusyTimeoutMs = 5000;
 
 /**
  * Kysely prepares a new SQLite statement for every query; preparing costs about as much as
@@ -117,3 +119,15 @@ export function createDb(config: DatabaseConfig, options: DbOptions = {}): Db {
 
 export type { Database } from './types';
 export { defaultPgTimeouts, longWorkPgTimeouts, type DbLogger, type PgTimeouts } from './pg-pool';
+
+/**
+ * The file of the SQLite database `db` works on, or undefined: PostgreSQL (whose pool does not
+ * hold the event loop), or an in-memory database, which another connection cannot open.
+ */
+export async function sqliteFileOf(db: Db): Promise<string | undefined> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return undefined;
+  const { rows } = await sql<{
+    file: string;
+  }>`select file from pragma_database_list where name = 'main'`.execute(db);
+  return rows[0]?.file || undefined;
+}

@@ -8,6 +8,7 @@ import {
   type ExtractionOptions,
 } from '../chat-docs/index';
 import type { Storage } from '../../storage/index';
+import { sqliteBusyTimeoutMs, sqliteFileOf } from '../../db/index';
 import { ArchiveService, registerArchiveRoutes } from './archive/index';
 import {
   ChatBudgets,
@@ -26,7 +27,7 @@ import {
 } from './conversations/index';
 import { Generations, type GenerationOptions } from './generation/index';
 import { registerChatSearch } from './search/index';
-import { AnswerRepository, ChatStreams, type StreamOptions } from './streaming/index';
+import { AnswerRepository, AppendThread, ChatStreams, type StreamOptions } from './streaming/index';
 
 export { ShortCache } from './budgets/index';
 
@@ -71,7 +72,14 @@ export async function registerChatFeature(
   const { db, bus, limits, settings, instances, now } = app.services;
   const options = deps.options ?? {};
   const cdb = chatDb(db);
-  const answers = new AnswerRepository(cdb);
+  // On a SQLite file the flush's appends run on a thread of their own, beside the event loop.
+  const file = await sqliteFileOf(db);
+  const answers = new AnswerRepository(
+    cdb,
+    file
+      ? new AppendThread({ file, busyTimeoutMs: sqliteBusyTimeoutMs, writeTimeoutMs: 10_000 })
+      : undefined,
+  );
   const usage = new UsageRepository(cdb);
   const budgets = new ChatBudgets(now);
   const documents = registerChatDocsFeature(app, {
@@ -128,6 +136,7 @@ export async function registerChatFeature(
   app.addHook('preClose', async () => {
     await generations.close();
     streams.close();
+    await answers.close();
   });
 
   const budgetQuery = new ChatBudgetQuery({

@@ -11,7 +11,7 @@ import {
 } from '@atrium/shared/contract/chat-export';
 import { dataPathsOf } from '@atrium/shared/file-refs';
 import { sql, type QueryExecutorProvider } from 'kysely';
-import type { Db } from '../../../db/index';
+import { sqliteFileOf, type Db } from '../../../db/index';
 import type { z } from 'zod';
 import { ApiError, message, type MessageRef } from '../../../http/envelope';
 import { describeZodError } from '../../../http/errors';
@@ -20,7 +20,7 @@ import { holdFiles, type ImageAccess } from '../../library/index';
 import type { RoomsService } from '../../rooms/index';
 import type { ArchiveJob, ArchiveJobs } from './archive-jobs';
 import { parseExport } from './archive-parse';
-import { prepare, sqliteFileOf, writeOnThread } from './archive-writer';
+import { prepare, writeOnThread } from './archive-writer';
 import { storedError } from '../chat-texts';
 import {
   conversationColumns,

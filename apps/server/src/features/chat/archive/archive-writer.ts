@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { ChatImportResponse, ExportedConversation } from '@atrium/shared/contract/chat-export';
 import { dataPathsOf } from '@atrium/shared/file-refs';
-import { sql, SqliteAdapter } from 'kysely';
+import { sql } from 'kysely';
 import { pauseFtsMerging } from '../../../db/fts-merge';
 import type { Db } from '../../../db/index';
 import type { MemberPrincipal } from '../../../http/principal';
@@ -46,18 +46,6 @@ interface Done {
 }
 
 type Reply = { done: Done } | { error: { message: string; name?: string; code?: string } };
-
-/**
- * The file of the SQLite database `db` works on, or undefined: PostgreSQL (whose pool does not
- * hold the event loop), or an in-memory database, which another connection cannot open.
- */
-export async function sqliteFileOf(db: Db): Promise<string | undefined> {
-  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return undefined;
-  const { rows } = await sql<{
-    file: string;
-  }>`select file from pragma_database_list where name = 'main'`.execute(db);
-  return rows[0]?.file || undefined;
-}
 
 export interface ThreadWrite {
   db: Db;

@@ -20,6 +20,14 @@ export interface FlusherDeps {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The text of one answer in a write: `text` goes at `offset` of its content, as delta `seq`. */
+interface Snapshot {
+  job: Job;
+  offset: number;
+  text: string;
+  seq: number;
+}
+
 /**
  * The group commit of streamed text (DESIGN 8): text is written before it is shown. Every answer
  * that received text since the last write joins the next one, a single statement appending only
@@ -84,38 +92,52 @@ export class AnswerFlusher {
     );
   }
 
-  /** Writes and publishes new text until no live job has any; text arriving meanwhile joins. */
+  /** An answer this instance still writes, not yet ended (its end writes the rest). */
+  private live(job: Job): boolean {
+    return this.deps.jobs.get(job.messageId) === job && !job.outcome && !job.endReason;
+  }
+
+  /**
+   * Writes and publishes new text until no live job has any; text arriving meanwhile joins. A
+   * write that failed is tried again exactly as it was (same text, same seq): it may have
+   * committed though its caller saw it fail (a connection lost after the commit, a writer thread
+   * given up while it waited), and the row then keeps it once; text that came since goes in the
+   * write after, under the next seq.
+   */
   private async flushLoop(): Promise<void> {
+    let retry: Snapshot[] = [];
     for (;;) {
-      const pending: Job[] = [];
-      for (const job of this.dirty) {
-        // An ended answer's rest is written by its end (Generations.finish), not here.
-        if (this.deps.jobs.get(job.messageId) !== job || job.outcome || job.endReason) continue;
-        if (job.content.length > job.stored) pending.push(job);
+      let snapshots = retry.filter(({ job }) => this.live(job));
+      if (snapshots.length === 0) {
+        const pending = [...this.dirty].filter(
+          (job) => this.live(job) && job.content.length > job.stored,
+        );
+        this.dirty.clear();
+        snapshots = pending.map((job) => ({
+          job,
+          offset: job.stored,
+          text: job.content.slice(job.stored),
+          seq: job.seq + 1,
+        }));
       }
-      this.dirty.clear();
-      if (pending.length === 0) return;
+      if (snapshots.length === 0) return;
       this.lastWriteAt = performance.now();
-      const write = this.writeAndPublish(pending);
-      for (const job of pending) job.writing = write;
+      const write = this.writeAndPublish(snapshots);
+      for (const { job } of snapshots) job.writing = write;
       if (!(await write)) {
-        for (const job of pending) this.dirty.add(job);
+        retry = snapshots;
+        for (const { job } of snapshots) this.dirty.add(job);
         await sleep(this.deps.retryMs);
         continue;
       }
+      retry = [];
       const wait = this.lastWriteAt + this.deps.tickMs - performance.now();
       if (wait > 0 && this.dirty.size > 0) await sleep(wait);
     }
   }
 
   /** One write of every pending answer; once it has committed, publishes exactly what it wrote. */
-  private async writeAndPublish(jobs: Job[]): Promise<boolean> {
-    const snapshots = jobs.map((job) => ({
-      job,
-      offset: job.stored,
-      text: job.content.slice(job.stored),
-      seq: job.seq + 1,
-    }));
+  private async writeAndPublish(snapshots: readonly Snapshot[]): Promise<boolean> {
     let written: Set<number>;
     try {
       written = await this.deps.repo.appendContent(

@@ -1,5 +1,5 @@
 import type { MessageStatus } from '@atrium/shared/contract/chat';
-import { sql, type Kysely, type Updateable } from 'kysely';
+import { CompiledQuery, type Kysely, type Updateable } from 'kysely';
 import { isPostgres } from '../../../db/columns';
 import {
   messageColumns,
@@ -7,6 +7,8 @@ import {
   type ChatMessagesTable,
   type MessageRow,
 } from '../chat.tables';
+import { appendSql } from './append-sql.mjs';
+import type { AppendThread } from './append-thread';
 
 /** The text a streaming message gained since its last write, as the flusher appends it. */
 export interface ContentAppend {
@@ -20,39 +22,21 @@ export interface ContentAppend {
 /** Rows per statement: one JSON parameter carries them, so any count has the same statement. */
 const FLUSH_BATCH = 1_000;
 
-/**
- * The one statement of every flush, per dialect: the rows come as one JSON array of
- * [id, text, seq]. Only the new text travels and is bound, so a write costs what the answers
- * gained, not their length. A row appends only when its seq is the one before (`seq - 1`); one
- * already at `seq` is a write that committed though its caller saw it fail, and is left as it is,
- * so a retried write never doubles text. On SQLite the `+` keeps the status index out of the
- * plan: with it the planner reads every streaming row and scans the JSON for each (2.3 s for
- * 1,000 answers, against 60 ms through the ids' primary key).
- */
-const appendSql = (postgres: boolean, rows: string, writer: string, now: number) => {
-  const source = postgres
-    ? sql`select (r->>0)::integer as vid, r->>1 as vtext, (r->>2)::integer as vseq
-        from jsonb_array_elements(cast(${rows} as jsonb)) as r`
-    : sql`select json_extract(value, '$[0]') as vid, json_extract(value, '$[1]') as vtext,
-        json_extract(value, '$[2]') as vseq from json_each(${rows})`;
-  const status = sql.raw(postgres ? 'chat_messages.status' : '+chat_messages.status');
-  return sql<{ id: number }>`update chat_messages
-    set content = case when chat_messages.seq = v.vseq - 1
-          then chat_messages.content || v.vtext else chat_messages.content end,
-        seq = v.vseq,
-        updated_at = ${now}
-    from (${source}) as v
-    where chat_messages.id = v.vid and chat_messages.seq in (v.vseq - 1, v.vseq)
-      and ${status} = 'streaming' and chat_messages.writer_instance = ${writer}
-    returning chat_messages.id`;
-};
+const appendStatements = { sqlite: appendSql(false), postgres: appendSql(true) };
 
 /**
  * The rows of answers being written (Kysely only, dialect-neutral): their text as it streams,
  * their end, and the answers whose writer is gone.
  */
 export class AnswerRepository {
-  constructor(readonly db: ChatDb) {}
+  /**
+   * `thread`: on a SQLite file, the thread that runs the flush's appends beside the event loop
+   * (append-thread.ts); without it they run on `db`'s connection.
+   */
+  constructor(
+    readonly db: ChatDb,
+    private readonly thread?: AppendThread,
+  ) {}
 
   findMessage(id: number): Promise<MessageRow | undefined> {
     return this.db
@@ -100,7 +84,7 @@ export class AnswerRepository {
   }
 
   /**
-   * Appends the new text of many streaming messages in one statement (appendSql), so a thousand
+   * Appends the new text of many streaming messages in one statement (append-sql.mjs), so a thousand
    * live streams cost one write per flush, not a thousand. Only rows still streaming and written
    * by `writer` change; answers the ids that did, so the writer learns which answers another
    * instance has ended meanwhile (it took this one for dead).
@@ -116,10 +100,28 @@ export class AnswerRepository {
       const rows = JSON.stringify(
         appends.slice(i, i + FLUSH_BATCH).map((a) => [a.id, a.text, a.seq]),
       );
-      const { rows: changed } = await appendSql(postgres, rows, writer, now).execute(this.db);
-      for (const row of changed) written.add(Number(row.id));
+      for (const id of await this.append(postgres, rows, writer, now)) written.add(id);
     }
     return written;
+  }
+
+  private async append(
+    postgres: boolean,
+    rows: string,
+    writer: string,
+    now: number,
+  ): Promise<number[]> {
+    if (!postgres && this.thread) return this.thread.append(rows, writer, now);
+    const text = postgres ? appendStatements.postgres : appendStatements.sqlite;
+    const { rows: changed } = await this.db.executeQuery<{ id: number }>(
+      CompiledQuery.raw(text, [now, rows, writer]),
+    );
+    return changed.map((row) => Number(row.id));
+  }
+
+  /** Ends the writer thread, if any, after the writes under way. */
+  async close(): Promise<void> {
+    await this.thread?.close();
   }
 
   /**

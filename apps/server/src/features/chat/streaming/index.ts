@@ -5,6 +5,7 @@
  */
 export { AbandonedAnswers } from './abandoned';
 export { AnswerRepository } from './answers.repository';
+export { AppendThread } from './append-thread';
 export {
   channelOf,
   EndMessages,

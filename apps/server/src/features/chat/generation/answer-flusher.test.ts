@@ -1,0 +1,97 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryBus } from '../../../bus/memory';
+import { sqliteFileOf } from '../../../db/index';
+import { createTestDb, type TestDb } from '../../../testing/db';
+import type { ChatDb } from '../chat.tables';
+import {
+  AnswerRepository,
+  AppendThread,
+  Job,
+  type GenerationRequest,
+  type JobEvent,
+} from '../streaming/index';
+import { AnswerFlusher } from './answer-flusher';
+
+let testDb: TestDb;
+let thread: AppendThread | undefined;
+
+beforeEach(async () => {
+  testDb = await createTestDb('sqlite');
+  // A bare row: its conversation, member and room play no part here.
+  await sql`pragma foreign_keys = off`.execute(testDb.db);
+});
+afterEach(async () => {
+  await thread?.close();
+  await testDb.cleanup();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the group commit of streamed text', () => {
+  it('tries a failed write again exactly as it was, so text that came since is not lost when the failed one had committed', async () => {
+    const chat = testDb.db as unknown as ChatDb;
+    const { id } = await chat
+      .insertInto('chatMessages')
+      .values({
+        conversationId: 1,
+        role: 'assistant',
+        content: '',
+        images: '[]',
+        error: '',
+        status: 'streaming',
+        writerInstance: 'w',
+        createdAt: 1,
+        updatedAt: 1,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const file = await sqliteFileOf(testDb.db);
+    if (!file) throw new Error('the test database is not a file');
+    // A write waiting for the lock longer than 300 ms is given up, though it commits later.
+    thread = new AppendThread({ file, busyTimeoutMs: 5_000, writeTimeoutMs: 300 });
+    const job = new Job({ messageId: Number(id), params: {} } as unknown as GenerationRequest);
+    const jobs = new Map([[job.messageId, job]]);
+    const shown: JobEvent[] = [];
+    job.listeners.add((event) => shown.push(event));
+    const flusher = new AnswerFlusher({
+      repo: new AnswerRepository(chat, thread),
+      bus: createMemoryBus(),
+      log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger,
+      now: Date.now,
+      instanceId: 'w',
+      jobs,
+      tickMs: 20,
+      retryMs: 1_000,
+    });
+
+    await testDb.db.connection().execute(async (conn) => {
+      await sql`begin immediate`.execute(conn);
+      try {
+        flusher.append(job, 'one');
+        // The write is given up at 300 ms and tried again at 1.3 s; meanwhile more text comes,
+        // and the lock goes: the given-up write commits 'one'.
+        await sleep(600);
+        flusher.append(job, ' two');
+      } finally {
+        await sql`rollback`.execute(conn);
+      }
+    });
+    await expect.poll(() => job.stored, { timeout: 10_000 }).toBe('one two'.length);
+
+    const row = await chat
+      .selectFrom('chatMessages')
+      .select(['content', 'seq'])
+      .where('id', '=', job.messageId)
+      .executeTakeFirstOrThrow();
+    expect(row.content).toBe('one two');
+    // What was shown is what is stored, delta by delta.
+    expect(shown).toEqual([
+      { t: 'd', seq: 1, offset: 0, text: 'one' },
+      { t: 'd', seq: 2, offset: 3, text: ' two' },
+    ]);
+    expect(Number(row.seq)).toBe(2);
+  });
+});

@@ -1,0 +1,118 @@
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sqliteFileOf } from '../../../db/index';
+import { createTestDb, type TestDb } from '../../../testing/db';
+import type { ChatDb } from '../chat.tables';
+import { AnswerRepository } from './answers.repository';
+import { AppendThread } from './append-thread';
+
+let testDb: TestDb;
+let chat: ChatDb;
+let thread: AppendThread | undefined;
+
+beforeEach(async () => {
+  testDb = await createTestDb('sqlite');
+  chat = testDb.db as unknown as ChatDb;
+  // Bare rows: their conversations, members and rooms play no part here.
+  await sql`pragma foreign_keys = off`.execute(testDb.db);
+});
+afterEach(async () => {
+  await thread?.close();
+  thread = undefined;
+  await testDb.cleanup();
+});
+
+async function streamingRow(writer: string): Promise<number> {
+  const { id } = await chat
+    .insertInto('chatMessages')
+    .values({
+      conversationId: 1,
+      role: 'assistant',
+      content: 'Hi',
+      images: '[]',
+      error: '',
+      status: 'streaming',
+      writerInstance: writer,
+      createdAt: 1,
+      updatedAt: 1,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(id);
+}
+
+async function threadOn(writeTimeoutMs: number): Promise<AnswerRepository> {
+  const file = await sqliteFileOf(testDb.db);
+  if (!file) throw new Error('the test database is not a file');
+  thread = new AppendThread({ file, busyTimeoutMs: 5_000, writeTimeoutMs });
+  return new AnswerRepository(chat, thread);
+}
+
+const contentOf = async (id: number) =>
+  (
+    await chat
+      .selectFrom('chatMessages')
+      .select(['content', 'seq'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+  ).content;
+
+describe('the answers writer thread (SQLite)', () => {
+  it("appends on its own connection what the instance's connection then reads", async () => {
+    const repo = await threadOn(10_000);
+    const [mine, theirs] = [await streamingRow('w'), await streamingRow('other')];
+    expect(
+      await repo.appendContent(
+        [
+          { id: mine, text: ', hello', seq: 1 },
+          { id: theirs, text: 'no', seq: 1 },
+        ],
+        'w',
+        5,
+      ),
+    ).toEqual(new Set([mine]));
+    expect(await repo.appendContent([{ id: mine, text: ' wörld', seq: 2 }], 'w', 6)).toEqual(
+      new Set([mine]),
+    );
+    // Tried again after a failure the caller saw: not doubled.
+    await repo.appendContent([{ id: mine, text: ' wörld', seq: 2 }], 'w', 6);
+    expect(await contentOf(mine)).toBe('Hi, hello wörld');
+    expect(await contentOf(theirs)).toBe('Hi');
+  });
+
+  it('gives up a write stuck behind the write lock within its bound; the next write starts a new thread', async () => {
+    // The given-up write still commits once the lock goes (a thread cannot be stopped inside
+    // SQLite's wait): tried again as it was, under its seq, it is kept once.
+    const repo = await threadOn(300);
+    const id = await streamingRow('w');
+    await testDb.db.connection().execute(async (conn) => {
+      await sql`begin immediate`.execute(conn);
+      try {
+        const started = performance.now();
+        await expect(repo.appendContent([{ id, text: ' stuck', seq: 1 }], 'w', 5)).rejects.toThrow(
+          /took over 300 ms/,
+        );
+        expect(performance.now() - started).toBeLessThan(3_000);
+      } finally {
+        await sql`rollback`.execute(conn);
+      }
+    });
+    expect(await repo.appendContent([{ id, text: ' stuck', seq: 1 }], 'w', 6)).toEqual(
+      new Set([id]),
+    );
+    expect(await contentOf(id)).toBe('Hi stuck');
+    expect(await repo.appendContent([{ id, text: ' then', seq: 2 }], 'w', 7)).toEqual(
+      new Set([id]),
+    );
+    expect(await contentOf(id)).toBe('Hi stuck then');
+  });
+
+  it('refuses writes once closed', async () => {
+    const repo = await threadOn(10_000);
+    const id = await streamingRow('w');
+    await repo.appendContent([{ id, text: '!', seq: 1 }], 'w', 5);
+    await repo.close();
+    await expect(repo.appendContent([{ id, text: '?', seq: 2 }], 'w', 6)).rejects.toThrow(/closed/);
+    expect(await contentOf(id)).toBe('Hi!');
+  });
+});
