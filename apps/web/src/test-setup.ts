@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import { _test as escKeyDown } from '@rc-component/portal/lib/useEscKeyDown';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { setLanguage } from '@/lib/i18n';
@@ -48,6 +49,11 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  // antd hears Esc through rc-component's module-wide stack of open portals, where under
+  // NODE_ENV=test every portal has the same id: a dialog left open outside the tree (antd's
+  // static confirm, whose fade jsdom never ends) would keep the one entry and take the next
+  // test's Esc. Every tree is unmounted here, so what is left is stale.
+  escKeyDown?.().stack.splice(0);
   vi.useRealTimers();
   document.body.innerHTML = '';
 });
