@@ -22,3 +22,13 @@ export function useSmallWindow(): boolean {
 export function useReducedMotion(): boolean {
   return useMediaQuery('(prefers-reduced-motion: reduce)');
 }
+
+/**
+ * The `motion` of an antd Tree: none for a visitor who asked for less. antd's Tree keeps its
+ * collapse motion whatever the theme says, and the tree ignores expand and collapse keys while it
+ * runs; with the theme's motion off its transition never ends, so each one waited out the
+ * motion's 500 ms deadline and a keyboard user's next Enter or arrow was lost.
+ */
+export function useTreeMotion(): false | undefined {
+  return useReducedMotion() ? false : undefined;
+}

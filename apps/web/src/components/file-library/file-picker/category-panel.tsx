@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { DeleteOutlined, EditOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
 import { Button, Input, Spin, Tooltip, Tree } from 'antd';
 import { useFilesT } from '@/components/file-library/i18n';
+import { useTreeMotion } from '@/lib/use-media-query';
 import { toTreeItems, treeKeys, type CategoryNode } from './categories';
 
 export interface CategoryPanelProps {
@@ -32,6 +33,7 @@ export function CategoryPanel(props: CategoryPanelProps) {
     [items, collapsed, filter],
   );
   const existing = props.current > 0;
+  const motion = useTreeMotion();
 
   return (
     <div className="atrium-fp-categories">
@@ -85,6 +87,7 @@ export function CategoryPanel(props: CategoryPanelProps) {
         <div className="atrium-fp-tree" aria-busy={props.loading}>
           <Tree<{ key: number; title: string }>
             blockNode
+            motion={motion}
             treeData={items}
             selectedKeys={[props.current]}
             expandedKeys={expanded}

@@ -3,6 +3,7 @@ import { Tree, Typography } from 'antd';
 import type { TreeDataNode } from 'antd';
 import { impliedKeys, type RuleNode } from '@atrium/shared/role-rules';
 import { tText, useT } from '@/lib/i18n';
+import { useTreeMotion } from '@/lib/use-media-query';
 
 export interface MenuRulesTreeProps {
   tree: readonly RuleNode[];
@@ -27,6 +28,7 @@ export const MenuRulesTree = memo(function MenuRulesTree({
   const { language } = useT();
   const implied = useMemo(() => new Set(impliedKeys(tree, ticked, rules)), [tree, ticked, rules]);
   const treeData = useMemo(() => toNodes(tree, implied, language), [tree, implied, language]);
+  const motion = useTreeMotion();
 
   return (
     <Tree
@@ -35,6 +37,7 @@ export const MenuRulesTree = memo(function MenuRulesTree({
       selectable={false}
       defaultExpandAll
       blockNode
+      motion={motion}
       treeData={treeData}
       checkedKeys={{ checked: [...ticked, ...implied], halfChecked: [] }}
       onCheck={(keys) => {
