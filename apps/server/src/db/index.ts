@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import {
   CamelCasePlugin,
   Kysely,
@@ -17,6 +17,7 @@ import type { DatabaseConfig } from '../config';
 import { defaultPgTimeouts, SturdyPgPool, type DbLogger, type PgTimeouts } from './pg-pool';
 import { registerPool } from './pool-stats';
 import type { Database } from './types';
+import { openSqlite } from './sqlite-connection.mjs';
 
 export type Db = Kysely<Database>;
 
@@ -82,11 +83,7 @@ export function createDb(config: DatabaseConfig, options: DbOptions = {}): Db {
   const plugins = [new CamelCasePlugin()];
   if (config.kind === 'sqlite') {
     mkdirSync(dirname(config.file), { recursive: true });
-    const database = new SQLite(config.file);
-    database.pragma('journal_mode = WAL');
-    database.pragma('foreign_keys = ON');
-    database.pragma(`busy_timeout = ${String(options.busyTimeoutMs ?? sqliteBusyTimeoutMs)}`);
-    database.pragma('synchronous = NORMAL');
+    const database = openSqlite(config.file, options.busyTimeoutMs ?? sqliteBusyTimeoutMs);
     return new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(database) }),
       plugins,

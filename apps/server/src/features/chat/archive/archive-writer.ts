@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import { errorFromThread, type ThreadError } from '../../../db/sqlite-connection.mjs';
 import type { ChatImportResponse, ExportedConversation } from '@atrium/shared/contract/chat-export';
 import { dataPathsOf } from '@atrium/shared/file-refs';
 import { sql } from 'kysely';
@@ -45,7 +46,7 @@ interface Done {
   holds: [number, string][];
 }
 
-type Reply = { done: Done } | { error: { message: string; name?: string; code?: string } };
+type Reply = { done: Done } | { error: ThreadError };
 
 export interface ThreadWrite {
   db: Db;
@@ -61,14 +62,6 @@ export interface ThreadWrite {
   streamingError: string;
 }
 
-/** The error a thread's answer stands for, with SQLite's code (`outageOf` reads it). */
-function errorFrom(reply: { message: string; name?: string; code?: string }): Error {
-  const error = new Error(reply.message) as Error & { code?: string };
-  if (reply.name) error.name = reply.name;
-  if (reply.code) error.code = reply.code;
-  return error;
-}
-
 /** A thread running archive-writer.worker.mjs, answering each batch in the order sent. */
 class WriterThread {
   private readonly worker: Worker;
@@ -81,7 +74,7 @@ class WriterThread {
     this.worker = new Worker(workerFile, { workerData });
     this.worker.unref();
     this.worker.on('message', (reply: Reply) => {
-      if ('error' in reply) return this.fail(errorFrom(reply.error));
+      if ('error' in reply) return this.fail(errorFromThread(reply.error));
       this.waiting.shift()?.resolve(reply.done);
     });
     this.worker.on('error', (error) => this.fail(error));

@@ -2,14 +2,14 @@
 // The thread that writes an import's conversations and messages on SQLite for `ArchiveWriter`
 // (archive-writer.ts). Plain JavaScript, checked by the compiler (checkJs) and lint, so it runs
 // unchanged from the sources (tests, tsx) and next to the bundle (dist). It opens its own
-// connection to the database file (WAL, the pragmas of db/index.ts): the full-text index's
+// connection to the database file (opened as the instance's, db/sqlite-connection.mjs): the full-text index's
 // triggers (FTS5 merging its segments inside an insert, 50-400 ms a statement) then run here,
 // not on the event loop that serves other members. Each transaction is short (TX_ROWS rows or
 // TX_MS), so a writer of the instance waiting on SQLite's write lock waits little; the
 // instance's reads are never blocked in WAL.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import SQLite from 'better-sqlite3';
+import { openSqlite, threadError } from '../../../db/sqlite-connection.mjs';
 import {
   conversationColumns,
   conversationValues,
@@ -37,11 +37,7 @@ const options = /** @type {Options} */ (workerData);
 /** @typedef {import('./import-rows.mjs').ImportedConversation} Conversation */
 /** @typedef {import('./import-rows.mjs').ImportedMessage} Row */
 
-const db = new SQLite(options.file);
-db.pragma('journal_mode = WAL');
-db.pragma('foreign_keys = ON');
-db.pragma(`busy_timeout = ${String(options.busyTimeoutMs)}`);
-db.pragma('synchronous = NORMAL');
+const db = openSqlite(options.file, options.busyTimeoutMs);
 
 const insertConversation = db.prepare(insertSql('chat_conversations', conversationColumns));
 const insertMessage = db.prepare(insertSql('chat_messages', messageColumns));
@@ -103,17 +99,6 @@ async function writeBatch(batch) {
   return { ids, messages: count, holds };
 }
 
-/** What an error tells the instance: its text and SQLite's code (SQLITE_FULL, SQLITE_BUSY…). */
-function errorOf(/** @type {unknown} */ error) {
-  if (!(error instanceof Error)) return { message: String(error) };
-  const code = /** @type {{ code?: unknown }} */ (error).code;
-  return {
-    message: error.message,
-    name: error.name,
-    ...(typeof code === 'string' ? { code } : {}),
-  };
-}
-
 // Batches are written one after another, in the order they come; none after one failed.
 let queue = Promise.resolve();
 let failed = false;
@@ -129,7 +114,7 @@ port.on('message', (/** @type {{ batch?: Conversation[] }} */ { batch }) => {
       port.postMessage({ done: await writeBatch(batch) });
     } catch (error) {
       failed = true;
-      port.postMessage({ error: errorOf(error) });
+      port.postMessage({ error: threadError(error) });
     }
   });
 });

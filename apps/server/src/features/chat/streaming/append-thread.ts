@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import { errorFromThread, type ThreadError } from '../../../db/sqlite-connection.mjs';
 
 /**
  * The worker sits next to this module in the sources and next to the bundle in dist (build.mjs
@@ -20,22 +21,12 @@ export interface AppendThreadOptions {
   writeTimeoutMs: number;
 }
 
-type Reply =
-  | { id: number; ids: number[] }
-  | { id: number; error: { message: string; name?: string; code?: string } };
+type Reply = { id: number; ids: number[] } | { id: number; error: ThreadError };
 
 interface Waiting {
   resolve: (ids: number[]) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
-}
-
-/** The error a thread's answer stands for, with SQLite's code (`outageOf` reads it). */
-function errorFrom(reply: { message: string; name?: string; code?: string }): Error {
-  const error = new Error(reply.message) as Error & { code?: string };
-  if (reply.name) error.name = reply.name;
-  if (reply.code) error.code = reply.code;
-  return error;
 }
 
 /**
@@ -91,7 +82,7 @@ export class AppendThread {
       if (!waiter) return;
       this.waiting.delete(reply.id);
       clearTimeout(waiter.timer);
-      if ('error' in reply) waiter.reject(errorFrom(reply.error));
+      if ('error' in reply) waiter.reject(errorFromThread(reply.error));
       else waiter.resolve(reply.ids);
     });
     worker.on('error', (error) => this.fail(worker, error));

@@ -2,12 +2,12 @@
 // The thread that runs the flush's append statement on SQLite for `AppendThread`
 // (append-thread.ts). better-sqlite3 runs a statement synchronously: on the instance's own
 // connection, each tick's write of a thousand answers stopped every stream and every other call
-// for its length. Here it runs on a connection of its own (WAL, the pragmas of db/index.ts);
+// for its length. Here it runs on a connection of its own (opened as the instance's, db/sqlite-connection.mjs);
 // the instance's reads are never blocked in WAL, and its writers wait for the lock at most one
 // statement. Plain JavaScript, checked by the compiler (checkJs) and lint, so it runs unchanged
 // from the sources (tests, tsx) and next to the bundle (dist).
 import { parentPort, workerData } from 'node:worker_threads';
-import SQLite from 'better-sqlite3';
+import { openSqlite, threadError } from '../../../db/sqlite-connection.mjs';
 import { appendSql } from './append-sql.mjs';
 
 const port = parentPort;
@@ -16,11 +16,7 @@ if (!port) throw new Error('append.worker.mjs runs as a worker thread');
 /** @type {{ file: string, busyTimeoutMs: number }} */
 const options = workerData;
 
-const db = new SQLite(options.file);
-db.pragma('journal_mode = WAL');
-db.pragma('foreign_keys = ON');
-db.pragma(`busy_timeout = ${String(options.busyTimeoutMs)}`);
-db.pragma('synchronous = NORMAL');
+const db = openSqlite(options.file, options.busyTimeoutMs);
 const append = db.prepare(appendSql(false));
 
 /**
@@ -39,7 +35,6 @@ port.on('message', (/** @type {Partial<Write>} */ message) => {
     );
     port.postMessage({ id: message.id, ids: changed.map((row) => Number(row.id)) });
   } catch (error) {
-    const e = /** @type {Error & { code?: string }} */ (error);
-    port.postMessage({ id: message.id, error: { message: e.message, name: e.name, code: e.code } });
+    port.postMessage({ id: message.id, error: threadError(error) });
   }
 });
