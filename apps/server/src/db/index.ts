@@ -7,7 +7,6 @@ import {
   PostgresDialect,
   sql,
   SqliteAdapter,
-  SqliteDialect,
   type SqliteDatabase,
   type SqliteStatement,
 } from 'kysely';
@@ -18,6 +17,7 @@ import { defaultPgTimeouts, SturdyPgPool, type DbLogger, type PgTimeouts } from 
 import { registerPool } from './pool-stats';
 import type { Database } from './types';
 import { openSqlite } from './sqlite-connection.mjs';
+import { GatedSqliteDialect, WriteGate } from './sqlite-write-gate';
 
 export type Db = Kysely<Database>;
 
@@ -73,6 +73,21 @@ function withStatementCache(database: SQLite.Database): SqliteDatabase {
   };
 }
 
+/** Whether a statement only reads (better-sqlite3 tells, from its prepared form). */
+function isReadOnly(database: SqliteDatabase, text: string): boolean {
+  return (database.prepare(text) as SqliteStatement & { readonly: boolean }).readonly;
+}
+
+const writeGates = new WeakMap<Db, WriteGate>();
+
+/**
+ * The turn to write to the SQLite file of `db` among this process's writers (sqlite-write-gate.ts):
+ * a thread writing to the same file takes it around each of its writes. Undefined on PostgreSQL.
+ */
+export function writeGateOf(db: Db): WriteGate | undefined {
+  return writeGates.get(db);
+}
+
 /**
  * Opens the database named by the config. SQLite runs in WAL mode with foreign keys on and a
  * busy timeout so a second process (the CLI) waits instead of failing; better-sqlite3 waits
@@ -83,11 +98,15 @@ export function createDb(config: DatabaseConfig, options: DbOptions = {}): Db {
   const plugins = [new CamelCasePlugin()];
   if (config.kind === 'sqlite') {
     mkdirSync(dirname(config.file), { recursive: true });
-    const database = openSqlite(config.file, options.busyTimeoutMs ?? sqliteBusyTimeoutMs);
-    return new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    const busyTimeoutMs = options.busyTimeoutMs ?? sqliteBusyTimeoutMs;
+    const database = withStatementCache(openSqlite(config.file, busyTimeoutMs));
+    const gate = new WriteGate(busyTimeoutMs);
+    const db = new Kysely<Database>({
+      dialect: new GatedSqliteDialect({ database }, gate, (text) => !isReadOnly(database, text)),
       plugins,
     });
+    writeGates.set(db, gate);
+    return db;
   }
   const pool = new SturdyPgPool({
     url: config.url,

@@ -76,9 +76,20 @@ export interface ChatBudgetCountersTable {
   reservedCost: Generated<number>;
 }
 
+/**
+ * Text appended to a streaming answer since its last fold into `chatMessages.content` (migration
+ * 2026_12_05_1000): parts with a seq above the row's follow its content, in seq order.
+ */
+export interface ChatMessagePartsTable {
+  messageId: number;
+  seq: number;
+  text: string;
+}
+
 type ChatTables = {
   chatConversations: ChatConversationsTable;
   chatMessages: ChatMessagesTable;
+  chatMessageParts: ChatMessagePartsTable;
   chatUsage: ChatUsageTable;
   chatBudgetCounters: ChatBudgetCountersTable;
 };
@@ -98,13 +109,33 @@ export type MessageRow = Selectable<ChatMessagesTable>;
  */
 export const MAX_ANSWER_CHARS = 200_000;
 
+/** The parts of a streaming message not yet folded into its row, for the reads below. */
+const unfoldedParts = sql`from chat_message_parts p
+  where p.message_id = ${sql.ref('chatMessages.id')} and p.seq > ${sql.ref('chatMessages.seq')}`;
+const streaming = sql`${sql.ref('chatMessages.status')} = 'streaming'`;
+
+/**
+ * A message's whole stored text: its row's content, and while it streams the parts appended
+ * since the last fold (`string_agg … order by`: PostgreSQL, and SQLite since 3.44). An ended
+ * message's row holds all of it, and its parts are not read.
+ */
+export const storedContent = sql<string>`case when ${streaming}
+  then ${sql.ref('chatMessages.content')}
+    || coalesce((select string_agg(p.text, '' order by p.seq) ${unfoldedParts}), '')
+  else ${sql.ref('chatMessages.content')} end`;
+
+/** The seq of a message's stored text (the last part's, while it streams). */
+const storedSeq = sql<number>`case when ${streaming}
+  then coalesce((select max(p.seq) ${unfoldedParts}), ${sql.ref('chatMessages.seq')})
+  else ${sql.ref('chatMessages.seq')} end`.as('seq');
+
 /**
  * A message's text as every read sees it: never longer than an answer may grow (issue 26), also
  * for rows stored before answers were capped, so one such row cannot make a list of 80 MB.
  */
-const boundedContent = sql<string>`substr(${sql.ref('chatMessages.content')}, 1, ${sql.lit(
-  MAX_ANSWER_CHARS,
-)})`.as('content');
+const boundedContent = sql<string>`substr(${storedContent}, 1, ${sql.lit(MAX_ANSWER_CHARS)})`.as(
+  'content',
+);
 
 /** The columns every read of a whole message takes. */
 export const messageColumns = [
@@ -120,7 +151,7 @@ export const messageColumns = [
   'chatMessages.promptTokens',
   'chatMessages.completionTokens',
   'chatMessages.tokensEstimated',
-  'chatMessages.seq',
+  storedSeq,
   'chatMessages.writerInstance',
   'chatMessages.createdAt',
   'chatMessages.updatedAt',

@@ -8,7 +8,7 @@ import {
   type ExtractionOptions,
 } from '../chat-docs/index';
 import type { Storage } from '../../storage/index';
-import { sqliteBusyTimeoutMs, sqliteFileOf } from '../../db/index';
+import { sqliteBusyTimeoutMs, sqliteFileOf, writeGateOf } from '../../db/index';
 import { ArchiveService, registerArchiveRoutes } from './archive/index';
 import {
   ChatBudgets,
@@ -77,7 +77,12 @@ export async function registerChatFeature(
   const answers = new AnswerRepository(
     cdb,
     file
-      ? new AppendThread({ file, busyTimeoutMs: sqliteBusyTimeoutMs, writeTimeoutMs: 10_000 })
+      ? new AppendThread({
+          file,
+          busyTimeoutMs: sqliteBusyTimeoutMs,
+          writeTimeoutMs: 10_000,
+          gate: writeGateOf(db),
+        })
       : undefined,
   );
   const usage = new UsageRepository(cdb);

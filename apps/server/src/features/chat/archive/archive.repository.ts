@@ -1,6 +1,6 @@
 import type { Generated, Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, Db } from '../../../db/index';
-import type { ChatConversationsTable, ChatMessagesTable } from '../chat.tables';
+import { storedContent, type ChatConversationsTable, type ChatMessagesTable } from '../chat.tables';
 
 /** Table shape of share links (migration 2026_11_30_3000_chat_shares). */
 export interface ChatSharesTable {
@@ -123,7 +123,8 @@ export class ArchiveRepository {
         'id',
         'parentId',
         'role',
-        'content',
+        // An answer still streaming is exported with the text stored so far.
+        storedContent.as('content'),
         'images',
         'status',
         'error',

@@ -25,47 +25,59 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await thread?.close();
+  thread = undefined;
   await testDb.cleanup();
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+async function streamingRow(chat: ChatDb): Promise<number> {
+  const { id } = await chat
+    .insertInto('chatMessages')
+    .values({
+      conversationId: 1,
+      role: 'assistant',
+      content: '',
+      images: '[]',
+      error: '',
+      status: 'streaming',
+      writerInstance: 'w',
+      createdAt: 1,
+      updatedAt: 1,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(id);
+}
+
+function flusherOf(chat: ChatDb, job: Job, timing: { retryMs: number; foldMs: number }) {
+  return new AnswerFlusher({
+    repo: new AnswerRepository(chat, thread),
+    bus: createMemoryBus(),
+    log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger,
+    now: Date.now,
+    instanceId: 'w',
+    jobs: new Map([[job.messageId, job]]),
+    tickMs: 20,
+    ...timing,
+  });
+}
+
+const jobOf = (id: number) =>
+  new Job({ messageId: id, params: {} } as unknown as GenerationRequest);
+
 describe('the group commit of streamed text', () => {
   it('tries a failed write again exactly as it was, so text that came since is not lost when the failed one had committed', async () => {
     const chat = testDb.db as unknown as ChatDb;
-    const { id } = await chat
-      .insertInto('chatMessages')
-      .values({
-        conversationId: 1,
-        role: 'assistant',
-        content: '',
-        images: '[]',
-        error: '',
-        status: 'streaming',
-        writerInstance: 'w',
-        createdAt: 1,
-        updatedAt: 1,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await streamingRow(chat);
     const file = await sqliteFileOf(testDb.db);
     if (!file) throw new Error('the test database is not a file');
     // A write waiting for the lock longer than 300 ms is given up, though it commits later.
     thread = new AppendThread({ file, busyTimeoutMs: 5_000, writeTimeoutMs: 300 });
-    const job = new Job({ messageId: Number(id), params: {} } as unknown as GenerationRequest);
-    const jobs = new Map([[job.messageId, job]]);
+    const job = jobOf(id);
     const shown: JobEvent[] = [];
     job.listeners.add((event) => shown.push(event));
-    const flusher = new AnswerFlusher({
-      repo: new AnswerRepository(chat, thread),
-      bus: createMemoryBus(),
-      log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger,
-      now: Date.now,
-      instanceId: 'w',
-      jobs,
-      tickMs: 20,
-      retryMs: 1_000,
-    });
+    const flusher = flusherOf(chat, job, { retryMs: 1_000, foldMs: 60_000 });
 
     await testDb.db.connection().execute(async (conn) => {
       await sql`begin immediate`.execute(conn);
@@ -81,17 +93,39 @@ describe('the group commit of streamed text', () => {
     });
     await expect.poll(() => job.stored, { timeout: 10_000 }).toBe('one two'.length);
 
-    const row = await chat
-      .selectFrom('chatMessages')
-      .select(['content', 'seq'])
-      .where('id', '=', job.messageId)
-      .executeTakeFirstOrThrow();
-    expect(row.content).toBe('one two');
+    const row = await new AnswerRepository(chat).findMessage(job.messageId);
+    expect(row?.content).toBe('one two');
     // What was shown is what is stored, delta by delta.
     expect(shown).toEqual([
       { t: 'd', seq: 1, offset: 0, text: 'one' },
       { t: 'd', seq: 2, offset: 3, text: ' two' },
     ]);
-    expect(Number(row.seq)).toBe(2);
+    expect(Number(row?.seq)).toBe(2);
+  });
+
+  it('folds the written parts into the row once its interval has passed, between two writes', async () => {
+    const chat = testDb.db as unknown as ChatDb;
+    const job = jobOf(await streamingRow(chat));
+    const file = await sqliteFileOf(testDb.db);
+    if (!file) throw new Error('the test database is not a file');
+    thread = new AppendThread({ file, busyTimeoutMs: 5_000, writeTimeoutMs: 5_000 });
+    const flusher = flusherOf(chat, job, { retryMs: 1_000, foldMs: 150 });
+    const rowText = async () =>
+      (
+        await chat
+          .selectFrom('chatMessages')
+          .select('content')
+          .where('id', '=', job.messageId)
+          .executeTakeFirstOrThrow()
+      ).content;
+    flusher.append(job, 'one');
+    await expect.poll(() => job.stored).toBe(3);
+    // Written as a part: every read has it, the row not yet.
+    expect(await rowText()).toBe('');
+    expect((await new AnswerRepository(chat).findMessage(job.messageId))?.content).toBe('one');
+    await sleep(200);
+    flusher.append(job, ' two');
+    await expect.poll(rowText).toBe('one two');
+    expect(await chat.selectFrom('chatMessageParts').selectAll().execute()).toEqual([]);
   });
 });

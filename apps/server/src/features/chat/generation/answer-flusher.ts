@@ -16,6 +16,8 @@ export interface FlusherDeps {
   tickMs: number;
   /** After a failed write, how long before trying again. */
   retryMs: number;
+  /** How often the written parts are folded into the answers' rows (append-sql.mjs). */
+  foldMs: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -43,9 +45,14 @@ export class AnswerFlusher {
   private lastWriteAt = -Infinity;
   private flushing: Promise<void> | undefined;
   private readonly publishing: IncidentLog;
+  private readonly folding: IncidentLog;
+  /** When parts were last folded; whether any were written since. */
+  private lastFoldAt = performance.now();
+  private unfolded = false;
 
   constructor(private readonly deps: FlusherDeps) {
     this.publishing = new IncidentLog(deps.log, 'publishing chat deltas');
+    this.folding = new IncidentLog(deps.log, 'folding streamed chat text');
   }
 
   /** The flush under way, if any (for shutdown). */
@@ -108,7 +115,8 @@ export class AnswerFlusher {
     let retry: Snapshot[] = [];
     for (;;) {
       let snapshots = retry.filter(({ job }) => this.live(job));
-      if (snapshots.length === 0) {
+      const again = snapshots.length > 0;
+      if (!again) {
         const pending = [...this.dirty].filter(
           (job) => this.live(job) && job.content.length > job.stored,
         );
@@ -122,7 +130,7 @@ export class AnswerFlusher {
       }
       if (snapshots.length === 0) return;
       this.lastWriteAt = performance.now();
-      const write = this.writeAndPublish(snapshots);
+      const write = this.writeAndPublish(snapshots, again);
       for (const { job } of snapshots) job.writing = write;
       if (!(await write)) {
         retry = snapshots;
@@ -131,19 +139,40 @@ export class AnswerFlusher {
         continue;
       }
       retry = [];
+      this.unfolded = true;
+      if (performance.now() - this.lastFoldAt >= this.deps.foldMs) await this.fold();
       const wait = this.lastWriteAt + this.deps.tickMs - performance.now();
       if (wait > 0 && this.dirty.size > 0) await sleep(wait);
     }
   }
 
-  /** One write of every pending answer; once it has committed, publishes exactly what it wrote. */
-  private async writeAndPublish(snapshots: readonly Snapshot[]): Promise<boolean> {
+  /**
+   * Folds the parts written since the last fold into the answers' rows, between two writes. A
+   * fold that fails is tried with the next one: the parts stay, and every read adds them.
+   */
+  private async fold(): Promise<void> {
+    if (!this.unfolded) return;
+    this.lastFoldAt = performance.now();
+    try {
+      await this.deps.repo.foldParts(this.deps.instanceId, this.deps.now());
+      this.unfolded = false;
+      this.folding.succeeded();
+    } catch (error) {
+      this.folding.failed(error);
+    }
+  }
+
+  /**
+   * One write of every pending answer (`again`: the write that failed, tried again); once it has
+   * committed, publishes exactly what it wrote.
+   */
+  private async writeAndPublish(snapshots: readonly Snapshot[], again: boolean): Promise<boolean> {
     let written: Set<number>;
     try {
       written = await this.deps.repo.appendContent(
         snapshots.map(({ job, text, seq }) => ({ id: job.messageId, text, seq })),
         this.deps.instanceId,
-        this.deps.now(),
+        again,
       );
     } catch (error) {
       this.deps.log.warn({ err: error }, 'writing streamed chat content failed');

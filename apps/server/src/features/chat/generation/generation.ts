@@ -34,6 +34,8 @@ export interface GenerationOptions {
   retryMs: number;
   /** The group commit's tick: streamed text is written at most once per tick (answer-flusher.ts). */
   flushTickMs: number;
+  /** How often the written parts of streaming answers are folded into their rows. */
+  foldMs: number;
   /** Most history messages considered for the prompt. */
   historyLimit: number;
   /**
@@ -47,6 +49,7 @@ const defaultGenerationOptions: GenerationOptions = {
   idleTimeoutMs: 60_000,
   retryMs: 200,
   flushTickMs: 20,
+  foldMs: 1_000,
   historyLimit: 100,
   stallGraceMs: 60_000,
 };
@@ -101,6 +104,7 @@ export class Generations {
       jobs: this.jobs,
       tickMs: this.options.flushTickMs,
       retryMs: this.options.retryMs,
+      foldMs: this.options.foldMs,
     });
     this.presence = new WriterPresence(
       deps.bus,
@@ -176,7 +180,7 @@ export class Generations {
         told = Date.now();
         await this.deps.bus.publish(STOP_CHANNEL, String(messageId)).catch(() => undefined);
       }
-      const row = await this.deps.repo.findMessage(messageId);
+      const row = await this.deps.repo.findState(messageId);
       if (!row || row.status !== 'streaming') return;
       if (!(await this.isWritten(row))) {
         await this.endAbandoned(row.id, row.writerInstance, 'stopped', '');

@@ -73,28 +73,46 @@ export class AbandonedAnswers {
   ): Promise<void> {
     const { repo, budgets, bus, presence } = this.deps;
     const error = reason ?? takenOverReason(await presence.stateOf(writer));
-    const row = await repo.findMessage(messageId);
-    if (row?.status !== 'streaming' || row.writerInstance !== writer) return;
-    const completionTokens = estimateTokens(row.content);
-    const ended = await repo.db.transaction().execute(async (trx) => {
-      const done = await new AnswerRepository(trx).finishMessage(messageId, writer, {
+    const before = await repo.findMessage(messageId);
+    if (before?.status !== 'streaming' || before.writerInstance !== writer) return;
+    const row = await repo.db.transaction().execute(async (trx) => {
+      const answers = new AnswerRepository(trx);
+      // Its whole stored text: the row's and its parts' (read after PostgreSQL's row lock, so a
+      // write of the writer's that was under way is in it, and none comes after it).
+      const current = await answers.findMessage(messageId, { lock: true });
+      if (current?.status !== 'streaming' || current.writerInstance !== writer) return undefined;
+      const completionTokens = estimateTokens(current.content);
+      const done = await answers.finishMessage(messageId, writer, {
+        content: current.content,
+        seq: current.seq,
         status,
         error,
         completionTokens,
         tokensEstimated: 1,
         updatedAt: this.deps.now(),
       });
-      if (done)
-        await budgets.settle(trx, messageId, row.promptTokens || undefined, completionTokens, true);
-      return done;
+      if (!done) return undefined;
+      await answers.dropParts(messageId);
+      await budgets.settle(
+        trx,
+        messageId,
+        current.promptTokens || undefined,
+        completionTokens,
+        true,
+      );
+      return { ...current, completionTokens };
     });
-    if (!ended) return;
+    if (!row) return;
     const event: JobEvent = {
       t: 'end',
       seq: row.seq,
       status,
       error,
-      usage: { promptTokens: row.promptTokens, completionTokens, estimated: true },
+      usage: {
+        promptTokens: row.promptTokens,
+        completionTokens: row.completionTokens,
+        estimated: true,
+      },
     };
     await bus.publish(channelOf(messageId), JSON.stringify(event));
   }

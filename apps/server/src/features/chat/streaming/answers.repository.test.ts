@@ -5,77 +5,151 @@ import { createTestDb, testDbKinds } from '../../../testing/db';
 import type { ChatDb } from '../chat.tables';
 import { AnswerRepository } from './answers.repository';
 
-describe.each(testDbKinds)('appending streamed text on %s', (kind) => {
-  it('appends only the new text, once per seq, to rows still streaming by this writer', async () => {
-    const { db, cleanup } = await createTestDb(kind);
-    try {
-      // Bare rows: their conversations, members and rooms play no part here.
-      if (kind === 'sqlite') await sql`pragma foreign_keys = off`.execute(db);
-      await db.transaction().execute(async (trx) => {
-        if (kind === 'postgres') {
-          await sql`set local session_replication_role = replica`.execute(trx);
-        }
-        const chat = trx as unknown as ChatDb;
-        const row = (status: MessageStatus, writer: string) => ({
-          conversationId: 1,
-          role: 'assistant' as const,
-          content: 'Hi',
-          images: '[]',
-          error: '',
-          status,
-          writerInstance: writer,
-          createdAt: 1,
-          updatedAt: 1,
-        });
-        const ids = [];
-        for (const [status, writer] of [
-          ['streaming', 'w'],
-          ['streaming', 'other'],
-          ['done', 'w'],
-        ] as const) {
-          const { id } = await chat
-            .insertInto('chatMessages')
-            .values(row(status, writer))
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          ids.push(Number(id));
-        }
-        const [mine, theirs, ended] = ids as [number, number, number];
-        const repo = new AnswerRepository(chat);
-        const append = (id: number, text: string, seq: number) =>
-          repo.appendContent([{ id, text, seq }], 'w', 5);
-
-        expect(
-          await repo.appendContent(
-            [
-              { id: mine, text: ', hello', seq: 1 },
-              { id: theirs, text: 'no', seq: 1 },
-              { id: ended, text: 'no', seq: 1 },
-            ],
-            'w',
-            5,
-          ),
-        ).toEqual(new Set([mine]));
-        expect(await append(mine, ' wörld 😀', 2)).toEqual(new Set([mine]));
-        // A write that committed though its caller saw it fail, tried again: not doubled.
-        expect(await append(mine, ' wörld 😀', 2)).toEqual(new Set([mine]));
-        // A seq out of step with the row's is not written.
-        expect(await append(mine, ' lost', 4)).toEqual(new Set());
-
-        const rows = await chat
-          .selectFrom('chatMessages')
-          .select(['id', 'content', 'seq', 'updatedAt'])
-          .orderBy('id')
-          .execute();
-        expect(rows.map((r) => [r.content, Number(r.seq)])).toEqual([
-          ['Hi, hello wörld 😀', 2],
-          ['Hi', 0],
-          ['Hi', 0],
-        ]);
-        expect(Number(rows[0]?.updatedAt)).toBe(5);
+/** Runs `body` on bare message rows: their conversations, members and rooms play no part. */
+async function withBareRows(
+  kind: (typeof testDbKinds)[number],
+  body: (
+    chat: ChatDb,
+    row: (status: MessageStatus, writer: string) => Promise<number>,
+  ) => Promise<void>,
+) {
+  const { db, cleanup } = await createTestDb(kind);
+  try {
+    if (kind === 'sqlite') await sql`pragma foreign_keys = off`.execute(db);
+    await db.transaction().execute(async (trx) => {
+      if (kind === 'postgres') await sql`set local session_replication_role = replica`.execute(trx);
+      const chat = trx as unknown as ChatDb;
+      await body(chat, async (status, writer) => {
+        const { id } = await chat
+          .insertInto('chatMessages')
+          .values({
+            conversationId: 1,
+            role: 'assistant',
+            content: 'Hi',
+            images: '[]',
+            error: '',
+            status,
+            writerInstance: writer,
+            createdAt: 1,
+            updatedAt: 1,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return Number(id);
       });
-    } finally {
-      await cleanup();
-    }
+    });
+  } finally {
+    await cleanup();
+  }
+}
+
+const stored = async (chat: ChatDb, id: number) => {
+  const row = await chat
+    .selectFrom('chatMessages')
+    .select(['content', 'seq', 'updatedAt'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return { content: row.content, seq: Number(row.seq), updatedAt: Number(row.updatedAt) };
+};
+const partsOf = async (chat: ChatDb) =>
+  (
+    await chat
+      .selectFrom('chatMessageParts')
+      .select(['messageId', 'seq'])
+      .orderBy('messageId')
+      .orderBy('seq')
+      .execute()
+  ).map((p) => [Number(p.messageId), Number(p.seq)]);
+
+describe.each(testDbKinds)('streamed text as parts on %s', (kind) => {
+  it('appends only to answers still streaming by this writer; every read adds the parts', async () => {
+    await withBareRows(kind, async (chat, row) => {
+      const [mine, theirs, ended] = [
+        await row('streaming', 'w'),
+        await row('streaming', 'other'),
+        await row('done', 'w'),
+      ];
+      const repo = new AnswerRepository(chat);
+      expect(
+        await repo.appendContent(
+          [
+            { id: mine, text: ', hello', seq: 1 },
+            { id: theirs, text: 'no', seq: 1 },
+            { id: ended, text: 'no', seq: 1 },
+          ],
+          'w',
+        ),
+      ).toEqual(new Set([mine]));
+      expect(await repo.appendContent([{ id: mine, text: ' wörld 😀', seq: 2 }], 'w')).toEqual(
+        new Set([mine]),
+      );
+      // The row itself is not rewritten; a read of the message has the whole text and its seq.
+      expect(await stored(chat, mine)).toEqual({ content: 'Hi', seq: 0, updatedAt: 1 });
+      expect(await repo.findMessage(mine)).toMatchObject({ content: 'Hi, hello wörld 😀', seq: 2 });
+      expect(await repo.findMessage(ended)).toMatchObject({ content: 'Hi', seq: 0 });
+    });
+  });
+
+  it('never stores a write twice when it is tried again, folded or not', async () => {
+    await withBareRows(kind, async (chat, row) => {
+      const [mine, theirs] = [await row('streaming', 'w'), await row('streaming', 'other')];
+      const repo = new AnswerRepository(chat);
+      await repo.appendContent([{ id: mine, text: ' one', seq: 1 }], 'w');
+      // It committed though its caller saw it fail: tried again, it is kept once, and the
+      // answers still live are named (another writer's is not).
+      const again = [
+        { id: mine, text: ' one', seq: 1 },
+        { id: theirs, text: 'no', seq: 1 },
+      ];
+      expect(await repo.appendContent(again, 'w', true)).toEqual(new Set([mine]));
+      await repo.foldParts('w', 7);
+      expect(await repo.appendContent(again, 'w', true)).toEqual(new Set([mine]));
+      // One that did not commit is stored when tried again.
+      expect(await repo.appendContent([{ id: mine, text: ' two', seq: 2 }], 'w', true)).toEqual(
+        new Set([mine]),
+      );
+      expect(await repo.findMessage(mine)).toMatchObject({ content: 'Hi one two', seq: 2 });
+      expect(await repo.findMessage(theirs)).toMatchObject({ content: 'Hi', seq: 0 });
+    });
+  });
+
+  it("folds the writer's parts into its rows in seq order and keeps only other writers' live parts", async () => {
+    await withBareRows(kind, async (chat, row) => {
+      const [mine, theirs, endedLater] = [
+        await row('streaming', 'w'),
+        await row('streaming', 'other'),
+        await row('streaming', 'other'),
+      ];
+      const repo = new AnswerRepository(chat);
+      await repo.appendContent(
+        [
+          { id: mine, text: ' a', seq: 1 },
+          { id: endedLater, text: ' x', seq: 1 },
+        ],
+        'w',
+      );
+      await new AnswerRepository(chat).appendContent(
+        [
+          { id: theirs, text: ' b', seq: 1 },
+          { id: endedLater, text: ' x', seq: 1 },
+        ],
+        'other',
+      );
+      await repo.appendContent([{ id: mine, text: ' c', seq: 2 }], 'w');
+      // The other writer ends an answer with its whole text; its parts are of no more use.
+      await new AnswerRepository(chat).finishMessage(endedLater, 'other', {
+        status: 'done',
+        content: 'Hi x',
+        seq: 1,
+      });
+      await repo.foldParts('w', 9);
+      expect(await stored(chat, mine)).toEqual({ content: 'Hi a c', seq: 2, updatedAt: 9 });
+      expect(await partsOf(chat)).toEqual([[theirs, 1]]);
+      expect(await repo.findMessage(theirs)).toMatchObject({ content: 'Hi b', seq: 1 });
+      await repo.appendContent([{ id: mine, text: ' d', seq: 3 }], 'w');
+      expect(await repo.findMessage(mine)).toMatchObject({ content: 'Hi a c d', seq: 3 });
+      await repo.foldParts('w', 10);
+      expect(await stored(chat, mine)).toMatchObject({ content: 'Hi a c d', seq: 3 });
+    });
   });
 });

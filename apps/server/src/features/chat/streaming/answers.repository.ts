@@ -7,7 +7,7 @@ import {
   type ChatMessagesTable,
   type MessageRow,
 } from '../chat.tables';
-import { appendSql } from './append-sql.mjs';
+import { appendSql, foldSql, liveSql } from './append-sql.mjs';
 import type { AppendThread } from './append-thread';
 
 /** The text a streaming message gained since its last write, as the flusher appends it. */
@@ -19,10 +19,35 @@ export interface ContentAppend {
   seq: number;
 }
 
+/** A message without its text, images and place in the conversation (`findState`). */
+export type MessageState = Omit<MessageRow, 'content' | 'images' | 'role' | 'parentId'>;
+
+/** A message's columns but its text (`findState`). */
+const stateColumns = [
+  'id',
+  'conversationId',
+  'status',
+  'error',
+  'modelId',
+  'promptTokens',
+  'completionTokens',
+  'tokensEstimated',
+  'seq',
+  'writerInstance',
+  'createdAt',
+  'updatedAt',
+] as const;
+
 /** Rows per statement: one JSON parameter carries them, so any count has the same statement. */
 const FLUSH_BATCH = 1_000;
 
-const appendStatements = { sqlite: appendSql(false), postgres: appendSql(true) };
+const statementsFor = (postgres: boolean) => ({
+  append: appendSql(postgres, false),
+  appendAgain: appendSql(postgres, true),
+  live: liveSql(postgres),
+  fold: foldSql(postgres),
+});
+const statementsOf = { sqlite: statementsFor(false), postgres: statementsFor(true) };
 
 /**
  * The rows of answers being written (Kysely only, dialect-neutral): their text as it streams,
@@ -33,15 +58,40 @@ export class AnswerRepository {
    * `thread`: on a SQLite file, the thread that runs the flush's appends beside the event loop
    * (append-thread.ts); without it they run on `db`'s connection.
    */
+  private readonly postgres: boolean;
+
   constructor(
     readonly db: ChatDb,
     private readonly thread?: AppendThread,
-  ) {}
+  ) {
+    this.postgres = isPostgres(db as Kysely<unknown>);
+  }
 
-  findMessage(id: number): Promise<MessageRow | undefined> {
+  /**
+   * The message with its whole stored text (its parts added while it streams). `lock`: in a
+   * transaction on PostgreSQL, its row is locked first (SQLite's writer holds the whole file).
+   */
+  async findMessage(id: number, { lock = false } = {}): Promise<MessageRow | undefined> {
+    if (lock && this.postgres) {
+      await this.db
+        .selectFrom('chatMessages')
+        .select('id')
+        .where('id', '=', id)
+        .forUpdate()
+        .execute();
+    }
     return this.db
       .selectFrom('chatMessages')
       .select(messageColumns)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** Where a message stands, without its text (the checks made again and again while it streams). */
+  findState(id: number): Promise<MessageState | undefined> {
+    return this.db
+      .selectFrom('chatMessages')
+      .select(stateColumns)
       .where('id', '=', id)
       .executeTakeFirst();
   }
@@ -84,39 +134,69 @@ export class AnswerRepository {
   }
 
   /**
-   * Appends the new text of many streaming messages in one statement (append-sql.mjs), so a thousand
-   * live streams cost one write per flush, not a thousand. Only rows still streaming and written
-   * by `writer` change; answers the ids that did, so the writer learns which answers another
-   * instance has ended meanwhile (it took this one for dead).
+   * Appends the new text of many streaming messages as parts, in one statement (append-sql.mjs),
+   * so a thousand live streams cost one write per flush, not a thousand. Only answers still
+   * streaming and written by `writer` take theirs; answers the ids that did, so the writer learns
+   * which answers another instance has ended meanwhile (it took this one for dead). `again`: the
+   * same write tried again after a failure (it is then never stored twice).
    */
   async appendContent(
     appends: readonly ContentAppend[],
     writer: string,
-    now: number,
+    again = false,
   ): Promise<Set<number>> {
     const written = new Set<number>();
-    const postgres = isPostgres(this.db as Kysely<unknown>);
     for (let i = 0; i < appends.length; i += FLUSH_BATCH) {
       const rows = JSON.stringify(
         appends.slice(i, i + FLUSH_BATCH).map((a) => [a.id, a.text, a.seq]),
       );
-      for (const id of await this.append(postgres, rows, writer, now)) written.add(id);
+      for (const id of await this.append(rows, writer, again)) written.add(id);
     }
     return written;
   }
 
-  private async append(
-    postgres: boolean,
-    rows: string,
-    writer: string,
-    now: number,
-  ): Promise<number[]> {
-    if (!postgres && this.thread) return this.thread.append(rows, writer, now);
-    const text = postgres ? appendStatements.postgres : appendStatements.sqlite;
-    const { rows: changed } = await this.db.executeQuery<{ id: number }>(
-      CompiledQuery.raw(text, [now, rows, writer]),
-    );
-    return changed.map((row) => Number(row.id));
+  private async append(rows: string, writer: string, again: boolean): Promise<number[]> {
+    if (this.thread && !this.postgres) return this.thread.append(rows, writer, again);
+    const run = async (db: ChatDb, text: string) =>
+      (await db.executeQuery<{ id: number }>(CompiledQuery.raw(text, [rows, writer]))).rows.map(
+        (row) => Number(row.id),
+      );
+    const statements = this.postgres ? statementsOf.postgres : statementsOf.sqlite;
+    if (!again) return run(this.db, statements.append);
+    return this.inTransaction(async (trx) => {
+      await run(trx, statements.appendAgain);
+      return run(trx, statements.live);
+    });
+  }
+
+  /**
+   * Folds the parts of the writer's streaming answers into their rows, and drops the parts no
+   * streaming answer of another writer needs (append-sql.mjs, `foldSql`).
+   */
+  async foldParts(writer: string, now: number): Promise<void> {
+    if (this.thread && !this.postgres) return this.thread.fold(writer, now);
+    const statements = this.postgres ? statementsOf.postgres : statementsOf.sqlite;
+    await this.inTransaction(async (trx) => {
+      const values = { writer, now };
+      for (const step of statements.fold) {
+        await trx.executeQuery(
+          CompiledQuery.raw(
+            step.text,
+            step.params.map((name) => values[name]),
+          ),
+        );
+      }
+    });
+  }
+
+  /** Runs `work` in a transaction: the one this repository is on, if any. */
+  private inTransaction<T>(work: (trx: ChatDb) => Promise<T>): Promise<T> {
+    return this.db.isTransaction ? work(this.db) : this.db.transaction().execute(work);
+  }
+
+  /** Drops the parts of one message (its row has just been given its whole text). */
+  async dropParts(id: number): Promise<void> {
+    await this.db.deleteFrom('chatMessageParts').where('messageId', '=', id).execute();
   }
 
   /** Ends the writer thread, if any, after the writes under way. */

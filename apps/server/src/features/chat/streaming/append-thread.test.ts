@@ -48,14 +48,8 @@ async function threadOn(writeTimeoutMs: number): Promise<AnswerRepository> {
   return new AnswerRepository(chat, thread);
 }
 
-const contentOf = async (id: number) =>
-  (
-    await chat
-      .selectFrom('chatMessages')
-      .select(['content', 'seq'])
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow()
-  ).content;
+/** The message's whole stored text, as the instance's connection reads it. */
+const contentOf = async (id: number) => (await new AnswerRepository(chat).findMessage(id))?.content;
 
 describe('the answers writer thread (SQLite)', () => {
   it("appends on its own connection what the instance's connection then reads", async () => {
@@ -68,16 +62,24 @@ describe('the answers writer thread (SQLite)', () => {
           { id: theirs, text: 'no', seq: 1 },
         ],
         'w',
-        5,
       ),
     ).toEqual(new Set([mine]));
-    expect(await repo.appendContent([{ id: mine, text: ' wörld', seq: 2 }], 'w', 6)).toEqual(
+    expect(await repo.appendContent([{ id: mine, text: ' wörld', seq: 2 }], 'w')).toEqual(
       new Set([mine]),
     );
     // Tried again after a failure the caller saw: not doubled.
-    await repo.appendContent([{ id: mine, text: ' wörld', seq: 2 }], 'w', 6);
+    await repo.appendContent([{ id: mine, text: ' wörld', seq: 2 }], 'w', true);
     expect(await contentOf(mine)).toBe('Hi, hello wörld');
     expect(await contentOf(theirs)).toBe('Hi');
+    // The fold runs there too: the row holds the text, and no part is left.
+    await repo.foldParts('w', 8);
+    const row = await chat
+      .selectFrom('chatMessages')
+      .select(['content', 'seq', 'updatedAt'])
+      .where('id', '=', mine)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ content: 'Hi, hello wörld', seq: 2, updatedAt: 8 });
+    expect(await chat.selectFrom('chatMessageParts').selectAll().execute()).toEqual([]);
   });
 
   it('gives up a write stuck behind the write lock within its bound; the next write starts a new thread', async () => {
@@ -89,7 +91,7 @@ describe('the answers writer thread (SQLite)', () => {
       await sql`begin immediate`.execute(conn);
       try {
         const started = performance.now();
-        await expect(repo.appendContent([{ id, text: ' stuck', seq: 1 }], 'w', 5)).rejects.toThrow(
+        await expect(repo.appendContent([{ id, text: ' stuck', seq: 1 }], 'w')).rejects.toThrow(
           /took over 300 ms/,
         );
         expect(performance.now() - started).toBeLessThan(3_000);
@@ -97,22 +99,21 @@ describe('the answers writer thread (SQLite)', () => {
         await sql`rollback`.execute(conn);
       }
     });
-    expect(await repo.appendContent([{ id, text: ' stuck', seq: 1 }], 'w', 6)).toEqual(
+    expect(await repo.appendContent([{ id, text: ' stuck', seq: 1 }], 'w', true)).toEqual(
       new Set([id]),
     );
     expect(await contentOf(id)).toBe('Hi stuck');
-    expect(await repo.appendContent([{ id, text: ' then', seq: 2 }], 'w', 7)).toEqual(
-      new Set([id]),
-    );
+    expect(await repo.appendContent([{ id, text: ' then', seq: 2 }], 'w')).toEqual(new Set([id]));
     expect(await contentOf(id)).toBe('Hi stuck then');
   });
 
   it('refuses writes once closed', async () => {
     const repo = await threadOn(10_000);
     const id = await streamingRow('w');
-    await repo.appendContent([{ id, text: '!', seq: 1 }], 'w', 5);
+    await repo.appendContent([{ id, text: '!', seq: 1 }], 'w');
     await repo.close();
-    await expect(repo.appendContent([{ id, text: '?', seq: 2 }], 'w', 6)).rejects.toThrow(/closed/);
+    await expect(repo.appendContent([{ id, text: '?', seq: 2 }], 'w')).rejects.toThrow(/closed/);
+    await expect(repo.foldParts('w', 7)).rejects.toThrow(/closed/);
     expect(await contentOf(id)).toBe('Hi!');
   });
 });

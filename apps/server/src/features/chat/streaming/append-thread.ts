@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { errorFromThread, type ThreadError } from '../../../db/sqlite-connection.mjs';
+import type { WriteGate } from '../../../db/sqlite-write-gate';
 
 /**
  * The worker sits next to this module in the sources and next to the bundle in dist (build.mjs
@@ -19,9 +20,18 @@ export interface AppendThreadOptions {
    * thread. A write that committed though it was given up is never doubled (its seq is stored).
    */
   writeTimeoutMs: number;
+  /**
+   * The turn to write among this process's writers to the file (`writeGateOf`): each task takes
+   * it, so the instance's own writes wait for it on a queue, not in SQLite's busy handler.
+   */
+  gate?: WriteGate;
 }
 
 type Reply = { id: number; ids: number[] } | { id: number; error: ThreadError };
+
+type Task =
+  | { op: 'append'; rows: string; writer: string; again: boolean }
+  | { op: 'fold'; writer: string; now: number };
 
 interface Waiting {
   resolve: (ids: number[]) => void;
@@ -30,7 +40,7 @@ interface Waiting {
 }
 
 /**
- * The flush's append statement on a thread of its own (append.worker.mjs), for SQLite: the
+ * The group commit's statements on a thread of its own (append.worker.mjs), for SQLite: the
  * instance's event loop only hands the rows over and hears which answers were written. Started
  * with the first write, started again after it died or got stuck, ended with `close`.
  */
@@ -42,8 +52,27 @@ export class AppendThread {
 
   constructor(private readonly options: AppendThreadOptions) {}
 
-  /** Runs the append of `rows` (the statement's JSON array); answers the ids of the rows written. */
-  append(rows: string, writer: string, now: number): Promise<number[]> {
+  /**
+   * Runs the append of `rows` (the statement's JSON array; `again`: a write tried again, see
+   * append-sql.mjs); answers the ids of the answers appended to.
+   */
+  append(rows: string, writer: string, again: boolean): Promise<number[]> {
+    return this.run({ op: 'append', rows, writer, again });
+  }
+
+  /** Folds the writer's parts into its streaming answers' rows (append-sql.mjs, `foldSql`). */
+  async fold(writer: string, now: number): Promise<void> {
+    await this.run({ op: 'fold', writer, now });
+  }
+
+  private async run(task: Task): Promise<number[]> {
+    const { gate } = this.options;
+    // A closed thread refuses at once, without waiting for a turn.
+    if (!gate || this.closed) return this.post(task);
+    return gate.run(() => this.post(task));
+  }
+
+  private post(task: Task): Promise<number[]> {
     if (this.closed) return Promise.reject(new Error('the answers writer thread is closed'));
     const worker = this.running();
     const id = this.nextId++;
@@ -55,7 +84,7 @@ export class AppendThread {
         );
       }, this.options.writeTimeoutMs);
       this.waiting.set(id, { resolve, reject, timer });
-      worker.postMessage({ id, rows, writer, now });
+      worker.postMessage({ id, ...task });
     });
   }
 
@@ -65,7 +94,7 @@ export class AppendThread {
     const worker = this.worker;
     if (!worker) return;
     const exit = once(worker, 'exit').catch(() => undefined);
-    worker.postMessage({});
+    worker.postMessage({ op: 'close' });
     const late = setTimeout(() => void worker.terminate(), this.options.writeTimeoutMs);
     await exit;
     clearTimeout(late);

@@ -1,14 +1,14 @@
 // @ts-check
-// The thread that runs the flush's append statement on SQLite for `AppendThread`
+// The thread that runs the group commit's statements on SQLite for `AppendThread`
 // (append-thread.ts). better-sqlite3 runs a statement synchronously: on the instance's own
 // connection, each tick's write of a thousand answers stopped every stream and every other call
-// for its length. Here it runs on a connection of its own (opened as the instance's, db/sqlite-connection.mjs);
-// the instance's reads are never blocked in WAL, and its writers wait for the lock at most one
-// statement. Plain JavaScript, checked by the compiler (checkJs) and lint, so it runs unchanged
-// from the sources (tests, tsx) and next to the bundle (dist).
+// for its length. Here it runs on a connection of its own (opened as the instance's,
+// db/sqlite-connection.mjs); the instance's reads are never blocked in WAL, and its writers wait
+// for the lock at most one statement. Plain JavaScript, checked by the compiler (checkJs) and
+// lint, so it runs unchanged from the sources (tests, tsx) and next to the bundle (dist).
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite, threadError } from '../../../db/sqlite-connection.mjs';
-import { appendSql } from './append-sql.mjs';
+import { appendSql, foldSql, liveSql } from './append-sql.mjs';
 
 const port = parentPort;
 if (!port) throw new Error('append.worker.mjs runs as a worker thread');
@@ -17,24 +17,50 @@ if (!port) throw new Error('append.worker.mjs runs as a worker thread');
 const options = workerData;
 
 const db = openSqlite(options.file, options.busyTimeoutMs);
-const append = db.prepare(appendSql(false));
+const append = db.prepare(appendSql(false, false));
+const appendAgain = db.prepare(appendSql(false, true));
+const live = db.prepare(liveSql(false));
+const foldStatements = foldSql(false).map(({ text, params }) => ({
+  statement: db.prepare(text),
+  params,
+}));
+
+/** @param {unknown[]} rows */
+const idsOf = (rows) => rows.map((row) => Number(/** @type {{ id: number }} */ (row).id));
+
+/** A write tried again: appends what is not stored yet, and reads which answers are live. */
+const tryAgain = db.transaction((/** @type {string} */ rows, /** @type {string} */ writer) => {
+  appendAgain.run(rows, writer);
+  return idsOf(live.all(rows, writer));
+});
+
+const fold = db.transaction((/** @type {string} */ writer, /** @type {number} */ now) => {
+  const values = { writer, now };
+  for (const step of foldStatements) step.statement.run(...step.params.map((name) => values[name]));
+});
 
 /**
- * @typedef {{ id: number, rows: string, writer: string, now: number }} Write
- * A write to run; a message without `rows` asks the thread to close its connection and end.
+ * @typedef {{ id: number, op: 'append', rows: string, writer: string, again: boolean }
+ *   | { id: number, op: 'fold', writer: string, now: number }
+ *   | { op: 'close' }} Task
  */
-port.on('message', (/** @type {Partial<Write>} */ message) => {
-  if (message.rows === undefined) {
+port.on('message', (/** @type {Task} */ task) => {
+  if (task.op === 'close') {
     db.close();
     port.close();
     return;
   }
   try {
-    const changed = /** @type {{ id: number }[]} */ (
-      append.all(message.now, message.rows, message.writer)
-    );
-    port.postMessage({ id: message.id, ids: changed.map((row) => Number(row.id)) });
+    if (task.op === 'fold') {
+      fold(task.writer, task.now);
+      port.postMessage({ id: task.id, ids: [] });
+      return;
+    }
+    const ids = task.again
+      ? tryAgain(task.rows, task.writer)
+      : idsOf(append.all(task.rows, task.writer));
+    port.postMessage({ id: task.id, ids });
   } catch (error) {
-    port.postMessage({ id: message.id, error: threadError(error) });
+    port.postMessage({ id: task.id, error: threadError(error) });
   }
 });

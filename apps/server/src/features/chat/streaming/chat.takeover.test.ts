@@ -15,7 +15,7 @@ import {
 } from '../../../testing/app-instances';
 import { testDbKinds, type TestDb } from '../../../testing/db';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../testing/fake-openai';
-import { chatDb } from '../chat.tables';
+import { chatDb, storedContent } from '../chat.tables';
 import { EndMessages } from './job';
 import {
   expectOk,
@@ -73,11 +73,14 @@ describe.each(cases)(
       });
 
     async function stored(id: number) {
-      return chatDb(testDb.db)
-        .selectFrom('chatMessages')
-        .select(['status', 'content', 'error'])
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
+      return (
+        chatDb(testDb.db)
+          .selectFrom('chatMessages')
+          // The whole stored text of a streaming answer: its row's and its parts'.
+          .select(['status', storedContent.as('content'), 'error'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      );
     }
 
     async function sendOn(at: AppInstance, conversationId: number, content: string) {

@@ -9,7 +9,7 @@ import { message } from '@atrium/shared/messages/catalogue';
 import type { Bus } from '../../../bus/index';
 import { storedError } from '../chat-texts';
 import type { MessageRow } from '../chat.tables';
-import type { AnswerRepository } from './answers.repository';
+import type { AnswerRepository, MessageState } from './answers.repository';
 import { channelOf, type Job, type JobEvent } from './job';
 
 /**
@@ -67,7 +67,7 @@ const defaultStreamOptions: StreamOptions = {
   fallbackPollMs: 250,
 };
 
-const usageOf = (row: MessageRow): StreamUsage => ({
+const usageOf = (row: MessageState): StreamUsage => ({
   promptTokens: row.promptTokens,
   completionTokens: row.completionTokens,
   estimated: row.tokensEstimated === 1,
@@ -224,7 +224,7 @@ export class ChatStreams {
       return finishFrom(row);
     }
 
-    const pushEnd = (current: MessageRow) => {
+    const pushEnd = (current: MessageState) => {
       if (current.status === 'streaming') return;
       queue.push({
         t: 'end',
@@ -259,7 +259,7 @@ export class ChatStreams {
     timers.heartbeat = setInterval(() => {
       sink.ping();
       void (async () => {
-        const current = await repo.findMessage(messageId);
+        const current = await repo.findState(messageId);
         if (!current) return;
         if (current.status !== 'streaming') {
           // Its end never arrived on the bus: finish from the row, as the end event would.
