@@ -94,7 +94,8 @@ type ChatTables = {
   chatBudgetCounters: ChatBudgetCountersTable;
 };
 
-export type ChatDb = Kysely<Database & ChatTables>;
+export type ChatSchema = Database & ChatTables;
+export type ChatDb = Kysely<ChatSchema>;
 
 export function chatDb(db: Db): ChatDb {
   return db.withTables<ChatTables>();
