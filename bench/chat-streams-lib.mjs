@@ -101,7 +101,7 @@ const spread = (samples) => {
  * One phase: opens `count` streams with `open(i)` (answers the follow arguments), waits until
  * every one is attached, lets the provider go, probes `probe()` meanwhile, and measures.
  */
-async function phase({ count, tokens, provider, open, pids, probe }) {
+export async function phase({ count, tokens, provider, open, pids, probe }) {
   await provider.hold();
   const late = [];
   let measuring = false;
@@ -127,7 +127,7 @@ async function phase({ count, tokens, provider, open, pids, probe }) {
   measuring = true;
   await provider.go();
   const probes = [];
-  let rssMax = 0;
+  let rssMax = pids.map(() => 0);
   const windowMs = (tokens / 20) * 1000;
   while (performance.now() - t0 < windowMs) {
     if (pids[0] && probe) {
@@ -135,7 +135,7 @@ async function phase({ count, tokens, provider, open, pids, probe }) {
       await probe();
       probes.push(performance.now() - started);
     }
-    rssMax = Math.max(rssMax, rssMiB(pids[0]));
+    rssMax = rssMax.map((most, i) => Math.max(most, rssMiB(pids[i])));
     await sleep(50);
   }
   // Every token counts for the latency, to the last one of the slowest stream.
@@ -156,9 +156,64 @@ async function phase({ count, tokens, provider, open, pids, probe }) {
     seconds: +seconds.toFixed(1),
     cpuSeconds: cpuSecondsUsed,
     cpuCores: cpu,
-    rssMaxMiB: rssMax,
+    // The first process's (Atrium's, or the provider's alone); then every process's, in order.
+    rssMaxMiB: rssMax[0],
+    rssMaxMiBEach: rssMax,
     probeMs: probes.length ? spread(probes) : undefined,
   };
+}
+
+/** The peer: `count` answers read from the provider directly, by the same client. */
+export function directPhase({ provider, count, tokens }) {
+  return phase({
+    count,
+    tokens,
+    provider,
+    pids: [provider.pid],
+    open: async () => [
+      `${provider.url}/chat/completions`,
+      { 'content-type': 'application/json' },
+      {
+        model: 'bench-model',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: `tokens=${tokens}` }],
+      },
+    ],
+  });
+}
+
+/** Creates `count` conversations in `room` (50 at a time), through the instance at `base`. */
+export async function newConversations(base, member, room, count) {
+  const conversations = [];
+  for (let i = 0; i < count; i += 50) {
+    conversations.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(50, count - i) }, () =>
+          apiCall(base, '/api/aigc/conversation/create', { roomId: room.id }, member),
+        ),
+      )),
+    );
+  }
+  return conversations;
+}
+
+/**
+ * Asks for an answer on the instance at `sendBase` and follows it from the one at `streamBase`
+ * (the follow arguments of `phase`).
+ */
+export async function askAndFollow(sendBase, streamBase, member, conversation, tokens) {
+  const sent = await apiCall(
+    sendBase,
+    '/api/aigc/chat/send',
+    { conversationId: conversation.id, content: `tokens=${tokens}` },
+    member,
+  );
+  return [
+    `${streamBase}/api/aigc/chat/stream`,
+    apiHeaders(member),
+    { messageId: sent.assistantMessage.id, offset: 0 },
+  ];
 }
 
 /** The direct phase, then the phase through Atrium (`base`, a member token, a room). */
@@ -172,33 +227,8 @@ export async function concurrentAnswers({
   seconds,
 }) {
   const tokens = seconds * 20;
-  const ask = { 'content-type': 'application/json' };
-  const direct = await phase({
-    count,
-    tokens,
-    provider,
-    pids: [provider.pid],
-    open: async () => [
-      `${provider.url}/chat/completions`,
-      ask,
-      {
-        model: 'bench-model',
-        stream: true,
-        stream_options: { include_usage: true },
-        messages: [{ role: 'user', content: `tokens=${tokens}` }],
-      },
-    ],
-  });
-  const conversations = [];
-  for (let i = 0; i < count; i += 50) {
-    conversations.push(
-      ...(await Promise.all(
-        Array.from({ length: Math.min(50, count - i) }, () =>
-          apiCall(base, '/api/aigc/conversation/create', { roomId: room.id }, member),
-        ),
-      )),
-    );
-  }
+  const direct = await directPhase({ provider, count, tokens });
+  const conversations = await newConversations(base, member, room, count);
   const idleRss = rssMiB(atriumPid);
   const through = await phase({
     count,
@@ -206,19 +236,7 @@ export async function concurrentAnswers({
     provider,
     pids: [atriumPid, provider.pid],
     probe: () => apiCall(base, '/api/app/config', {}, member),
-    open: async (i) => {
-      const sent = await apiCall(
-        base,
-        '/api/aigc/chat/send',
-        { conversationId: conversations[i].id, content: `tokens=${tokens}` },
-        member,
-      );
-      return [
-        `${base}/api/aigc/chat/stream`,
-        apiHeaders(member),
-        { messageId: sent.assistantMessage.id, offset: 0 },
-      ];
-    },
+    open: (i) => askAndFollow(base, base, member, conversations[i], tokens),
   });
   return { direct, through, idleRss };
 }

@@ -53,6 +53,8 @@ export function startAtrium(extraEnv = {}) {
           dataDir,
           env,
           adminPassword: env.ATRIUM_ADMIN_PASSWORD,
+          /** What it has printed so far (warnings and errors: LOG_LEVEL=warn). */
+          output: () => out,
           stop: () =>
             new Promise((r) => {
               if (child.exitCode !== null) return r();

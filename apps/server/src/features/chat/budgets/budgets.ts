@@ -5,7 +5,7 @@ import {
   type ChatBudget,
 } from '@atrium/shared/contract/chat-budget';
 import type { ChatQuota } from '@atrium/shared/contract/chat';
-import { PostgresAdapter, sql } from 'kysely';
+import { PostgresAdapter, sql, type ExpressionBuilder } from 'kysely';
 import { ApiError, message, type MessageRef } from '../../../http/envelope';
 import {
   costOf,
@@ -18,7 +18,7 @@ import {
   type Scope,
   type Unit,
 } from './budget-fit';
-import type { ChatDb } from '../chat.tables';
+import type { ChatDb, ChatSchema } from '../chat.tables';
 
 /**
  * Budgets that cannot be overspent (issue 18). Every answer asked for reserves its maximum —
@@ -275,6 +275,29 @@ export class ChatBudgets {
   ): Promise<void> {
     const periods = [dayKey(day), monthKey(day)];
     const plus = (column: keyof typeof by) => sql<number>`${sql.ref(column)} + ${by[column] ?? 0}`;
+    const counters = (eb: ExpressionBuilder<ChatSchema, 'chatBudgetCounters'>) =>
+      eb.or([
+        eb.and([
+          eb('scope', '=', 'member'),
+          eb('scopeId', '=', memberId),
+          eb('period', 'in', periods),
+        ]),
+        eb.and([eb('scope', '=', 'room'), eb('scopeId', '=', roomId), eb('period', 'in', periods)]),
+      ]);
+    if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+      // The rows are locked in one order, the order `lockRows` takes: an update locks them in
+      // the order it finds them, and two answers asked for at once (on two instances) then
+      // waited for each other's rows, until PostgreSQL ended one as a deadlock.
+      await trx
+        .selectFrom('chatBudgetCounters')
+        .select('scope')
+        .where(counters)
+        .orderBy('scope')
+        .orderBy('scopeId')
+        .orderBy('period')
+        .forUpdate()
+        .execute();
+    }
     await trx
       .updateTable('chatBudgetCounters')
       .set({
@@ -284,20 +307,7 @@ export class ChatBudgets {
         reservedTokens: plus('reservedTokens'),
         reservedCost: plus('reservedCost'),
       })
-      .where((eb) =>
-        eb.or([
-          eb.and([
-            eb('scope', '=', 'member'),
-            eb('scopeId', '=', memberId),
-            eb('period', 'in', periods),
-          ]),
-          eb.and([
-            eb('scope', '=', 'room'),
-            eb('scopeId', '=', roomId),
-            eb('period', 'in', periods),
-          ]),
-        ]),
-      )
+      .where(counters)
       .execute();
   }
 
