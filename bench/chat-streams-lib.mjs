@@ -240,3 +240,29 @@ export async function concurrentAnswers({
   });
   return { direct, through, idleRss };
 }
+
+/**
+ * The goals every concurrent-answers bench checks (issue 32, goal 4), against the direct phase
+ * of the same run: every token delivered and every answer ended, the per-token latency added,
+ * and the other call's p99 meanwhile. Answers the added p99 with the checks.
+ */
+export function streamChecks(direct, through, streams) {
+  const addedP99 = +(through.lateMs.p99 - direct.lateMs.p99).toFixed(1);
+  return {
+    addedP99,
+    checks: [
+      {
+        goal: 'every token delivered, every answer ended',
+        value: `${through.tokensDelivered} / ${through.tokensExpected}, ${through.streamsEnded} / ${streams}`,
+        pass:
+          through.tokensDelivered === through.tokensExpected && through.streamsEnded === streams,
+      },
+      { goal: 'added per-token latency p99 <= 50 ms', value: addedP99, pass: addedP99 <= 50 },
+      {
+        goal: 'app/config p99 <= 50 ms meanwhile',
+        value: through.probeMs.p99,
+        pass: through.probeMs.p99 <= 50,
+      },
+    ],
+  };
+}

@@ -5,6 +5,7 @@ import type {
   ChatQuota,
   ChatSendResponse,
   ConversationRecord,
+  MessageStatus,
   ModelRecord,
   ProviderRecord,
   RoomSaveRequest,
@@ -16,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { authHeaders, type TestApp } from '../../testing/test-app';
 import type { FakeOpenAi } from '../../testing/fake-openai';
 import type { Bus } from '../../bus/types';
+import type { ChatDb } from './chat.tables';
 
 export const TEST_API_KEY = 'sk-test-0123456789-SECRET-abcdef';
 
@@ -353,4 +355,36 @@ export function cuttableBus(bus: Bus): { bus: Bus; cut(): void } {
       cut = true;
     },
   };
+}
+
+/**
+ * Inserts a bare answer row (its conversation, member and room play no part: foreign keys are
+ * off in the tests that use it) and answers its id.
+ */
+export async function insertBareAnswer(
+  chat: ChatDb,
+  { status = 'streaming', writer = 'w', content = 'Hi' }: BareAnswer = {},
+): Promise<number> {
+  const { id } = await chat
+    .insertInto('chatMessages')
+    .values({
+      conversationId: 1,
+      role: 'assistant',
+      content,
+      images: '[]',
+      error: '',
+      status,
+      writerInstance: writer,
+      createdAt: 1,
+      updatedAt: 1,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(id);
+}
+
+interface BareAnswer {
+  status?: MessageStatus;
+  writer?: string;
+  content?: string;
 }

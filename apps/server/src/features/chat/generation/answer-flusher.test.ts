@@ -13,6 +13,7 @@ import {
   type GenerationRequest,
   type JobEvent,
 } from '../streaming/index';
+import { insertBareAnswer } from '../chat.testing';
 import { AnswerFlusher } from './answer-flusher';
 
 let testDb: TestDb;
@@ -31,24 +32,7 @@ afterEach(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function streamingRow(chat: ChatDb): Promise<number> {
-  const { id } = await chat
-    .insertInto('chatMessages')
-    .values({
-      conversationId: 1,
-      role: 'assistant',
-      content: '',
-      images: '[]',
-      error: '',
-      status: 'streaming',
-      writerInstance: 'w',
-      createdAt: 1,
-      updatedAt: 1,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(id);
-}
+const streamingRow = (chat: ChatDb) => insertBareAnswer(chat, { content: '' });
 
 function flusherOf(chat: ChatDb, job: Job, timing: { retryMs: number; foldMs: number }) {
   return new AnswerFlusher({

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createTestDb, testDbKinds } from '../../../testing/db';
 import type { ChatDb } from '../chat.tables';
+import { insertBareAnswer } from '../chat.testing';
 import { AnswerRepository } from './answers.repository';
 
 /** Runs `body` on bare message rows: their conversations, members and rooms play no part. */
@@ -19,24 +20,7 @@ async function withBareRows(
     await db.transaction().execute(async (trx) => {
       if (kind === 'postgres') await sql`set local session_replication_role = replica`.execute(trx);
       const chat = trx as unknown as ChatDb;
-      await body(chat, async (status, writer) => {
-        const { id } = await chat
-          .insertInto('chatMessages')
-          .values({
-            conversationId: 1,
-            role: 'assistant',
-            content: 'Hi',
-            images: '[]',
-            error: '',
-            status,
-            writerInstance: writer,
-            createdAt: 1,
-            updatedAt: 1,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        return Number(id);
-      });
+      await body(chat, (status, writer) => insertBareAnswer(chat, { status, writer }));
     });
   } finally {
     await cleanup();

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sqliteFileOf } from '../../../db/index';
 import { createTestDb, type TestDb } from '../../../testing/db';
 import type { ChatDb } from '../chat.tables';
+import { insertBareAnswer } from '../chat.testing';
 import { AnswerRepository } from './answers.repository';
 import { AppendThread } from './append-thread';
 
@@ -22,24 +23,7 @@ afterEach(async () => {
   await testDb.cleanup();
 });
 
-async function streamingRow(writer: string): Promise<number> {
-  const { id } = await chat
-    .insertInto('chatMessages')
-    .values({
-      conversationId: 1,
-      role: 'assistant',
-      content: 'Hi',
-      images: '[]',
-      error: '',
-      status: 'streaming',
-      writerInstance: writer,
-      createdAt: 1,
-      updatedAt: 1,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(id);
-}
+const streamingRow = (writer: string) => insertBareAnswer(chat, { writer });
 
 async function threadOn(writeTimeoutMs: number): Promise<AnswerRepository> {
   const file = await sqliteFileOf(testDb.db);
