@@ -59,7 +59,7 @@ export const rssMiB = (pid) => {
 /**
  * Opens one SSE stream; counts the stamped tokens it carries (lateness pushed to `late` while
  * `measuring()`), resolves `opened` with the response's arrival and `ended` once it closes,
- * with whether an end (done or [DONE]) was seen.
+ * with whether an end (done or [DONE]) was seen, and the error event's data if one came.
  */
 function follow(url, headers, body, late, measuring) {
   const stream = { tokens: 0, ended: false, closed: false };
@@ -69,12 +69,15 @@ function follow(url, headers, body, late, measuring) {
         resolve();
         res.setEncoding('utf8');
         let rest = '';
+        let errorNext = false;
         res.on('data', (text) => {
           const at = clock();
           const lines = (rest + text).split('\n');
           rest = lines.pop();
           for (const line of lines) {
             if (line === 'event: done' || line === 'data: [DONE]') stream.ended = true;
+            if (errorNext && line.startsWith('data: ')) stream.error = line.slice(6, 200);
+            errorNext = line === 'event: error';
             for (const m of line.matchAll(/~(\d+\.\d)/g)) {
               stream.tokens++;
               if (measuring()) late.push(at - Number(m[1]));
@@ -146,12 +149,19 @@ export async function phase({ count, tokens, provider, open, pids, probe }) {
   const cpuSecondsUsed = pids.map((pid, i) => +(cpuSeconds(pid) - cpu0[i]).toFixed(2));
   const cpu = cpuSecondsUsed.map((used) => +(used / seconds).toFixed(3));
   const delivered = streams.reduce((sum, s) => sum + s.tokens, 0);
+  // Why the streams that saw no end did not: their error event, or how they stand.
+  const unended = {};
+  for (const s of streams.filter((one) => !one.ended)) {
+    const why = s.error ?? (s.closed ? 'closed without an end' : 'still open');
+    unended[why] = (unended[why] ?? 0) + 1;
+  }
   return {
     streams: count,
     openSeconds,
     tokensExpected: count * tokens,
     tokensDelivered: delivered,
     streamsEnded: streams.filter((s) => s.ended).length,
+    unended,
     lateMs: spread(late),
     seconds: +seconds.toFixed(1),
     cpuSeconds: cpuSecondsUsed,

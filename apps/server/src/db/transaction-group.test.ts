@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDb, testDbKinds, type TestDb } from '../testing/db';
 import type { Database } from './types';
@@ -16,9 +16,9 @@ describe.each(testDbKinds)('transactions grouped by turn on %s', (kind) => {
     await sql`create table grouped (id integer primary key)`.execute(testDb.db);
     return testDb.db;
   }
-  const rows = async () =>
-    (await sql<{ id: number }>`select id from grouped order by id`.execute(testDb!.db)).rows.map(
-      (r) => Number(r.id),
+  const rows = async (db: Kysely<Database>) =>
+    (await sql<{ id: number }>`select id from grouped order by id`.execute(db)).rows.map((r) =>
+      Number(r.id),
     );
 
   it('runs the works asked for in one turn in one transaction, at most maxSize to one', async () => {
@@ -35,7 +35,7 @@ describe.each(testDbKinds)('transactions grouped by turn on %s', (kind) => {
     expect(new Set(seen).size).toBe(3);
     expect(seen[0]).toBe(seen[1]);
     expect(seen[2]).toBe(seen[3]);
-    expect(await rows()).toEqual([1, 2, 3, 4, 5]);
+    expect(await rows(db)).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('lets a work that cannot be done fail alone; the others of its group are done', async () => {
@@ -48,6 +48,6 @@ describe.each(testDbKinds)('transactions grouped by turn on %s', (kind) => {
       });
     const results = await Promise.allSettled([1, 2, 3].map(insert));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(await rows()).toEqual([1, 2, 3]);
+    expect(await rows(db)).toEqual([1, 2, 3]);
   });
 });
