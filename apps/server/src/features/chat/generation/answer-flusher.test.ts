@@ -87,14 +87,12 @@ describe('the group commit of streamed text', () => {
     expect(Number(row?.seq)).toBe(2);
   });
 
-  it('folds the written parts into the row once its interval has passed, between two writes', async () => {
+  it("writes parts until its fold interval has passed, then folds the writer's parts into their rows", async () => {
     const chat = testDb.db as unknown as ChatDb;
-    const job = jobOf(await streamingRow(chat));
     const file = await sqliteFileOf(testDb.db);
     if (!file) throw new Error('the test database is not a file');
     thread = new AppendThread({ file, busyTimeoutMs: 5_000, writeTimeoutMs: 5_000 });
-    const flusher = flusherOf(chat, job, { retryMs: 1_000, foldMs: 150 });
-    const rowText = async () =>
+    const rowText = async (job: Job) =>
       (
         await chat
           .selectFrom('chatMessages')
@@ -102,14 +100,19 @@ describe('the group commit of streamed text', () => {
           .where('id', '=', job.messageId)
           .executeTakeFirstOrThrow()
       ).content;
-    flusher.append(job, 'one');
-    await expect.poll(() => job.stored).toBe(3);
-    // Written as a part: every read has it, the row not yet.
-    expect(await rowText()).toBe('');
-    expect((await new AnswerRepository(chat).findMessage(job.messageId))?.content).toBe('one');
-    await sleep(200);
-    flusher.append(job, ' two');
-    await expect.poll(rowText).toBe('one two');
+    // A fold a minute away: the text is written as a part, which every read adds; the row
+    // itself is not rewritten.
+    const first = jobOf(await streamingRow(chat));
+    flusherOf(chat, first, { retryMs: 1_000, foldMs: 60_000 }).append(first, 'one');
+    await expect.poll(() => first.stored).toBe(3);
+    expect(await rowText(first)).toBe('');
+    expect((await new AnswerRepository(chat).findMessage(first.messageId))?.content).toBe('one');
+    // A fold due at once (the same writer): after its write, every part of the writer's answers
+    // is in their rows, and none is left.
+    const second = jobOf(await streamingRow(chat));
+    flusherOf(chat, second, { retryMs: 1_000, foldMs: 0 }).append(second, 'two');
+    await expect.poll(() => rowText(second)).toBe('two');
+    expect(await rowText(first)).toBe('one');
     expect(await chat.selectFrom('chatMessageParts').selectAll().execute()).toEqual([]);
   });
 });
