@@ -76,6 +76,15 @@ try {
   });
 
   const { addedP99, checks: common } = streamChecks(direct, through, STREAMS);
+  // What the instances said about the streams that failed (LOG_LEVEL=warn keeps their errors).
+  for (const [i, instance] of instances.entries()) {
+    const failed = instance
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('chat stream failed'));
+    if (failed.length > 0)
+      console.log(`instance ${i}: ${failed.length} failed, first: ${failed[0]}`);
+  }
   const [cpuA, cpuB, providerCpu] = through.cpuSeconds;
   const atriumCpu = +(cpuA + cpuB).toFixed(2);
   const cpuRatio = +(atriumCpu / providerCpu).toFixed(2);
