@@ -202,29 +202,41 @@ export interface BudgetView {
   next?: Fit & { resetsAt?: number };
 }
 
+type CountersWhere = (
+  eb: ExpressionBuilder<ChatSchema, 'chatBudgetCounters'>,
+) => ReturnType<ExpressionBuilder<ChatSchema, 'chatBudgetCounters'>['or']>;
+
+/**
+ * The counter rows `where` picks, in one order (scope, id, period), locked on PostgreSQL (SQLite's
+ * writer holds the whole file): every transaction that changes counters locks them so first, so
+ * no two wait for each other.
+ */
+function countersInOrder(trx: ChatDb, where: CountersWhere) {
+  const query = trx
+    .selectFrom('chatBudgetCounters')
+    .selectAll()
+    .where(where)
+    .orderBy('scope')
+    .orderBy('scopeId')
+    .orderBy('period');
+  return trx.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query;
+}
+
 export class ChatBudgets {
   constructor(private readonly now: () => number) {}
 
   private async lockRows(trx: ChatDb, counters: Counter[]): Promise<Map<string, CounterRow>> {
-    const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
-    const query = trx
-      .selectFrom('chatBudgetCounters')
-      .selectAll()
-      .where((eb) =>
-        eb.or(
-          counters.map((c) =>
-            eb.and([
-              eb('scope', '=', c.scope),
-              eb('scopeId', '=', c.scopeId),
-              eb('period', '=', c.key),
-            ]),
-          ),
+    const rows = await countersInOrder(trx, (eb) =>
+      eb.or(
+        counters.map((c) =>
+          eb.and([
+            eb('scope', '=', c.scope),
+            eb('scopeId', '=', c.scopeId),
+            eb('period', '=', c.key),
+          ]),
         ),
-      )
-      .orderBy('scope')
-      .orderBy('scopeId')
-      .orderBy('period');
-    const rows = await (postgres ? query.forUpdate() : query).execute();
+      ),
+    ).execute();
     return new Map(rows.map((r) => [keyOf(r.scope, r.scopeId, r.period), r]));
   }
 
@@ -284,20 +296,11 @@ export class ChatBudgets {
         ]),
         eb.and([eb('scope', '=', 'room'), eb('scopeId', '=', roomId), eb('period', 'in', periods)]),
       ]);
-    if (trx.getExecutor().adapter instanceof PostgresAdapter) {
-      // The rows are locked in one order, the order `lockRows` takes: an update locks them in
-      // the order it finds them, and two answers asked for at once (on two instances) then
-      // waited for each other's rows, until PostgreSQL ended one as a deadlock.
-      await trx
-        .selectFrom('chatBudgetCounters')
-        .select('scope')
-        .where(counters)
-        .orderBy('scope')
-        .orderBy('scopeId')
-        .orderBy('period')
-        .forUpdate()
-        .execute();
-    }
+    // Locked first in the one order every writer takes (PostgreSQL): an update locks them in the
+    // order it finds them, and two answers asked for at once (on two instances) then waited for
+    // each other's rows, until PostgreSQL ended one as a deadlock.
+    if (trx.getExecutor().adapter instanceof PostgresAdapter)
+      await countersInOrder(trx, counters).execute();
     await trx
       .updateTable('chatBudgetCounters')
       .set({

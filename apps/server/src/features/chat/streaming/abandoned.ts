@@ -73,7 +73,8 @@ export class AbandonedAnswers {
   ): Promise<void> {
     const { repo, budgets, bus, presence } = this.deps;
     const error = reason ?? takenOverReason(await presence.stateOf(writer));
-    const before = await repo.findMessage(messageId);
+    // A look without the text first: most calls find the answer ended or taken already.
+    const before = await repo.findState(messageId);
     if (before?.status !== 'streaming' || before.writerInstance !== writer) return;
     const row = await repo.db.transaction().execute(async (trx) => {
       const answers = new AnswerRepository(trx);

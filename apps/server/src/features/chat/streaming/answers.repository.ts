@@ -48,23 +48,27 @@ const statementsFor = (postgres: boolean) => ({
   fold: foldSql(postgres),
 });
 const statementsOf = { sqlite: statementsFor(false), postgres: statementsFor(true) };
+type Statements = ReturnType<typeof statementsFor>;
 
 /**
  * The rows of answers being written (Kysely only, dialect-neutral): their text as it streams,
  * their end, and the answers whose writer is gone.
  */
 export class AnswerRepository {
+  private readonly postgres: boolean;
+  /** The group commit's statements in this database's dialect. */
+  private readonly statements: Statements;
+
   /**
    * `thread`: on a SQLite file, the thread that runs the flush's appends beside the event loop
    * (append-thread.ts); without it they run on `db`'s connection.
    */
-  private readonly postgres: boolean;
-
   constructor(
     readonly db: ChatDb,
     private readonly thread?: AppendThread,
   ) {
     this.postgres = isPostgres(db as Kysely<unknown>);
+    this.statements = this.postgres ? statementsOf.postgres : statementsOf.sqlite;
   }
 
   /**
@@ -161,11 +165,10 @@ export class AnswerRepository {
       (await db.executeQuery<{ id: number }>(CompiledQuery.raw(text, [rows, writer]))).rows.map(
         (row) => Number(row.id),
       );
-    const statements = this.postgres ? statementsOf.postgres : statementsOf.sqlite;
-    if (!again) return run(this.db, statements.append);
+    if (!again) return run(this.db, this.statements.append);
     return this.inTransaction(async (trx) => {
-      await run(trx, statements.appendAgain);
-      return run(trx, statements.live);
+      await run(trx, this.statements.appendAgain);
+      return run(trx, this.statements.live);
     });
   }
 
@@ -175,17 +178,9 @@ export class AnswerRepository {
    */
   async foldParts(writer: string, now: number): Promise<void> {
     if (this.thread && !this.postgres) return this.thread.fold(writer, now);
-    const statements = this.postgres ? statementsOf.postgres : statementsOf.sqlite;
     await this.inTransaction(async (trx) => {
-      const values = { writer, now };
-      for (const step of statements.fold) {
-        await trx.executeQuery(
-          CompiledQuery.raw(
-            step.text,
-            step.params.map((name) => values[name]),
-          ),
-        );
-      }
+      for (const step of this.statements.fold)
+        await trx.executeQuery(CompiledQuery.raw(step.text, step.bind(writer, now)));
     });
   }
 

@@ -69,14 +69,14 @@ export function liveSql(/** @type {boolean} */ postgres) {
 
 /**
  * The fold of the writer's parts into its streaming answers' rows, in one transaction: the
- * statements in order, each with the names of its parameters in order (the writer, and the time
- * of the fold).
+ * statements in order, each with `bind`, which answers its parameters' values in order from the
+ * writer and the time of the fold.
  * PostgreSQL locks the rows first (in id order), so an instance ending one of them meanwhile
  * (abandoned.ts) either waits for the fold or is waited for, never moves half of its parts.
  * The last statement removes every part whose answer is not another writer's streaming one:
  * those just folded, and those of answers ended since (their row has the whole text).
  * @param {boolean} postgres
- * @returns {{ text: string, params: ('writer' | 'now')[] }[]}
+ * @returns {{ text: string, bind: (writer: string, now: number) => unknown[] }[]}
  */
 export function foldSql(postgres) {
   const [writer, now] = postgres ? ['$1', '$2'] : ['?', '?'];
@@ -93,11 +93,17 @@ export function foldSql(postgres) {
   const clear = `delete from chat_message_parts where not exists (
     select 1 from chat_messages m where m.id = chat_message_parts.message_id
       and m.status = 'streaming' and m.writer_instance <> ${writer})`;
-  /** @type {{ text: string, params: ('writer' | 'now')[] }[]} */
+  /** @param {string} w */
+  const byWriter = (w) => [w];
   const statements = [
     // `?` binds in the order of the text: the time comes first there.
-    { text: fold, params: postgres ? ['writer', 'now'] : ['now', 'writer'] },
-    { text: clear, params: ['writer'] },
+    {
+      text: fold,
+      bind: postgres
+        ? (/** @type {string} */ w, /** @type {number} */ n) => [w, n]
+        : (/** @type {string} */ w, /** @type {number} */ n) => [n, w],
+    },
+    { text: clear, bind: byWriter },
   ];
-  return postgres ? [{ text: lock, params: ['writer'] }, ...statements] : statements;
+  return postgres ? [{ text: lock, bind: byWriter }, ...statements] : statements;
 }

@@ -20,9 +20,9 @@ const db = openSqlite(options.file, options.busyTimeoutMs);
 const append = db.prepare(appendSql(false, false));
 const appendAgain = db.prepare(appendSql(false, true));
 const live = db.prepare(liveSql(false));
-const foldStatements = foldSql(false).map(({ text, params }) => ({
+const foldStatements = foldSql(false).map(({ text, bind }) => ({
   statement: db.prepare(text),
-  params,
+  bind,
 }));
 
 /** @param {unknown[]} rows */
@@ -35,8 +35,7 @@ const tryAgain = db.transaction((/** @type {string} */ rows, /** @type {string} 
 });
 
 const fold = db.transaction((/** @type {string} */ writer, /** @type {number} */ now) => {
-  const values = { writer, now };
-  for (const step of foldStatements) step.statement.run(...step.params.map((name) => values[name]));
+  for (const step of foldStatements) step.statement.run(...step.bind(writer, now));
 });
 
 /**
