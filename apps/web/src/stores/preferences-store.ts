@@ -6,7 +6,7 @@ import {
   setLanguage as applyLanguage,
   type Language,
 } from '@/lib/i18n';
-import { queryClient } from '@/lib/query-client';
+import { queryClient, invalidateFresh } from '@/lib/query-client';
 import { useConfigStore } from './config-store';
 
 const themeKey = 'atrium.theme';
@@ -39,7 +39,7 @@ function speaksServerWords(query: Query): boolean {
 }
 
 function refetchServerWords(): void {
-  void queryClient.invalidateQueries({ predicate: speaksServerWords });
+  void invalidateFresh(queryClient, { predicate: speaksServerWords });
 }
 
 export interface PreferencesState {

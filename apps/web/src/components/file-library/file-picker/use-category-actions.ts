@@ -11,6 +11,7 @@ import { categoryName, categoryOptions, findCategory, subtreeIds } from './categ
 import type { CategoryDraft } from './category-dialog';
 import { categoryDeleteQuestion } from './picker-questions';
 import type { PickerList } from './use-picker-list';
+import { invalidateFresh } from '@/lib/query-client';
 
 /** The category tree and its add, edit and delete (SPEC 2.4, 4.4). */
 export function useCategoryActions(
@@ -34,7 +35,7 @@ export function useCategoryActions(
   // SPEC 4.4: after a category is added, edited or deleted, the root is current again.
   const afterChange = () => {
     list.chooseCategory(0);
-    void client.invalidateQueries({ queryKey: fileKeys.categories(url, category) });
+    void invalidateFresh(client, { queryKey: fileKeys.categories(url, category) });
     void list.reload();
   };
 

@@ -10,6 +10,7 @@ import {
   pickerListReducer,
   type PickerListState,
 } from './picker-list-state';
+import { invalidateFresh } from '@/lib/query-client';
 
 /**
  * The list the gallery shows and what is checked in it: category, page, search, the unused
@@ -46,7 +47,7 @@ export function usePickerList(url: string, category: string) {
     /** Reloads the list (every page of this library) and clears the selection (SPEC 4.4). */
     reload: () => {
       dispatch({ type: 'reload' });
-      return client.invalidateQueries({ queryKey: fileKeys.lists(url, category) });
+      return invalidateFresh(client, { queryKey: fileKeys.lists(url, category) });
     },
     chooseCategory: (id: number) => dispatch({ type: 'category', id }),
     search: (words: string) => dispatch({ type: 'search', words }),

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminCreateRequest, AdminView } from '@atrium/shared/contract/admins';
 import { fetchData, type ApiError } from '@/lib/api';
 import { adminKeys } from './keys';
+import { invalidateFresh } from '@/lib/query-client';
 
 function createAdmin(body: AdminCreateRequest) {
   return fetchData('admin', 'admins/create', body);
@@ -11,6 +12,6 @@ export function useCreateAdmin() {
   const client = useQueryClient();
   return useMutation<AdminView, ApiError, AdminCreateRequest>({
     mutationFn: createAdmin,
-    onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.all }),
+    onSuccess: () => invalidateFresh(client, { queryKey: adminKeys.all }),
   });
 }

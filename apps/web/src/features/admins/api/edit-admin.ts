@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminEditRequest, AdminView } from '@atrium/shared/contract/admins';
 import { fetchData, type ApiError } from '@/lib/api';
 import { adminKeys } from './keys';
+import { invalidateFresh } from '@/lib/query-client';
 
 function editAdmin(body: AdminEditRequest) {
   return fetchData('admin', 'admins/edit', body);
@@ -11,6 +12,6 @@ export function useEditAdmin() {
   const client = useQueryClient();
   return useMutation<AdminView, ApiError, AdminEditRequest>({
     mutationFn: editAdmin,
-    onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.all }),
+    onSuccess: () => invalidateFresh(client, { queryKey: adminKeys.all }),
   });
 }

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminView } from '@atrium/shared/contract/admins';
 import { fetchData, type ApiError } from '@/lib/api';
 import { adminKeys } from './keys';
+import { invalidateFresh } from '@/lib/query-client';
 
 export interface SetAdminDisabled {
   id: number;
@@ -17,6 +18,6 @@ export function useSetAdminDisabled() {
   const client = useQueryClient();
   return useMutation<AdminView, ApiError, SetAdminDisabled>({
     mutationFn: setAdminDisabled,
-    onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.all }),
+    onSuccess: () => invalidateFresh(client, { queryKey: adminKeys.all }),
   });
 }

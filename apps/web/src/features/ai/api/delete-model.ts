@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchData, type ApiError } from '@/lib/api';
 import { aiKeys } from './keys';
+import { invalidateFresh } from '@/lib/query-client';
 
 function deleteModel(id: number): Promise<null> {
   return fetchData('admin', 'aigc/model/delete', { id });
@@ -10,6 +11,6 @@ export function useDeleteModel() {
   const client = useQueryClient();
   return useMutation<null, ApiError, number>({
     mutationFn: deleteModel,
-    onSuccess: () => client.invalidateQueries({ queryKey: aiKeys.all }),
+    onSuccess: () => invalidateFresh(client, { queryKey: aiKeys.all }),
   });
 }

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ModelRecord, ModelSaveRequest } from '@atrium/shared/contract/chat';
 import { fetchData, type ApiError } from '@/lib/api';
 import { aiKeys } from './keys';
+import { invalidateFresh } from '@/lib/query-client';
 
 function saveModel(body: ModelSaveRequest): Promise<ModelRecord> {
   return fetchData('admin', 'aigc/model/save', body);
@@ -11,6 +12,6 @@ export function useSaveModel() {
   const client = useQueryClient();
   return useMutation<ModelRecord, ApiError, ModelSaveRequest>({
     mutationFn: saveModel,
-    onSuccess: () => client.invalidateQueries({ queryKey: aiKeys.all }),
+    onSuccess: () => invalidateFresh(client, { queryKey: aiKeys.all }),
   });
 }

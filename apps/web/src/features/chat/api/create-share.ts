@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ChatShareCreateRequest, ChatShareRecord } from '@atrium/shared/contract/chat-export';
 import { fetchData, type ApiError } from '@/lib/api';
 import { shareKeys } from './list-shares';
+import { invalidateFresh } from '@/lib/query-client';
 
 function createShare(body: ChatShareCreateRequest): Promise<ChatShareRecord> {
   return fetchData('member', 'aigc/share/create', body);
@@ -11,6 +12,6 @@ export function useCreateShare() {
   const client = useQueryClient();
   return useMutation<ChatShareRecord, ApiError, ChatShareCreateRequest>({
     mutationFn: createShare,
-    onSuccess: () => client.invalidateQueries({ queryKey: shareKeys.list }),
+    onSuccess: () => invalidateFresh(client, { queryKey: shareKeys.list }),
   });
 }

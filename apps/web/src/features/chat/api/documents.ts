@@ -10,6 +10,7 @@ import { fetchData, type ApiError } from '@/lib/api';
 import { tText } from '@/lib/i18n';
 import { chatKeys } from './keys';
 import { updateMessage, type MessagePages } from './list-messages';
+import { invalidateFresh } from '@/lib/query-client';
 
 export const documentKeys = {
   list: (conversationId: number) => ['aigc', 'documents', conversationId] as const,
@@ -59,7 +60,7 @@ export function useAttachDocuments() {
         { id, roomId, title: tText('chat.newConversation'), createdAt: now, updatedAt: now },
         ...(list ?? []).filter((c) => c.id !== id),
       ]);
-      void client.invalidateQueries({ queryKey: chatKeys.conversations(roomId) });
+      void invalidateFresh(client, { queryKey: chatKeys.conversations(roomId) });
     },
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchData, type ApiError } from '@/lib/api';
 import { shareKeys } from './list-shares';
+import { invalidateFresh } from '@/lib/query-client';
 
 function revokeShare(id: number): Promise<null> {
   return fetchData('member', 'aigc/share/revoke', { id });
@@ -10,6 +11,6 @@ export function useRevokeShare() {
   const client = useQueryClient();
   return useMutation<null, ApiError, number>({
     mutationFn: revokeShare,
-    onSuccess: () => client.invalidateQueries({ queryKey: shareKeys.list }),
+    onSuccess: () => invalidateFresh(client, { queryKey: shareKeys.list }),
   });
 }

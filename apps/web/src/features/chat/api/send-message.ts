@@ -7,6 +7,7 @@ import type {
 import { fetchData, type ApiError } from '@/lib/api';
 import { chatKeys } from './keys';
 import { appendMessages, type MessagePages } from './list-messages';
+import { invalidateFresh } from '@/lib/query-client';
 
 function sendMessage(body: ChatSendRequest): Promise<ChatSendResponse> {
   return fetchData('member', 'aigc/chat/send', body);
@@ -26,7 +27,7 @@ export function useSendMessage(roomId: number) {
         appendMessages(data, [sent.userMessage, sent.assistantMessage]),
       );
       // The server titles a new conversation after its first question.
-      void client.invalidateQueries({ queryKey: chatKeys.conversations(roomId) });
+      void invalidateFresh(client, { queryKey: chatKeys.conversations(roomId) });
       client.setQueryData<ConversationRecord[]>(chatKeys.conversations(roomId), (list) => {
         if (!list) return list;
         const current = list.find((c) => c.id === conversationId) ?? {

@@ -1,9 +1,12 @@
-import { act, cleanup, screen } from '@testing-library/react';
+import type { ServerResponse } from 'node:http';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BudgetLine, MemberBudget } from '@atrium/shared/contract/chat-budget';
+import { useApiStore } from '@/stores/api-store';
 import { setLanguage } from '@/lib/i18n';
+import { sendJson, startLocalServer } from '@/test-utils/local-server';
 import { renderWithFreshCache } from '@/test-utils/render';
-import { BudgetSummary, resetTime } from './budget-left';
+import { BudgetLeft, BudgetSummary, resetTime } from './budget-left';
 
 afterEach(() => {
   cleanup();
@@ -89,5 +92,49 @@ describe('the budget footer', () => {
     cleanup();
     renderWithFreshCache(<BudgetSummary budget={{ lines: [] }} />);
     expect(screen.queryByTestId('budget-left')).toBeNull();
+  });
+});
+
+describe('the budget footer as answers start and end', () => {
+  it('reads the budgets again after an answer ends, even while a read from before is still under way', async () => {
+    // The room's 600 tokens a day: 126 held while the answer streams, 150 used once it ended.
+    const held = line({
+      scope: 'room',
+      unit: 'tokens',
+      limit: 600,
+      used: 0,
+      reserved: 126,
+      left: 474,
+    });
+    const settled = line({ scope: 'room', unit: 'tokens', limit: 600, used: 150, left: 450 });
+    let now = held;
+    const slow: ServerResponse[] = [];
+    const server = await startLocalServer((_req, res) => {
+      const answer = { code: 0, msg: '', data: { lines: [now] } };
+      // The first read is answered late, with what it read before the answer ended.
+      if (slow.length === 0) {
+        slow.push(res);
+        setTimeout(() => sendJson(res, answer), 300);
+      } else sendJson(res, answer);
+    });
+    useApiStore.getState().configure({ baseUrl: server.url, tokenKey: 'api-token' });
+    try {
+      const props = { roomId: 1, conversationId: 5, question: '', images: 0 };
+      const view = renderWithFreshCache(<BudgetLeft {...props} answers="5:9:streaming" />);
+      await waitFor(() => expect(server.requests).toHaveLength(1));
+      now = settled;
+      view.rerender(<BudgetLeft {...props} answers="5:9:done" />);
+      await waitFor(() =>
+        expect(screen.getByTestId('budget-left')).toHaveTextContent(
+          '本聊天室今日还可用 450 tokens',
+        ),
+      );
+      expect(server.requests.length).toBeGreaterThanOrEqual(2);
+      // The late answer from before the end does not come back over it.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(screen.getByTestId('budget-left')).toHaveTextContent('本聊天室今日还可用 450 tokens');
+    } finally {
+      await server.close();
+    }
   });
 });

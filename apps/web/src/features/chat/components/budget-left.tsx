@@ -6,6 +6,7 @@ import { currentLanguage } from '@/lib/i18n';
 import { budgetKeys, useBudget } from '../api/budget';
 import { useChatT } from '../i18n';
 import type { ChatKey } from '../locales/zh-cn';
+import { invalidateFresh } from '@/lib/query-client';
 
 /** The draft is judged again once typing pauses this long. */
 const DRAFT_PAUSE_MS = 400;
@@ -75,7 +76,7 @@ export function BudgetLeft({ roomId, conversationId, question, images, answers }
     true,
   );
   useEffect(() => {
-    void client.invalidateQueries({ queryKey: budgetKeys.room(roomId) });
+    void invalidateFresh(client, { queryKey: budgetKeys.room(roomId) });
   }, [client, roomId, answers]);
   return budget.data ? <BudgetSummary budget={budget.data} /> : null;
 }

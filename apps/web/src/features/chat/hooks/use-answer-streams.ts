@@ -4,6 +4,7 @@ import type { MessageRecord, StreamDelta } from '@atrium/shared/contract/chat';
 import { chatKeys } from '../api/keys';
 import { flattenPages, updateMessage, type MessagePages } from '../api/list-messages';
 import { streamAnswer } from '../api/stream-answer';
+import { invalidateFresh } from '@/lib/query-client';
 
 const MAX_RETRIES = 30;
 const retryDelay = (attempt: number) => Math.min(500 * attempt, 5_000);
@@ -111,7 +112,7 @@ async function followAnswer({
     if (end === 'aborted' && !state.gap) return;
     attempt += 1;
     if (attempt > MAX_RETRIES) {
-      await client.invalidateQueries({ queryKey: key });
+      await invalidateFresh(client, { queryKey: key });
       return;
     }
     onReconnecting(true);

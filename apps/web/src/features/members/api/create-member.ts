@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MemberCreateRequest, MemberView } from '@atrium/shared/contract/members';
 import { fetchData, type ApiError } from '@/lib/api';
 import { memberKeys } from './keys';
+import { invalidateFresh } from '@/lib/query-client';
 
 function createMember(body: MemberCreateRequest) {
   return fetchData('admin', 'members/create', body);
@@ -11,6 +12,6 @@ export function useCreateMember() {
   const client = useQueryClient();
   return useMutation<MemberView, ApiError, MemberCreateRequest>({
     mutationFn: createMember,
-    onSuccess: () => client.invalidateQueries({ queryKey: memberKeys.all }),
+    onSuccess: () => invalidateFresh(client, { queryKey: memberKeys.all }),
   });
 }

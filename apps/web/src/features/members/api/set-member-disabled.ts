@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MemberView } from '@atrium/shared/contract/members';
 import { fetchData, type ApiError } from '@/lib/api';
 import { memberKeys } from './keys';
+import { invalidateFresh } from '@/lib/query-client';
 
 export interface SetMemberDisabled {
   id: number;
@@ -17,6 +18,6 @@ export function useSetMemberDisabled() {
   const client = useQueryClient();
   return useMutation<MemberView, ApiError, SetMemberDisabled>({
     mutationFn: setMemberDisabled,
-    onSuccess: () => client.invalidateQueries({ queryKey: memberKeys.all }),
+    onSuccess: () => invalidateFresh(client, { queryKey: memberKeys.all }),
   });
 }

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RoleCreateRequest, RoleView } from '@atrium/shared/contract/admins';
 import { fetchData, type ApiError } from '@/lib/api';
 import { roleKeys } from './list-roles';
+import { invalidateFresh } from '@/lib/query-client';
 
 function createRole(body: RoleCreateRequest) {
   return fetchData('admin', 'roles/create', body);
@@ -11,6 +12,6 @@ export function useCreateRole() {
   const client = useQueryClient();
   return useMutation<RoleView, ApiError, RoleCreateRequest>({
     mutationFn: createRole,
-    onSuccess: () => client.invalidateQueries({ queryKey: roleKeys.all }),
+    onSuccess: () => invalidateFresh(client, { queryKey: roleKeys.all }),
   });
 }

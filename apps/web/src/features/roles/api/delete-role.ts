@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchData, type ApiError } from '@/lib/api';
 import { roleKeys } from './list-roles';
+import { invalidateFresh } from '@/lib/query-client';
 
 function deleteRole(id: number) {
   return fetchData('admin', 'roles/delete', { id });
@@ -10,6 +11,6 @@ export function useDeleteRole() {
   const client = useQueryClient();
   return useMutation<null, ApiError, number>({
     mutationFn: deleteRole,
-    onSuccess: () => client.invalidateQueries({ queryKey: roleKeys.all }),
+    onSuccess: () => invalidateFresh(client, { queryKey: roleKeys.all }),
   });
 }

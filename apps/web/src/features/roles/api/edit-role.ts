@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RoleEditRequest, RoleView } from '@atrium/shared/contract/admins';
 import { fetchData, type ApiError } from '@/lib/api';
 import { roleKeys } from './list-roles';
+import { invalidateFresh } from '@/lib/query-client';
 
 function editRole(body: RoleEditRequest) {
   return fetchData('admin', 'roles/edit', body);
@@ -11,6 +12,6 @@ export function useEditRole() {
   const client = useQueryClient();
   return useMutation<RoleView, ApiError, RoleEditRequest>({
     mutationFn: editRole,
-    onSuccess: () => client.invalidateQueries({ queryKey: roleKeys.all }),
+    onSuccess: () => invalidateFresh(client, { queryKey: roleKeys.all }),
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchData, type ApiError } from '@/lib/api';
 import { roomKeys } from './keys';
+import { invalidateFresh } from '@/lib/query-client';
 
 function deleteRoom(id: number): Promise<null> {
   return fetchData('admin', 'aigc/chat_room/delete', { id });
@@ -10,6 +11,6 @@ export function useDeleteRoom() {
   const client = useQueryClient();
   return useMutation<null, ApiError, number>({
     mutationFn: deleteRoom,
-    onSuccess: () => client.invalidateQueries({ queryKey: roomKeys.admin }),
+    onSuccess: () => invalidateFresh(client, { queryKey: roomKeys.admin }),
   });
 }

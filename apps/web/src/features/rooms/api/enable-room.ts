@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchData, type ApiError } from '@/lib/api';
 import { roomKeys } from './keys';
+import { invalidateFresh } from '@/lib/query-client';
 
 function enableRoom(body: { id: number; enabled: boolean }): Promise<null> {
   return fetchData('admin', 'aigc/chat_room/enable', body, { successToast: false });
@@ -10,6 +11,6 @@ export function useEnableRoom() {
   const client = useQueryClient();
   return useMutation<null, ApiError, { id: number; enabled: boolean }>({
     mutationFn: enableRoom,
-    onSuccess: () => client.invalidateQueries({ queryKey: roomKeys.admin }),
+    onSuccess: () => invalidateFresh(client, { queryKey: roomKeys.admin }),
   });
 }

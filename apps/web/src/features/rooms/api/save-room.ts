@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminRoomRecord, RoomSaveRequest } from '@atrium/shared/contract/chat';
 import { fetchData, type ApiError } from '@/lib/api';
 import { roomKeys } from './keys';
+import { invalidateFresh } from '@/lib/query-client';
 
 function saveRoom(body: RoomSaveRequest): Promise<AdminRoomRecord> {
   return fetchData('admin', 'aigc/chat_room/save', body);
@@ -11,6 +12,6 @@ export function useSaveRoom() {
   const client = useQueryClient();
   return useMutation<AdminRoomRecord, ApiError, RoomSaveRequest>({
     mutationFn: saveRoom,
-    onSuccess: () => client.invalidateQueries({ queryKey: roomKeys.admin }),
+    onSuccess: () => invalidateFresh(client, { queryKey: roomKeys.admin }),
   });
 }

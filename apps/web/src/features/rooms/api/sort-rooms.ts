@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminRoomRecord } from '@atrium/shared/contract/chat';
 import { fetchData, type ApiError } from '@/lib/api';
 import { roomKeys } from './keys';
+import { invalidateFresh } from '@/lib/query-client';
 
 /** Saves a new order: each room's sort becomes its position in `ids`. */
 function sortRooms(ids: number[]): Promise<null> {
@@ -22,6 +23,6 @@ export function useSortRooms() {
           : rooms,
       );
     },
-    onSettled: () => client.invalidateQueries({ queryKey: roomKeys.admin }),
+    onSettled: () => invalidateFresh(client, { queryKey: roomKeys.admin }),
   });
 }
