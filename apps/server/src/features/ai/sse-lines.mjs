@@ -1,3 +1,6 @@
+// @ts-check
+// Plain JavaScript, checked by the compiler (checkJs): the provider reader thread
+// (provider.worker.mjs) runs it unchanged from the sources and next to the bundle.
 /**
  * A small Server-Sent Events reader for provider streams: fed decoded text in pieces of any
  * size, it calls `onEvent` once per complete event with its `data` (the lines of a multi-line
@@ -7,15 +10,22 @@
  * unfinished one at the end of the stream is dropped, as the SSE specification says.
  */
 export class SseLines {
-  private rest = '';
-  /** A piece ended with CR: an LF starting the next one belongs to that line end. */
-  private afterCr = false;
-  private data: string[] = [];
-  private event: string | undefined;
+  /** @param {(data: string, event: string | undefined) => void} onEvent */
+  constructor(onEvent) {
+    /** @private @readonly */
+    this.onEvent = onEvent;
+    /** @private */
+    this.rest = '';
+    /** A piece ended with CR: an LF starting the next one belongs to that line end. @private */
+    this.afterCr = false;
+    /** @private @type {string[]} */
+    this.data = [];
+    /** @private @type {string | undefined} */
+    this.event = undefined;
+  }
 
-  constructor(private readonly onEvent: (data: string, event: string | undefined) => void) {}
-
-  feed(text: string): void {
+  /** @param {string} text */
+  feed(text) {
     let from = 0;
     if (this.afterCr && text.startsWith('\n')) from = 1;
     this.afterCr = false;
@@ -41,7 +51,11 @@ export class SseLines {
     if (from < length) this.rest += text.slice(from);
   }
 
-  private line(line: string): void {
+  /**
+   * @private
+   * @param {string} line
+   */
+  line(line) {
     if (line === '') {
       if (this.data.length > 0) {
         const data = this.data.join('\n');
