@@ -51,6 +51,15 @@ export function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** The machine's CPU time so far, busy, stolen and total, in clock ticks over every core (/proc/stat). */
+function machineCpu() {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  // user nice system idle iowait irq softirq steal (guest time is inside user already).
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = ticks.map(Number);
+  const busy = user + nice + system + irq + softirq;
+  return { busy, steal, total: busy + steal + idle + iowait };
+}
+
 export const rssMiB = (pid) => {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
   return +(kb / 1024).toFixed(1);
@@ -80,7 +89,10 @@ function follow(url, headers, body, late, measuring) {
             errorNext = line === 'event: error';
             for (const m of line.matchAll(/~(\d+\.\d)/g)) {
               stream.tokens++;
-              if (measuring()) late.push(at - Number(m[1]));
+              if (measuring()) {
+                late.push(at - Number(m[1]));
+                late.at.push(at);
+              }
             }
           }
         });
@@ -100,13 +112,27 @@ const spread = (samples) => {
   return { n: sorted.length, p50: p(sorted, 0.5), p99: p(sorted, 0.99), max: p(sorted, 1) };
 };
 
+/** The samples' spread in each second after `from` (the times they arrived: `late.at`). */
+function bySecond(late, from) {
+  const seconds = [];
+  late.forEach((value, i) => {
+    const second = Math.floor((late.at[i] - from) / 1000);
+    (seconds[second] ??= []).push(value);
+  });
+  return [...seconds.entries()].map(([second, values]) => ({
+    second,
+    ...spread(values ?? []),
+  }));
+}
+
 /**
  * One phase: opens `count` streams with `open(i)` (answers the follow arguments), waits until
  * every one is attached, lets the provider go, probes `probe()` meanwhile, and measures.
  */
 export async function phase({ count, tokens, provider, open, pids, probe }) {
   await provider.hold();
-  const late = [];
+  // The lateness of every token, and (as `late.at`) when each arrived.
+  const late = Object.assign([], { at: [] });
   let measuring = false;
   const streams = [];
   const openedAt = performance.now();
@@ -126,6 +152,8 @@ export async function phase({ count, tokens, provider, open, pids, probe }) {
   const openSeconds = +((performance.now() - openedAt) / 1000).toFixed(1);
   await sleep(1000);
   const cpu0 = pids.map(cpuSeconds);
+  const client0 = process.cpuUsage();
+  const machine0 = machineCpu();
   const t0 = performance.now();
   measuring = true;
   await provider.go();
@@ -148,6 +176,8 @@ export async function phase({ count, tokens, provider, open, pids, probe }) {
   const seconds = (performance.now() - t0) / 1000;
   const cpuSecondsUsed = pids.map((pid, i) => +(cpuSeconds(pid) - cpu0[i]).toFixed(2));
   const cpu = cpuSecondsUsed.map((used) => +(used / seconds).toFixed(3));
+  const client = process.cpuUsage(client0);
+  const machine = machineCpu();
   const delivered = streams.reduce((sum, s) => sum + s.tokens, 0);
   // Why the streams that saw no end did not: their error event, or how they stand.
   const unended = {};
@@ -163,9 +193,19 @@ export async function phase({ count, tokens, provider, open, pids, probe }) {
     streamsEnded: streams.filter((s) => s.ended).length,
     unended,
     lateMs: spread(late),
+    // Each second's lateness: a slow spell (a burst of ends, a fold) shows when it came.
+    lateBySecond: bySecond(late, performance.timeOrigin + t0),
     seconds: +seconds.toFixed(1),
     cpuSeconds: cpuSecondsUsed,
     cpuCores: cpu,
+    // This client's own CPU, and how busy the whole machine was: every process here shares its
+    // cores, so a saturated machine makes every token late whoever spent the time.
+    clientCpuSeconds: +((client.user + client.system) / 1e6).toFixed(2),
+    machineBusy: +((machine.busy - machine0.busy) / (machine.total - machine0.total)).toFixed(3),
+    // Taken by the host from this virtual machine: time no process here could run.
+    machineStolen: +((machine.steal - machine0.steal) / (machine.total - machine0.total)).toFixed(
+      3,
+    ),
     // The first process's (Atrium's, or the provider's alone); then every process's, in order.
     rssMaxMiB: rssMax[0],
     rssMaxMiBEach: rssMax,

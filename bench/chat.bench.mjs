@@ -209,6 +209,9 @@ try {
   console.log(
     `${STREAMS} concurrent answers: ${streamsPass ? 'OK' : 'MISSED'} (open ${through.openSeconds} s)`,
   );
+  console.log(
+    `machine busy ${(through.machineBusy * 100).toFixed(0)} % of its cores, ${(through.machineStolen * 100).toFixed(0)} % stolen by the host (directly: ${(directly.machineBusy * 100).toFixed(0)} %, ${(directly.machineStolen * 100).toFixed(0)} %); this client ${through.clientCpuSeconds} CPU s (directly: ${directly.clientCpuSeconds})`,
+  );
   result.concurrentStreams = {
     streams: STREAMS,
     tokensPerSecond: 20,
