@@ -28,9 +28,8 @@ await build({
 
 // Worker threads run as files of their own next to the bundle, where their users find them:
 // upload hashing (hasher.ts), the document reader (chat-docs extractor.ts), the import file's
-// reader (chat archive-parse.ts) and its writer on SQLite (archive-writer.ts), the streamed
-// answers' appends on SQLite (chat append-thread.ts) and the providers' streams (ai
-// chat-stream.ts). The reader's parsers are CommonJS and need require().
+// reader (chat archive-parse.ts) and its writer on SQLite (archive-writer.ts), and the streamed
+// answers' appends on SQLite (chat append-thread.ts). The reader's parsers are CommonJS and need require().
 const workers = [
   ['./src/features/library/upload/hash.worker.mjs', './dist/hash.worker.mjs', false],
   ['./src/features/chat-docs/extract.worker.mjs', './dist/extract.worker.mjs', true],
@@ -45,7 +44,6 @@ const workers = [
     false,
   ],
   ['./src/features/chat/streaming/append.worker.mjs', './dist/append.worker.mjs', false],
-  ['./src/features/ai/provider.worker.mjs', './dist/provider.worker.mjs', false],
 ];
 for (const [entry, outfile, needsRequire] of workers) {
   await build({
@@ -62,5 +60,5 @@ for (const [entry, outfile, needsRequire] of workers) {
 }
 
 console.log(
-  'Built apps/server/dist/main.js, dist/hash.worker.mjs, dist/extract.worker.mjs, dist/archive-parse.worker.mjs, dist/archive-writer.worker.mjs, dist/append.worker.mjs and dist/provider.worker.mjs',
+  'Built apps/server/dist/main.js, dist/hash.worker.mjs, dist/extract.worker.mjs, dist/archive-parse.worker.mjs, dist/archive-writer.worker.mjs and dist/append.worker.mjs',
 );

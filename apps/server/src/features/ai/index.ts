@@ -11,7 +11,7 @@ export {
   type ChatCompletionMessageParam,
   type ProviderConnection,
 } from './openai-client';
-export { streamChatCompletion, type ReportedUsage } from './chat-stream';
+export { streamChatCompletion } from './chat-stream';
 export { ProvidersService, type ResolvedModel } from './providers.service';
 
 /** AI providers and their models (DESIGN 8), managed by admins with `aigc/model`. */

@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { SseLines } from './sse-lines.mjs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { APIConnectionError, APIError } from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { streamChatCompletion } from './chat-stream';
+import { SseLines } from './sse-lines';
 
 /** Feeds `pieces` and answers every event as [event name, data]. */
 function parse(...pieces: string[]): [string | undefined, string][] {
@@ -50,5 +54,94 @@ describe('SSE lines', () => {
 
   it('drops an event the stream ends in the middle of', () => {
     expect(parse('data: done\n\n', 'data: unfinished\n')).toEqual([[undefined, 'done']]);
+  });
+});
+
+describe('streamChatCompletion', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    server = undefined;
+  });
+
+  /** A provider answering every request with `write`; answers its base URL. */
+  async function provider(write: (res: ServerResponse) => void): Promise<string> {
+    const started = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => write(res));
+    });
+    server = started;
+    await new Promise<void>((resolve) => started.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(started.address() as AddressInfo).port}/v1`;
+  }
+
+  const read = async (baseUrl: string) => {
+    const chunks: unknown[] = [];
+    const error = await streamChatCompletion(
+      { baseUrl, apiKey: 'sk-test' },
+      { model: 'm', messages: [{ role: 'user', content: 'hi' }], params: {} },
+      { signal: new AbortController().signal, timeoutMs: 5_000, onChunk: (c) => chunks.push(c) },
+    ).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    return { chunks, error };
+  };
+
+  it('hands over each chunk, in pieces of any size, up to [DONE]', async () => {
+    const body = `data: {"choices":[{"delta":{"content":"a"}}]}\r\n\r\n: note\n\ndata: {"choices":[{"delta":{"content":"b"}}]}\n\ndata: [DONE]\n\ndata: {"after":true}\n\n`;
+    const url = await provider((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let i = 0; i < body.length; i += 7) res.write(body.slice(i, i + 7));
+      res.end();
+    });
+    const { chunks, error } = await read(url);
+    expect(error).toBeUndefined();
+    expect(chunks).toEqual([
+      { choices: [{ delta: { content: 'a' } }] },
+      { choices: [{ delta: { content: 'b' } }] },
+    ]);
+  });
+
+  it('fails a stream cut off midway as terminated, after the chunks that arrived', async () => {
+    const url = await provider((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {"cho');
+      setTimeout(() => res.destroy(), 30);
+    });
+    const { chunks, error } = await read(url);
+    expect(chunks).toHaveLength(1);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toBe('terminated');
+  });
+
+  it('fails with the SDK error classes: a refusal, an error event, no connection', async () => {
+    const refused = await read(
+      await provider((res) => {
+        res.writeHead(503, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'overloaded' } }));
+      }),
+    );
+    expect(refused.error).toBeInstanceOf(APIError);
+    expect(refused.error).toMatchObject({ status: 503, error: { message: 'overloaded' } });
+
+    const broken = await read(
+      await provider((res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end('data: {"error":{"message":"The model crashed"}}\n\n');
+      }),
+    );
+    expect(broken.error).toBeInstanceOf(APIError);
+    expect(broken.error).toMatchObject({
+      status: undefined,
+      error: { message: 'The model crashed' },
+    });
+
+    const url = await provider(() => undefined);
+    server?.close();
+    server?.closeAllConnections();
+    const gone = await read(url.replace(/:\d+/, ':1'));
+    expect(gone.error).toBeInstanceOf(APIConnectionError);
   });
 });

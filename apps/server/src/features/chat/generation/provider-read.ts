@@ -6,10 +6,14 @@ import {
   scrubKey,
   streamChatCompletion,
   type ProviderConnection,
-  type ReportedUsage,
 } from '../../ai/index';
 import { storedError } from '../chat-texts';
 import { EndMessages, storable, type EndStatus, type Job, type Outcome } from '../streaming/index';
+
+interface ReportedUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
 
 /** How long the provider may take to answer the request at all (the SDK's timeout was as long). */
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -55,16 +59,17 @@ export async function readAnswer(job: Job, request: ReadRequest): Promise<Outcom
       {
         signal: job.controller.signal,
         timeoutMs: REQUEST_TIMEOUT_MS,
-        onChunk: (content, reported) => {
+        onChunk: (chunk) => {
           // Nothing past the limit is taken: the job aborted the stream as it reached it.
           if (job.endReason) return;
           job.heardAt = performance.now();
           started = true;
+          const content = chunk.choices?.[0]?.delta?.content;
           if (content) {
             const text = storable(content);
             if (text) request.onText(text);
           }
-          if (reported) usage = reported;
+          if (chunk.usage) usage = chunk.usage;
         },
       },
     );

@@ -1,6 +1,3 @@
-// @ts-check
-// Plain JavaScript, checked by the compiler (checkJs): the provider reader thread
-// (provider.worker.mjs) runs it unchanged from the sources and next to the bundle.
 /**
  * A small Server-Sent Events reader for provider streams: fed decoded text in pieces of any
  * size, it calls `onEvent` once per complete event with its `data` (the lines of a multi-line
@@ -10,22 +7,15 @@
  * unfinished one at the end of the stream is dropped, as the SSE specification says.
  */
 export class SseLines {
-  /** @param {(data: string, event: string | undefined) => void} onEvent */
-  constructor(onEvent) {
-    /** @private @readonly */
-    this.onEvent = onEvent;
-    /** @private */
-    this.rest = '';
-    /** A piece ended with CR: an LF starting the next one belongs to that line end. @private */
-    this.afterCr = false;
-    /** @private @type {string[]} */
-    this.data = [];
-    /** @private @type {string | undefined} */
-    this.event = undefined;
-  }
+  private rest = '';
+  /** A piece ended with CR: an LF starting the next one belongs to that line end. */
+  private afterCr = false;
+  private data: string[] = [];
+  private event: string | undefined;
 
-  /** @param {string} text */
-  feed(text) {
+  constructor(private readonly onEvent: (data: string, event: string | undefined) => void) {}
+
+  feed(text: string): void {
     let from = 0;
     if (this.afterCr && text.startsWith('\n')) from = 1;
     this.afterCr = false;
@@ -51,11 +41,7 @@ export class SseLines {
     if (from < length) this.rest += text.slice(from);
   }
 
-  /**
-   * @private
-   * @param {string} line
-   */
-  line(line) {
+  private line(line: string): void {
     if (line === '') {
       if (this.data.length > 0) {
         const data = this.data.join('\n');
