@@ -1,6 +1,6 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { APIConnectionError, APIError } from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { streamChatCompletion } from './chat-stream';
 import { SseLines } from './sse-lines';
@@ -143,5 +143,45 @@ describe('streamChatCompletion', () => {
     server?.closeAllConnections();
     const gone = await read(url.replace(/:\d+/, ':1'));
     expect(gone.error).toBeInstanceOf(APIConnectionError);
+  });
+
+  it('answers no headers in time as a connection timeout', async () => {
+    const url = await provider(() => undefined);
+    const error = await streamChatCompletion(
+      { baseUrl: url, apiKey: '' },
+      { model: 'm', messages: [], params: {} },
+      { signal: new AbortController().signal, timeoutMs: 100, onChunk: () => undefined },
+    ).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+  });
+
+  it('an abort resolves the stream quietly and lets the provider go', async () => {
+    let gone: () => void = () => undefined;
+    const closed = new Promise<void>((resolve) => (gone = resolve));
+    const url = await provider((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const timer = setInterval(
+        () => res.write('data: {"choices":[{"delta":{"content":"x"}}]}\n\n'),
+        20,
+      );
+      res.on('close', () => (clearInterval(timer), gone()));
+    });
+    const controller = new AbortController();
+    let heard = 0;
+    const read = streamChatCompletion(
+      { baseUrl: url, apiKey: '' },
+      { model: 'm', messages: [], params: {} },
+      {
+        signal: controller.signal,
+        timeoutMs: 5_000,
+        onChunk: () => {
+          heard += 1;
+          if (heard === 2) controller.abort();
+        },
+      },
+    );
+    await expect(read).resolves.toBeUndefined();
+    expect(heard).toBe(2);
+    await closed;
   });
 });
