@@ -119,10 +119,10 @@ function bySecond(late, from) {
     const second = Math.floor((late.at[i] - from) / 1000);
     (seconds[second] ??= []).push(value);
   });
-  return [...seconds.entries()].map(([second, values]) => ({
-    second,
-    ...spread(values ?? []),
-  }));
+  // A second in which no token arrived (the last answers' ends) has no entry.
+  return [...seconds.entries()]
+    .filter(([, values]) => values !== undefined)
+    .map(([second, values]) => ({ second, ...spread(values) }));
 }
 
 /**
