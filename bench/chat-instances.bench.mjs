@@ -13,6 +13,7 @@ import pg from 'pg';
 import {
   askAndFollow,
   directPhase,
+  machineLine,
   newConversations,
   phase,
   rssMiB,
@@ -111,6 +112,7 @@ try {
   console.log(
     `${STREAMS} concurrent answers on two instances: ${pass ? 'OK' : 'MISSED'} (open ${through.openSeconds} s)`,
   );
+  console.log(machineLine(direct, through));
   saveResult('chat-instances', {
     streams: STREAMS,
     tokensPerSecond: 20,

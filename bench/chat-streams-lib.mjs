@@ -316,3 +316,13 @@ export function streamChecks(direct, through, streams) {
     ],
   };
 }
+
+/** How full the machine was in each phase, and the client's own CPU: printed under the goals. */
+export function machineLine(direct, through) {
+  const pct = (share) => `${(share * 100).toFixed(0)} %`;
+  return (
+    `machine busy ${pct(through.machineBusy)} of its cores, ${pct(through.machineStolen)} stolen by the host ` +
+    `(directly: ${pct(direct.machineBusy)}, ${pct(direct.machineStolen)}); ` +
+    `this client ${through.clientCpuSeconds} CPU s (directly: ${direct.clientCpuSeconds})`
+  );
+}

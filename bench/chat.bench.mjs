@@ -18,7 +18,12 @@ import {
   seedChatRoom,
   startAtrium,
 } from './lib.mjs';
-import { concurrentAnswers, startProvider, streamChecks } from './chat-streams-lib.mjs';
+import {
+  concurrentAnswers,
+  machineLine,
+  startProvider,
+  streamChecks,
+} from './chat-streams-lib.mjs';
 
 const LATENCY_RUNS = Number(process.env.CHAT_BENCH_RUNS ?? 200);
 const WARMUP = 20;
@@ -209,9 +214,7 @@ try {
   console.log(
     `${STREAMS} concurrent answers: ${streamsPass ? 'OK' : 'MISSED'} (open ${through.openSeconds} s)`,
   );
-  console.log(
-    `machine busy ${(through.machineBusy * 100).toFixed(0)} % of its cores, ${(through.machineStolen * 100).toFixed(0)} % stolen by the host (directly: ${(directly.machineBusy * 100).toFixed(0)} %, ${(directly.machineStolen * 100).toFixed(0)} %); this client ${through.clientCpuSeconds} CPU s (directly: ${directly.clientCpuSeconds})`,
-  );
+  console.log(machineLine(directly, through));
   result.concurrentStreams = {
     streams: STREAMS,
     tokensPerSecond: 20,
