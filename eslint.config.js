@@ -107,6 +107,21 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // After a change on the server, queries are read again through invalidateFresh: a read
+    // already under way may predate the change, and invalidateQueries alone joins it.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/lib/query-client.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          property: 'invalidateQueries',
+          message: "Use invalidateFresh(client, filters) from '@/lib/query-client'.",
+        },
+      ],
+    },
+  },
   ...boundaries,
   prettier,
 );

@@ -206,6 +206,20 @@ type CountersWhere = (
   eb: ExpressionBuilder<ChatSchema, 'chatBudgetCounters'>,
 ) => ReturnType<ExpressionBuilder<ChatSchema, 'chatBudgetCounters'>['or']>;
 
+/** The rows of `counters` (by scope, id and period). */
+function rowsOf(counters: readonly Counter[]): CountersWhere {
+  return (eb) =>
+    eb.or(
+      counters.map((c) =>
+        eb.and([
+          eb('scope', '=', c.scope),
+          eb('scopeId', '=', c.scopeId),
+          eb('period', '=', c.key),
+        ]),
+      ),
+    );
+}
+
 /**
  * The counter rows `where` picks, in one order (scope, id, period), locked on PostgreSQL (SQLite's
  * writer holds the whole file): every transaction that changes counters locks them so first, so
@@ -226,17 +240,7 @@ export class ChatBudgets {
   constructor(private readonly now: () => number) {}
 
   private async lockRows(trx: ChatDb, counters: Counter[]): Promise<Map<string, CounterRow>> {
-    const rows = await countersInOrder(trx, (eb) =>
-      eb.or(
-        counters.map((c) =>
-          eb.and([
-            eb('scope', '=', c.scope),
-            eb('scopeId', '=', c.scopeId),
-            eb('period', '=', c.key),
-          ]),
-        ),
-      ),
-    ).execute();
+    const rows = await countersInOrder(trx, rowsOf(counters)).execute();
     return new Map(rows.map((r) => [keyOf(r.scope, r.scopeId, r.period), r]));
   }
 
@@ -386,17 +390,7 @@ export class ChatBudgets {
     const rows = await db
       .selectFrom('chatBudgetCounters')
       .selectAll()
-      .where((eb) =>
-        eb.or(
-          counters.map((c) =>
-            eb.and([
-              eb('scope', '=', c.scope),
-              eb('scopeId', '=', c.scopeId),
-              eb('period', '=', c.key),
-            ]),
-          ),
-        ),
-      )
+      .where(rowsOf(counters))
       .execute();
     const states = statesOf(
       counters,

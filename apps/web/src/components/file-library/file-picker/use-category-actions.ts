@@ -7,11 +7,11 @@ import { useFileCategories } from '@/components/file-library/api/file-categories
 import { fileKeys } from '@/components/file-library/api/file-manager-client';
 import { useFilesT } from '@/components/file-library/i18n';
 import { confirmDialog, toast } from '@/lib/feedback';
+import { invalidateFresh } from '@/lib/query-client';
 import { categoryName, categoryOptions, findCategory, subtreeIds } from './categories';
 import type { CategoryDraft } from './category-dialog';
 import { categoryDeleteQuestion } from './picker-questions';
 import type { PickerList } from './use-picker-list';
-import { invalidateFresh } from '@/lib/query-client';
 
 /** The category tree and its add, edit and delete (SPEC 2.4, 4.4). */
 export function useCategoryActions(

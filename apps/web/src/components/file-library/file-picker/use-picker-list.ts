@@ -2,6 +2,7 @@ import { useReducer } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { fileKeys } from '@/components/file-library/api/file-manager-client';
 import { useFileList, type FileListView } from '@/components/file-library/api/file-list';
+import { invalidateFresh } from '@/lib/query-client';
 import type { FileRecord } from './file-record';
 import { pageToShow } from './paging';
 import {
@@ -10,7 +11,6 @@ import {
   pickerListReducer,
   type PickerListState,
 } from './picker-list-state';
-import { invalidateFresh } from '@/lib/query-client';
 
 /**
  * The list the gallery shows and what is checked in it: category, page, search, the unused

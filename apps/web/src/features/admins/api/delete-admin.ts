@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchData, type ApiError } from '@/lib/api';
-import { adminKeys } from './keys';
 import { invalidateFresh } from '@/lib/query-client';
+import { adminKeys } from './keys';
 
 function deleteAdmin(id: number) {
   return fetchData('admin', 'admins/delete', { id });

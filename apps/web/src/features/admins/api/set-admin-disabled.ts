@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminView } from '@atrium/shared/contract/admins';
 import { fetchData, type ApiError } from '@/lib/api';
-import { adminKeys } from './keys';
 import { invalidateFresh } from '@/lib/query-client';
+import { adminKeys } from './keys';
 
 export interface SetAdminDisabled {
   id: number;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchData, type ApiError } from '@/lib/api';
-import { aiKeys } from './keys';
 import { invalidateFresh } from '@/lib/query-client';
+import { aiKeys } from './keys';
 
 function deleteProvider(id: number): Promise<null> {
   return fetchData('admin', 'aigc/provider/delete', { id });

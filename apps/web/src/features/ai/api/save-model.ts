@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ModelRecord, ModelSaveRequest } from '@atrium/shared/contract/chat';
 import { fetchData, type ApiError } from '@/lib/api';
-import { aiKeys } from './keys';
 import { invalidateFresh } from '@/lib/query-client';
+import { aiKeys } from './keys';
 
 function saveModel(body: ModelSaveRequest): Promise<ModelRecord> {
   return fetchData('admin', 'aigc/model/save', body);

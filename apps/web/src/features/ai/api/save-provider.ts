@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ProviderRecord, ProviderSaveRequest } from '@atrium/shared/contract/chat';
 import { fetchData, type ApiError } from '@/lib/api';
-import { aiKeys } from './keys';
 import { invalidateFresh } from '@/lib/query-client';
+import { aiKeys } from './keys';
 
 function saveProvider(body: ProviderSaveRequest): Promise<ProviderRecord> {
   return fetchData('admin', 'aigc/provider/save', body);

@@ -8,9 +8,9 @@ import type {
 import type { DocumentRecord } from '@atrium/shared/contract/chat-docs';
 import { fetchData, type ApiError } from '@/lib/api';
 import { tText } from '@/lib/i18n';
+import { invalidateFresh } from '@/lib/query-client';
 import { chatKeys } from './keys';
 import { updateMessage, type MessagePages } from './list-messages';
-import { invalidateFresh } from '@/lib/query-client';
 
 export const documentKeys = {
   list: (conversationId: number) => ['aigc', 'documents', conversationId] as const,

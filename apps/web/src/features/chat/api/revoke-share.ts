@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchData, type ApiError } from '@/lib/api';
-import { shareKeys } from './list-shares';
 import { invalidateFresh } from '@/lib/query-client';
+import { shareKeys } from './list-shares';
 
 function revokeShare(id: number): Promise<null> {
   return fetchData('member', 'aigc/share/revoke', { id });

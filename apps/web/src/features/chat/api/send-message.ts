@@ -5,9 +5,9 @@ import type {
   ConversationRecord,
 } from '@atrium/shared/contract/chat';
 import { fetchData, type ApiError } from '@/lib/api';
+import { invalidateFresh } from '@/lib/query-client';
 import { chatKeys } from './keys';
 import { appendMessages, type MessagePages } from './list-messages';
-import { invalidateFresh } from '@/lib/query-client';
 
 function sendMessage(body: ChatSendRequest): Promise<ChatSendResponse> {
   return fetchData('member', 'aigc/chat/send', body);

@@ -3,10 +3,10 @@ import { Popover, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import type { BudgetLine, MemberBudget, NextQuestion } from '@atrium/shared/contract/chat-budget';
 import { currentLanguage } from '@/lib/i18n';
+import { invalidateFresh } from '@/lib/query-client';
 import { budgetKeys, useBudget } from '../api/budget';
 import { useChatT } from '../i18n';
 import type { ChatKey } from '../locales/zh-cn';
-import { invalidateFresh } from '@/lib/query-client';
 
 /** The draft is judged again once typing pauses this long. */
 const DRAFT_PAUSE_MS = 400;

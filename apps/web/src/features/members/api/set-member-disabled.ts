@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MemberView } from '@atrium/shared/contract/members';
 import { fetchData, type ApiError } from '@/lib/api';
-import { memberKeys } from './keys';
 import { invalidateFresh } from '@/lib/query-client';
+import { memberKeys } from './keys';
 
 export interface SetMemberDisabled {
   id: number;

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RoleCreateRequest, RoleView } from '@atrium/shared/contract/admins';
 import { fetchData, type ApiError } from '@/lib/api';
-import { roleKeys } from './list-roles';
 import { invalidateFresh } from '@/lib/query-client';
+import { roleKeys } from './list-roles';
 
 function createRole(body: RoleCreateRequest) {
   return fetchData('admin', 'roles/create', body);

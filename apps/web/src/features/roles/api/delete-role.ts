@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchData, type ApiError } from '@/lib/api';
-import { roleKeys } from './list-roles';
 import { invalidateFresh } from '@/lib/query-client';
+import { roleKeys } from './list-roles';
 
 function deleteRole(id: number) {
   return fetchData('admin', 'roles/delete', { id });

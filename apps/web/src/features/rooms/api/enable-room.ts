@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fetchData, type ApiError } from '@/lib/api';
-import { roomKeys } from './keys';
 import { invalidateFresh } from '@/lib/query-client';
+import { roomKeys } from './keys';
 
 function enableRoom(body: { id: number; enabled: boolean }): Promise<null> {
   return fetchData('admin', 'aigc/chat_room/enable', body, { successToast: false });

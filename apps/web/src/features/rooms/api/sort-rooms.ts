@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminRoomRecord } from '@atrium/shared/contract/chat';
 import { fetchData, type ApiError } from '@/lib/api';
-import { roomKeys } from './keys';
 import { invalidateFresh } from '@/lib/query-client';
+import { roomKeys } from './keys';
 
 /** Saves a new order: each room's sort becomes its position in `ids`. */
 function sortRooms(ids: number[]): Promise<null> {
