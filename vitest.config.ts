@@ -14,6 +14,8 @@ export default defineConfig({
       'apps/server/vitest.integration.config.ts',
       'apps/server/vitest.quiet.config.ts',
       'apps/web/vitest.config.ts',
+      // The repository's own tooling (scripts/*.mjs).
+      { test: { name: 'scripts', include: ['scripts/**/*.test.mjs'], environment: 'node' } },
     ],
   },
 });

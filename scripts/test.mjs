@@ -130,7 +130,7 @@ const vitestArgs = (projects, json) => [
 // early; the unit tier fills the other core (and the one the typecheck leaves while it waits).
 // The build only gates the browser tests.
 console.log(
-  '\n› Typecheck + lint, formatting (prettier --check), build and unit tests (Vitest: shared, server), side by side',
+  '\n› Typecheck + lint, formatting (prettier --check), build and unit tests (Vitest: shared, scripts, server), side by side',
 );
 const firstStages = [
   // One TypeScript program per project serves the typecheck and the type-aware lint rules.
@@ -141,7 +141,7 @@ const firstStages = [
     process.execPath,
     ['--input-type=module', '-e', "(await import('./scripts/lib.mjs')).ensureBuilt()"],
   ],
-  ['Unit tests (shared, server)', 'npx', vitestArgs(['shared', 'server'], vitestJson)],
+  ['Unit tests (shared, server)', 'npx', vitestArgs(['shared', 'scripts', 'server'], vitestJson)],
 ];
 const results = await Promise.all(
   firstStages.map(([label, cmd, args]) => runStage(label, cmd, args, { aside: true })),

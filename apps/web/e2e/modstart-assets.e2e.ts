@@ -113,14 +113,31 @@ const item = (g: FrameLocator, name: string) => g.locator('.records .item', { ha
 const node = (g: FrameLocator, name: string) =>
   g.locator('.el-tree-node__label', { hasText: new RegExp(`^${name}$`) });
 
+/** The label of the tree's current category (the one "Edit/Delete Category" act on). */
+const currentCategory = (g: FrameLocator) =>
+  g.locator('.el-tree-node.is-current > .el-tree-node__content .el-tree-node__label');
+
 /** Selects a category of the tree, opening the root first (a click on it also folds it). */
 async function selectCategory(g: FrameLocator, name: string): Promise<void> {
   // A reopened dialog draws its tree again, folded, when its categories arrive: a category seen
   // a moment earlier may be folded away by the time of the click, so try again until it lands.
+  // Done once the tree marks it current: the category the dialog's actions then apply to.
   await expect(async () => {
     if (!(await node(g, name).isVisible())) await node(g, '文件库').click();
     await node(g, name).click({ timeout: 1_000 });
+    await expect(currentCategory(g)).toHaveText(name, { timeout: 1_000 });
   }).toPass({ timeout: 15_000 });
+}
+
+/**
+ * Answers ModStart's "Confirm Delete ?" box (Element UI's MessageBox) and waits for it to close.
+ * The box is one element for every question: asked again while it still fades out, Element UI
+ * hands the earlier answer's callback to the new question, which then never shows.
+ */
+async function confirmBox(g: FrameLocator): Promise<void> {
+  const box = g.locator('.el-message-box');
+  await box.getByRole('button', { name: '确定' }).click();
+  await expect(box).toBeHidden();
 }
 
 /** Names a category in the dialog's Add/Edit Category form (under the selected one). */
@@ -207,12 +224,14 @@ for (const area of ['admin', 'member'] as const) {
     // Deleted from the dialog: the file (confirmed), then its emptied category.
     await page.locator('#open-gallery').click();
     await selectCategory(g, 'Papers');
+    await expect(item(g, 'big.txt')).toHaveCount(0);
     await item(g, 'small.txt').click();
     await g.locator('a[title="Delete"]').click();
-    await g.locator('.el-message-box').getByRole('button', { name: '确定' }).click();
+    await confirmBox(g);
     await expect(item(g, 'small.txt')).toHaveCount(0);
+    await expect(currentCategory(g)).toHaveText('Papers');
     await g.locator('a[title="Delete Category"]').click();
-    await g.locator('.el-message-box').getByRole('button', { name: '确定' }).click();
+    await confirmBox(g);
     await expect(node(g, 'Papers')).toHaveCount(0);
     await expect(item(g, 'big.txt')).toBeVisible();
   });
