@@ -23,34 +23,57 @@ export interface SeriousViolation {
   targets: string[];
 }
 
+/** What one scan covers. */
+export interface ScanScope {
+  /** CSS selectors of the parts scanned (the whole page when none). */
+  include?: readonly string[];
+  /**
+   * Colour contrast checked too (the default). A scan of one area's markup may leave it to
+   * a11y.e2e.ts, whose walk checks every page's colours, which come from the theme's tokens.
+   */
+  contrast?: boolean;
+}
+
 /**
- * axe's WCAG 2.1 A/AA run over the page. A page without frames gets axe once per document and
- * runs it in place (a walk by hash keeps the document: the scan then costs only the run); a page
- * with frames goes through AxeBuilder, which checks each frame.
+ * axe's WCAG 2.1 A/AA run over the page (or the parts `include` names). A page without frames
+ * gets axe once per document and runs it in place (a walk by hash keeps the document: the scan
+ * then costs only the run); a page with frames goes through AxeBuilder, which checks each frame.
  */
-async function violationsOf(page: Page): Promise<AxeResults['violations']> {
+async function violationsOf(
+  page: Page,
+  { include = [], contrast = true }: ScanScope,
+): Promise<AxeResults['violations']> {
   if (page.frames().length > 1) {
-    const { violations } = await new AxeBuilder({ page })
+    const builder = new AxeBuilder({ page })
       .withTags(wcagTags)
-      .options({ resultTypes: ['violations'] })
-      .analyze();
-    return violations;
+      .options({ resultTypes: ['violations'] });
+    for (const selector of include) builder.include(selector);
+    if (!contrast) builder.disableRules(['color-contrast']);
+    return (await builder.analyze()).violations;
   }
   const loaded = await page.evaluate(() => 'axe' in window);
   if (!loaded) await page.evaluate(axeSource);
-  return page.evaluate(async (tags) => {
-    const { axe } = window as unknown as { axe: typeof AxeCore };
-    const results = await axe.run(document, {
-      runOnly: { type: 'tag', values: tags },
-      resultTypes: ['violations'],
-    });
-    return results.violations;
-  }, wcagTags);
+  return page.evaluate(
+    async ({ tags, include, contrast }) => {
+      const { axe } = window as unknown as { axe: typeof AxeCore };
+      const context = include.length > 0 ? { include: include.map((s) => [s]) } : document;
+      const results = await axe.run(context, {
+        runOnly: { type: 'tag', values: tags },
+        resultTypes: ['violations'],
+        ...(contrast ? {} : { rules: { 'color-contrast': { enabled: false } } }),
+      });
+      return results.violations;
+    },
+    { tags: wcagTags, include: [...include], contrast },
+  );
 }
 
-/** The critical and serious WCAG 2.1 A/AA violations on the page as it is now. */
-export async function seriousViolations(page: Page): Promise<SeriousViolation[]> {
-  return (await violationsOf(page))
+/** The critical and serious WCAG 2.1 A/AA violations on the page (or its scope) as it is now. */
+export async function seriousViolations(
+  page: Page,
+  scope: ScanScope = {},
+): Promise<SeriousViolation[]> {
+  return (await violationsOf(page, scope))
     .filter((v) => v.impact === 'critical' || v.impact === 'serious')
     .map((v) => ({
       rule: v.id,
@@ -74,8 +97,9 @@ export function describeViolations(violations: readonly SeriousViolation[]): str
 export async function expectNoSeriousViolations(
   page: Page,
   label: string,
+  scope: ScanScope = {},
 ): Promise<SeriousViolation[]> {
-  const found = await seriousViolations(page);
+  const found = await seriousViolations(page, scope);
   expect.soft(found, `${label}:\n${describeViolations(found)}`).toEqual([]);
   return found;
 }

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { addModel, adminAuth, call } from './api-call';
+import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { SHOTS, snap } from './snap';
 import { signInAdmin } from './files-support';
@@ -29,19 +29,6 @@ const words = {
     refresh: 'Captcha image, click to refresh',
   },
 } satisfies Record<Lang, Record<string, string | RegExp>>;
-
-/** Serious or critical axe findings inside `scope`, colour contrast aside (theme tokens own it). */
-async function seriousFindings(page: Page, ...scopes: string[]): Promise<string[]> {
-  const axe = new AxeBuilder({ page });
-  for (const scope of scopes) axe.include(scope);
-  const result = await axe
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .disableRules(['color-contrast'])
-    .analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 async function switchLanguage(page: Page, lang: Lang): Promise<void> {
   await page.evaluate((l) => localStorage.setItem('atrium.lang', l), lang);
@@ -74,7 +61,8 @@ test('a sign-up error is said and tied to its field; the captcha refreshes by ke
     await expect(
       page.locator('[data-announcer="polite"]').filter({ hasText: w.usernameInvalid }),
     ).toHaveAttribute('aria-live', 'polite');
-    expect(await seriousFindings(page, 'form'), lang).toEqual([]);
+    // Colour contrast aside: it comes from the theme's tokens, which a11y.e2e.ts checks.
+    expect(await seriousViolations(page, { include: ['form'], contrast: false }), lang).toEqual([]);
     if (SHOTS) await snap(page, `register-errors-${lang}`);
 
     // The captcha image: named, reached by Tab, a new image on Enter.
@@ -197,5 +185,10 @@ test('the listed pages fit 320 px and 200 % zoom without sideways scrolling', as
   await switchLanguage(page, 'en');
   await expect(page.getByRole('textbox', { name: 'About the site', exact: true })).toBeVisible();
   await expect(page.getByRole('list').getByRole('button', { name: 'Select image' })).toBeVisible();
-  expect(await seriousFindings(page, '.atrium-rte', '.atrium-field-grid')).toEqual([]);
+  expect(
+    await seriousViolations(page, {
+      include: ['.atrium-rte', '.atrium-field-grid'],
+      contrast: false,
+    }),
+  ).toEqual([]);
 });

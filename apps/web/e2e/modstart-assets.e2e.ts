@@ -117,22 +117,27 @@ const node = (g: FrameLocator, name: string) =>
 const currentCategory = (g: FrameLocator) =>
   g.locator('.el-tree-node.is-current > .el-tree-node__content .el-tree-node__label');
 
-/** Selects a category of the tree, opening the root first (a click on it also folds it). */
-async function selectCategory(g: FrameLocator, name: string): Promise<void> {
+/**
+ * Selects a category of the tree, opening the root first (a click on it also folds it), and waits
+ * for the list to be the category's: without the file named `outside`.
+ */
+async function selectCategory(g: FrameLocator, name: string, outside?: string): Promise<void> {
   // A reopened dialog draws its tree again, folded, when its categories arrive: a category seen
-  // a moment earlier may be folded away by the time of the click, so try again until it lands.
-  // Done once the tree marks it current: the category the dialog's actions then apply to.
+  // a moment earlier may be folded away by the time of the click. And the dialog never drops a
+  // list it asked for before: one asked for earlier (after an edit, say) that answers last
+  // replaces the category's. So click again until the tree marks the category current (the one
+  // the dialog's actions apply to) and the list is its own.
   await expect(async () => {
     if (!(await node(g, name).isVisible())) await node(g, '文件库').click();
     await node(g, name).click({ timeout: 1_000 });
     await expect(currentCategory(g)).toHaveText(name, { timeout: 1_000 });
-  }).toPass({ timeout: 15_000 });
+    if (outside) await expect(item(g, outside)).toHaveCount(0, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /**
- * Answers ModStart's "Confirm Delete ?" box (Element UI's MessageBox) and waits for it to close.
- * The box is one element for every question: asked again while it still fades out, Element UI
- * hands the earlier answer's callback to the new question, which then never shows.
+ * Answers ModStart's "Confirm Delete ?" box (Element UI's MessageBox) and waits for it to close,
+ * so the next question meets a closed box.
  */
 async function confirmBox(g: FrameLocator): Promise<void> {
   const box = g.locator('.el-message-box');
@@ -210,8 +215,7 @@ for (const area of ['admin', 'member'] as const) {
     await g.locator('.el-select-dropdown__item:visible', { hasText: 'Papers' }).click();
     await edit.getByRole('button', { name: 'Confirm' }).click();
     await expect(edit).toBeHidden();
-    await selectCategory(g, 'Papers');
-    await expect(item(g, 'big.txt')).toHaveCount(0);
+    await selectCategory(g, 'Papers', 'big.txt');
     await item(g, 'small.txt').click();
     await g.locator('.el-dialog__footer').getByRole('button', { name: 'Confirm' }).last().click();
     await expect
@@ -223,8 +227,7 @@ for (const area of ['admin', 'member'] as const) {
 
     // Deleted from the dialog: the file (confirmed), then its emptied category.
     await page.locator('#open-gallery').click();
-    await selectCategory(g, 'Papers');
-    await expect(item(g, 'big.txt')).toHaveCount(0);
+    await selectCategory(g, 'Papers', 'big.txt');
     await item(g, 'small.txt').click();
     await g.locator('a[title="Delete"]').click();
     await confirmBox(g);
