@@ -141,7 +141,11 @@ const firstStages = [
     process.execPath,
     ['--input-type=module', '-e', "(await import('./scripts/lib.mjs')).ensureBuilt()"],
   ],
-  ['Unit tests (shared, server)', 'npx', vitestArgs(['shared', 'scripts', 'server'], vitestJson)],
+  [
+    'Unit tests (shared, scripts, server)',
+    'npx',
+    vitestArgs(['shared', 'scripts', 'server'], vitestJson),
+  ],
 ];
 const results = await Promise.all(
   firstStages.map(([label, cmd, args]) => runStage(label, cmd, args, { aside: true })),
