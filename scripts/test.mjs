@@ -223,12 +223,16 @@ const load = loadavg()
 console.log(`\nload average at the end: ${load} (${availableParallelism()} cores)`);
 // "CPU" is what GNU time counted for the stage's own processes; "cores busy" is the whole
 // machine's, over the stage's wall time (stages side by side share it; 100 % means CPU-bound).
-console.log('stage                          from     wall      CPU  cores busy');
+// The first column is as wide as the longest stage's name.
+const width = Math.max(...stages.map((s) => s.label.length), 'stage'.length) + 1;
+console.log(
+  `${'stage'.padEnd(width)} ${'from'.padStart(6)} ${'wall'.padStart(8)} ${'CPU'.padStart(8)} ${'cores busy'.padStart(11)}`,
+);
 for (const { label, from, seconds, cpu, busy } of stages) {
   const cpuText = cpu === null ? '–' : `${Math.round(cpu)} s`;
   const busyText = busy === null ? '–' : `${Math.round(busy * 100)} %`;
   console.log(
-    `${label.padEnd(28)} ${`${Math.round(from)} s`.padStart(6)} ${`${Math.round(seconds)} s`.padStart(8)} ${cpuText.padStart(8)} ${busyText.padStart(11)}`,
+    `${label.padEnd(width)} ${`${Math.round(from)} s`.padStart(6)} ${`${Math.round(seconds)} s`.padStart(8)} ${cpuText.padStart(8)} ${busyText.padStart(11)}`,
   );
 }
 const { passed, failed, skipped } = counts();

@@ -10,13 +10,13 @@ async function said(): Promise<string> {
 }
 
 /** A field's error as antd shows it: an explain block the invalid field points at. */
-function showError(form: HTMLElement, text: string) {
-  const input = form.querySelector('input');
+function showError(form: HTMLElement, text: string, field = 'name') {
+  const input = form.querySelector(`input[name="${field}"]`);
   input?.setAttribute('aria-invalid', 'true');
-  input?.setAttribute('aria-describedby', 'name_help');
+  input?.setAttribute('aria-describedby', `${field}_help`);
   const explain = document.createElement('div');
   explain.className = 'ant-form-item-explain';
-  explain.id = 'name_help';
+  explain.id = `${field}_help`;
   explain.innerHTML = `<div class="ant-form-item-explain-error">${text}</div>`;
   form.append(explain);
 }
@@ -95,5 +95,25 @@ describe('the form-error watcher', () => {
     await vi.advanceTimersByTimeAsync(10);
     input.setAttribute('aria-invalid', 'true');
     expect(await said()).toBe('Please enter a name');
+  });
+
+  it("says a submit's errors together even when some show long after the others (a busy page)", async () => {
+    const form = document.querySelector('form');
+    if (!form) throw new Error('no form');
+    form.insertAdjacentHTML('beforeend', '<input name="mail">');
+    form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    // One error soon after the submit, the next only after the first was said.
+    await vi.advanceTimersByTimeAsync(50);
+    showError(form, 'Please enter a name');
+    expect(await said()).toBe('Please enter a name');
+    // However late (a very busy page): nothing was done since the submit.
+    await vi.advanceTimersByTimeAsync(5000);
+    showError(form, 'Please enter an e-mail', 'mail');
+    expect(await said()).toBe('Please enter a name Please enter an e-mail');
+
+    // The person types: an error of the typing is said alone.
+    form.querySelector('input[name="mail"]')?.dispatchEvent(new Event('input', { bubbles: true }));
+    form.querySelector('#mail_help div')?.replaceChildren('Not an e-mail address');
+    expect(await said()).toBe('Not an e-mail address');
   });
 });

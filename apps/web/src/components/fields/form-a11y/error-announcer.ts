@@ -25,6 +25,13 @@ function inError(root: HTMLElement, error: Element): boolean {
   );
 }
 
+/** How long the errors must be still before they are said. */
+const QUIET = 100;
+/** How long after a submit its errors are first looked at (antd validates over a few renders). */
+const SUBMIT_WAIT = 300;
+/** What a person does that ends a submit's answer (the focus a submit moves is not one). */
+const DOINGS = ['input', 'keydown', 'pointerdown'] as const;
+
 /** The user's doings after which a form may show errors: a form seen then is watched from then on. */
 const EVENTS = ['submit', 'focusin', 'click', 'input'] as const;
 
@@ -44,10 +51,15 @@ export function watchFormErrors(root: HTMLElement = document.body): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   // A submit says every error shown after it, even one already said: the person asked again.
   let submitted = false;
+  // The last submit: its form and when. Its errors may show over several renders, far apart on
+  // a busy page; a look that finds late ones before the person does anything else says the
+  // form's errors again together, so the region holds the submit's whole answer.
+  let lastSubmit: { form: HTMLFormElement | null; at: number } = { form: null, at: -Infinity };
   const forms = new Set<HTMLFormElement>();
   const speak = () => {
     const now = new Map<Element, string>();
     const fresh: string[] = [];
+    const ofSubmit: string[] = [];
     for (const form of forms) {
       if (!form.isConnected) {
         forms.delete(form);
@@ -58,11 +70,14 @@ export function watchFormErrors(root: HTMLElement = document.body): () => void {
         if (text === '' || !inError(form, error)) continue;
         now.set(error, text);
         if ((submitted || shown.get(error) !== text) && !fresh.includes(text)) fresh.push(text);
+        if (form === lastSubmit.form && !ofSubmit.includes(text)) ofSubmit.push(text);
       }
     }
     shown = now;
     submitted = false;
-    if (fresh.length > 0) announce(fresh.join(' '));
+    if (fresh.length === 0) return;
+    // After a submit, its form's errors come first, then any other form's new ones.
+    announce([...ofSubmit, ...fresh.filter((t) => !ofSubmit.includes(t))].join(' '));
   };
   // An error corrected and brought back within one look's wait is said again: the look that
   // would have seen it corrected may come only after it is back (a busy page), so each change
@@ -77,9 +92,10 @@ export function watchFormErrors(root: HTMLElement = document.body): () => void {
   const observer = new MutationObserver((records) => {
     if (!records.some(touchesErrors)) return;
     forgetCorrected();
-    // The errors of one submit appear over a few renders: they are said together.
+    // The errors of one submit appear over a few renders: they are said together, and not
+    // before the submit's own wait is over.
     clearTimeout(timer);
-    timer = setTimeout(speak, 100);
+    timer = setTimeout(speak, Math.max(QUIET, lastSubmit.at + SUBMIT_WAIT - Date.now()));
   });
   const watchForms = () => {
     for (const form of root.querySelectorAll('form')) {
@@ -96,18 +112,26 @@ export function watchFormErrors(root: HTMLElement = document.body): () => void {
   };
   // The errors of a submit appear after antd's validation (a few renders, or none when they are
   // the same as before): the look after a submit waits for them.
-  const onSubmit = () => {
+  const onSubmit = (event: Event) => {
     watchForms();
     submitted = true;
+    const form = event.target instanceof HTMLFormElement ? event.target : null;
+    lastSubmit = { form, at: Date.now() };
     clearTimeout(timer);
-    timer = setTimeout(speak, 300);
+    timer = setTimeout(speak, SUBMIT_WAIT);
   };
-  for (const type of EVENTS)
-    root.addEventListener(type, type === 'submit' ? onSubmit : watchForms, true);
+  // A key, a click or typing after the submit ends it: errors from then on follow the person's
+  // doing and are said alone.
+  const endSubmit = () => {
+    lastSubmit = { form: null, at: -Infinity };
+  };
+  const listener = (type: (typeof EVENTS)[number]) => (type === 'submit' ? onSubmit : watchForms);
+  for (const type of EVENTS) root.addEventListener(type, listener(type), true);
+  for (const type of DOINGS) root.addEventListener(type, endSubmit, true);
   return () => {
     clearTimeout(timer);
-    for (const type of EVENTS)
-      root.removeEventListener(type, type === 'submit' ? onSubmit : watchForms, true);
+    for (const type of EVENTS) root.removeEventListener(type, listener(type), true);
+    for (const type of DOINGS) root.removeEventListener(type, endSubmit, true);
     observer.disconnect();
     forms.clear();
   };
