@@ -132,7 +132,7 @@ const vitestArgs = (projects, json) => [
 console.log(
   '\n› Typecheck + lint, formatting (prettier --check), build and unit tests (Vitest: shared, scripts, server), side by side',
 );
-const firstStages = [
+const checkStages = [
   // One TypeScript program per project serves the typecheck and the type-aware lint rules.
   ['Typecheck and lint', process.execPath, ['scripts/check.mjs']],
   ['Formatting', 'npm', ['run', 'format:check']],
@@ -141,32 +141,43 @@ const firstStages = [
     process.execPath,
     ['--input-type=module', '-e', "(await import('./scripts/lib.mjs')).ensureBuilt()"],
   ],
-  [
-    'Unit tests (shared, scripts, server)',
-    'npx',
-    vitestArgs(['shared', 'scripts', 'server'], vitestJson),
-  ],
 ];
-const results = await Promise.all(
-  firstStages.map(([label, cmd, args]) => runStage(label, cmd, args, { aside: true })),
+const unitRun = runStage(
+  'Unit tests (shared, scripts, server)',
+  'npx',
+  vitestArgs(['shared', 'scripts', 'server'], vitestJson),
+  { aside: true },
+);
+const checkResults = await Promise.all(
+  checkStages.map(([label, cmd, args]) => runStage(label, cmd, args, { aside: true })),
 );
 let checksFailed = false;
-let unitStatus = 0;
-results.forEach((result, index) => {
-  const label = firstStages[index][0];
-  const mark = result.status === 0 ? '✓' : '✖';
-  console.log(`\n${mark} ${label} (${Math.round(result.seconds)} s)`);
-  const isUnit = label.startsWith('Unit');
-  if (result.status !== 0 || label === 'Build' || isUnit) process.stdout.write(result.output);
-  if (isUnit) unitStatus = result.status;
-  else checksFailed ||= result.status !== 0;
+checkResults.forEach((result, index) => {
+  const label = checkStages[index][0];
+  console.log(`\n${result.status === 0 ? '✓' : '✖'} ${label} (${Math.round(result.seconds)} s)`);
+  if (result.status !== 0 || label === 'Build') process.stdout.write(result.output);
+  checksFailed ||= result.status !== 0;
 });
-if (checksFailed) process.exit(1);
+if (checksFailed) {
+  await unitRun;
+  process.exit(1);
+}
 
-// The web's component tests (antd under jsdom: a core each, flat out) run after the server's
-// (some time take-overs and heartbeats in seconds), so that neither shares the cores with the other.
+// The web's component tests (antd under jsdom: a core each, flat out) take the cores the checks
+// leave, beside the end of the server's unit tier, which shared them with the checks until then
+// (measured: the checks end some 20 s before the server's unit tier, whose last files are its
+// real-time ones, tuned to run beside a busy core).
 console.log(`\n› Unit tests (Vitest: web) after ${elapsed(pipelineStart)}`);
-const web = await runStage('Unit tests (web)', 'npx', vitestArgs(['web'], webJson));
+const webRun = runStage('Unit tests (web)', 'npx', vitestArgs(['web'], webJson), { aside: true });
+const unit = await unitRun;
+console.log(
+  `\n${unit.status === 0 ? '✓' : '✖'} Unit tests (shared, scripts, server) (${Math.round(unit.seconds)} s)`,
+);
+process.stdout.write(unit.output);
+const web = await webRun;
+console.log(`\n${web.status === 0 ? '✓' : '✖'} Unit tests (web) (${Math.round(web.seconds)} s)`);
+process.stdout.write(web.output);
+const unitStatus = unit.status;
 // The integration tier's real processes measure take-overs in seconds ("within 5 s of the kill"):
 // it runs after the unit tiers and before the browser tests, its files side by side except the
 // quiet ones (server-quiet, one at a time after the rest: apps/server/test-tiers.mjs).

@@ -211,7 +211,9 @@ describe.each(cases)(
       const a = await instance(slow);
       const b = await instance(slow);
       const conversation = await newConversation(a, token, seeded.room.id);
-      const answer = words(400);
+      // Some 1,500 characters at 10 ms a word: the 350 the test reads through the stall come
+      // within the first 60 words, so the answer is still streaming with a second to spare.
+      const answer = words(200);
       const count = fake.completions().length;
       fake.script({ text: answer, delayMs: 10 });
       const id = await sendOn(a, conversation.id, 'Keep talking through it');
