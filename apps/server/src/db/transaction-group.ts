@@ -24,7 +24,21 @@ export class TransactionGroup<DB> {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly maxSize = 50,
+    /**
+     * Runs in each transaction after its works, before it commits: work they leave to be done
+     * once for all of them (counters they each add to, locked once and for a moment).
+     */
+    private readonly closing?: (trx: Transaction<DB>) => Promise<void>,
   ) {}
+
+  /** `works` in one transaction, then `closing`. */
+  private execute<T>(works: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await works(trx);
+      await this.closing?.(trx);
+      return result;
+    });
+  }
 
   /** Runs `work` in a transaction, shared with the works asked for in the same turn. */
   run<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
@@ -48,7 +62,7 @@ export class TransactionGroup<DB> {
         continue;
       }
       try {
-        const results = await this.db.transaction().execute(async (trx) => {
+        const results = await this.execute(async (trx) => {
           const out: unknown[] = [];
           for (const { work } of group) out.push(await work(trx));
           return out;
@@ -62,7 +76,7 @@ export class TransactionGroup<DB> {
 
   private async alone({ work, resolve, reject }: Pending<DB, unknown>): Promise<void> {
     try {
-      resolve(await this.db.transaction().execute(work));
+      resolve(await this.execute(work));
     } catch (error) {
       reject(error);
     }

@@ -5,7 +5,6 @@ import {
   type ChatBudget,
 } from '@atrium/shared/contract/chat-budget';
 import type { ChatQuota } from '@atrium/shared/contract/chat';
-import { PostgresAdapter, sql, type ExpressionBuilder } from 'kysely';
 import { ApiError, message, type MessageRef } from '../../../http/envelope';
 import {
   costOf,
@@ -18,7 +17,15 @@ import {
   type Scope,
   type Unit,
 } from './budget-fit';
-import type { ChatDb, ChatSchema } from '../chat.tables';
+import type { ChatDb } from '../chat.tables';
+import {
+  bumpCounters,
+  countersInOrder,
+  dayKey,
+  monthKey,
+  type CounterBump,
+  type CountersWhere,
+} from './counter-bumps';
 
 /**
  * Budgets that cannot be overspent (issue 18). Every answer asked for reserves its maximum —
@@ -83,9 +90,6 @@ export interface Reservation {
 
 /** The UTC day of a timestamp, YYYY-MM-DD: quotas reset at 00:00 UTC. */
 const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-
-const dayKey = (day: string) => `d:${day}`;
-const monthKey = (day: string) => `m:${day.slice(0, 7)}`;
 
 function resetsAt(period: Period, now: number): number {
   const d = new Date(now);
@@ -202,10 +206,6 @@ export interface BudgetView {
   next?: Fit & { resetsAt?: number };
 }
 
-type CountersWhere = (
-  eb: ExpressionBuilder<ChatSchema, 'chatBudgetCounters'>,
-) => ReturnType<ExpressionBuilder<ChatSchema, 'chatBudgetCounters'>['or']>;
-
 /** The rows of `counters` (by scope, id and period). */
 function rowsOf(counters: readonly Counter[]): CountersWhere {
   return (eb) =>
@@ -218,22 +218,6 @@ function rowsOf(counters: readonly Counter[]): CountersWhere {
         ]),
       ),
     );
-}
-
-/**
- * The counter rows `where` picks, in one order (scope, id, period), locked on PostgreSQL (SQLite's
- * writer holds the whole file): every transaction that changes counters locks them so first, so
- * no two wait for each other.
- */
-function countersInOrder(trx: ChatDb, where: CountersWhere) {
-  const query = trx
-    .selectFrom('chatBudgetCounters')
-    .selectAll()
-    .where(where)
-    .orderBy('scope')
-    .orderBy('scopeId')
-    .orderBy('period');
-  return trx.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query;
 }
 
 export class ChatBudgets {
@@ -273,49 +257,15 @@ export class ChatBudgets {
     }
     const tokens = request.promptTokens + answerTokens;
     const cost = promptCost + costOf(answerTokens, request.completionPrice);
-    await this.bump(trx, request.memberId, request.roomId, day, {
-      messages: 1,
-      reservedTokens: tokens,
-      reservedCost: cost,
-    });
+    await bumpCounters(trx, [
+      {
+        memberId: request.memberId,
+        roomId: request.roomId,
+        day,
+        by: { messages: 1, reservedTokens: tokens, reservedCost: cost },
+      },
+    ]);
     return { answerTokens, limited, tokens, cost, day };
-  }
-
-  /** Adds the same amounts to the four counters of a member and room on a day. */
-  private async bump(
-    trx: ChatDb,
-    memberId: number,
-    roomId: number,
-    day: string,
-    by: Partial<Record<'messages' | 'tokens' | 'cost' | 'reservedTokens' | 'reservedCost', number>>,
-  ): Promise<void> {
-    const periods = [dayKey(day), monthKey(day)];
-    const plus = (column: keyof typeof by) => sql<number>`${sql.ref(column)} + ${by[column] ?? 0}`;
-    const counters = (eb: ExpressionBuilder<ChatSchema, 'chatBudgetCounters'>) =>
-      eb.or([
-        eb.and([
-          eb('scope', '=', 'member'),
-          eb('scopeId', '=', memberId),
-          eb('period', 'in', periods),
-        ]),
-        eb.and([eb('scope', '=', 'room'), eb('scopeId', '=', roomId), eb('period', 'in', periods)]),
-      ]);
-    // Locked first in the one order every writer takes (PostgreSQL): an update locks them in the
-    // order it finds them, and two answers asked for at once (on two instances) then waited for
-    // each other's rows, until PostgreSQL ended one as a deadlock.
-    if (trx.getExecutor().adapter instanceof PostgresAdapter)
-      await countersInOrder(trx, counters).execute();
-    await trx
-      .updateTable('chatBudgetCounters')
-      .set({
-        messages: plus('messages'),
-        tokens: plus('tokens'),
-        cost: plus('cost'),
-        reservedTokens: plus('reservedTokens'),
-        reservedCost: plus('reservedCost'),
-      })
-      .where(counters)
-      .execute();
   }
 
   /**
@@ -329,6 +279,8 @@ export class ChatBudgets {
     reportedPromptTokens: number | undefined,
     completionTokens: number,
     estimated: boolean,
+    /** Where the counters' bump is left for the transaction's closing (DeferredBumps), if so. */
+    deferred?: CounterBump[],
   ): Promise<void> {
     const row = await trx
       .selectFrom('chatUsage')
@@ -365,12 +317,19 @@ export class ChatBudgets {
       .where('settled', '=', 0)
       .executeTakeFirst();
     if (Number(numUpdatedRows) === 0) return;
-    await this.bump(trx, row.memberId, row.roomId, row.day, {
-      tokens: promptTokens + completionTokens,
-      cost,
-      reservedTokens: -row.reservedTokens,
-      reservedCost: -row.reservedCost,
-    });
+    const bump = {
+      memberId: row.memberId,
+      roomId: row.roomId,
+      day: row.day,
+      by: {
+        tokens: promptTokens + completionTokens,
+        cost,
+        reservedTokens: -row.reservedTokens,
+        reservedCost: -row.reservedCost,
+      },
+    };
+    if (deferred) deferred.push(bump);
+    else await bumpCounters(trx, [bump]);
   }
 
   /**

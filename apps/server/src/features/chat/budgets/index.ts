@@ -3,6 +3,7 @@
  * after it, the daily quota and rate, the usage ledger and its admin page.
  */
 export { ChatBudgets, type Reservation } from './budgets';
+export { DeferredBumps } from './counter-bumps';
 export { ChatQuotas } from './quota';
 export { ShortCache } from './short-cache';
 export { UsageRepository } from './usage.repository';

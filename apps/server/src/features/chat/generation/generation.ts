@@ -5,7 +5,7 @@ import { TransactionGroup } from '../../../db/transaction-group';
 import type { ChatSchema, MessageRow } from '../chat.tables';
 import type { ImageAccess } from '../../library/index';
 import type { ChatDocsService, Retrieved } from '../../chat-docs/index';
-import type { ChatBudgets } from '../budgets/index';
+import { DeferredBumps, type ChatBudgets } from '../budgets/index';
 import {
   AbandonedAnswers,
   AnswerRepository,
@@ -91,6 +91,7 @@ export class Generations {
   private readonly options: GenerationOptions;
   private readonly flusher: AnswerFlusher;
   private readonly ends: TransactionGroup<ChatSchema>;
+  private readonly endBumps = new DeferredBumps();
   /** The one sweep that ends answers whose provider fell silent (no timer per token). */
   private idleSweep: NodeJS.Timeout | undefined;
   private unsubscribeStop: (() => Promise<void>) | undefined;
@@ -100,7 +101,8 @@ export class Generations {
 
   constructor(private readonly deps: GenerationDeps) {
     this.options = { ...defaultGenerationOptions, ...deps.options };
-    this.ends = new TransactionGroup(deps.repo.db);
+    // The counters of answers ending together are bumped once, at the end of their transaction.
+    this.ends = new TransactionGroup(deps.repo.db, undefined, (trx) => this.endBumps.apply(trx));
     this.flusher = new AnswerFlusher({
       ...deps,
       instanceId: deps.instances.id,
@@ -288,6 +290,7 @@ export class Generations {
               outcome.usage.promptTokens,
               outcome.usage.completionTokens,
               outcome.usage.estimated,
+              this.endBumps.of(trx),
             );
           }
           return done;
