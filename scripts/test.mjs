@@ -142,8 +142,9 @@ const checkStages = [
     ['--input-type=module', '-e', "(await import('./scripts/lib.mjs')).ensureBuilt()"],
   ],
 ];
+const unitLabel = 'Unit tests (shared, scripts, server)';
 const unitRun = runStage(
-  'Unit tests (shared, scripts, server)',
+  unitLabel,
   'npx',
   vitestArgs(['shared', 'scripts', 'server'], vitestJson),
   { aside: true },
@@ -151,15 +152,19 @@ const unitRun = runStage(
 const checkResults = await Promise.all(
   checkStages.map(([label, cmd, args]) => runStage(label, cmd, args, { aside: true })),
 );
+/** Prints a finished stage's mark, name and time, and its output when asked to. */
+function report(label, result, withOutput) {
+  console.log(`\n${result.status === 0 ? '✓' : '✖'} ${label} (${Math.round(result.seconds)} s)`);
+  if (withOutput) process.stdout.write(result.output);
+}
 let checksFailed = false;
 checkResults.forEach((result, index) => {
   const label = checkStages[index][0];
-  console.log(`\n${result.status === 0 ? '✓' : '✖'} ${label} (${Math.round(result.seconds)} s)`);
-  if (result.status !== 0 || label === 'Build') process.stdout.write(result.output);
+  report(label, result, result.status !== 0 || label === 'Build');
   checksFailed ||= result.status !== 0;
 });
 if (checksFailed) {
-  await unitRun;
+  report(unitLabel, await unitRun, true);
   process.exit(1);
 }
 
@@ -170,13 +175,9 @@ if (checksFailed) {
 console.log(`\n› Unit tests (Vitest: web) after ${elapsed(pipelineStart)}`);
 const webRun = runStage('Unit tests (web)', 'npx', vitestArgs(['web'], webJson), { aside: true });
 const unit = await unitRun;
-console.log(
-  `\n${unit.status === 0 ? '✓' : '✖'} Unit tests (shared, scripts, server) (${Math.round(unit.seconds)} s)`,
-);
-process.stdout.write(unit.output);
+report(unitLabel, unit, true);
 const web = await webRun;
-console.log(`\n${web.status === 0 ? '✓' : '✖'} Unit tests (web) (${Math.round(web.seconds)} s)`);
-process.stdout.write(web.output);
+report('Unit tests (web)', web, true);
 const unitStatus = unit.status;
 // The integration tier's real processes measure take-overs in seconds ("within 5 s of the kill"):
 // it runs after the unit tiers and before the browser tests, its files side by side except the
