@@ -1,3 +1,4 @@
+import { defineConfig } from 'eslint/config';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -5,7 +6,9 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import boundaries from './eslint.boundaries.js';
 
-export default tseslint.config(
+// The rules that need types (floating promises, deprecated APIs, ...) and the import-cycle check
+// run in oxlint's type-aware pass (.oxlintrc.json), beside this one: scripts/check.mjs.
+export default defineConfig(
   {
     ignores: [
       '**/node_modules/**',
@@ -21,20 +24,6 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
-  {
-    // Type-aware rules: each TypeScript file is checked with its own project's types.
-    files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts'],
-    ignores: ['packages/shared/vitest.config.ts'],
-    languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
-    },
-    rules: {
-      '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': 'error',
-      '@typescript-eslint/no-deprecated': 'error',
-      '@typescript-eslint/await-thenable': 'error',
-    },
-  },
   // The server, the shared package, scripts and benchmarks run in Node; the web app in browsers.
   {
     files: ['apps/server/**', 'packages/**', 'scripts/**', 'bench/**', '*.js', '*.mjs'],

@@ -1,8 +1,8 @@
-// Import cycles among the project's own modules (DESIGN 3: "no cycles"), read off the TypeScript
-// programs `npm run check` has already built: each module specifier resolved by the program's own
-// checker, so `@/…` paths, `@atrium/shared/…` subpaths and `.js` specifiers land where tsc puts
-// them. Type-only imports and exports leave nothing at run time and make no edge; a dynamic
-// `import()` does.
+// Import cycles among the project's own modules (DESIGN 3: "no cycles"). Each file is parsed on
+// its own (no type checker) and each module specifier resolved the way tsc resolves it with the
+// project's compiler options, so `@/…` paths, `@atrium/shared/…` subpaths and `.js` specifiers
+// land where tsc puts them. Type-only imports and exports leave nothing at run time and make no
+// edge; a dynamic `import()` does.
 import { relative } from 'node:path';
 import ts from 'typescript';
 
@@ -55,22 +55,23 @@ function runtimeSpecifiers(sourceFile) {
 
 /**
  * The graph of run-time imports between the files `owns(fileName)` accepts, over several
- * programs: a file in more than one is read with the first that holds it.
+ * projects (`{ fileNames, options }`, as a parsed tsconfig gives them): a file in more than one
+ * is read with the first that lists it.
  */
-export function importGraph(programs, owns) {
+export function importGraph(projects, owns) {
+  const declaration = /\.d\.[cm]?ts$/;
   const graph = new Map();
-  for (const program of programs) {
-    const checker = program.getTypeChecker();
-    for (const sourceFile of program.getSourceFiles()) {
-      const from = sourceFile.fileName;
-      if (sourceFile.isDeclarationFile || graph.has(from) || !owns(from)) continue;
+  for (const { fileNames, options } of projects) {
+    const cache = ts.createModuleResolutionCache(ts.sys.getCurrentDirectory(), (f) => f, options);
+    for (const from of fileNames) {
+      if (declaration.test(from) || graph.has(from) || !owns(from)) continue;
+      const text = ts.sys.readFile(from) ?? '';
+      const sourceFile = ts.createSourceFile(from, text, ts.ScriptTarget.Latest);
       const targets = new Set();
       for (const specifier of runtimeSpecifiers(sourceFile)) {
-        const target = checker
-          .getSymbolAtLocation(specifier)
-          ?.declarations?.find((d) => ts.isSourceFile(d));
-        if (target && !target.isDeclarationFile && owns(target.fileName))
-          targets.add(target.fileName);
+        const target = ts.resolveModuleName(specifier.text, from, options, ts.sys, cache)
+          .resolvedModule?.resolvedFileName;
+        if (target && !declaration.test(target) && owns(target)) targets.add(target);
       }
       graph.set(from, [...targets].sort());
     }

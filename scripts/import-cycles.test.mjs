@@ -8,14 +8,14 @@ import { importCycles, importGraph } from './import-cycles.mjs';
 const dir = mkdtempSync(join(tmpdir(), 'atrium-cycles-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A TypeScript program over `files` (path → source), with an `@/` path alias as the web has. */
-function programOf(files) {
+/** A project over `files` (path → source), with an `@/` path alias as the web has. */
+function projectOf(files) {
   for (const [path, source] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), source);
   }
-  return ts.createProgram({
-    rootNames: Object.keys(files).map((path) => join(dir, path)),
+  return {
+    fileNames: Object.keys(files).map((path) => join(dir, path)),
     options: {
       module: ts.ModuleKind.ESNext,
       moduleResolution: ts.ModuleResolutionKind.Bundler,
@@ -23,16 +23,14 @@ function programOf(files) {
       baseUrl: dir,
       paths: { '@/*': ['src/*'] },
       noEmit: true,
-      // The standard library's types play no part in how modules resolve.
-      noLib: true,
       types: [],
     },
-  });
+  };
 }
 
 const cyclesOf = (files) =>
   importCycles(
-    importGraph([programOf(files)], (file) => file.startsWith(`${dir}/src/`)),
+    importGraph([projectOf(files)], (file) => file.startsWith(`${dir}/src/`)),
     dir,
   );
 

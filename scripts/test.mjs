@@ -133,7 +133,7 @@ console.log(
   '\n› Typecheck + lint, formatting (prettier --check), build and unit tests (Vitest: shared, scripts, server), side by side',
 );
 const checkStages = [
-  // One TypeScript program per project serves the typecheck and the type-aware lint rules.
+  // tsgo's typecheck and oxlint's type-aware rules (native), ESLint's other rules, the cycle walk.
   ['Typecheck and lint', process.execPath, ['scripts/check.mjs']],
   ['Formatting', 'npm', ['run', 'format:check']],
   [

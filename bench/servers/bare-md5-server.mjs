@@ -67,20 +67,21 @@ const server = createServer((req, res) => {
   });
   req.on('end', flush);
   req.pipe(out);
-  out.on('finish', async () => {
+  out.on('finish', () => {
     const expected = url.searchParams.get('md5');
-    if (expected) {
-      const md5 = await new Promise((resolve) => {
-        digests.set(id, resolve);
-        hasher.postMessage({ op: 'digest', id });
-      });
-      if (md5 !== expected) {
-        res.statusCode = 422;
-        res.end('{"code":1,"msg":"md5 mismatch"}');
+    if (!expected) {
+      res.end('{"code":0}');
+      return;
+    }
+    digests.set(id, (md5) => {
+      if (md5 === expected) {
+        res.end('{"code":0}');
         return;
       }
-    }
-    res.end('{"code":0}');
+      res.statusCode = 422;
+      res.end('{"code":1,"msg":"md5 mismatch"}');
+    });
+    hasher.postMessage({ op: 'digest', id });
   });
   out.on('error', (error) => {
     res.statusCode = 500;

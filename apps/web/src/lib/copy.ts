@@ -12,7 +12,7 @@ function copyWithSelection(text: string): boolean {
   try {
     // The only way to copy on a plain-http page, where navigator.clipboard does not exist; no
     // successor exists for insecure contexts, and the default install is served over http.
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
+    // oxlint-disable-next-line typescript/no-deprecated -- see above
     return document.execCommand('copy');
   } catch {
     return false;

@@ -126,7 +126,13 @@ describe.each(testDbKinds)('the footer says what the send does (%s)', (kind) => 
     );
     await setQuota({ messagesPerDay: 10, costPerDay: 0.02 });
     const { token } = await t.loginMember();
-    const { said, refusal, footer } = await walk(token, 'zh-CN').finally(() => setQuota({}));
+    let walked: Awaited<ReturnType<typeof walk>>;
+    try {
+      walked = await walk(token, 'zh-CN');
+    } finally {
+      await setQuota({});
+    }
+    const { said, refusal, footer } = walked;
     // Refused by cost with questions left by count; the footer said so before the send.
     expect(said.at(-1)).toBe(0);
     expect(said.slice(0, -1).every((n) => n >= 1)).toBe(true);
@@ -140,7 +146,6 @@ describe.each(testDbKinds)('the footer says what the send does (%s)', (kind) => 
     expect(footer.next?.resetsAt).toBe(
       Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + 1),
     );
-    await setQuota({});
     await expectOk(
       t,
       '/admin/api/aigc/model/save',
