@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Dropdown } from 'antd';
 import type { MenuProps } from 'antd';
 
@@ -8,6 +8,8 @@ export interface ActionMenuProps {
   items: NonNullable<MenuProps['items']>;
   onAction: MenuClick;
   placement?: 'bottomLeft' | 'bottomRight';
+  /** Open from the start: the person asked for it while the menu was still loading. */
+  openAtStart?: boolean;
   /** The button that opens the menu. */
   children: ReactNode;
 }
@@ -22,11 +24,20 @@ export interface ActionMenuProps {
  * first button, its close ×, and shut it at once; `keyboardSafe` cancels that default, so the key
  * does exactly one thing.
  */
-export function ActionMenu({ items, onAction, placement, children }: ActionMenuProps) {
+export function ActionMenu({
+  items,
+  onAction,
+  placement,
+  openAtStart = false,
+  children,
+}: ActionMenuProps) {
+  const [open, setOpen] = useState(openAtStart);
   return (
     <Dropdown
       trigger={['click']}
       placement={placement}
+      open={open}
+      onOpenChange={setOpen}
       autoFocus
       menu={{ items, onClick: keyboardSafe(onAction) }}
     >

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Avatar, Button, theme } from 'antd';
 import type { MenuProps } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
@@ -13,6 +13,10 @@ export interface UserMenuProps {
   compact?: boolean;
   /** Entries shown above sign-out, e.g. the member's profile. */
   links?: { key: string; label: string; icon?: ReactNode; onClick: () => void }[];
+  /** Open at once: its button was clicked while the menu was still loading. */
+  openAtStart?: boolean;
+  /** Called once the menu has opened at start: the click it answered is spent. */
+  onOpenedAtStart?: () => void;
 }
 
 export function UserAvatar({ user }: { user: PublicUser }) {
@@ -25,8 +29,18 @@ export function UserAvatar({ user }: { user: PublicUser }) {
 }
 
 /** The signed-in person's button in the header; its menu holds sign-out. */
-export function UserMenu({ user, onLogout, compact = false, links = [] }: UserMenuProps) {
+export function UserMenu({
+  user,
+  onLogout,
+  compact = false,
+  links = [],
+  openAtStart = false,
+  onOpenedAtStart,
+}: UserMenuProps) {
   const { t } = useT();
+  useEffect(() => {
+    if (openAtStart) onOpenedAtStart?.();
+  }, [openAtStart, onOpenedAtStart]);
   const { token } = theme.useToken();
   const name = displayName(user);
   const items: MenuProps['items'] = [
@@ -45,6 +59,7 @@ export function UserMenu({ user, onLogout, compact = false, links = [] }: UserMe
     <ActionMenu
       placement="bottomRight"
       items={items}
+      openAtStart={openAtStart}
       onAction={({ key }) =>
         key === 'logout' ? onLogout() : links.find((l) => l.key === key)?.onClick()
       }

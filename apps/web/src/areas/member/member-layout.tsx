@@ -1,7 +1,6 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button, Flex, Layout, Space, theme } from 'antd';
-import { IdcardOutlined } from '@ant-design/icons';
-import { FolderOpenOutlined } from '@ant-design/icons';
+import { FolderOpenOutlined, IdcardOutlined, LoadingOutlined } from '@ant-design/icons';
 import { Link, Outlet, useMatches, useNavigate } from 'react-router';
 import { Brand } from '@/components/brand';
 import { LanguageSwitch, ThemeSwitch } from '@/components/header-tools';
@@ -9,7 +8,7 @@ import { toast } from '@/lib/feedback';
 import { useT } from '@/lib/i18n';
 import { useSmallWindow } from '@/lib/use-media-query';
 import { useConfigStore } from '@/stores/config-store';
-import { useUserStore } from '@/stores/user-store';
+import { displayName, useUserStore } from '@/stores/user-store';
 import { useLogout } from '@/features/auth/api/logout';
 import { useAccountT } from '@/features/account/i18n';
 import { useFilesT } from '@/components/file-library/i18n';
@@ -31,6 +30,7 @@ export function MemberLayout() {
   const user = useUserStore((s) => s.user);
   const logout = useLogout();
   const tFiles = useFilesT();
+  const [menuWanted, setMenuWanted] = useState(false);
 
   const onLogout = () =>
     logout.mutate(undefined, {
@@ -84,11 +84,24 @@ export function MemberLayout() {
               </Link>
             )}
             {user.id > 0 ? (
-              <Suspense fallback={<Button type="text" loading aria-label={user.username} />}>
+              <Suspense
+                fallback={
+                  // The menu loads on demand: a click before it arrives opens it once it has.
+                  <Button
+                    type="text"
+                    icon={<LoadingOutlined />}
+                    aria-label={displayName(user)}
+                    aria-busy
+                    onClick={() => setMenuWanted(true)}
+                  />
+                }
+              >
                 <UserMenu
                   user={user}
                   onLogout={onLogout}
                   compact={small}
+                  openAtStart={menuWanted}
+                  onOpenedAtStart={() => setMenuWanted(false)}
                   links={[
                     {
                       key: 'profile',
