@@ -1,6 +1,6 @@
 // The import direction of DESIGN 3, enforced: shared → server features / web lib → web features →
 // web areas; a feature is reached only through its public index; the areas stay apart. (No cycles
-// either: scripts/check.mjs walks the import graph of the TypeScript programs it builds.)
+// either: scripts/check.mjs walks the import graph, each specifier resolved as tsc resolves it.)
 import { readdirSync } from 'node:fs';
 
 const dirsOf = (path) =>

@@ -6,8 +6,8 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import boundaries from './eslint.boundaries.js';
 
-// The rules that need types (floating promises, deprecated APIs, ...) and the import-cycle check
-// run in oxlint's type-aware pass (.oxlintrc.json), beside this one: scripts/check.mjs.
+// The rules that need types (floating promises, deprecated APIs, ...) run in oxlint's type-aware
+// pass (.oxlintrc.json), beside this one; scripts/check.mjs runs both and the import-cycle walk.
 export default defineConfig(
   {
     ignores: [

@@ -86,6 +86,13 @@ test.describe('member accounts', () => {
       username: 'taken_song',
       password: 'taken pass 1',
     });
+    // The header's user menu is held back until its placeholder has been clicked (below).
+    let releaseMenu = () => {};
+    const menuHeld = new Promise<void>((resolve) => (releaseMenu = resolve));
+    await page.route('**/assets/user-menu-*.js', async (route) => {
+      await menuHeld;
+      await route.continue();
+    });
     // A members-only page sends the visitor to sign in; they choose to sign up instead.
     await page.goto(`${atrium.url}#/profile`);
     await expect(page).toHaveURL(/#\/login\?redirect=%2Fprofile$/);
@@ -134,9 +141,13 @@ test.describe('member accounts', () => {
     await expect(page).toHaveURL(/#\/profile$/);
     await expect(page.getByText('Please enter the captcha')).toHaveCount(0);
 
-    // Signed out from the home page (the profile page would send a visitor to sign in).
+    // Signed out from the home page (the profile page would send a visitor to sign in). The
+    // click lands while the menu is still loading: it opens once it has arrived.
     await page.goto(`${atrium.url}#/`);
-    await userMenu(page, 'river_song', 'Sign out');
+    await expect(userButton).toHaveAttribute('aria-busy', 'true');
+    await userButton.click();
+    releaseMenu();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await expect(page.getByRole('banner').getByRole('button', { name: 'Sign in' })).toBeVisible();
 
     await memberSignIn(page, atrium, 'river.song@example.com', 'first pass 1', 'river_song');

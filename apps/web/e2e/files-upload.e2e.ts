@@ -192,7 +192,18 @@ test('a batch folds into one line, a mismatched file stops after one chunk, inte
     // loading when the grid first shows) moves them alike.
     const below = async () =>
       ((await grid.boundingBox())?.y ?? 0) - ((await area.boundingBox())?.y ?? 0);
-    const gap = await below();
+    // Measured once the two stand still (the same distance twice running): a run on a loaded
+    // machine measured it while the toolbar was still being laid out and saw the grid "move"
+    // 74 px with the area holding only its summary line.
+    await expect(area).toBeVisible();
+    let gap = await below();
+    await expect
+      .poll(async () => {
+        const before = gap;
+        gap = await below();
+        return gap === before;
+      })
+      .toBe(true);
 
     // 18 files: one line sums them up; the grid moves down by that line alone.
     const batch = Array.from({ length: 18 }, (_, i) => ({

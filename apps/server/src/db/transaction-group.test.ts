@@ -23,7 +23,7 @@ describe.each(testDbKinds)('transactions grouped by turn on %s', (kind) => {
 
   it('runs the works asked for in one turn in one transaction, at most maxSize to one', async () => {
     const db = await setUp();
-    const group = new TransactionGroup<Database>(db, 2);
+    const group = new TransactionGroup<Database>(db, { maxSize: 2 });
     const seen: Transaction<Database>[] = [];
     const insert = (id: number) =>
       group.run(async (trx) => {

@@ -21,15 +21,24 @@ export class TransactionGroup<DB> {
   private pending: Pending<DB, unknown>[] = [];
   private scheduled = false;
 
+  private readonly maxSize: number;
+  private readonly closing?: (trx: Transaction<DB>) => Promise<void>;
+
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly maxSize = 50,
-    /**
-     * Runs in each transaction after its works, before it commits: work they leave to be done
-     * once for all of them (counters they each add to, locked once and for a moment).
-     */
-    private readonly closing?: (trx: Transaction<DB>) => Promise<void>,
-  ) {}
+    options: {
+      /** The most works one transaction holds (50). */
+      maxSize?: number;
+      /**
+       * Runs in each transaction after its works, before it commits: work they leave to be done
+       * once for all of them (counters they each add to, locked once and for a moment).
+       */
+      closing?: (trx: Transaction<DB>) => Promise<void>;
+    } = {},
+  ) {
+    this.maxSize = options.maxSize ?? 50;
+    this.closing = options.closing;
+  }
 
   /** `works` in one transaction, then `closing`. */
   private execute<T>(works: (trx: Transaction<DB>) => Promise<T>): Promise<T> {

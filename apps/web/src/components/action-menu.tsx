@@ -8,8 +8,11 @@ export interface ActionMenuProps {
   items: NonNullable<MenuProps['items']>;
   onAction: MenuClick;
   placement?: 'bottomLeft' | 'bottomRight';
-  /** Open from the start: the person asked for it while the menu was still loading. */
-  openAtStart?: boolean;
+  /**
+   * The menu opens whenever this turns true (at mount too): the person asked for it before it
+   * could show, e.g. by clicking its placeholder while the menu was still loading.
+   */
+  openRequested?: boolean;
   /** The button that opens the menu. */
   children: ReactNode;
 }
@@ -28,10 +31,17 @@ export function ActionMenu({
   items,
   onAction,
   placement,
-  openAtStart = false,
+  openRequested = false,
   children,
 }: ActionMenuProps) {
-  const [open, setOpen] = useState(openAtStart);
+  const [open, setOpen] = useState(openRequested);
+  // Adjusted while rendering (no effect, no extra paint): a request that arrives after the mount
+  // (the click landed while the loaded menu was being drawn) opens it as well.
+  const [requested, setRequested] = useState(openRequested);
+  if (openRequested !== requested) {
+    setRequested(openRequested);
+    if (openRequested) setOpen(true);
+  }
   return (
     <Dropdown
       trigger={['click']}

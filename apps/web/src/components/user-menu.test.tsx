@@ -24,18 +24,32 @@ describe('UserMenu', () => {
   });
 
   it('opens at once when its button was clicked while the menu loaded, and closes as usual', async () => {
-    const spent = vi.fn();
+    const met = vi.fn();
     renderWithProviders(
-      <UserMenu user={user} onLogout={() => undefined} openAtStart onOpenedAtStart={spent} />,
+      <UserMenu user={user} onLogout={() => undefined} openRequested onOpenRequestMet={met} />,
     );
     const signOut = await screen.findByRole('menuitem', { name: /退出登录/ });
     expect(signOut).toBeVisible();
     // The parent forgets the click, so a menu mounted later (after signing in again) starts shut.
-    expect(spent).toHaveBeenCalledTimes(1);
+    expect(met).toHaveBeenCalledTimes(1);
     await userEvent.click(screen.getByRole('button', { name: 'Mia' }));
     // Closing: its leave motion starts (jsdom never ends a motion, so it stays in the page).
     await vi.waitFor(() =>
       expect(signOut.closest('.ant-dropdown')?.className).toMatch(/-leave\b|-hidden\b/),
     );
+  });
+
+  it('opens when the request arrives after it was drawn (the click landed as the menu loaded)', async () => {
+    const met = vi.fn();
+    const view = renderWithProviders(<UserMenu user={user} onLogout={() => undefined} />);
+    expect(screen.queryByRole('menuitem', { name: /退出登录/ })).not.toBeInTheDocument();
+    view.rerender(
+      <UserMenu user={user} onLogout={() => undefined} openRequested onOpenRequestMet={met} />,
+    );
+    expect(await screen.findByRole('menuitem', { name: /退出登录/ })).toBeVisible();
+    expect(met).toHaveBeenCalledTimes(1);
+    // The spent request (false again) leaves the menu open.
+    view.rerender(<UserMenu user={user} onLogout={() => undefined} />);
+    expect(screen.getByRole('menuitem', { name: /退出登录/ })).toBeVisible();
   });
 });

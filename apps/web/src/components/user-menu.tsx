@@ -13,10 +13,10 @@ export interface UserMenuProps {
   compact?: boolean;
   /** Entries shown above sign-out, e.g. the member's profile. */
   links?: { key: string; label: string; icon?: ReactNode; onClick: () => void }[];
-  /** Open at once: its button was clicked while the menu was still loading. */
-  openAtStart?: boolean;
-  /** Called once the menu has opened at start: the click it answered is spent. */
-  onOpenedAtStart?: () => void;
+  /** Opens the menu when it turns true: its button was clicked while the menu was loading. */
+  openRequested?: boolean;
+  /** Called once that request has opened the menu: the click it answered is spent. */
+  onOpenRequestMet?: () => void;
 }
 
 export function UserAvatar({ user }: { user: PublicUser }) {
@@ -34,13 +34,13 @@ export function UserMenu({
   onLogout,
   compact = false,
   links = [],
-  openAtStart = false,
-  onOpenedAtStart,
+  openRequested = false,
+  onOpenRequestMet,
 }: UserMenuProps) {
   const { t } = useT();
   useEffect(() => {
-    if (openAtStart) onOpenedAtStart?.();
-  }, [openAtStart, onOpenedAtStart]);
+    if (openRequested) onOpenRequestMet?.();
+  }, [openRequested, onOpenRequestMet]);
   const { token } = theme.useToken();
   const name = displayName(user);
   const items: MenuProps['items'] = [
@@ -59,7 +59,7 @@ export function UserMenu({
     <ActionMenu
       placement="bottomRight"
       items={items}
-      openAtStart={openAtStart}
+      openRequested={openRequested}
       onAction={({ key }) =>
         key === 'logout' ? onLogout() : links.find((l) => l.key === key)?.onClick()
       }

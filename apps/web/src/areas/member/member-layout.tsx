@@ -100,8 +100,8 @@ export function MemberLayout() {
                   user={user}
                   onLogout={onLogout}
                   compact={small}
-                  openAtStart={menuWanted}
-                  onOpenedAtStart={() => setMenuWanted(false)}
+                  openRequested={menuWanted}
+                  onOpenRequestMet={() => setMenuWanted(false)}
                   links={[
                     {
                       key: 'profile',

@@ -249,7 +249,9 @@ export class ChatBudgets {
     const limited = counters.some((c) => c.limits.tokens > 0 || c.limits.cost > 0);
     let answerTokens = request.answerTokens;
     const promptCost = costOf(request.promptTokens, request.promptPrice);
-    if (limited || counters.some((c) => c.limits.messages > 0)) {
+    // The four rows the bump below adds to: read (and locked) only where a limit is set.
+    const locked = limited || counters.some((c) => c.limits.messages > 0);
+    if (locked) {
       const rows = await this.lockRows(trx, counters);
       const fit = fitNext(statesOf(counters, rows, true), request);
       if (fit.breach) throw new ApiError(refusalOf(fit.breach));
@@ -257,14 +259,18 @@ export class ChatBudgets {
     }
     const tokens = request.promptTokens + answerTokens;
     const cost = promptCost + costOf(answerTokens, request.completionPrice);
-    await bumpCounters(trx, [
-      {
-        memberId: request.memberId,
-        roomId: request.roomId,
-        day,
-        by: { messages: 1, reservedTokens: tokens, reservedCost: cost },
-      },
-    ]);
+    await bumpCounters(
+      trx,
+      [
+        {
+          memberId: request.memberId,
+          roomId: request.roomId,
+          day,
+          by: { messages: 1, reservedTokens: tokens, reservedCost: cost },
+        },
+      ],
+      { locked },
+    );
     return { answerTokens, limited, tokens, cost, day };
   }
 

@@ -59,7 +59,9 @@ describe.each(testDbKinds)('budget counter bumps on %s', (kind) => {
   it('applies the bumps a group of transactions left once, before the commit; a failed group leaves none', async () => {
     const db = await setUp();
     const deferred = new DeferredBumps();
-    const group = new TransactionGroup<ChatSchema>(db, 50, (trx) => deferred.apply(trx));
+    const group = new TransactionGroup<ChatSchema>(db, {
+      closing: (trx) => deferred.apply(trx),
+    });
     // What each work sees of the room's tokens, after the works before it in its transaction.
     const seen: (number | undefined)[] = [];
     const end = (memberId: number, tokens: number, fail = false) =>

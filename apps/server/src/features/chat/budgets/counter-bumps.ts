@@ -57,7 +57,12 @@ function rowsOfBump(eb: ExpressionBuilder<ChatSchema, 'chatBudgetCounters'>, bum
  * an update locks rows in the order it finds them, and two answers asked for at once on two
  * instances then waited for each other's rows until PostgreSQL ended one as a deadlock).
  */
-export async function bumpCounters(trx: ChatDb, bumps: readonly CounterBump[]): Promise<void> {
+export async function bumpCounters(
+  trx: ChatDb,
+  bumps: readonly CounterBump[],
+  /** Every row the bumps touch is already locked in this transaction (in the one order). */
+  { locked = false }: { locked?: boolean } = {},
+): Promise<void> {
   const merged = new Map<string, CounterBump>();
   for (const bump of bumps) {
     const key = `${bump.memberId}:${bump.roomId}:${bump.day}`;
@@ -72,7 +77,7 @@ export async function bumpCounters(trx: ChatDb, bumps: readonly CounterBump[]): 
     }
   }
   if (merged.size === 0) return;
-  if (trx.getExecutor().adapter instanceof PostgresAdapter)
+  if (!locked && trx.getExecutor().adapter instanceof PostgresAdapter)
     await countersInOrder(trx, (eb) =>
       eb.or([...merged.values()].flatMap((bump) => rowsOfBump(eb, bump))),
     ).execute();

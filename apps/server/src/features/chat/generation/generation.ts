@@ -102,7 +102,9 @@ export class Generations {
   constructor(private readonly deps: GenerationDeps) {
     this.options = { ...defaultGenerationOptions, ...deps.options };
     // The counters of answers ending together are bumped once, at the end of their transaction.
-    this.ends = new TransactionGroup(deps.repo.db, undefined, (trx) => this.endBumps.apply(trx));
+    this.ends = new TransactionGroup(deps.repo.db, {
+      closing: (trx) => this.endBumps.apply(trx),
+    });
     this.flusher = new AnswerFlusher({
       ...deps,
       instanceId: deps.instances.id,
