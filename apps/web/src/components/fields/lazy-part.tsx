@@ -1,4 +1,11 @@
-import { Component, type ReactNode } from 'react';
+import {
+  Component,
+  lazy,
+  useCallback,
+  useState,
+  type LazyExoticComponent,
+  type ReactNode,
+} from 'react';
 import { Button } from 'antd';
 import { useFieldsT } from './i18n';
 
@@ -32,4 +39,23 @@ export function LoadFailed({ onRetry }: { onRetry: () => void }) {
       </Button>
     </div>
   );
+}
+
+/**
+ * An editor's code loaded on demand, once for every field that shows it: `lazyPart(load)` at
+ * module level gives the hook the fields call. A lazy component made per field suspended at every
+ * mount, its code in hand or not, so a form opened again showed the placeholder for a moment and
+ * what followed it moved (16 px under the pointer, for the code editor in the room editor). After
+ * a failed download, the hook's `reload` makes a fresh one, for the fields mounted later too.
+ */
+export function lazyPart<P>(load: () => Promise<{ default: (props: P) => ReactNode }>) {
+  let shared = lazy(load);
+  return function useLazyPart(): [LazyExoticComponent<(props: P) => ReactNode>, () => void] {
+    const [Part, setPart] = useState(() => shared);
+    const reload = useCallback(() => {
+      shared = lazy(load);
+      setPart(() => shared);
+    }, []);
+    return [Part, reload];
+  };
 }

@@ -1,9 +1,9 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense } from 'react';
 import { CheckCircleFilled, CloseCircleFilled } from '@ant-design/icons';
 import type { Rule } from 'antd/es/form';
 import { usePreferencesStore } from '@/stores/preferences-store';
 import { tFields, useFieldsT } from '../i18n';
-import { LoadBoundary, LoadFailed } from '../lazy-part';
+import { LoadBoundary, LoadFailed, lazyPart } from '../lazy-part';
 import { FieldLimits } from '../limits';
 import { checkJson } from './json-check';
 import './code-editor-field.css';
@@ -12,7 +12,8 @@ import './code-editor-field.css';
 const lineHeight = 20;
 const framePadding = 8;
 
-const loadEditor = () => import('./code-editor').then((module) => ({ default: module.CodeEditor }));
+/** The editor's code, fetched when a field first shows it and shared by every field after. */
+const useEditor = lazyPart(async () => ({ default: (await import('./code-editor')).CodeEditor }));
 
 export interface CodeEditorFieldProps {
   value?: string;
@@ -68,7 +69,7 @@ export function CodeEditorField({
 }: CodeEditorFieldProps) {
   const t = useFieldsT();
   const dark = usePreferencesStore((s) => s.theme === 'dark');
-  const [Editor, setEditor] = useState(() => lazy(loadEditor));
+  const [Editor, reloadEditor] = useEditor();
   const { minHeight, maxHeight } = editorHeights(minLines, maxLines);
   const error = mode === 'json' ? checkJson(value) : null;
 
@@ -81,7 +82,7 @@ export function CodeEditorField({
         fallback={(retry) => (
           <LoadFailed
             onRetry={() => {
-              setEditor(() => lazy(loadEditor));
+              reloadEditor();
               retry();
             }}
           />

@@ -1,14 +1,16 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { ConfigProvider } from 'antd';
 import { useLibraryAccess } from '../library-access';
 import { useFieldsT } from '../i18n';
-import { LoadBoundary, LoadFailed } from '../lazy-part';
+import { LoadBoundary, LoadFailed, lazyPart } from '../lazy-part';
 import { FieldLimits } from '../limits';
 import type { RichTextHandle } from './rich-text-handle';
 import './rich-text.css';
 
-const loadEditor = () =>
-  import('./rich-text-editor').then((module) => ({ default: module.RichTextEditor }));
+/** The editor's code, fetched when a field first shows it and shared by every field after. */
+const useEditor = lazyPart(async () => ({
+  default: (await import('./rich-text-editor')).RichTextEditor,
+}));
 
 export interface RichTextFieldProps {
   /** HTML; empty means no content. */
@@ -51,7 +53,7 @@ export function RichTextField({
 }: RichTextFieldProps) {
   const t = useFieldsT();
   const defaults = useLibraryAccess(own);
-  const [Editor, setEditor] = useState(() => lazy(loadEditor));
+  const [Editor, reloadEditor] = useEditor();
   const handle = useRef<RichTextHandle | null>(null);
   /** The HTML the editor holds as far as the form knows: last applied or last typed. */
   const shown = useRef<string | null>(null);
@@ -95,12 +97,13 @@ export function RichTextField({
   }, []);
 
   const loading = (
-    <div
-      className="atrium-rte atrium-rte-loading"
-      style={{ minHeight: minHeight + 40 }}
-      aria-busy="true"
-    >
-      {t('fields.editorLoading')}
+    // The editor's frame: a toolbar's row and the writing area's height, so nothing below it
+    // moves when the editor comes (a toolbar wrapped on a narrow screen adds its second row).
+    <div className="atrium-rte atrium-rte-loading" aria-busy="true">
+      <div className="atrium-rte-toolbar" />
+      <div className="atrium-rte-loading-body" style={{ minHeight }}>
+        {t('fields.editorLoading')}
+      </div>
     </div>
   );
 
@@ -110,7 +113,7 @@ export function RichTextField({
         fallback={(retry) => (
           <LoadFailed
             onRetry={() => {
-              setEditor(() => lazy(loadEditor));
+              reloadEditor();
               retry();
             }}
           />
