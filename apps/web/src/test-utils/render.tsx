@@ -7,11 +7,14 @@ import { AppProviders } from '@/components/app-providers';
 import { FeedbackBridge } from '@/components/feedback-bridge';
 import { createQueryClient, queryClient } from '@/lib/query-client';
 
+/** As the app: antd's styles come from its stylesheet, not written by each component. */
+const zeroRuntime = { zeroRuntime: true } as const;
+
 function providersWith(client: QueryClient) {
   return function Providers({ children }: { children: ReactNode }) {
     return (
       <QueryClientProvider client={client}>
-        <ConfigProvider>
+        <ConfigProvider theme={zeroRuntime}>
           <FeedbackBridge />
           {children}
         </ConfigProvider>
