@@ -86,18 +86,26 @@ export function uploadsAcrossInstances(kind: 'local' | 's3'): void {
         status: string;
         instance_id: string | null;
         verified_blob: string | null;
+        staging_key: string;
       }>(
-        'select id, hashed_chunks, md5_state, status, instance_id, verified_blob from upload_sessions where name = $1',
+        'select id, hashed_chunks, md5_state, status, instance_id, verified_blob, staging_key from upload_sessions where name = $1',
         [file.name],
       );
       return rows.rows[0];
     };
-    /** The key of the blob an instance finishing the upload moved its bytes to, once it has. */
+    /**
+     * The key of the blob an instance finishing the upload moved its bytes to, once it has: the
+     * bytes at the key and gone from staging. On S3 a move is a copy, then the staging object's
+     * deletion; killed between the two, the instance left the bytes in staging, and the one taking
+     * over rightly stores them under a name of its own (the copy is swept as an orphan).
+     */
     const movedBlob = (file: TestFile) =>
       until('the bytes moved to the blob the session names', async () => {
-        const name = (await session(file))?.verified_blob;
+        const row = await session(file);
+        const name = row?.verified_blob;
         const key = name ? `blobs/${name.slice(0, 2)}/${name}` : undefined;
-        return key && (await storage.stat(key)) ? key : undefined;
+        if (!row || !key || !(await storage.stat(key))) return undefined;
+        return (await storage.stat(row.staging_key)) ? undefined : key;
       });
     const claims = async () =>
       (await client.query<{ idx: number }>('select idx from upload_chunk_claims')).rows;
