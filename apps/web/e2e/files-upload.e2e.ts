@@ -192,18 +192,25 @@ test('a batch folds into one line, a mismatched file stops after one chunk, inte
     // loading when the grid first shows) moves them alike.
     const below = async () =>
       ((await grid.boundingBox())?.y ?? 0) - ((await area.boundingBox())?.y ?? 0);
-    // Measured once the two stand still (the same distance twice running): a run on a loaded
-    // machine measured it while the toolbar was still being laid out and saw the grid "move"
-    // 74 px with the area holding only its summary line.
+    // Measured once the two stand still (the same distance across two frames): runs on a loaded
+    // machine measured while the page was still being laid out and saw the grid "move" 74 px
+    // with the area holding only its summary line, before the gap and after the batch came.
+    const steady = async () => {
+      let last = await below();
+      await expect
+        .poll(async () => {
+          const before = last;
+          await page.evaluate(
+            () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+          );
+          last = await below();
+          return last === before;
+        })
+        .toBe(true);
+      return last;
+    };
     await expect(area).toBeVisible();
-    let gap = await below();
-    await expect
-      .poll(async () => {
-        const before = gap;
-        gap = await below();
-        return gap === before;
-      })
-      .toBe(true);
+    const gap = await steady();
 
     // 18 files: one line sums them up; the grid moves down by that line alone.
     const batch = Array.from({ length: 18 }, (_, i) => ({
@@ -216,7 +223,7 @@ test('a batch folds into one line, a mismatched file stops after one chunk, inte
     const summary = page.getByRole('button', { name: w.summary });
     await expect(summary).toBeVisible();
     await expect(summary).toHaveAttribute('aria-expanded', 'false');
-    const moved = (await below()) - gap;
+    const moved = (await steady()) - gap;
     // What the upload area held when it did not fit (runs measuring from the page's top once saw
     // 74 px, the area holding only its summary line).
     const held = moved > 48 ? await area.innerText() : '';
