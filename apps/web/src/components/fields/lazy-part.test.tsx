@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, render, screen } from '@testing-library/react';
-import { LoadBoundary, lazyPart } from './lazy-part';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { lazyPart, PartBoundary } from './lazy-part';
 
 afterEach(cleanup);
 
@@ -50,33 +50,22 @@ describe('lazyPart', () => {
       if (loads === 1) throw new Error('offline');
       return { default: Editor };
     });
-    // As the code and rich-text fields hold it: the failure stays inside the field, whose retry
+    // As the code and rich-text fields hold it: the failure stays inside the field, whose Retry
     // asks for a fresh download.
     function Field({ word }: { word: string }) {
       const [Part, reload] = usePart();
       return (
-        <LoadBoundary
-          fallback={(retry) => (
-            <button
-              onClick={() => {
-                reload();
-                retry();
-              }}
-            >
-              retry
-            </button>
-          )}
-        >
+        <PartBoundary reload={reload}>
           <Suspense fallback={<span>loading</span>}>
             <Part word={word} />
           </Suspense>
-        </LoadBoundary>
+        </PartBoundary>
       );
     }
     const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const first = render(<Field word="again" />);
-      const retry = await screen.findByRole('button', { name: 'retry' });
+      const retry = within(await screen.findByRole('alert')).getByRole('button');
       expect(loads).toBe(1);
       await act(async () => retry.click());
       expect(await screen.findByText('again')).toBeInTheDocument();

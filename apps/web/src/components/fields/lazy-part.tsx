@@ -29,6 +29,27 @@ export class LoadBoundary extends Component<BoundaryProps, { failed: boolean }> 
   }
 }
 
+/**
+ * A part's boundary in its field: a failed download stays inside the field, whose Retry fetches
+ * the part again (`reload`, from the part's hook) and draws it anew.
+ */
+export function PartBoundary({ reload, children }: { reload: () => void; children: ReactNode }) {
+  return (
+    <LoadBoundary
+      fallback={(retry) => (
+        <LoadFailed
+          onRetry={() => {
+            reload();
+            retry();
+          }}
+        />
+      )}
+    >
+      {children}
+    </LoadBoundary>
+  );
+}
+
 export function LoadFailed({ onRetry }: { onRetry: () => void }) {
   const t = useFieldsT();
   return (

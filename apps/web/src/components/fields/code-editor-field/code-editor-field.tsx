@@ -3,7 +3,7 @@ import { CheckCircleFilled, CloseCircleFilled } from '@ant-design/icons';
 import type { Rule } from 'antd/es/form';
 import { usePreferencesStore } from '@/stores/preferences-store';
 import { tFields, useFieldsT } from '../i18n';
-import { LoadBoundary, LoadFailed, lazyPart } from '../lazy-part';
+import { lazyPart, PartBoundary } from '../lazy-part';
 import { FieldLimits } from '../limits';
 import { checkJson } from './json-check';
 import './code-editor-field.css';
@@ -78,16 +78,7 @@ export function CodeEditorField({
       className={error ? 'atrium-code-field is-invalid' : 'atrium-code-field'}
       data-disabled={disabled ? '' : undefined}
     >
-      <LoadBoundary
-        fallback={(retry) => (
-          <LoadFailed
-            onRetry={() => {
-              reloadEditor();
-              retry();
-            }}
-          />
-        )}
-      >
+      <PartBoundary reload={reloadEditor}>
         <Suspense
           fallback={
             <div className="atrium-code-loading" style={{ minHeight }} aria-busy="true">
@@ -109,7 +100,7 @@ export function CodeEditorField({
             invalid={error !== null}
           />
         </Suspense>
-      </LoadBoundary>
+      </PartBoundary>
       {mode === 'json' && value.trim() !== '' ? (
         <div className={error ? 'atrium-code-status is-error' : 'atrium-code-status'}>
           {error ? (

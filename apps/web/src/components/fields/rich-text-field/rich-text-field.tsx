@@ -2,7 +2,7 @@ import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { ConfigProvider } from 'antd';
 import { useLibraryAccess } from '../library-access';
 import { useFieldsT } from '../i18n';
-import { LoadBoundary, LoadFailed, lazyPart } from '../lazy-part';
+import { lazyPart, PartBoundary } from '../lazy-part';
 import { FieldLimits } from '../limits';
 import type { RichTextHandle } from './rich-text-handle';
 import './rich-text.css';
@@ -109,16 +109,7 @@ export function RichTextField({
 
   return (
     <ConfigProvider theme={{ token: { zIndexPopupBase: FieldLimits.richZIndex } }}>
-      <LoadBoundary
-        fallback={(retry) => (
-          <LoadFailed
-            onRetry={() => {
-              reloadEditor();
-              retry();
-            }}
-          />
-        )}
-      >
+      <PartBoundary reload={reloadEditor}>
         <Suspense fallback={loading}>
           <Editor
             onReady={onReady}
@@ -139,7 +130,7 @@ export function RichTextField({
             canPickImages={defaults.canPick}
           />
         </Suspense>
-      </LoadBoundary>
+      </PartBoundary>
     </ConfigProvider>
   );
 }
