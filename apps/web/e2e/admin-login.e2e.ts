@@ -12,7 +12,18 @@ test.describe('admin sign-in', () => {
 
     await page.getByLabel('用户名', { exact: true }).fill('admin');
     await page.getByLabel('密码', { exact: true }).fill(atrium.adminPassword);
-    await page.getByRole('button', { name: /登\s*录/ }).click();
+    // antd's styles come from its stylesheet and the theme's tokens from CSS variables (zeroRuntime
+    // in AppProviders): the primary button wears the brand colour, its text white, and what antd
+    // writes into the page at runtime declares variables only, no component's CSS.
+    const signIn = page.getByRole('button', { name: /登\s*录/ });
+    await expect(signIn).toHaveCSS('background-color', 'rgb(79, 70, 229)');
+    await expect(signIn).toHaveCSS('color', 'rgb(255, 255, 255)');
+    const written = await page.evaluate(() =>
+      [...document.querySelectorAll('style[data-css-hash]')].map((s) => s.textContent ?? ''),
+    );
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.filter((css) => /[{;](?!--)[a-z-]+:/.test(css))).toEqual([]);
+    await signIn.click();
 
     await expect(page).toHaveURL(/#\/dashboard$/);
     await expect(page.getByRole('heading', { name: /^你好，/ })).toBeVisible();
