@@ -55,6 +55,7 @@ export function ensureBuilt({ force = false } = {}) {
     newestMtime(join(root, 'apps/web/admin')),
     newestMtime(join(root, 'apps/web/public')),
     newestMtime(join(root, 'apps/web/vite.config.ts')),
+    newestMtime(join(root, 'apps/web/precompress.ts')),
   );
   if (force || newestMtime(webOut) < webSrc) {
     console.log('› Building the web apps…');

@@ -1,12 +1,13 @@
 import { fileURLToPath, URL } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './precompress';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 // Two single-page apps from one build: the member area at "/" and the admin area at "/admin/".
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   base: '/',
   resolve: { alias: { '@': here('./src') } },
   build: {

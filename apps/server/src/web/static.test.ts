@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app';
@@ -25,7 +26,15 @@ describe('with a built web app', () => {
       '<div id="app"></div><script src="/assets/member-1a2b.js"></script>',
     );
     writeFileSync(join(webDir, 'admin', 'index.html'), '<div id="app"></div><!-- admin -->');
+    writeFileSync(
+      join(webDir, 'admin', 'index.html.gz'),
+      gzipSync('<div id="app"></div><!-- admin -->'),
+    );
     writeFileSync(join(webDir, 'assets', 'member-1a2b.js'), 'console.log("member")');
+    // As the build leaves it: a gzipped copy beside a text file (apps/web/precompress.ts).
+    const styles = `.app{color:red}\n`.repeat(200);
+    writeFileSync(join(webDir, 'assets', 'styles-3c4d.css'), styles);
+    writeFileSync(join(webDir, 'assets', 'styles-3c4d.css.gz'), gzipSync(styles));
     writeFileSync(join(webDir, 'favicon.svg'), '<svg/>');
     writeFileSync(join(webDir, '.env'), 'SECRET=1');
     t = await createTestApp({
@@ -64,6 +73,35 @@ describe('with a built web app', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('console.log("member")');
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends the gzipped copy to a browser that accepts gzip, the file itself to others', async () => {
+    const plain = `.app{color:red}\n`.repeat(200);
+    const zipped = await t.app.inject({
+      method: 'GET',
+      url: '/assets/styles-3c4d.css',
+      headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['content-type']).toMatch(/^text\/css/);
+    expect(String(zipped.headers.vary).toLowerCase()).toContain('accept-encoding');
+    expect(zipped.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe(plain);
+
+    // An entry page's gzipped copy is revalidated as the page is (a deploy shows at once).
+    const page = await t.app.inject({
+      method: 'GET',
+      url: '/admin/',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(page.headers['content-encoding']).toBe('gzip');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(gunzipSync(page.rawPayload).toString()).toContain('<!-- admin -->');
+
+    const asIs = await get('/assets/styles-3c4d.css');
+    expect(asIs.headers['content-encoding']).toBeUndefined();
+    expect(asIs.body).toBe(plain);
   });
 
   it('serves other files of the build', async () => {

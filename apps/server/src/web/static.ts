@@ -22,10 +22,15 @@ export async function registerWebApp(app: FastifyInstance, webDir: string): Prom
     dotfiles: 'ignore',
     cacheControl: false,
     suppressWarning: true,
+    // The build writes a gzipped copy beside each text file (apps/web/precompress.ts): a browser
+    // that accepts gzip gets it (Vary: Accept-Encoding), any other client the file itself.
+    preCompressed: true,
     // A folder is never a page here (`/` and `/admin/` are routes of their own): without this,
     // `/assets/` meets send's refusal to list a folder, which is no error, just nothing there.
     allowedPath: (pathName) => !pathName.endsWith('/'),
-    setHeaders: (res, path) => {
+    setHeaders: (res, sent) => {
+      // The file sent may be the gzipped copy: its headers are those of the file it stands for.
+      const path = sent.replace(/\.(gz|br)$/, '');
       if (path.startsWith(assetsDir)) res.header('Cache-Control', IMMUTABLE);
       else if (path.endsWith('.html')) res.header('Cache-Control', 'no-cache');
       else res.header('Cache-Control', 'public, max-age=3600');
