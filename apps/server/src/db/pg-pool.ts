@@ -83,6 +83,13 @@ function isConfigurationError(error: unknown): boolean {
 }
 
 /**
+ * Heard by a client handed back to be destroyed: it may still get its server's goodbye while it
+ * closes (57P01 "terminating connection" on a restart), with no listener of pg-pool's left on it.
+ * A full run saw one reach the process as an uncaught error during `pg_ctl restart`.
+ */
+function closing(): void {}
+
+/**
  * The pool Kysely's PostgresDialect draws from, wrapped so that the database blinking never ends
  * the process and never leaves a dead connection in use (issue 26):
  * - the pool's and every checked-out client's 'error' events are handled (an unhandled one ends
@@ -142,6 +149,7 @@ export class SturdyPgPool implements PostgresPool {
         throw new UnavailableError('database', error);
       }
       if ((this.#provenAt.get(client) ?? -1) >= this.#epoch) return this.#guard(client);
+      client.on('error', closing);
       client.release(new Error('retired: a connection opened before it was lost'));
     }
   }
@@ -202,8 +210,10 @@ export class SturdyPgPool implements PostgresPool {
       query,
       release: () => {
         client.off('error', onError);
+        if (broken === undefined) return client.release();
         // With an error pg-pool destroys the client instead of keeping it.
-        client.release(broken === undefined ? undefined : toError(broken));
+        client.on('error', closing);
+        client.release(toError(broken));
       },
     };
   }
