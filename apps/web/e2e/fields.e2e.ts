@@ -3,6 +3,7 @@ import type { Envelope } from '@atrium/shared';
 import type { Locator, Page } from '@playwright/test';
 import { adminIn, send, type Answer } from './api-call';
 import { expect, test } from './fixtures';
+import { painted } from './page-steps';
 import { buttonName, signInAdmin, solidPng } from './files-support';
 import { SHOTS, snap } from './snap';
 
@@ -36,13 +37,6 @@ async function wholePage(page: Page, width: number, name: string) {
   await page.setViewportSize({ width, height });
   await painted(page);
   await snap(page, name);
-}
-
-/** Two frames drawn: the layout after a resize (and what it re-measured) is on the screen. */
-async function painted(page: Page) {
-  await page.evaluate(
-    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
-  );
 }
 
 /** Presses on `from`, moves in small steps onto `to` and lets go, as a hand on a mouse does. */

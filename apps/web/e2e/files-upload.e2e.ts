@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
 import { SHOTS, snap } from './snap';
+import { painted } from './page-steps';
 import { actionOf, chunkIndex, signInAdmin, writeTextFile } from './files-support';
 
 const MiB = 1024 * 1024;
@@ -200,9 +201,7 @@ test('a batch folds into one line, a mismatched file stops after one chunk, inte
       await expect
         .poll(async () => {
           const before = last;
-          await page.evaluate(
-            () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
-          );
+          await painted(page);
           last = await below();
           return last === before;
         })

@@ -4,6 +4,7 @@ import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { SHOTS, snap } from './snap';
 import { signInAdmin } from './files-support';
+import { chooseLanguage, painted } from './page-steps';
 
 /**
  * Forms, zoom and narrow windows (issue 29 points 4 and 5): a sign-up error is said and tied to
@@ -161,18 +162,13 @@ test('the listed pages fit 320 px and 200 % zoom without sideways scrolling', as
     await page.setViewportSize(sizes[0]);
     await page.goto(load(entry, langs[0]));
     for (const lang of langs) {
-      if (lang !== langs[0]) {
-        await page.getByRole('button', { name: /^(语言|Language): / }).click();
-      }
-      await expect(page.locator('html')).toHaveAttribute('lang', lang);
+      await chooseLanguage(page, lang);
       // Chinese narrow then wide, English wide then narrow: the switch is pressed on the wide one.
       for (const size of lang === langs[0] ? sizes : [...sizes].reverse()) {
         await page.setViewportSize(size);
         // What follows the window's width in script (antd's breakpoints hear a media query) has
         // redrawn by the second frame after the resize.
-        await page.evaluate(
-          () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
-        );
+        await painted(page);
         await entry.ready(page);
         const where = `${entry.name} ${size.label} ${lang}`;
         const { scrollWidth, innerWidth } = await page.evaluate(() => ({

@@ -1,8 +1,8 @@
-import type { Page } from '@playwright/test';
 import { addModel, adminAuth, call } from './api-call';
 import { expect, test } from './fixtures';
 import { SHOTS, snap } from './snap';
 import { signInAdmin } from './files-support';
+import { chooseLanguage } from './page-steps';
 
 /**
  * The admin area on a phone (issue 28 point 9): every table's rows are cards whose actions are on
@@ -11,14 +11,6 @@ import { signInAdmin } from './files-support';
  */
 
 const langs = ['zh-CN', 'en'] as const;
-type Lang = (typeof langs)[number];
-
-/** The page in `lang`: the header's switch pressed when it is in the other, as a visitor would. */
-async function switchLanguage(page: Page, lang: Lang): Promise<void> {
-  if ((await page.locator('html').getAttribute('lang')) !== lang)
-    await page.getByRole('button', { name: /^(语言|Language): / }).click();
-  await expect(page.locator('html')).toHaveAttribute('lang', lang);
-}
 
 /** Every admin table, the page it is on and a text one of its rows holds. */
 const tables = (tag: string) => [
@@ -55,7 +47,7 @@ test('at 375 px every admin table shows its rows as cards with their actions on 
   await signInAdmin(page, atrium, '/dashboard');
   const heading = page.getByRole('heading', { level: 3 }).first();
   for (const lang of langs) {
-    await switchLanguage(page, lang);
+    await chooseLanguage(page, lang);
     for (const table of tables(tag)) {
       // By the address's hash, as the menu goes, once the page before has gone (its title with
       // it): its cards could hold the row looked for (the audit log names the room).
@@ -99,7 +91,7 @@ test('at 375 px every admin table shows its rows as cards with their actions on 
   if (SHOTS) {
     await page.setViewportSize({ width: 1280, height: 800 });
     for (const lang of langs) {
-      await switchLanguage(page, lang);
+      await chooseLanguage(page, lang);
       for (const table of tables(tag)) {
         await page.goto(`${atrium.adminUrl}#${table.path}`);
         await expect(page.locator('.ant-table-row').filter({ hasText: table.row })).toBeVisible();
@@ -125,7 +117,7 @@ test("the dashboard's two per-day charts label the same days, ending today", asy
     // Drawn afresh at the phone's width (the charts fit their ticks to the width they are drawn at).
     if (width !== 1280) await page.reload();
     for (const lang of langs) {
-      await switchLanguage(page, lang);
+      await chooseLanguage(page, lang);
       await expect(page.getByTestId('chart-signups').locator('.recharts-xAxis')).toBeVisible();
       await expect(page.getByTestId('chart-uploads').locator('.recharts-xAxis')).toBeVisible();
       const uploads = (await labels('chart-uploads')).filter((l) => /^\d\d-\d\d$/.test(l));
