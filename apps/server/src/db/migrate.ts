@@ -3,6 +3,7 @@ import { errorCode } from '../http/unavailable';
 import { isPostgres } from './columns';
 import type { Db } from './index';
 import { migrations } from './migrations/index';
+import { keepStatementsPrepared } from './planner-statistics';
 
 /**
  * Kysely's migrator checks for its tables by listing every table of every schema (with
@@ -24,11 +25,16 @@ class MigrationFailed extends Error {
   }
 }
 
-/** Runs every pending migration; throws with the failing migration's name and cause. */
+/**
+ * Runs every pending migration, then keeps SQLite's statements prepared (planner-statistics.ts);
+ * throws with the failing migration's name and cause.
+ */
 export async function migrateToLatest(db: Db): Promise<string[]> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await migrateOnce(db);
+      const applied = await migrateOnce(db);
+      await keepStatementsPrepared(db);
+      return applied;
     } catch (error) {
       const inCatalogCheck = error instanceof MigrationFailed && !error.migrationName;
       const code = inCatalogCheck ? errorCode(error.cause) : undefined;

@@ -1,0 +1,71 @@
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDb, testDbKinds, type TestDb } from '../testing/db';
+import { migrateToLatest } from './migrate';
+import { keepStatementsPrepared } from './planner-statistics';
+
+const T = Date.UTC(2026, 10, 29, 9, 0, 0);
+
+/** Rows in one of SQLite's statistics tables. */
+async function statRows(t: TestDb, table: 'sqlite_stat1' | 'sqlite_stat4'): Promise<number> {
+  const found = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(
+    t.db,
+  );
+  return Number(found.rows[0]?.n);
+}
+
+describe('planner statistics', () => {
+  let t: TestDb | undefined;
+  afterEach(async () => {
+    await t?.cleanup();
+    t = undefined;
+  });
+
+  it("SQLite: an ANALYZE's sampled values are dropped when the server migrates; the row counts stay", async () => {
+    t = await createTestDb('sqlite');
+    await t.db
+      .insertInto('admins')
+      .values(
+        Array.from({ length: 40 }, (_, i) => ({
+          username: `admin_${String(i)}`,
+          passwordHash: 'h',
+          nickname: '',
+          avatar: '',
+          isFounder: 0,
+          disabled: 0,
+          createdAt: T,
+          updatedAt: T,
+        })),
+      )
+      .execute();
+    await sql`analyze`.execute(t.db);
+    expect(await statRows(t, 'sqlite_stat4')).toBeGreaterThan(0);
+    const counted = await statRows(t, 'sqlite_stat1');
+    expect(counted).toBeGreaterThan(0);
+
+    // `atrium start` and `atrium migrate` both migrate: nothing is pending, the samples go.
+    expect(await migrateToLatest(t.db)).toEqual([]);
+    expect(await statRows(t, 'sqlite_stat4')).toBe(0);
+    expect(await statRows(t, 'sqlite_stat1')).toBe(counted);
+    // The lookup by username still plans on its index, from the row counts.
+    const plan = await sql<{ detail: string }>`
+      explain query plan select id from admins where username = ${'admin_7'}
+    `.execute(t.db);
+    expect(plan.rows.map((r) => r.detail).join(' ')).toMatch(/USING (COVERING )?INDEX/);
+    expect(await keepStatementsPrepared(t.db)).toBe(0);
+  });
+
+  it('SQLite: a database never analyzed is left as it is', async () => {
+    t = await createTestDb('sqlite');
+    expect(await keepStatementsPrepared(t.db)).toBe(0);
+    const tables = await sql<{ name: string }>`
+      select name from sqlite_schema where name like 'sqlite_stat%'
+    `.execute(t.db);
+    expect(tables.rows).toEqual([]);
+  });
+
+  it.runIf(testDbKinds.includes('postgres'))('PostgreSQL keeps its own statistics', async () => {
+    t = await createTestDb('postgres');
+    expect(await keepStatementsPrepared(t.db)).toBe(0);
+  });
+});
