@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import { sql } from 'kysely';
-import { listing, ownedCategories } from './file-listing.queries';
+import { listing, ownedCategories, pathRange } from './file-listing.queries';
 import type { LibraryScope, SubtreeStats } from './files.repository';
 import {
   categoryColumns,
@@ -33,12 +33,14 @@ export class CategoriesRepository {
 
   /** The category and everything below it, with the files filed directly in each. */
   async subtree(scope: LibraryScope, path: string): Promise<SubtreeStats> {
+    const range = pathRange(path);
     const rows = await listing.subtree.execute(
       this.db,
       scope.owner.type,
       scope.owner.id,
       scope.library,
-      `${path}%`,
+      range.from,
+      range.to,
     );
     const [row] = rows;
     return { categories: Number(row?.categories ?? 0), fileCount: Number(row?.fileCount ?? 0) };
@@ -46,9 +48,11 @@ export class CategoriesRepository {
 
   /** Depth of the deepest category under `path`, counted from the category itself (0 = no children). */
   async subtreeHeight(scope: LibraryScope, path: string): Promise<number> {
+    const { from, to } = pathRange(path);
     const rows = await this.categories(scope)
       .select('path')
-      .where('path', 'like', `${path}%`)
+      .where('path', '>=', from)
+      .where('path', '<', to)
       .execute();
     const base = path.split('/').length;
     return rows.reduce((max, r) => Math.max(max, r.path.split('/').length - base), 0);
@@ -77,13 +81,15 @@ export class CategoriesRepository {
     newPath: string,
     excludeId: number,
   ): Promise<void> {
+    const { from, to } = pathRange(oldPath);
     await this.db
       .updateTable('fileCategories')
       .set({ path: sql<string>`${newPath} || substr(path, ${oldPath.length + 1})` })
       .where('ownerType', '=', scope.owner.type)
       .where('ownerId', '=', scope.owner.id)
       .where('library', '=', scope.library)
-      .where('path', 'like', `${oldPath}%`)
+      .where('path', '>=', from)
+      .where('path', '<', to)
       .where('id', '!=', excludeId)
       .execute();
   }

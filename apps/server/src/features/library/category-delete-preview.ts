@@ -1,6 +1,7 @@
 import type { CategoryDeletePreviewResponse } from '@atrium/shared/contract/files';
 import { render, type Language } from '@atrium/shared/messages/catalogue';
 import type { FileRow, FilesDb } from './library.tables';
+import { pathRange } from './file-listing.queries';
 import { ApiError, message } from '../../http/envelope';
 import { about, libraryName } from './upload/index';
 import { CategoriesRepository } from './categories.repository';
@@ -38,9 +39,11 @@ export class CategoryDeletePreview {
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .where('pid', '=', category.id)
       .executeTakeFirst();
+    const { from, to } = pathRange(category.path);
     const inSubtree = this.categories(scope)
       .select('id')
-      .where('path', 'like', `${category.path}%`);
+      .where('path', '>=', from)
+      .where('path', '<', to);
     const usedRows: FileRow[] = await this.filesOf(scope)
       .selectAll()
       .where('categoryId', 'in', inSubtree)

@@ -37,6 +37,19 @@ export function ftsQuery(text: string): { match: string; check?: string } {
   return { match: trigrams.join(' AND '), check: lower };
 }
 
+/**
+ * The categories at or below `path` ('/<root id>/.../<id>/') as a range of paths: every path
+ * that starts with it lies in [path, path with its last '/' raised to '0'), and only those.
+ * SQLite plans a statement again at every execution whose LIKE pattern is a bound value (to use
+ * the index for a prefix it must see the pattern); a range keeps the statement as prepared. Paths
+ * hold digits and '/' only, which both databases order as bytes (C collation on PostgreSQL,
+ * NOCASE on SQLite).
+ */
+export function pathRange(path: string): { from: string; to: string } {
+  if (!/^(\/\d+)+\/$/.test(path)) throw new Error(`not a category path: ${path}`);
+  return { from: path, to: `${path.slice(0, -1)}0` };
+}
+
 /** One owner's library of a table: the where-clause every query here starts from. */
 export function ownedFiles(db: FilesDb, type: OwnerType, owner: number, library: Library) {
   return db
@@ -114,14 +127,15 @@ export const listing = {
       .where('library', '=', library),
   ),
   subtree: prepare(
-    (db: FilesDb, type: OwnerType, owner: number, library: Library, pathPrefix: string) =>
+    (db: FilesDb, type: OwnerType, owner: number, library: Library, from: string, to: string) =>
       ownedCategories(db, type, owner, library)
         .select((eb) => [
           eb.fn.countAll<number>().as('categories'),
           // bigint on PostgreSQL, where sum() of a bigint column would be numeric (a string).
           sql<number>`cast(coalesce(sum(${sql.ref('fileCount')}), 0) as bigint)`.as('fileCount'),
         ])
-        .where('path', 'like', pathPrefix),
+        .where('path', '>=', from)
+        .where('path', '<', to),
   ),
   /** Newest first over the whole library. */
   pageAll: newestFirst(false),
@@ -160,13 +174,15 @@ function pageCategoriesQueries() {
         type: OwnerType,
         owner: number,
         library: Library,
-        pathPrefix: string,
+        from: string,
+        to: string,
         offset: number,
         limit: number,
       ) => {
         const inSubtree = ownedCategories(db, type, owner, library)
           .select('id')
-          .where('path', 'like', pathPrefix);
+          .where('path', '>=', from)
+          .where('path', '<', to);
         const query = ownedFiles(db, type, owner, library).select(fileColumns);
         // Unary plus keeps the planner off the category index, so it walks the id order instead.
         const filtered = dense
