@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type SQLite from 'better-sqlite3';
 import {
-  CamelCasePlugin,
   Kysely,
   PostgresDialect,
   sql,
@@ -14,6 +13,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import type { DatabaseConfig } from '../config';
 import { defaultPgTimeouts, SturdyPgPool, type DbLogger, type PgTimeouts } from './pg-pool';
+import { AtriumCamelCase, DirectReads, registerDirectReads } from './direct-reads';
 import { registerPool } from './pool-stats';
 import type { Database } from './types';
 import { openSqlite } from './sqlite-connection.mjs';
@@ -95,17 +95,20 @@ export function writeGateOf(db: Db): WriteGate | undefined {
  * server restarting or vanishing (`SturdyPgPool`).
  */
 export function createDb(config: DatabaseConfig, options: DbOptions = {}): Db {
-  const plugins = [new CamelCasePlugin()];
+  const camelCase = new AtriumCamelCase();
+  const plugins = [camelCase];
   if (config.kind === 'sqlite') {
     mkdirSync(dirname(config.file), { recursive: true });
     const busyTimeoutMs = options.busyTimeoutMs ?? sqliteBusyTimeoutMs;
-    const database = withStatementCache(openSqlite(config.file, busyTimeoutMs));
+    const connection = openSqlite(config.file, busyTimeoutMs);
+    const database = withStatementCache(connection);
     const gate = new WriteGate(busyTimeoutMs);
     const db = new Kysely<Database>({
       dialect: new GatedSqliteDialect({ database }, gate, (text) => !isReadOnly(database, text)),
       plugins,
     });
     writeGates.set(db, gate);
+    registerDirectReads(db, new DirectReads(connection, camelCase));
     return db;
   }
   const pool = new SturdyPgPool({

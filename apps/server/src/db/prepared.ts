@@ -1,4 +1,5 @@
 import { createQueryId, type Compilable, type CompiledQuery, type Kysely } from 'kysely';
+import { directReadsOf } from './direct-reads';
 
 /** Stands in for the `index`-th argument while a prepared query is built. */
 class Slot {
@@ -14,6 +15,7 @@ class Slot {
  * value in the query (`where('id', '=', id)`, `limit(n)`), never branch on it or pass it where
  * Kysely expects a list (`in`). Its arguments are counted from the function's `length`, so list
  * them as plain parameters: no defaults, no rest parameter. Runs on `db` or on a transaction of it.
+ * On SQLite, a read on `db` outside any transaction skips Kysely's executor (direct-reads.ts).
  */
 export class PreparedQuery<DB, A extends readonly unknown[], R> {
   private readonly compiled = new WeakMap<object, CompiledQuery<R>>();
@@ -45,6 +47,8 @@ export class PreparedQuery<DB, A extends readonly unknown[], R> {
     const parameters = compiled.parameters.map((value) =>
       value instanceof Slot ? args[value.index] : value,
     );
+    const direct = directReadsOf(db)?.read<R>(compiled.sql, parameters);
+    if (direct) return direct;
     const result = await db.executeQuery<R>({ ...compiled, parameters, queryId: createQueryId() });
     return result.rows;
   }
