@@ -36,7 +36,10 @@ export type PlacesOf = (
 ) => Promise<Map<number, { useCount: number; usedBy: FileUse[]; hidden: number }>>;
 
 /** Reads through the kept answers of one library at the generation read for this request. */
-type Kept = <V>(key: string, compute: () => Promise<V>) => Promise<V>;
+type Kept = <V>(key: string, compute: () => Promise<V>, weigh?: (value: V) => number) => Promise<V>;
+
+/** A kept page weighs one per record, plus one (LibraryAnswers). */
+const pageWeight = (page: ListResponse) => 1 + page.records.length;
 
 /** The order a `list` asks for: newest first unless it names another (name: A to Z first). */
 function listSort(request: ListRequest): FileSort {
@@ -71,23 +74,33 @@ export class FileList {
   async list(scope: LibraryScope, request: ListRequest, origin: string): Promise<ListResponse> {
     const counts = await this.repo.libraryCounts(scope);
     const library = libraryKey(scope);
-    const kept: Kept = (key, compute) => this.answers.get(library, counts.generation, key, compute);
+    const kept: Kept = (key, compute, weigh) =>
+      this.answers.get(library, counts.generation, key, compute, weigh);
     const { withUsage, ...asked } = request;
-    const page = await kept<ListResponse>(`list:${origin}:${JSON.stringify(asked)}`, async () => {
-      const found = await this.page(scope, asked, counts, kept);
-      return {
-        records: found.rows.map((row) => toRecord(row, origin)),
-        total: found.total,
-        pageSize: fileListPageSize,
-        page: request.page,
-        ...(found.capped ? { totalCapped: true as const } : {}),
-      };
-    });
+    const page = await kept<ListResponse>(
+      `list:${origin}:${JSON.stringify(asked)}`,
+      async () => {
+        const found = await this.page(scope, asked, counts, kept);
+        return {
+          records: found.rows.map((row) => toRecord(row, origin)),
+          total: found.total,
+          pageSize: fileListPageSize,
+          page: request.page,
+          ...(found.capped ? { totalCapped: true as const } : {}),
+        };
+      },
+      pageWeight,
+    );
     if (!withUsage) return page;
     const places = await this.placesOf(
       scope,
       page.records.map((r) => ({ id: r.id, path: r.path, useCount: r.useCount ?? 0 })),
-      (paths) => kept(`refs:${JSON.stringify(paths)}`, () => this.refs.usageOf(paths)),
+      (paths) =>
+        kept(
+          `refs:${JSON.stringify(paths)}`,
+          () => this.refs.usageOf(paths),
+          (refs) => 1 + refs.length,
+        ),
     );
     return {
       ...page,

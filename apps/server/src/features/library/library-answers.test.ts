@@ -82,6 +82,28 @@ describe('LibraryAnswers (issue 32)', () => {
     expect(answers.size).toBe(3);
   });
 
+  it('counts an answer by its weight: a heavy page pushes out as many light ones as it weighs', async () => {
+    const answers = new LibraryAnswers(12);
+    for (const key of ['category:1', 'category:2', 'category:3', 'subtree:1'])
+      await answers.get(admin, 1, key, counted(key));
+    const weighsSix = () => 6;
+    await answers.get(admin, 1, 'list:a', counted('list:a'), weighsSix);
+    // 4 + 6 = 10 of 12: all held.
+    expect(answers.size).toBe(5);
+    await answers.get(admin, 1, 'list:b', counted('list:b'), weighsSix);
+    // 6 more: the four light ones go, the first page stays.
+    expect(answers.size).toBe(2);
+    expect(await answers.get(admin, 1, 'list:a', counted('list:a again'))).toBe('list:a');
+    expect(await answers.get(admin, 1, 'category:1', counted('category:1 again'))).toBe(
+      'category:1 again',
+    );
+    // Heavier than the whole bound: answered, never kept.
+    await answers.get(admin, 1, 'list:huge', counted('list:huge'), () => 13);
+    expect(await answers.get(admin, 1, 'list:huge', counted('list:huge again'))).toBe(
+      'list:huge again',
+    );
+  });
+
   it('does not keep a failed computation', async () => {
     const answers = new LibraryAnswers();
     await expect(

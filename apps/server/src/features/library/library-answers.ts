@@ -1,14 +1,18 @@
 import type { LibraryScope } from './files.repository';
 
 /**
- * Bounded, so many libraries, categories and searches cannot grow the process without limit: a
- * list page of 10 records is a few kilobytes, so at most some tens of megabytes.
+ * Bounded, so many libraries, categories and searches cannot grow the process without limit. An
+ * answer weighs what its caller says (a list page: one per record, plus one), so a page of 10
+ * records (a few kilobytes) counts eleven times a category's row: at most some tens of megabytes.
+ * Counted by entries, a walk through many small categories (three answers each: the page, the
+ * category, its counts) pushed out the pages of the large ones, which cost most to read again.
  */
-const DEFAULT_MAX_ENTRIES = 5_000;
+const DEFAULT_MAX_WEIGHT = 60_000;
 
 interface Entry {
   generation: number;
   value: unknown;
+  weight: number;
 }
 
 /** The key of one owner's library in the answers kept. */
@@ -33,10 +37,11 @@ export function libraryKey(scope: LibraryScope): string {
  */
 export class LibraryAnswers {
   private readonly entries = new Map<string, Entry>();
+  private weight = 0;
   private hits = 0;
   private misses = 0;
 
-  constructor(private readonly maxEntries = DEFAULT_MAX_ENTRIES) {}
+  constructor(private readonly maxWeight = DEFAULT_MAX_WEIGHT) {}
 
   get size(): number {
     return this.entries.size;
@@ -49,13 +54,14 @@ export class LibraryAnswers {
 
   /**
    * The answer kept for `key` in `library` at `generation`, or `compute`'s, kept for the next
-   * caller at the same generation.
+   * caller at the same generation with the weight `weigh` gives it (at least 1).
    */
   async get<V>(
     library: string,
     generation: number | undefined,
     key: string,
     compute: () => Promise<V>,
+    weigh: (value: V) => number = () => 1,
   ): Promise<V> {
     if (generation === undefined) return compute();
     const id = `${library}\u0000${key}`;
@@ -72,18 +78,29 @@ export class LibraryAnswers {
     const now = this.entries.get(id);
     // A slower read of an older generation does not replace a newer one stored meanwhile.
     if (now && now.generation > generation) return value;
-    this.entries.delete(id);
-    while (this.entries.size >= this.maxEntries) {
+    this.forget(id);
+    const weight = Math.max(1, weigh(value));
+    if (weight > this.maxWeight) return value;
+    while (this.weight + weight > this.maxWeight) {
       const oldest = this.entries.keys().next().value;
       if (oldest === undefined) break;
-      this.entries.delete(oldest);
+      this.forget(oldest);
     }
-    this.entries.set(id, { generation, value });
+    this.entries.set(id, { generation, value, weight });
+    this.weight += weight;
     return value;
+  }
+
+  private forget(id: string): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.entries.delete(id);
+    this.weight -= entry.weight;
   }
 
   /** Forgets everything (tests; a library's data replaced behind the triggers' back). */
   clear(): void {
     this.entries.clear();
+    this.weight = 0;
   }
 }
