@@ -12,7 +12,8 @@
 // (substrings of 3 or more characters, pages 1-3): each p99 within 1.5x the plain list p99. The
 // four take turns in 4 rounds, so a busier spell of the machine weighs on each alike.
 // BENCH_LIST_FILES, BENCH_LIST_REFS, BENCH_LIST_REQUESTS override the sizes; BENCH_LIST_KEEP=1
-// keeps the loaded data folder and BENCH_LIST_REUSE=<folder> measures it again without loading.
+// keeps the loaded data folder and BENCH_LIST_REUSE=<folder> measures it again without loading;
+// BENCH_LIST_PHASES names the phases to run (plain always, for the floor's sample answer).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -53,6 +54,10 @@ const searchTerms = [
 ];
 
 const reuse = process.env.BENCH_LIST_REUSE;
+/** BENCH_LIST_PHASES=plain,unused runs only those phases (to profile one); the rest report none. */
+const phaseNames = [
+  ...new Set(['plain', ...(process.env.BENCH_LIST_PHASES ?? 'usedBy,unused,search').split(',')]),
+];
 const dataDir = reuse ?? mkdtempSync(join(tmpdir(), 'atrium-bench-list-'));
 const migrate = spawnSync(process.execPath, [join(root, 'apps/server/dist/main.js'), 'migrate'], {
   env: { PATH: process.env.PATH, ATRIUM_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
@@ -229,7 +234,7 @@ async function load(target, phase, round = 0, share = 1) {
  */
 const rounds = 4;
 
-const sorted = (list) => [...list].sort((a, b) => a - b);
+const sorted = (list = []) => [...list].sort((a, b) => a - b);
 const row = (name, list) => {
   const ordered = sorted(list);
   return {
@@ -247,7 +252,7 @@ const floor = { latencies: {}, seconds: 0 };
 try {
   // The warm-up fills caches, JIT and SQLite pages.
   for (let round = 0; round < rounds; round += 1)
-    for (const phase of ['plain', 'usedBy', 'unused', 'search'])
+    for (const phase of phaseNames)
       seconds[phase] = (seconds[phase] ?? 0) + (await load(atrium, phase, round, 1 / rounds));
   process.env.CANNED_BODY = sample;
   const canned = await startBenchServer('canned-server.mjs');
@@ -281,7 +286,7 @@ const issue17 = [
   ['used by on a page (the page with its places)', latencies['used by']],
   [
     'unused filter (root, branches, leaves)',
-    kindNames.flatMap((kind) => latencies[`unused: ${kind}`]),
+    kindNames.flatMap((kind) => latencies[`unused: ${kind}`] ?? []),
   ],
   ['unused filter: root', latencies['unused: root']],
   ['unused filter: branch', latencies['unused: branch']],
