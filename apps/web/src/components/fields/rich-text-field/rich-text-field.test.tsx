@@ -9,7 +9,7 @@ import { installMatchMedia, installResizeObserver } from '@/test-utils/media';
 import { renderWithFreshCache as renderWithProviders } from '@/test-utils/render';
 import { tFields } from '../i18n';
 import { installRangeMeasuring } from '../jsdom-layout';
-import { RichTextField } from './rich-text-field';
+import { forgetRichTextEditor, RichTextField } from './rich-text-field';
 
 vi.setConfig({ testTimeout: 60_000 });
 beforeAll(() => {
@@ -46,6 +46,8 @@ function renderInForm(initial: string) {
 
 describe('RichTextField', () => {
   it('applies a value given before the editor is ready, once it is', async () => {
+    // Whatever test file drew the editor before, this field starts without its code.
+    forgetRichTextEditor();
     renderInForm('<h2>About us</h2><p>We <strong>grow</strong> things.</p>');
     // The editor's code is still loading: nothing to type into yet.
     expect(screen.queryByRole('textbox')).toBeNull();

@@ -12,6 +12,9 @@ const useEditor = lazyPart(async () => ({
   default: (await import('./rich-text-editor')).RichTextEditor,
 }));
 
+/** Fields mounted from now on load the editor's code first (lazyPart's `forget`). */
+export const forgetRichTextEditor = useEditor.forget;
+
 export interface RichTextFieldProps {
   /** HTML; empty means no content. */
   value?: string;
