@@ -27,6 +27,7 @@ import * as memberLanguage from './2026_12_03_1000_member_language';
 import * as chatMessageKeys from './2026_12_03_2000_chat_message_keys';
 import * as libraryGeneration from './2026_12_04_1000_library_generation';
 import * as chatMessageParts from './2026_12_05_1000_chat_message_parts';
+import * as categoryPageIndex from './2026_12_06_1000_category_page_index';
 
 /**
  * Every migration, imported statically so the esbuild bundle carries them (no file scanning).
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_03_2000_chat_message_keys': chatMessageKeys,
   '2026_12_04_1000_library_generation': libraryGeneration,
   '2026_12_05_1000_chat_message_parts': chatMessageParts,
+  '2026_12_06_1000_category_page_index': categoryPageIndex,
 };
