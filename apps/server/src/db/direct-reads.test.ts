@@ -84,40 +84,43 @@ describe('direct reads of prepared queries (SQLite)', () => {
     expect(await byNickname.execute(t.db, 'inside')).toEqual([]);
   });
 
-  it("never reads another caller's uncommitted write while its transaction is open", async () => {
+  /**
+   * Opens a writer's transaction with `begin`, reads `nickname` from outside while it is open,
+   * then lets the writer roll back: the read waits for the transaction (Kysely's one connection)
+   * instead of reading inside it, and never sees the uncommitted row.
+   */
+  async function readWhileHeld(
+    nickname: string,
+    begin: (held: Promise<void>) => Promise<unknown>,
+  ): Promise<void> {
     let finish!: () => void;
-    const held = new Promise<void>((resolve) => (finish = resolve));
-    const writer = t.db
-      .transaction()
-      .execute(async (trx) => {
+    const writer = begin(new Promise<void>((resolve) => (finish = resolve))).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const read = byNickname.execute(t.db, nickname);
+    expect(await settlesWithin(read, 50)).toBe(false);
+    finish();
+    await writer;
+    expect(await read).toEqual([]);
+  }
+
+  it("never reads another caller's uncommitted write while its transaction is open", async () => {
+    await readWhileHeld('pending', (held) =>
+      t.db.transaction().execute(async (trx) => {
         await trx.insertInto('admins').values(admin('dan', 'pending')).execute();
         await held;
         throw new Error('roll back');
-      })
-      .catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const read = byNickname.execute(t.db, 'pending');
-    // It waits for the transaction (Kysely's one connection) instead of reading inside it.
-    expect(await settlesWithin(read, 50)).toBe(false);
-    finish();
-    await writer;
-    expect(await read).toEqual([]);
+      }),
+    );
   });
 
   it('never reads inside a transaction begun by hand on the connection', async () => {
-    let finish!: () => void;
-    const held = new Promise<void>((resolve) => (finish = resolve));
-    const writer = t.db.connection().execute(async (conn) => {
-      await sql`begin immediate`.execute(conn);
-      await conn.insertInto('admins').values(admin('eve', 'by hand')).execute();
-      await held;
-      await sql`rollback`.execute(conn);
-    });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const read = byNickname.execute(t.db, 'by hand');
-    expect(await settlesWithin(read, 50)).toBe(false);
-    finish();
-    await writer;
-    expect(await read).toEqual([]);
+    await readWhileHeld('by hand', (held) =>
+      t.db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        await conn.insertInto('admins').values(admin('eve', 'by hand')).execute();
+        await held;
+        await sql`rollback`.execute(conn);
+      }),
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDb, testDbKinds, type TestDb } from '../testing/db';
+import { describe, expect, it } from 'vitest';
+import { testDbKinds, testDbPerTest, type TestDb } from '../testing/db';
 import { migrateToLatest } from './migrate';
 import { keepStatementsPrepared } from './planner-statistics';
 
@@ -15,14 +15,10 @@ async function statRows(t: TestDb, table: 'sqlite_stat1' | 'sqlite_stat4'): Prom
 }
 
 describe('planner statistics', () => {
-  let t: TestDb | undefined;
-  afterEach(async () => {
-    await t?.cleanup();
-    t = undefined;
-  });
+  const fresh = testDbPerTest();
 
   it("SQLite: an ANALYZE's sampled values are dropped when the server migrates; the row counts stay", async () => {
-    t = await createTestDb('sqlite');
+    const t = await fresh.open('sqlite');
     await t.db
       .insertInto('admins')
       .values(
@@ -56,7 +52,7 @@ describe('planner statistics', () => {
   });
 
   it('SQLite: a database never analyzed is left as it is', async () => {
-    t = await createTestDb('sqlite');
+    const t = await fresh.open('sqlite');
     expect(await keepStatementsPrepared(t.db)).toBe(0);
     const tables = await sql<{ name: string }>`
       select name from sqlite_schema where name like 'sqlite_stat%'
@@ -65,7 +61,7 @@ describe('planner statistics', () => {
   });
 
   it.runIf(testDbKinds.includes('postgres'))('PostgreSQL keeps its own statistics', async () => {
-    t = await createTestDb('postgres');
+    const t = await fresh.open('postgres');
     expect(await keepStatementsPrepared(t.db)).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../testing/db';
+import { describe, expect, it } from 'vitest';
+import { testDbPerTest } from '../testing/db';
 import { writeGateOf } from './index';
 import { WriteGate } from './sqlite-write-gate';
 
@@ -35,14 +35,10 @@ describe('the turn to write among one process’s SQLite writers', () => {
 });
 
 describe('the instance’s SQLite connection and the turn', () => {
-  let testDb: TestDb | undefined;
-  afterEach(async () => {
-    await testDb?.cleanup();
-    testDb = undefined;
-  });
+  const fresh = testDbPerTest();
 
   it('waits for its turn to write without holding the event loop', async () => {
-    testDb = await createTestDb('sqlite');
+    const testDb = await fresh.open('sqlite');
     const { db } = testDb;
     const gate = writeGateOf(db);
     if (!gate) throw new Error('a SQLite database has a write gate');
@@ -68,7 +64,7 @@ describe('the instance’s SQLite connection and the turn', () => {
   });
 
   it('gives the turn back however a transaction ends', async () => {
-    testDb = await createTestDb('sqlite');
+    const testDb = await fresh.open('sqlite');
     const { db } = testDb;
     await expect(
       db.transaction().execute(async (trx) => {

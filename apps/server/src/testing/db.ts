@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { afterEach } from 'vitest';
 import type { DatabaseConfig } from '../config';
 import { createDb, longWorkPgTimeouts, type Db } from '../db/index';
 import { migrateToLatest } from '../db/migrate';
@@ -70,4 +71,17 @@ export async function createTestDb(kind: DbKind = 'sqlite', dir?: string): Promi
       await client.end();
     },
   };
+}
+
+/**
+ * A fresh database for each test of the calling `describe`, cleaned up after the test:
+ * `const fresh = testDbPerTest();` then `const t = await fresh.open(kind)` in a test.
+ */
+export function testDbPerTest(): { open(kind?: DbKind): Promise<TestDb> } {
+  let opened: TestDb | undefined;
+  afterEach(async () => {
+    await opened?.cleanup();
+    opened = undefined;
+  });
+  return { open: async (kind = 'sqlite') => (opened = await createTestDb(kind)) };
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { filesDb } from '../../features/library/library.tables';
-import { createTestDb, testDbKinds, type TestDb } from '../../testing/db';
+import { testDbKinds, testDbPerTest, type TestDb } from '../../testing/db';
 import type { MigrationDb } from '../columns';
 import { down, up } from './2026_12_06_1000_category_page_index';
 
@@ -61,14 +61,10 @@ async function fileSome(t: TestDb): Promise<void> {
 }
 
 describe.each(testDbKinds)('the category page index on %s', (kind) => {
-  let t: TestDb | undefined;
-  afterEach(async () => {
-    await t?.cleanup();
-    t = undefined;
-  });
+  const fresh = testDbPerTest();
 
   it('holds every column a listed file needs after the searched ones; down puts it back', async () => {
-    t = await createTestDb(kind);
+    const t = await fresh.open(kind);
     const searched = ['owner_type', 'owner_id', 'library', 'category_id', 'id', 'use_count'];
     const listed = ['blob_id', 'name', 'ext', 'size', 'path', 'created_at'];
     expect(await indexColumns(t)).toEqual([...searched, ...listed]);
@@ -78,14 +74,10 @@ describe.each(testDbKinds)('the category page index on %s', (kind) => {
 });
 
 describe('the category page index on a SQLite database analyzed before', () => {
-  let t: TestDb | undefined;
-  afterEach(async () => {
-    await t?.cleanup();
-    t = undefined;
-  });
+  const fresh = testDbPerTest();
 
   it('counts the new index too (the planner, blind to it, sorted whole libraries through it)', async () => {
-    t = await createTestDb('sqlite');
+    const t = await fresh.open('sqlite');
     await fileSome(t);
     await down(t.db as unknown as MigrationDb);
     await sql`analyze`.execute(t.db);
