@@ -6,9 +6,12 @@ test.describe('admin sign-in', () => {
     page,
     atrium,
   }) => {
+    const stylesheet = page.waitForResponse((r) => /\/assets\/[^/]+\.css$/.test(r.url()));
     await page.goto(atrium.adminUrl);
     await expect(page).toHaveURL(/#\/login$/);
     await expect(page.getByRole('heading', { name: /管理后台/ })).toBeVisible();
+    // The build's gzipped copy of antd's stylesheet travels (apps/web/precompress.ts).
+    expect((await stylesheet).headers()['content-encoding']).toBe('gzip');
 
     await page.getByLabel('用户名', { exact: true }).fill('admin');
     await page.getByLabel('密码', { exact: true }).fill(atrium.adminPassword);

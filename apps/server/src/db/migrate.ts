@@ -3,7 +3,7 @@ import { errorCode } from '../http/unavailable';
 import { isPostgres } from './columns';
 import type { Db } from './index';
 import { migrations } from './migrations/index';
-import { keepStatementsPrepared } from './planner-statistics';
+import { tendPlannerStatistics } from './planner-statistics';
 
 /**
  * Kysely's migrator checks for its tables by listing every table of every schema (with
@@ -26,14 +26,14 @@ class MigrationFailed extends Error {
 }
 
 /**
- * Runs every pending migration, then keeps SQLite's statements prepared (planner-statistics.ts);
+ * Runs every pending migration, then tends SQLite's planner statistics (planner-statistics.ts);
  * throws with the failing migration's name and cause.
  */
 export async function migrateToLatest(db: Db): Promise<string[]> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       const applied = await migrateOnce(db);
-      await keepStatementsPrepared(db);
+      await tendPlannerStatistics(db);
       return applied;
     } catch (error) {
       const inCatalogCheck = error instanceof MigrationFailed && !error.migrationName;

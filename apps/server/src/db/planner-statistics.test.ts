@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { testDbKinds, testDbPerTest, type TestDb } from '../testing/db';
 import { migrateToLatest } from './migrate';
-import { keepStatementsPrepared } from './planner-statistics';
+import { countNewIndexes, keepStatementsPrepared } from './planner-statistics';
 
 const T = Date.UTC(2026, 10, 29, 9, 0, 0);
 
@@ -14,26 +14,31 @@ async function statRows(t: TestDb, table: 'sqlite_stat1' | 'sqlite_stat4'): Prom
   return Number(found.rows[0]?.n);
 }
 
+/** 40 admins: a table ANALYZE counts. */
+async function addAdmins(t: TestDb): Promise<void> {
+  await t.db
+    .insertInto('admins')
+    .values(
+      Array.from({ length: 40 }, (_, i) => ({
+        username: `admin_${String(i)}`,
+        passwordHash: 'h',
+        nickname: '',
+        avatar: '',
+        isFounder: 0,
+        disabled: 0,
+        createdAt: T,
+        updatedAt: T,
+      })),
+    )
+    .execute();
+}
+
 describe('planner statistics', () => {
   const fresh = testDbPerTest();
 
   it("SQLite: an ANALYZE's sampled values are dropped when the server migrates; the row counts stay", async () => {
     const t = await fresh.open('sqlite');
-    await t.db
-      .insertInto('admins')
-      .values(
-        Array.from({ length: 40 }, (_, i) => ({
-          username: `admin_${String(i)}`,
-          passwordHash: 'h',
-          nickname: '',
-          avatar: '',
-          isFounder: 0,
-          disabled: 0,
-          createdAt: T,
-          updatedAt: T,
-        })),
-      )
-      .execute();
+    await addAdmins(t);
     await sql`analyze`.execute(t.db);
     expect(await statRows(t, 'sqlite_stat4')).toBeGreaterThan(0);
     const counted = await statRows(t, 'sqlite_stat1');
@@ -51,9 +56,29 @@ describe('planner statistics', () => {
     expect(await keepStatementsPrepared(t.db)).toBe(0);
   });
 
+  it('SQLite: an index created after an ANALYZE is counted when the server migrates', async () => {
+    const t = await fresh.open('sqlite');
+    await addAdmins(t);
+    await sql`analyze`.execute(t.db);
+    await sql`create index admins_nickname_test_idx on admins (nickname)`.execute(t.db);
+    const counted = async () =>
+      (
+        await sql<{ idx: string }>`
+          select idx from sqlite_stat1 where idx = 'admins_nickname_test_idx'
+        `.execute(t.db)
+      ).rows;
+    expect(await counted()).toEqual([]);
+    expect(await migrateToLatest(t.db)).toEqual([]);
+    expect(await counted()).toEqual([{ idx: 'admins_nickname_test_idx' }]);
+    // Counting it sampled its keys too: those are gone again.
+    expect(await statRows(t, 'sqlite_stat4')).toBe(0);
+    expect(await countNewIndexes(t.db)).toEqual([]);
+  });
+
   it('SQLite: a database never analyzed is left as it is', async () => {
     const t = await fresh.open('sqlite');
     expect(await keepStatementsPrepared(t.db)).toBe(0);
+    expect(await countNewIndexes(t.db)).toEqual([]);
     const tables = await sql<{ name: string }>`
       select name from sqlite_schema where name like 'sqlite_stat%'
     `.execute(t.db);
@@ -63,5 +88,6 @@ describe('planner statistics', () => {
   it.runIf(testDbKinds.includes('postgres'))('PostgreSQL keeps its own statistics', async () => {
     const t = await fresh.open('postgres');
     expect(await keepStatementsPrepared(t.db)).toBe(0);
+    expect(await countNewIndexes(t.db)).toEqual([]);
   });
 });

@@ -7,6 +7,9 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app';
 
+/** A stylesheet of the build, large enough for the build to keep a gzipped copy of it. */
+const styles = `.app{color:red}\n`.repeat(200);
+
 describe('with a built web app', () => {
   let t: TestApp;
   let webDir: string;
@@ -32,7 +35,6 @@ describe('with a built web app', () => {
     );
     writeFileSync(join(webDir, 'assets', 'member-1a2b.js'), 'console.log("member")');
     // As the build leaves it: a gzipped copy beside a text file (apps/web/precompress.ts).
-    const styles = `.app{color:red}\n`.repeat(200);
     writeFileSync(join(webDir, 'assets', 'styles-3c4d.css'), styles);
     writeFileSync(join(webDir, 'assets', 'styles-3c4d.css.gz'), gzipSync(styles));
     writeFileSync(join(webDir, 'favicon.svg'), '<svg/>');
@@ -76,7 +78,6 @@ describe('with a built web app', () => {
   });
 
   it('sends the gzipped copy to a browser that accepts gzip, the file itself to others', async () => {
-    const plain = `.app{color:red}\n`.repeat(200);
     const zipped = await t.app.inject({
       method: 'GET',
       url: '/assets/styles-3c4d.css',
@@ -87,7 +88,7 @@ describe('with a built web app', () => {
     expect(zipped.headers['content-type']).toMatch(/^text\/css/);
     expect(String(zipped.headers.vary).toLowerCase()).toContain('accept-encoding');
     expect(zipped.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(gunzipSync(zipped.rawPayload).toString()).toBe(plain);
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe(styles);
 
     // An entry page's gzipped copy is revalidated as the page is (a deploy shows at once).
     const page = await t.app.inject({
@@ -101,7 +102,7 @@ describe('with a built web app', () => {
 
     const asIs = await get('/assets/styles-3c4d.css');
     expect(asIs.headers['content-encoding']).toBeUndefined();
-    expect(asIs.body).toBe(plain);
+    expect(asIs.body).toBe(styles);
   });
 
   it('serves other files of the build', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { filesDb } from '../../features/library/library.tables';
 import { testDbKinds, testDbPerTest, type TestDb } from '../../testing/db';
 import type { MigrationDb } from '../columns';
+import { migrateToLatest } from '../migrate';
 import { down, up } from './2026_12_06_1000_category_page_index';
 
 /** The columns of the category index, in order. */
@@ -82,6 +83,8 @@ describe('the category page index on a SQLite database analyzed before', () => {
     await down(t.db as unknown as MigrationDb);
     await sql`analyze`.execute(t.db);
     await up(t.db as unknown as MigrationDb);
+    // As `atrium start` and `atrium migrate` end migrating (nothing else is pending).
+    expect(await migrateToLatest(t.db)).toEqual([]);
     const stat = await sql<{ stat: string }>`
         select stat from sqlite_stat1 where idx = 'files_owner_category_idx'
       `.execute(t.db);
