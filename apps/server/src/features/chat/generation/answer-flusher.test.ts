@@ -14,7 +14,7 @@ import {
   type JobEvent,
 } from '../streaming/index';
 import { insertBareAnswer } from '../chat.testing';
-import { AnswerFlusher } from './answer-flusher';
+import { AnswerFlusher, foldsDue } from './answer-flusher';
 
 let testDb: TestDb;
 let thread: AppendThread | undefined;
@@ -87,7 +87,7 @@ describe('the group commit of streamed text', () => {
     expect(Number(row?.seq)).toBe(2);
   });
 
-  it("writes parts until its fold interval has passed, then folds the writer's parts into their rows", async () => {
+  it("writes parts until an answer's fold is due, then folds its text into its row and sweeps the parts", async () => {
     const chat = testDb.db as unknown as ChatDb;
     const file = await sqliteFileOf(testDb.db);
     if (!file) throw new Error('the test database is not a file');
@@ -100,19 +100,64 @@ describe('the group commit of streamed text', () => {
           .where('id', '=', job.messageId)
           .executeTakeFirstOrThrow()
       ).content;
+    const parts = async () =>
+      (await chat.selectFrom('chatMessageParts').selectAll().execute()).length;
     // A fold a minute away: the text is written as a part, which every read adds; the row
     // itself is not rewritten.
     const first = jobOf(await streamingRow(chat));
     flusherOf(chat, first, { retryMs: 1_000, foldMs: 60_000 }).append(first, 'one');
     await expect.poll(() => first.stored).toBe(3);
     expect(await rowText(first)).toBe('');
+    expect(await parts()).toBe(1);
     expect((await new AnswerRepository(chat).findMessage(first.messageId))?.content).toBe('one');
-    // A fold due at once (the same writer): after its write, every part of the writer's answers
-    // is in their rows, and none is left.
+    // A fold due at once: after its write the row has its text, and the sweep leaves only the
+    // parts a read needs (the other writer's answer's, not yet folded).
     const second = jobOf(await streamingRow(chat));
-    flusherOf(chat, second, { retryMs: 1_000, foldMs: 0 }).append(second, 'two');
+    const flusher = flusherOf(chat, second, { retryMs: 1_000, foldMs: 0 });
+    flusher.append(second, 'two');
     await expect.poll(() => rowText(second)).toBe('two');
-    expect(await rowText(first)).toBe('one');
-    expect(await chat.selectFrom('chatMessageParts').selectAll().execute()).toEqual([]);
+    flusher.append(second, ' three');
+    await expect.poll(() => rowText(second)).toBe('two three');
+    await expect.poll(parts).toBe(1);
+    expect(await rowText(first)).toBe('');
+    // Once the first answer ends with its whole text, its part goes with the next sweep.
+    await new AnswerRepository(chat).finishMessage(first.messageId, 'w', {
+      status: 'done',
+      content: 'one',
+      seq: 1,
+    });
+    flusher.tidy();
+    await expect.poll(parts).toBe(0);
+    await flusher.running;
+  });
+});
+
+describe('the folds due after a write', () => {
+  const waiting = () =>
+    new Map([
+      ['a', 0],
+      ['ended', 10],
+      ['b', 20],
+      ['c', 30],
+      ['d', 900],
+    ]);
+  const live = (job: string) => job !== 'ended';
+
+  it("takes the answers that have waited foldMs, longest first, at most a tick's share", () => {
+    expect(foldsDue(waiting(), 1_000, { foldMs: 500, most: 2, live })).toEqual(['a', 'b']);
+    expect(foldsDue(waiting(), 1_000, { foldMs: 500, most: 10, live })).toEqual(['a', 'b', 'c']);
+    expect(foldsDue(waiting(), 1_000, { foldMs: 0, most: Infinity, live })).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+    ]);
+    expect(foldsDue(waiting(), 100, { foldMs: 500, most: 10, live })).toEqual([]);
+  });
+
+  it('drops the answers no longer live that it passes, and leaves the others waiting', () => {
+    const map = waiting();
+    foldsDue(map, 1_000, { foldMs: 500, most: 2, live });
+    expect([...map.keys()]).toEqual(['a', 'b', 'c', 'd']);
   });
 });

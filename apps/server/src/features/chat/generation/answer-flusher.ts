@@ -16,9 +16,15 @@ export interface FlusherDeps {
   tickMs: number;
   /** After a failed write, how long before trying again. */
   retryMs: number;
-  /** How often the written parts are folded into the answers' rows (append-sql.mjs). */
+  /**
+   * How long an answer's written parts wait before its text is folded into its row
+   * (append-sql.mjs); the folds of many answers are spread over the ticks.
+   */
   foldMs: number;
 }
+
+/** Parts one step of the sweep examines: a step costs about the same however many there are. */
+const SWEEP_STEP = 2_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -28,6 +34,25 @@ interface Snapshot {
   offset: number;
   text: string;
   seq: number;
+}
+
+/**
+ * The answers to fold now, from those written since their last fold (`waiting`, each with when
+ * that first write was, the longest waiting first): those that have waited `foldMs`, at most
+ * `most`. Answers no longer live are dropped from `waiting` (their end writes their whole text).
+ */
+export function foldsDue<T>(
+  waiting: Map<T, number>,
+  now: number,
+  { foldMs, most, live }: { foldMs: number; most: number; live: (job: T) => boolean },
+): T[] {
+  const due: T[] = [];
+  for (const [job, since] of waiting) {
+    if (due.length >= most || now - since < foldMs) break;
+    if (live(job)) due.push(job);
+    else waiting.delete(job);
+  }
+  return due;
 }
 
 /**
@@ -46,13 +71,24 @@ export class AnswerFlusher {
   private flushing: Promise<void> | undefined;
   private readonly publishing: IncidentLog;
   private readonly folding: IncidentLog;
-  /** When parts were last folded; whether any were written since. */
-  private lastFoldAt = performance.now();
-  private unfolded = false;
+  private readonly sweeping: IncidentLog;
+  /**
+   * Answers written since their last fold, each with when that first write was: the longest
+   * waiting come first (a Map keeps the order entries were added in).
+   */
+  private readonly unfolded = new Map<Job, number>();
+  /** The sweep's place: the key of the last part its previous step examined. */
+  private sweepAfter = 0;
+  /** When the sweep's pass through the parts began, and when the last whole pass had begun. */
+  private passBegan = performance.now();
+  private sweptSince = -Infinity;
+  /** When parts were last left for the sweep: folded, or their answer ended. */
+  private leftAt = -Infinity;
 
   constructor(private readonly deps: FlusherDeps) {
     this.publishing = new IncidentLog(deps.log, 'publishing chat deltas');
     this.folding = new IncidentLog(deps.log, 'folding streamed chat text');
+    this.sweeping = new IncidentLog(deps.log, 'sweeping streamed chat parts');
   }
 
   /** The flush under way, if any (for shutdown). */
@@ -67,6 +103,12 @@ export class AnswerFlusher {
     if (!this.flushing) this.schedule();
   }
 
+  /** Answers have ended (their rows have their whole text): their parts are swept, soon. */
+  tidy(): void {
+    this.leftAt = performance.now();
+    if (!this.flushing) this.schedule();
+  }
+
   private schedule(): void {
     if (this.queued) return;
     this.queued = true;
@@ -75,7 +117,7 @@ export class AnswerFlusher {
       this.flushing ??= this.flushLoop().finally(() => {
         this.flushing = undefined;
         // Text that came as the loop was ending is not left waiting for more.
-        if (this.dirty.size > 0) this.schedule();
+        if (this.dirty.size > 0 || this.untidy()) this.schedule();
       });
     };
     const wait = this.lastWriteAt + this.deps.tickMs - performance.now();
@@ -105,11 +147,14 @@ export class AnswerFlusher {
   }
 
   /**
-   * Writes and publishes new text until no live job has any; text arriving meanwhile joins. A
-   * write that failed is tried again exactly as it was (same text, same seq): it may have
-   * committed though its caller saw it fail (a connection lost after the commit, a writer thread
-   * given up while it waited), and the row then keeps it once; text that came since goes in the
-   * write after, under the next seq.
+   * Writes and publishes new text until no live job has any, then sweeps until no part is left
+   * that no reader needs; text arriving meanwhile joins. After each write, the answers whose
+   * parts have waited `foldMs` are folded, a tick's share of them (`foldsDue`: each answer about
+   * once per `foldMs`), and the sweep takes a
+   * step, so neither waits for the number of answers. A write that failed is tried again exactly
+   * as it was (same text, same seq): it may have committed though its caller saw it fail (a
+   * connection lost after the commit, a writer thread given up while it waited), and the row
+   * then keeps it once; text that came since goes in the write after, under the next seq.
    */
   private async flushLoop(): Promise<void> {
     let retry: Snapshot[] = [];
@@ -128,7 +173,16 @@ export class AnswerFlusher {
           seq: job.seq + 1,
         }));
       }
-      if (snapshots.length === 0) return;
+      if (snapshots.length === 0) {
+        for (const job of this.unfolded.keys()) if (!this.live(job)) this.unfolded.delete(job);
+        if (!this.untidy()) return;
+        // Nothing to write: the sweep goes on alone, a step per tick; a failed step leaves it to
+        // the next write or end (the parts wait; reads skip them).
+        this.lastWriteAt = performance.now();
+        if (!(await this.sweep())) return;
+        await sleep(this.deps.tickMs);
+        continue;
+      }
       this.lastWriteAt = performance.now();
       const write = this.writeAndPublish(snapshots, again);
       for (const { job } of snapshots) job.writing = write;
@@ -139,26 +193,68 @@ export class AnswerFlusher {
         continue;
       }
       retry = [];
-      this.unfolded = true;
-      if (performance.now() - this.lastFoldAt >= this.deps.foldMs) await this.fold();
+      await this.fold();
+      await this.sweep();
       const wait = this.lastWriteAt + this.deps.tickMs - performance.now();
       if (wait > 0 && this.dirty.size > 0) await sleep(wait);
     }
   }
 
   /**
-   * Folds the parts written since the last fold into the answers' rows, between two writes. A
-   * fold that fails is tried with the next one: the parts stay, and every read adds them.
+   * Folds the text of the answers due into their rows, between two writes: each row takes its
+   * whole stored text from memory. A fold that fails is tried with the next tick: the parts
+   * stay, and every read adds them.
    */
   private async fold(): Promise<void> {
-    if (!this.unfolded) return;
-    this.lastFoldAt = performance.now();
+    const { foldMs, tickMs, jobs } = this.deps;
+    const due = foldsDue(this.unfolded, performance.now(), {
+      foldMs,
+      most: foldMs > 0 ? Math.ceil((jobs.size * tickMs) / foldMs) : Infinity,
+      live: (job) => this.live(job),
+    });
+    if (due.length === 0) return;
     try {
-      await this.deps.repo.foldParts(this.deps.instanceId, this.deps.now());
-      this.unfolded = false;
+      await this.deps.repo.foldAnswers(
+        due.map((job) => ({
+          id: job.messageId,
+          text: job.content.slice(0, job.stored),
+          seq: job.seq,
+        })),
+        this.deps.instanceId,
+        this.deps.now(),
+      );
+      for (const job of due) this.unfolded.delete(job);
+      this.leftAt = performance.now();
       this.folding.succeeded();
     } catch (error) {
       this.folding.failed(error);
+    }
+  }
+
+  /** Whether parts were left for the sweep since its last whole pass began. */
+  private untidy(): boolean {
+    return this.leftAt >= this.sweptSince;
+  }
+
+  /**
+   * One step of the sweep; past the parts' end, the next pass starts from their beginning.
+   * Answers whether the step was taken.
+   */
+  private async sweep(): Promise<boolean> {
+    try {
+      const bound = await this.deps.repo.sweepParts(this.sweepAfter, SWEEP_STEP);
+      this.sweeping.succeeded();
+      if (bound !== undefined) {
+        this.sweepAfter = bound;
+      } else {
+        this.sweepAfter = 0;
+        this.sweptSince = this.passBegan;
+        this.passBegan = performance.now();
+      }
+      return true;
+    } catch (error) {
+      this.sweeping.failed(error);
+      return false;
     }
   }
 
@@ -186,6 +282,7 @@ export class AnswerFlusher {
       }
       job.stored = offset + text.length;
       job.seq = seq;
+      if (!this.unfolded.has(job)) this.unfolded.set(job, performance.now());
       this.emit(job, { t: 'd', seq, offset, text });
     }
     return true;

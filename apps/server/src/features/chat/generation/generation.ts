@@ -35,7 +35,7 @@ export interface GenerationOptions {
   retryMs: number;
   /** The group commit's tick: streamed text is written at most once per tick (answer-flusher.ts). */
   flushTickMs: number;
-  /** How often the written parts of streaming answers are folded into their rows. */
+  /** How long an answer's written parts wait before its text is folded into its row. */
   foldMs: number;
   /** Most history messages considered for the prompt. */
   historyLimit: number;
@@ -316,6 +316,7 @@ export class Generations {
         continue;
       }
       this.jobs.delete(job.messageId);
+      this.flusher.tidy();
       tapAnswerTokens(outcome.usage.promptTokens, outcome.usage.completionTokens);
       if (seq > job.seq) {
         this.flusher.emit(job, {

@@ -86,7 +86,7 @@ describe.each(testDbKinds)('streamed text as parts on %s', (kind) => {
         { id: theirs, text: 'no', seq: 1 },
       ];
       expect(await repo.appendContent(again, 'w', true)).toEqual(new Set([mine]));
-      await repo.foldParts('w', 7);
+      await repo.foldAnswers([{ id: mine, text: 'Hi one', seq: 1 }], 'w', 7);
       expect(await repo.appendContent(again, 'w', true)).toEqual(new Set([mine]));
       // One that did not commit is stored when tried again.
       expect(await repo.appendContent([{ id: mine, text: ' two', seq: 2 }], 'w', true)).toEqual(
@@ -97,7 +97,7 @@ describe.each(testDbKinds)('streamed text as parts on %s', (kind) => {
     });
   });
 
-  it("folds the writer's parts into its rows in seq order and keeps only other writers' live parts", async () => {
+  it("folds the writer's text into its own rows, never back; the sweep keeps only the parts a read needs", async () => {
     await withBareRows(kind, async (chat, row) => {
       const [mine, theirs, endedLater] = [
         await row('streaming', 'w'),
@@ -105,35 +105,66 @@ describe.each(testDbKinds)('streamed text as parts on %s', (kind) => {
         await row('streaming', 'other'),
       ];
       const repo = new AnswerRepository(chat);
-      await repo.appendContent(
-        [
-          { id: mine, text: ' a', seq: 1 },
-          { id: endedLater, text: ' x', seq: 1 },
-        ],
-        'w',
-      );
-      await new AnswerRepository(chat).appendContent(
+      const other = new AnswerRepository(chat);
+      await repo.appendContent([{ id: mine, text: ' a', seq: 1 }], 'w');
+      await repo.appendContent([{ id: mine, text: ' c', seq: 2 }], 'w');
+      await other.appendContent(
         [
           { id: theirs, text: ' b', seq: 1 },
           { id: endedLater, text: ' x', seq: 1 },
         ],
         'other',
       );
-      await repo.appendContent([{ id: mine, text: ' c', seq: 2 }], 'w');
+      // A part whose message is gone (deleted while it streamed).
+      await chat
+        .insertInto('chatMessageParts')
+        .values({ messageId: 999_999, seq: 1, text: '?' })
+        .execute();
       // The other writer ends an answer with its whole text; its parts are of no more use.
-      await new AnswerRepository(chat).finishMessage(endedLater, 'other', {
-        status: 'done',
-        content: 'Hi x',
-        seq: 1,
-      });
-      await repo.foldParts('w', 9);
+      await other.finishMessage(endedLater, 'other', { status: 'done', content: 'Hi x', seq: 1 });
+
+      // Each row takes its writer's whole text; another writer's row is not touched.
+      await repo.foldAnswers(
+        [
+          { id: mine, text: 'Hi a c', seq: 2 },
+          { id: theirs, text: 'no', seq: 5 },
+        ],
+        'w',
+        9,
+      );
       expect(await stored(chat, mine)).toEqual({ content: 'Hi a c', seq: 2, updatedAt: 9 });
-      expect(await partsOf(chat)).toEqual([[theirs, 1]]);
-      expect(await repo.findMessage(theirs)).toMatchObject({ content: 'Hi b', seq: 1 });
+      expect(await stored(chat, theirs)).toEqual({ content: 'Hi', seq: 0, updatedAt: 1 });
+      // A fold of an earlier seq (tried again after it committed) leaves the row as it is.
+      await repo.foldAnswers([{ id: mine, text: 'Hi a', seq: 1 }], 'w', 10);
+      expect(await stored(chat, mine)).toEqual({ content: 'Hi a c', seq: 2, updatedAt: 9 });
+      // Reads skip the parts the row holds already.
       await repo.appendContent([{ id: mine, text: ' d', seq: 3 }], 'w');
       expect(await repo.findMessage(mine)).toMatchObject({ content: 'Hi a c d', seq: 3 });
-      await repo.foldParts('w', 10);
-      expect(await stored(chat, mine)).toMatchObject({ content: 'Hi a c d', seq: 3 });
+
+      // A step examines at most its limit: the first two parts (folded) go, the rest stay.
+      const first = await repo.sweepParts(0, 2);
+      expect(first).toBeGreaterThan(0);
+      expect(await partsOf(chat)).toEqual([
+        [mine, 3],
+        [theirs, 1],
+        [endedLater, 1],
+        [999_999, 1],
+      ]);
+      // Step by step to the end: the ended answer's part and the orphan go too.
+      let after = first ?? 0;
+      let steps = 1;
+      for (let bound = await repo.sweepParts(after, 2); bound !== undefined; steps += 1) {
+        expect(bound).toBeGreaterThan(after);
+        after = bound;
+        bound = await repo.sweepParts(after, 2);
+      }
+      expect(steps).toBe(3);
+      expect(await partsOf(chat)).toEqual([
+        [mine, 3],
+        [theirs, 1],
+      ]);
+      expect(await repo.findMessage(mine)).toMatchObject({ content: 'Hi a c d', seq: 3 });
+      expect(await repo.findMessage(theirs)).toMatchObject({ content: 'Hi b', seq: 1 });
     });
   });
 });

@@ -7,7 +7,7 @@ import {
   type ChatMessagesTable,
   type MessageRow,
 } from '../chat.tables';
-import { appendSql, foldSql, liveSql } from './append-sql.mjs';
+import { appendSql, foldSql, liveSql, sweepSql } from './append-sql.mjs';
 import type { AppendThread } from './append-thread';
 
 /** The text a streaming message gained since its last write, as the flusher appends it. */
@@ -16,6 +16,13 @@ export interface ContentAppend {
   /** Appended to the stored content. */
   text: string;
   /** The delta's number: the row's seq goes from `seq - 1` to `seq`. */
+  seq: number;
+}
+
+/** A streaming message's whole stored text, as its writer holds it, and that text's seq. */
+export interface ContentFold {
+  id: number;
+  text: string;
   seq: number;
 }
 
@@ -46,6 +53,7 @@ const statementsFor = (postgres: boolean) => ({
   appendAgain: appendSql(postgres, true),
   live: liveSql(postgres),
   fold: foldSql(postgres),
+  sweep: sweepSql(postgres),
 });
 const statementsOf = { sqlite: statementsFor(false), postgres: statementsFor(true) };
 type Statements = ReturnType<typeof statementsFor>;
@@ -173,14 +181,41 @@ export class AnswerRepository {
   }
 
   /**
-   * Folds the parts of the writer's streaming answers into their rows, and drops the parts no
-   * streaming answer of another writer needs (append-sql.mjs, `foldSql`).
+   * Folds the writer's text into its streaming answers' rows (append-sql.mjs, `foldSql`): each
+   * row takes its whole stored text and seq, unless it already has that seq or a later one.
    */
-  async foldParts(writer: string, now: number): Promise<void> {
-    if (this.thread && !this.postgres) return this.thread.fold(writer, now);
-    await this.inTransaction(async (trx) => {
-      for (const step of this.statements.fold)
-        await trx.executeQuery(CompiledQuery.raw(step.text, step.bind(writer, now)));
+  async foldAnswers(folds: readonly ContentFold[], writer: string, now: number): Promise<void> {
+    for (let i = 0; i < folds.length; i += FLUSH_BATCH) {
+      const rows = JSON.stringify(
+        folds.slice(i, i + FLUSH_BATCH).map((f) => [f.id, f.text, f.seq]),
+      );
+      if (this.thread && !this.postgres) await this.thread.fold(rows, writer, now);
+      else
+        await this.inTransaction(async (trx) => {
+          for (const step of this.statements.fold)
+            await trx.executeQuery(CompiledQuery.raw(step.text, step.bind(rows, writer, now)));
+        });
+    }
+  }
+
+  /**
+   * One step of the sweep of parts no reader needs, over at most `limit` parts after the key
+   * `after` (append-sql.mjs, `sweepSql`). Answers the step's last key, or undefined when there
+   * is no part after `after` (the next step starts from 0).
+   */
+  async sweepParts(after: number, limit: number): Promise<number | undefined> {
+    if (this.thread && !this.postgres) return this.thread.sweep(after, limit);
+    const { bound: boundSql, clear } = this.statements.sweep;
+    return this.inTransaction(async (trx) => {
+      const [row] = (
+        await trx.executeQuery<{ bound: number | string | null }>(
+          CompiledQuery.raw(boundSql, [after, limit]),
+        )
+      ).rows;
+      if (row?.bound === null || row?.bound === undefined) return undefined;
+      const bound = Number(row.bound);
+      await trx.executeQuery(CompiledQuery.raw(clear, [after, bound]));
+      return bound;
     });
   }
 

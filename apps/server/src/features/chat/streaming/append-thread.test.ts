@@ -55,8 +55,9 @@ describe('the answers writer thread (SQLite)', () => {
     await repo.appendContent([{ id: mine, text: ' wörld', seq: 2 }], 'w', true);
     expect(await contentOf(mine)).toBe('Hi, hello wörld');
     expect(await contentOf(theirs)).toBe('Hi');
-    // The fold runs there too: the row holds the text, and no part is left.
-    await repo.foldParts('w', 8);
+    // The fold and the sweep run there too: the row holds the text, and no part is left.
+    await repo.foldAnswers([{ id: mine, text: 'Hi, hello wörld', seq: 2 }], 'w', 8);
+    expect(await repo.sweepParts(0, 10)).toBeGreaterThan(0);
     const row = await chat
       .selectFrom('chatMessages')
       .select(['content', 'seq', 'updatedAt'])
@@ -97,7 +98,8 @@ describe('the answers writer thread (SQLite)', () => {
     await repo.appendContent([{ id, text: '!', seq: 1 }], 'w');
     await repo.close();
     await expect(repo.appendContent([{ id, text: '?', seq: 2 }], 'w')).rejects.toThrow(/closed/);
-    await expect(repo.foldParts('w', 7)).rejects.toThrow(/closed/);
+    await expect(repo.foldAnswers([{ id, text: 'Hi?', seq: 2 }], 'w', 7)).rejects.toThrow(/closed/);
+    await expect(repo.sweepParts(0, 10)).rejects.toThrow(/closed/);
     expect(await contentOf(id)).toBe('Hi!');
   });
 });

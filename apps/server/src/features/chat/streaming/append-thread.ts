@@ -31,7 +31,8 @@ type Reply = { id: number; ids: number[] } | { id: number; error: ThreadError };
 
 type Task =
   | { op: 'append'; rows: string; writer: string; again: boolean }
-  | { op: 'fold'; writer: string; now: number };
+  | { op: 'fold'; rows: string; writer: string; now: number }
+  | { op: 'sweep'; after: number; limit: number };
 
 interface Waiting {
   resolve: (ids: number[]) => void;
@@ -60,9 +61,14 @@ export class AppendThread {
     return this.run({ op: 'append', rows, writer, again });
   }
 
-  /** Folds the writer's parts into its streaming answers' rows (append-sql.mjs, `foldSql`). */
-  async fold(writer: string, now: number): Promise<void> {
-    await this.run({ op: 'fold', writer, now });
+  /** Folds the text of `rows` into the writer's streaming answers (append-sql.mjs, `foldSql`). */
+  async fold(rows: string, writer: string, now: number): Promise<void> {
+    await this.run({ op: 'fold', rows, writer, now });
+  }
+
+  /** One step of the parts' sweep (append-sql.mjs, `sweepSql`): its last key, if any. */
+  async sweep(after: number, limit: number): Promise<number | undefined> {
+    return (await this.run({ op: 'sweep', after, limit }))[0];
   }
 
   private async run(task: Task): Promise<number[]> {

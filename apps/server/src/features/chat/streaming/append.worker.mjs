@@ -8,7 +8,7 @@
 // lint, so it runs unchanged from the sources (tests, tsx) and next to the bundle (dist).
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite, threadError } from '../../../db/sqlite-connection.mjs';
-import { appendSql, foldSql, liveSql } from './append-sql.mjs';
+import { appendSql, foldSql, liveSql, sweepSql } from './append-sql.mjs';
 
 const port = parentPort;
 if (!port) throw new Error('append.worker.mjs runs as a worker thread');
@@ -34,13 +34,27 @@ const tryAgain = db.transaction((/** @type {string} */ rows, /** @type {string} 
   return idsOf(live.all(rows, writer));
 });
 
-const fold = db.transaction((/** @type {string} */ writer, /** @type {number} */ now) => {
-  for (const step of foldStatements) step.statement.run(...step.bind(writer, now));
+const fold = db.transaction(
+  (/** @type {string} */ rows, /** @type {string} */ writer, /** @type {number} */ now) => {
+    for (const step of foldStatements) step.statement.run(...step.bind(rows, writer, now));
+  },
+);
+
+const sweepStatements = sweepSql(false);
+const sweepBound = db.prepare(sweepStatements.bound);
+const sweepClear = db.prepare(sweepStatements.clear);
+/** One step of the sweep: answers its last key, or none past the table's end. */
+const sweep = db.transaction((/** @type {number} */ after, /** @type {number} */ limit) => {
+  const { bound } = /** @type {{ bound: number | null }} */ (sweepBound.get(after, limit));
+  if (bound === null) return [];
+  sweepClear.run(after, bound);
+  return [bound];
 });
 
 /**
  * @typedef {{ id: number, op: 'append', rows: string, writer: string, again: boolean }
- *   | { id: number, op: 'fold', writer: string, now: number }
+ *   | { id: number, op: 'fold', rows: string, writer: string, now: number }
+ *   | { id: number, op: 'sweep', after: number, limit: number }
  *   | { op: 'close' }} Task
  */
 port.on('message', (/** @type {Task} */ task) => {
@@ -51,8 +65,12 @@ port.on('message', (/** @type {Task} */ task) => {
   }
   try {
     if (task.op === 'fold') {
-      fold(task.writer, task.now);
+      fold(task.rows, task.writer, task.now);
       port.postMessage({ id: task.id, ids: [] });
+      return;
+    }
+    if (task.op === 'sweep') {
+      port.postMessage({ id: task.id, ids: sweep(task.after, task.limit) });
       return;
     }
     const ids = task.again
