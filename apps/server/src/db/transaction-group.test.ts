@@ -38,6 +38,21 @@ describe.each(testDbKinds)('transactions grouped by turn on %s', (kind) => {
     expect(await rows(db)).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('lets the event loop turn between two groups, never inside one', async () => {
+    const db = await setUp();
+    const group = new TransactionGroup<Database>(db, { maxSize: 2 });
+    const order: string[] = [];
+    const insert = (id: number) =>
+      group.run(async (trx) => {
+        order.push(`work ${String(id)}`);
+        // Asked for by the first group's last work: it waits for the loop's next turn.
+        if (id === 2) setImmediate(() => order.push('a turn'));
+        await sql`insert into grouped (id) values (${id})`.execute(trx);
+      });
+    await Promise.all([1, 2, 3, 4].map(insert));
+    expect(order).toEqual(['work 1', 'work 2', 'a turn', 'work 3', 'work 4']);
+  });
+
   it('lets a work that cannot be done fail alone; the others of its group are done', async () => {
     const db = await setUp();
     await sql`insert into grouped (id) values (2)`.execute(db);

@@ -28,6 +28,8 @@ import * as chatMessageKeys from './2026_12_03_2000_chat_message_keys';
 import * as libraryGeneration from './2026_12_04_1000_library_generation';
 import * as chatMessageParts from './2026_12_05_1000_chat_message_parts';
 import * as categoryPageIndex from './2026_12_06_1000_category_page_index';
+import * as chatFtsPending from './2026_12_07_1000_chat_fts_pending';
+import * as chatUsageMessageIndex from './2026_12_07_2000_chat_usage_message_index';
 
 /**
  * Every migration, imported statically so the esbuild bundle carries them (no file scanning).
@@ -63,4 +65,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_04_1000_library_generation': libraryGeneration,
   '2026_12_05_1000_chat_message_parts': chatMessageParts,
   '2026_12_06_1000_category_page_index': categoryPageIndex,
+  '2026_12_07_1000_chat_fts_pending': chatFtsPending,
+  '2026_12_07_2000_chat_usage_message_index': chatUsageMessageIndex,
 };

@@ -120,14 +120,24 @@ describe('the group commit of streamed text', () => {
     await expect.poll(() => rowText(second)).toBe('two three');
     await expect.poll(parts).toBe(1);
     expect(await rowText(first)).toBe('');
-    // Once the first answer ends with its whole text, its part goes with the next sweep.
+    // Once the first answer ends with its whole text, its part goes with the next sweep, and
+    // its text enters the search index, both beside the writes (no search asked for it).
+    await sql`insert into chat_conversations (id, room_id, member_id, title, created_at, updated_at)
+      values (1, 1, 7, 'c', 1, 1)`.execute(testDb.db);
     await new AnswerRepository(chat).finishMessage(first.messageId, 'w', {
       status: 'done',
-      content: 'one',
+      content: 'one walrus',
       seq: 1,
     });
+    const indexed = async () =>
+      (
+        await sql<{ id: number }>`select rowid / 16777216 as id from chat_message_fts
+          where chat_message_fts match '"walrus"'`.execute(testDb.db)
+      ).rows.map((r) => Number(r.id));
+    expect(await indexed()).toEqual([]);
     flusher.tidy();
     await expect.poll(parts).toBe(0);
+    await expect.poll(indexed).toEqual([first.messageId]);
     await flusher.running;
   });
 });

@@ -72,6 +72,7 @@ export class AnswerFlusher {
   private readonly publishing: IncidentLog;
   private readonly folding: IncidentLog;
   private readonly sweeping: IncidentLog;
+  private readonly indexing: IncidentLog;
   /**
    * Answers written since their last fold, each with when that first write was: the longest
    * waiting come first (a Map keeps the order entries were added in).
@@ -84,11 +85,18 @@ export class AnswerFlusher {
   private sweptSince = -Infinity;
   /** When parts were last left for the sweep: folded, or their answer ended. */
   private leftAt = -Infinity;
+  /**
+   * When answers last ended (queued for the search index: fts-queue-sql.mjs), and when the last
+   * step that found the queue empty began.
+   */
+  private endedAt = -Infinity;
+  private indexedAt = -Infinity;
 
   constructor(private readonly deps: FlusherDeps) {
     this.publishing = new IncidentLog(deps.log, 'publishing chat deltas');
     this.folding = new IncidentLog(deps.log, 'folding streamed chat text');
     this.sweeping = new IncidentLog(deps.log, 'sweeping streamed chat parts');
+    this.indexing = new IncidentLog(deps.log, 'indexing ended chat answers');
   }
 
   /** The flush under way, if any (for shutdown). */
@@ -103,9 +111,13 @@ export class AnswerFlusher {
     if (!this.flushing) this.schedule();
   }
 
-  /** Answers have ended (their rows have their whole text): their parts are swept, soon. */
+  /**
+   * Answers have ended (their rows have their whole text): their parts are swept and their text
+   * indexed for search, soon, a step per tick beside the writes.
+   */
   tidy(): void {
     this.leftAt = performance.now();
+    this.endedAt = this.leftAt;
     if (!this.flushing) this.schedule();
   }
 
@@ -117,7 +129,7 @@ export class AnswerFlusher {
       this.flushing ??= this.flushLoop().finally(() => {
         this.flushing = undefined;
         // Text that came as the loop was ending is not left waiting for more.
-        if (this.dirty.size > 0 || this.untidy()) this.schedule();
+        if (this.dirty.size > 0 || this.untidy() || this.unindexed()) this.schedule();
       });
     };
     const wait = this.lastWriteAt + this.deps.tickMs - performance.now();
@@ -175,11 +187,14 @@ export class AnswerFlusher {
       }
       if (snapshots.length === 0) {
         for (const job of this.unfolded.keys()) if (!this.live(job)) this.unfolded.delete(job);
-        if (!this.untidy()) return;
-        // Nothing to write: the sweep goes on alone, a step per tick; a failed step leaves it to
-        // the next write or end (the parts wait; reads skip them).
+        const [sweep, index] = [this.untidy(), this.unindexed()];
+        if (!sweep && !index) return;
+        // Nothing to write: the sweep and the index go on alone, a step per tick; a failed step
+        // leaves them to the next write or end (the parts and the queue wait; reads and
+        // searches do without them).
         this.lastWriteAt = performance.now();
-        if (!(await this.sweep())) return;
+        if (sweep && !(await this.sweep())) return;
+        if (index && !(await this.index())) return;
         await sleep(this.deps.tickMs);
         continue;
       }
@@ -195,6 +210,7 @@ export class AnswerFlusher {
       retry = [];
       await this.fold();
       await this.sweep();
+      if (this.unindexed()) await this.index();
       const wait = this.lastWriteAt + this.deps.tickMs - performance.now();
       if (wait > 0 && this.dirty.size > 0) await sleep(wait);
     }
@@ -234,6 +250,24 @@ export class AnswerFlusher {
   /** Whether parts were left for the sweep since its last whole pass began. */
   private untidy(): boolean {
     return this.leftAt >= this.sweptSince;
+  }
+
+  /** Whether answers ended since the search index's queue was last found empty. */
+  private unindexed(): boolean {
+    return this.endedAt >= this.indexedAt;
+  }
+
+  /** One step of the search index's queue. Answers whether the step was taken. */
+  private async index(): Promise<boolean> {
+    const began = performance.now();
+    try {
+      if (await this.deps.repo.indexEnded()) this.indexedAt = began;
+      this.indexing.succeeded();
+      return true;
+    } catch (error) {
+      this.indexing.failed(error);
+      return false;
+    }
   }
 
   /**

@@ -124,6 +124,7 @@ export class Generations {
       ...deps,
       presence: this.presence,
       writesHere: (messageId) => this.jobs.has(messageId),
+      ended: () => this.flusher.tidy(),
     });
   }
 

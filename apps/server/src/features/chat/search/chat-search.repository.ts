@@ -1,6 +1,7 @@
 import { PostgresAdapter, sql, type RawBuilder } from 'kysely';
 import { chatSearchIndexes } from '../../../db/migrations/2026_11_30_2000_chat_search';
 import type { ChatDb } from '../chat.tables';
+import { indexQueuedMessages } from '../streaming/index';
 
 /**
  * The index-backed search over a member's conversations (migration 2026_11_30_2000): message
@@ -116,6 +117,16 @@ export class ChatSearchRepository {
 
   private get postgres(): boolean {
     return this.db.getExecutor().adapter instanceof PostgresAdapter;
+  }
+
+  /**
+   * SQLite: indexes the messages still queued for the index (answers that ended a moment ago,
+   * fts-queue-sql.mjs), so a search finds every message as it is stored. When the database
+   * takes no writes (an outage, a full disk), the search still answers from the index as it is.
+   */
+  async catchUp(): Promise<void> {
+    if (this.postgres) return;
+    await indexQueuedMessages(this.db).catch(() => undefined);
   }
 
   /**

@@ -44,6 +44,7 @@ export class ChatSearchService {
     member: MemberPrincipal,
     request: z.output<typeof chatSearchRequest>,
   ): Promise<ChatSearchResponse> {
+    await this.repo.catchUp();
     const terms = searchTerms(request.keywords);
     const words = [...terms.long, ...terms.short];
     const scope = { memberId: member.id, terms, roomId: request.roomId };

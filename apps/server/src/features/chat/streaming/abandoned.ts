@@ -18,6 +18,8 @@ export interface AbandonedDeps {
   presence: WriterPresence;
   /** Whether this instance is writing the answer (it is then alive, whatever its heartbeat). */
   writesHere: (messageId: number) => boolean;
+  /** An answer was ended here: its parts and its place in the search index's queue are due. */
+  ended?: () => void;
 }
 
 /** Why an answer was ended by someone other than its writer, as far as they can tell. */
@@ -104,6 +106,7 @@ export class AbandonedAnswers {
       return { ...current, completionTokens };
     });
     if (!row) return;
+    this.deps.ended?.();
     const event: JobEvent = {
       t: 'end',
       seq: row.seq,

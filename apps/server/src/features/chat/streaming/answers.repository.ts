@@ -8,6 +8,7 @@ import {
   type MessageRow,
 } from '../chat.tables';
 import { appendSql, foldSql, liveSql, sweepSql } from './append-sql.mjs';
+import { ftsQueueSql, INDEX_STEP } from './fts-queue-sql.mjs';
 import type { AppendThread } from './append-thread';
 
 /** The text a streaming message gained since its last write, as the flusher appends it. */
@@ -57,6 +58,27 @@ const statementsFor = (postgres: boolean) => ({
 });
 const statementsOf = { sqlite: statementsFor(false), postgres: statementsFor(true) };
 type Statements = ReturnType<typeof statementsFor>;
+
+/**
+ * Indexes the messages queued for SQLite's search index (migration 2026_12_07_1000), a step of
+ * `limit` per transaction on `db`'s connection, until the queue is empty or `steps` were taken:
+ * answers whether it is empty. A search runs it first, so it sees every message as stored.
+ * PostgreSQL has no queue.
+ */
+export async function indexQueuedMessages(db: ChatDb, steps = Infinity): Promise<boolean> {
+  if (isPostgres(db as Kysely<unknown>)) return true;
+  for (let step = 0; step < steps; step += 1) {
+    const taken = await (db.isTransaction ? stepOn(db) : db.transaction().execute(stepOn));
+    if (taken < INDEX_STEP) return true;
+  }
+  return false;
+}
+
+async function stepOn(trx: ChatDb): Promise<number> {
+  await trx.executeQuery(CompiledQuery.raw(ftsQueueSql.index, [INDEX_STEP]));
+  const cleared = await trx.executeQuery(CompiledQuery.raw(ftsQueueSql.clear, [INDEX_STEP]));
+  return Number(cleared.numAffectedRows ?? 0);
+}
 
 /**
  * The rows of answers being written (Kysely only, dialect-neutral): their text as it streams,
@@ -222,6 +244,16 @@ export class AnswerRepository {
   /** Runs `work` in a transaction: the one this repository is on, if any. */
   private inTransaction<T>(work: (trx: ChatDb) => Promise<T>): Promise<T> {
     return this.db.isTransaction ? work(this.db) : this.db.transaction().execute(work);
+  }
+
+  /**
+   * One step of the search index's queue (fts-queue-sql.mjs), on the writer thread when there is
+   * one: answers whether the queue is empty now.
+   */
+  async indexEnded(): Promise<boolean> {
+    if (this.postgres) return true;
+    if (this.thread) return (await this.thread.index(INDEX_STEP)) < INDEX_STEP;
+    return indexQueuedMessages(this.db, 1);
   }
 
   /** Drops the parts of one message (its row has just been given its whole text). */

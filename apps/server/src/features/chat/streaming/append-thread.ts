@@ -32,7 +32,8 @@ type Reply = { id: number; ids: number[] } | { id: number; error: ThreadError };
 type Task =
   | { op: 'append'; rows: string; writer: string; again: boolean }
   | { op: 'fold'; rows: string; writer: string; now: number }
-  | { op: 'sweep'; after: number; limit: number };
+  | { op: 'sweep'; after: number; limit: number }
+  | { op: 'index'; limit: number };
 
 interface Waiting {
   resolve: (ids: number[]) => void;
@@ -69,6 +70,11 @@ export class AppendThread {
   /** One step of the parts' sweep (append-sql.mjs, `sweepSql`): its last key, if any. */
   async sweep(after: number, limit: number): Promise<number | undefined> {
     return (await this.run({ op: 'sweep', after, limit }))[0];
+  }
+
+  /** One step of the search index's queue (fts-queue-sql.mjs): how many messages it took. */
+  async index(limit: number): Promise<number> {
+    return (await this.run({ op: 'index', limit }))[0] ?? 0;
   }
 
   private async run(task: Task): Promise<number[]> {

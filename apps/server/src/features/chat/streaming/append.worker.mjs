@@ -9,6 +9,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite, threadError } from '../../../db/sqlite-connection.mjs';
 import { appendSql, foldSql, liveSql, sweepSql } from './append-sql.mjs';
+import { ftsQueueSql } from './fts-queue-sql.mjs';
 
 const port = parentPort;
 if (!port) throw new Error('append.worker.mjs runs as a worker thread');
@@ -51,10 +52,19 @@ const sweep = db.transaction((/** @type {number} */ after, /** @type {number} */
   return [bound];
 });
 
+const indexQueued = db.prepare(ftsQueueSql.index);
+const clearQueued = db.prepare(ftsQueueSql.clear);
+/** One step of the search index's queue: answers how many messages it took off the queue. */
+const index = db.transaction((/** @type {number} */ limit) => {
+  indexQueued.run(limit);
+  return clearQueued.run(limit).changes;
+});
+
 /**
  * @typedef {{ id: number, op: 'append', rows: string, writer: string, again: boolean }
  *   | { id: number, op: 'fold', rows: string, writer: string, now: number }
  *   | { id: number, op: 'sweep', after: number, limit: number }
+ *   | { id: number, op: 'index', limit: number }
  *   | { op: 'close' }} Task
  */
 port.on('message', (/** @type {Task} */ task) => {
@@ -67,6 +77,10 @@ port.on('message', (/** @type {Task} */ task) => {
     if (task.op === 'fold') {
       fold(task.rows, task.writer, task.now);
       port.postMessage({ id: task.id, ids: [] });
+      return;
+    }
+    if (task.op === 'index') {
+      port.postMessage({ id: task.id, ids: [index(task.limit)] });
       return;
     }
     if (task.op === 'sweep') {
