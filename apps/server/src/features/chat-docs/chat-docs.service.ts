@@ -214,17 +214,16 @@ export class ChatDocsService {
   }
 
   /**
-   * Stores the passages `answer` cites among those it was given. An answer is a message of its
-   * own, written once (a regenerated answer is a new message, versions.ts), so an answer that
-   * cites nothing writes nothing: its end costs no write of its own (a thousand answers ending
-   * together made a thousand on the instance's connection).
+   * Stores the passages `answer` cites among those it was given (and drops what an earlier
+   * version of the answer cited).
    */
   async cite(messageId: number, given: Retrieved | undefined, answer: string): Promise<void> {
     const passages = given?.passages ?? [];
-    if (passages.length === 0) return;
     const cited = new Set(citedNumbers(answer, passages.length));
-    const rows = passages.filter((passage) => cited.has(passage.n));
-    if (rows.length > 0) await this.repo.replaceCitations(messageId, rows);
+    await this.repo.replaceCitations(
+      messageId,
+      passages.filter((passage) => cited.has(passage.n)),
+    );
   }
 
   /** The citations of these messages, by message. */
