@@ -162,8 +162,7 @@ export class AnswerFlusher {
    * Writes and publishes new text until no live job has any, then sweeps until no part is left
    * that no reader needs; text arriving meanwhile joins. After each write, the answers whose
    * parts have waited `foldMs` are folded, a tick's share of them (`foldsDue`: each answer about
-   * once per `foldMs`), and the sweep takes a
-   * step, so neither waits for the number of answers. A write that failed is tried again exactly
+   * once per `foldMs`), and the sweep takes a step, so neither waits for the number of answers. A write that failed is tried again exactly
    * as it was (same text, same seq): it may have committed though its caller saw it fail (a
    * connection lost after the commit, a writer thread given up while it waited), and the row
    * then keeps it once; text that came since goes in the write after, under the next seq.

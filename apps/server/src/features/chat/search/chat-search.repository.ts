@@ -125,7 +125,6 @@ export class ChatSearchRepository {
    * takes no writes (an outage, a full disk), the search still answers from the index as it is.
    */
   async catchUp(): Promise<void> {
-    if (this.postgres) return;
     await indexQueuedMessages(this.db).catch(() => undefined);
   }
 

@@ -95,7 +95,7 @@ export class AbandonedAnswers {
         updatedAt: this.deps.now(),
       });
       if (!done) return undefined;
-      await answers.dropParts(messageId);
+      // Its parts go with this instance's sweep of parts (the `ended` hook): no read takes them.
       await budgets.settle(
         trx,
         messageId,

@@ -251,14 +251,8 @@ export class AnswerRepository {
    * one: answers whether the queue is empty now.
    */
   async indexEnded(): Promise<boolean> {
-    if (this.postgres) return true;
-    if (this.thread) return (await this.thread.index(INDEX_STEP)) < INDEX_STEP;
+    if (this.thread && !this.postgres) return (await this.thread.index(INDEX_STEP)) < INDEX_STEP;
     return indexQueuedMessages(this.db, 1);
-  }
-
-  /** Drops the parts of one message (its row has just been given its whole text). */
-  async dropParts(id: number): Promise<void> {
-    await this.db.deleteFrom('chatMessageParts').where('messageId', '=', id).execute();
   }
 
   /** Ends the writer thread, if any, after the writes under way. */

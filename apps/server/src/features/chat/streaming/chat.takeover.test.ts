@@ -197,6 +197,17 @@ describe.each(cases)(
         status: 'interrupted',
         error: EndMessages.interrupted,
       });
+      // Their parts go with the sweep of the instance that ended them.
+      await until(
+        async () =>
+          (
+            await chatDb(testDb.db)
+              .selectFrom('chatMessageParts')
+              .select('messageId')
+              .where('messageId', 'in', [id, lonely])
+              .execute()
+          ).length === 0,
+      );
 
       fake.script({ text: 'Fresh start' });
       const next = await sendOn(b, unwatched.id, 'Again');
