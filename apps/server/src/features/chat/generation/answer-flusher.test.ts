@@ -142,6 +142,53 @@ describe('the group commit of streamed text', () => {
   });
 });
 
+describe('the last text of an answer whose provider has ended', () => {
+  it('is written and shown by the next write, and drain waits for it; once the end is written, none is taken', async () => {
+    const chat = testDb.db as unknown as ChatDb;
+    const file = await sqliteFileOf(testDb.db);
+    if (!file) throw new Error('the test database is not a file');
+    thread = new AppendThread({ file, busyTimeoutMs: 5_000, writeTimeoutMs: 5_000 });
+    const job = jobOf(await streamingRow(chat));
+    const shown: JobEvent[] = [];
+    job.listeners.add((event) => shown.push(event));
+    // A long tick: the first text is written at once, the next waits for the tick.
+    const flusher = new AnswerFlusher({
+      repo: new AnswerRepository(chat, thread),
+      bus: createMemoryBus(),
+      log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger,
+      now: Date.now,
+      instanceId: 'w',
+      jobs: new Map([[job.messageId, job]]),
+      tickMs: 300,
+      retryMs: 1_000,
+      foldMs: 60_000,
+    });
+    flusher.append(job, 'one');
+    await expect.poll(() => job.stored).toBe(3);
+    flusher.append(job, ' two');
+    job.outcome = {
+      status: 'done',
+      error: '',
+      usage: { promptTokens: 1, completionTokens: 2, estimated: false },
+    };
+    const drained = flusher.drain(job);
+    await sleep(100);
+    // The drain waits for the tick's write, as any text does (answers ending together share it).
+    expect(job.stored).toBe(3);
+    await drained;
+    expect(job.stored).toBe('one two'.length);
+    expect(shown.at(-1)).toEqual({ t: 'd', seq: 2, offset: 3, text: ' two' });
+    expect((await new AnswerRepository(chat).findMessage(job.messageId))?.content).toBe('one two');
+    // Once its end is being written, the flusher leaves the answer's text to it.
+    job.ending = true;
+    flusher.append(job, ' three');
+    await flusher.drain(job);
+    await sleep(400);
+    expect(job.stored).toBe('one two'.length);
+    await flusher.running;
+  });
+});
+
 describe('the folds due after a write', () => {
   const waiting = () =>
     new Map([

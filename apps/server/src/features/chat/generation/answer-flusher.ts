@@ -91,6 +91,8 @@ export class AnswerFlusher {
    */
   private endedAt = -Infinity;
   private indexedAt = -Infinity;
+  /** Answers whose provider has ended, each waiting (`drain`) for its last text to be written. */
+  private readonly draining = new Map<Job, () => void>();
 
   constructor(private readonly deps: FlusherDeps) {
     this.publishing = new IncidentLog(deps.log, 'publishing chat deltas');
@@ -109,6 +111,35 @@ export class AnswerFlusher {
     if (!job.receive(text)) return;
     this.dirty.add(job);
     if (!this.flushing) this.schedule();
+  }
+
+  /**
+   * The provider of `job` has ended: its text still pending goes in the next write (which
+   * publishes it) rather than waiting for the end's own write, so that the last tokens of
+   * answers ending together are shown as promptly as any. Resolves once that text is written, or
+   * once the write holding it failed or the job is no longer written here (its end then writes
+   * the rest).
+   */
+  drain(job: Job): Promise<void> {
+    if (!this.writable(job) || job.content.length <= job.stored) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.draining.set(job, resolve);
+      this.dirty.add(job);
+      if (!this.flushing) this.schedule();
+    });
+  }
+
+  /**
+   * Lets go of the answers draining whose text is written, or that no write will take; and of
+   * those in `failed`, a write that did not go through.
+   */
+  private drained(failed: ReadonlySet<Job> = new Set(), all = false): void {
+    for (const [job, resolve] of this.draining) {
+      if (all || failed.has(job) || job.content.length <= job.stored || !this.writable(job)) {
+        this.draining.delete(job);
+        resolve();
+      }
+    }
   }
 
   /**
@@ -153,9 +184,14 @@ export class AnswerFlusher {
     );
   }
 
-  /** An answer this instance still writes, not yet ended (its end writes the rest). */
+  /** An answer whose text this instance writes: its end is not being written yet. */
+  private writable(job: Job): boolean {
+    return this.deps.jobs.get(job.messageId) === job && !job.ending && !job.lost;
+  }
+
+  /** An answer this instance still writes, its provider still read (its end folds the text). */
   private live(job: Job): boolean {
-    return this.deps.jobs.get(job.messageId) === job && !job.outcome && !job.endReason;
+    return this.writable(job) && !job.outcome && !job.endReason;
   }
 
   /**
@@ -170,11 +206,11 @@ export class AnswerFlusher {
   private async flushLoop(): Promise<void> {
     let retry: Snapshot[] = [];
     for (;;) {
-      let snapshots = retry.filter(({ job }) => this.live(job));
+      let snapshots = retry.filter(({ job }) => this.writable(job));
       const again = snapshots.length > 0;
       if (!again) {
         const pending = [...this.dirty].filter(
-          (job) => this.live(job) && job.content.length > job.stored,
+          (job) => this.writable(job) && job.content.length > job.stored,
         );
         this.dirty.clear();
         snapshots = pending.map((job) => ({
@@ -186,6 +222,8 @@ export class AnswerFlusher {
       }
       if (snapshots.length === 0) {
         for (const job of this.unfolded.keys()) if (!this.live(job)) this.unfolded.delete(job);
+        // Whatever still drains has nothing a write would take.
+        this.drained(undefined, true);
         const [sweep, index] = [this.untidy(), this.unindexed()];
         if (!sweep && !index) return;
         // Nothing to write: the sweep and the index go on alone, a step per tick; a failed step
@@ -203,10 +241,12 @@ export class AnswerFlusher {
       if (!(await write)) {
         retry = snapshots;
         for (const { job } of snapshots) this.dirty.add(job);
+        this.drained(new Set(snapshots.map(({ job }) => job)));
         await sleep(this.deps.retryMs);
         continue;
       }
       retry = [];
+      this.drained();
       await this.fold();
       await this.sweep();
       if (this.unindexed()) await this.index();

@@ -256,12 +256,22 @@ export class Generations {
   }
 
   /**
-   * Writes the answer's end with its full text, then publishes the rest of the text and the end.
-   * A failed write is tried again (the job stays live here meanwhile, so no sweep takes it)
-   * until it succeeds, another instance has ended the answer, or this instance shuts down.
+   * Has the flusher write the text still pending (the last tokens are shown with the next tick's
+   * write, not after the citations' and the end's writes), stores the citations, then writes the
+   * answer's end with its full text and publishes the end (and whatever text the flusher could
+   * not write). A failed write is tried again (the job stays live here meanwhile, so no sweep
+   * takes it) until it succeeds, another instance has ended the answer, or this instance shuts
+   * down.
    */
-  private async finish(job: Job, outcome: Outcome): Promise<void> {
+  private async finish(
+    job: Job,
+    outcome: Outcome,
+    retrieved: Retrieved | undefined,
+  ): Promise<void> {
     job.outcome = outcome;
+    await this.flusher.drain(job);
+    await this.cite(job, retrieved);
+    job.ending = true;
     await job.writing;
     for (;;) {
       if (job.lost || this.jobs.get(job.messageId) !== job) {
@@ -416,7 +426,6 @@ export class Generations {
       log: this.deps.log,
       onText: (text) => this.flusher.append(job, text),
     });
-    await this.cite(job, retrieved);
-    await this.finish(job, outcome);
+    await this.finish(job, outcome, retrieved);
   }
 }

@@ -73,8 +73,14 @@ export class Job {
   endReason: EndReason | undefined;
   /** Another instance ended the answer (it took this one for dead): nothing more is written. */
   lost = false;
-  /** Set once the provider's stream is over: the rest is written by `finish`, not the flusher. */
+  /**
+   * Set once the provider's stream is over: the flusher writes the text still pending (so that
+   * the last tokens are shown as soon as any, not after the end's own write), then `finish`
+   * writes the end.
+   */
   outcome: Outcome | undefined;
+  /** Set once `finish` writes the end: from then on the flusher takes none of the text. */
+  ending = false;
   /**
    * When the provider was last heard from (`performance.now()`), while its stream is read: the
    * generations' idle sweep ends the answer once this is too old.
