@@ -86,7 +86,7 @@ describe.each(testDbKinds)("an answer's last words on %s", (kind) => {
     await seen.closed;
     expect(seen.end).toMatchObject({ event: 'done', data: { status: 'done' } });
     const row = await chatDb(t.db)
-      .selectFrom('chat_messages')
+      .selectFrom('chatMessages')
       .select(['content', 'status'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();

@@ -1,7 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from '../../../bus/index';
 import { IncidentLog } from '../../../incident-log';
-import { channelOf, type AnswerRepository, type Job, type JobEvent } from '../streaming/index';
+import {
+  channelOf,
+  type AnswerRepository,
+  type Job,
+  type JobEvent,
+  type Tidied,
+} from '../streaming/index';
 
 export interface FlusherDeps {
   repo: AnswerRepository;
@@ -67,6 +73,11 @@ export class AnswerFlusher {
   /** Answers with text not yet written. */
   private readonly dirty = new Set<Job>();
   private queued = false;
+  /**
+   * A step of the folds, sweep or index failed with nothing to write: they wait for the next
+   * write or end rather than failing again every tick (a database out of reach, a closed thread).
+   */
+  private stalled = false;
   private lastWriteAt = -Infinity;
   private flushing: Promise<void> | undefined;
   private readonly publishing: IncidentLog;
@@ -109,6 +120,7 @@ export class AnswerFlusher {
   /** Takes text for `job` (within its limits) and has it written on the next tick. */
   append(job: Job, text: string): void {
     if (!job.receive(text)) return;
+    this.stalled = false;
     this.dirty.add(job);
     if (!this.flushing) this.schedule();
   }
@@ -147,6 +159,7 @@ export class AnswerFlusher {
    * indexed for search, soon, a step per tick beside the writes.
    */
   tidy(): void {
+    this.stalled = false;
     this.leftAt = performance.now();
     this.endedAt = this.leftAt;
     if (!this.flushing) this.schedule();
@@ -160,7 +173,8 @@ export class AnswerFlusher {
       this.flushing ??= this.flushLoop().finally(() => {
         this.flushing = undefined;
         // Text that came as the loop was ending is not left waiting for more.
-        if (this.dirty.size > 0 || this.untidy() || this.unindexed()) this.schedule();
+        if (this.dirty.size > 0 || (!this.stalled && (this.untidy() || this.unindexed())))
+          this.schedule();
       });
     };
     const wait = this.lastWriteAt + this.deps.tickMs - performance.now();
@@ -196,10 +210,11 @@ export class AnswerFlusher {
 
   /**
    * Writes and publishes new text until no live job has any, then sweeps until no part is left
-   * that no reader needs; text arriving meanwhile joins. After each write, the answers whose
-   * parts have waited `foldMs` are folded, a tick's share of them (`foldsDue`: each answer about
-   * once per `foldMs`), and the sweep takes a step, so neither waits for the number of answers. A write that failed is tried again exactly
-   * as it was (same text, same seq): it may have committed though its caller saw it fail (a
+   * that no reader needs; text arriving meanwhile joins. Each write is a tick (`tick`): after
+   * its appends, the answers whose parts have waited `foldMs` are folded, a tick's share of
+   * them (`foldsDue`: each answer about once per `foldMs`), and the sweep takes a step, so
+   * neither waits for the number of answers. A write that failed is tried again exactly as it
+   * was (same text, same seq): it may have committed though its caller saw it fail (a
    * connection lost after the commit, a writer thread given up while it waited), and the row
    * then keeps it once; text that came since goes in the write after, under the next seq.
    */
@@ -225,20 +240,30 @@ export class AnswerFlusher {
         // Whatever still drains has nothing a write would take.
         this.drained(undefined, true);
         const [sweep, index] = [this.untidy(), this.unindexed()];
-        if (!sweep && !index) return;
-        // Nothing to write: the sweep and the index go on alone, a step per tick; a failed step
-        // leaves them to the next write or end (the parts and the queue wait; reads and
-        // searches do without them).
+        if (!sweep && !index && !this.foldDue()) return;
+        // Nothing to write: the folds due, the sweep and the index go on alone, a step per
+        // tick; a failed step leaves them to the next write or end (the parts and the queue
+        // wait; reads and searches do without them).
         this.lastWriteAt = performance.now();
-        if (sweep && !(await this.sweep())) return;
-        if (index && !(await this.index())) return;
+        const { written, tidied } = this.tick([], false, { sweep, index });
+        // With nothing appended, a failed tick is the steps' failure (`tidied` tells it).
+        written.catch(() => undefined);
+        if (!(await tidied)) {
+          this.stalled = true;
+          return;
+        }
         await sleep(this.deps.tickMs);
         continue;
       }
       this.lastWriteAt = performance.now();
-      const write = this.writeAndPublish(snapshots, again);
+      const { written, tidied } = this.tick(snapshots, again, {
+        sweep: true,
+        index: this.unindexed(),
+      });
+      const write = this.publish(snapshots, written);
       for (const { job } of snapshots) job.writing = write;
       if (!(await write)) {
+        await tidied;
         retry = snapshots;
         for (const { job } of snapshots) this.dirty.add(job);
         this.drained(new Set(snapshots.map(({ job }) => job)));
@@ -247,43 +272,112 @@ export class AnswerFlusher {
       }
       retry = [];
       this.drained();
-      await this.fold();
-      await this.sweep();
-      if (this.unindexed()) await this.index();
+      await tidied;
       const wait = this.lastWriteAt + this.deps.tickMs - performance.now();
       if (wait > 0 && this.dirty.size > 0) await sleep(wait);
     }
   }
 
   /**
-   * Folds the text of the answers due into their rows, between two writes: each row takes its
-   * whole stored text from memory. A fold that fails is tried with the next tick: the parts
-   * stay, and every read adds them.
+   * One tick of the group commit (`AnswerRepository.tick`): the appends of `snapshots`, then
+   * the folds due (each row takes its whole text from memory, as this write leaves it), the
+   * sweep's step and the index's step, as `steps` asks. `tidied` answers, once they are done,
+   * whether every step asked for went through. A fold that fails is tried with the next tick:
+   * the parts stay, and every read adds them.
    */
-  private async fold(): Promise<void> {
+  private tick(
+    snapshots: readonly Snapshot[],
+    again: boolean,
+    steps: { sweep: boolean; index: boolean },
+  ): { written: Promise<Set<number>>; tidied: Promise<boolean> } {
+    const due = this.foldsDue();
+    const ahead = new Map(snapshots.map((snapshot) => [snapshot.job, snapshot]));
+    const folds = due.map((job) => {
+      const snapshot = ahead.get(job);
+      return snapshot
+        ? {
+            id: job.messageId,
+            text: job.content.slice(0, snapshot.offset + snapshot.text.length),
+            seq: snapshot.seq,
+          }
+        : { id: job.messageId, text: job.content.slice(0, job.stored), seq: job.seq };
+    });
+    const began = performance.now();
+    const { written, tidied } = this.deps.repo.tick({
+      appends: snapshots.map(({ job, text, seq }) => ({ id: job.messageId, text, seq })),
+      again,
+      writer: this.deps.instanceId,
+      folds,
+      now: this.deps.now(),
+      sweep: steps.sweep ? { after: this.sweepAfter, limit: SWEEP_STEP } : undefined,
+      index: steps.index,
+    });
+    const failed = (error: unknown): Tidied => ({
+      fold: folds.length > 0 ? { error } : undefined,
+      sweep: steps.sweep ? { error } : undefined,
+      index: steps.index ? { error } : undefined,
+    });
+    return {
+      written,
+      tidied: tidied.then(
+        (outcome) => this.tidied(outcome, due, began),
+        (error: unknown) => this.tidied(failed(error), due, began),
+      ),
+    };
+  }
+
+  /** Whether the answer longest waiting for its fold has waited `foldMs`. */
+  private foldDue(): boolean {
+    const since = this.unfolded.values().next().value;
+    return since !== undefined && performance.now() - since >= this.deps.foldMs;
+  }
+
+  /** The answers to fold with the next write (`foldsDue`). */
+  private foldsDue(): Job[] {
     const { foldMs, tickMs, jobs } = this.deps;
-    const due = foldsDue(this.unfolded, performance.now(), {
+    return foldsDue(this.unfolded, performance.now(), {
       foldMs,
       most: foldMs > 0 ? Math.ceil((jobs.size * tickMs) / foldMs) : Infinity,
       live: (job) => this.live(job),
     });
-    if (due.length === 0) return;
-    try {
-      await this.deps.repo.foldAnswers(
-        due.map((job) => ({
-          id: job.messageId,
-          text: job.content.slice(0, job.stored),
-          seq: job.seq,
-        })),
-        this.deps.instanceId,
-        this.deps.now(),
-      );
+  }
+
+  /**
+   * Takes in what a tick's tidying did (`due`: the answers it folded; `began`: when it was
+   * asked for). Answers whether every step asked for went through.
+   */
+  private tidied({ fold, sweep, index }: Tidied, due: readonly Job[], began: number): boolean {
+    let through = true;
+    if (fold && 'error' in fold) {
+      this.folding.failed(fold.error);
+      through = false;
+    } else if (fold) {
       for (const job of due) this.unfolded.delete(job);
       this.leftAt = performance.now();
       this.folding.succeeded();
-    } catch (error) {
-      this.folding.failed(error);
     }
+    if (sweep && 'error' in sweep) {
+      this.sweeping.failed(sweep.error);
+      through = false;
+    } else if (sweep) {
+      this.sweeping.succeeded();
+      // Past the parts' end, the next pass starts from their beginning.
+      if (sweep.value !== undefined) {
+        this.sweepAfter = sweep.value;
+      } else {
+        this.sweepAfter = 0;
+        this.sweptSince = this.passBegan;
+        this.passBegan = performance.now();
+      }
+    }
+    if (index && 'error' in index) {
+      this.indexing.failed(index.error);
+      through = false;
+    } else if (index) {
+      if (index.value) this.indexedAt = began;
+      this.indexing.succeeded();
+    }
+    return through;
   }
 
   /** Whether parts were left for the sweep since its last whole pass began. */
@@ -296,53 +390,14 @@ export class AnswerFlusher {
     return this.endedAt >= this.indexedAt;
   }
 
-  /** One step of the search index's queue. Answers whether the step was taken. */
-  private async index(): Promise<boolean> {
-    const began = performance.now();
-    try {
-      if (await this.deps.repo.indexEnded()) this.indexedAt = began;
-      this.indexing.succeeded();
-      return true;
-    } catch (error) {
-      this.indexing.failed(error);
-      return false;
-    }
-  }
-
-  /**
-   * One step of the sweep; past the parts' end, the next pass starts from their beginning.
-   * Answers whether the step was taken.
-   */
-  private async sweep(): Promise<boolean> {
-    try {
-      const bound = await this.deps.repo.sweepParts(this.sweepAfter, SWEEP_STEP);
-      this.sweeping.succeeded();
-      if (bound !== undefined) {
-        this.sweepAfter = bound;
-      } else {
-        this.sweepAfter = 0;
-        this.sweptSince = this.passBegan;
-        this.passBegan = performance.now();
-      }
-      return true;
-    } catch (error) {
-      this.sweeping.failed(error);
-      return false;
-    }
-  }
-
-  /**
-   * One write of every pending answer (`again`: the write that failed, tried again); once it has
-   * committed, publishes exactly what it wrote.
-   */
-  private async writeAndPublish(snapshots: readonly Snapshot[], again: boolean): Promise<boolean> {
+  /** Once the write of `snapshots` has committed, publishes exactly what it wrote. */
+  private async publish(
+    snapshots: readonly Snapshot[],
+    write: Promise<Set<number>>,
+  ): Promise<boolean> {
     let written: Set<number>;
     try {
-      written = await this.deps.repo.appendContent(
-        snapshots.map(({ job, text, seq }) => ({ id: job.messageId, text, seq })),
-        this.deps.instanceId,
-        again,
-      );
+      written = await write;
     } catch (error) {
       this.deps.log.warn({ err: error }, 'writing streamed chat content failed');
       return false;

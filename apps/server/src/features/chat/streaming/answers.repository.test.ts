@@ -167,4 +167,28 @@ describe.each(testDbKinds)('streamed text as parts on %s', (kind) => {
       expect(await repo.findMessage(theirs)).toMatchObject({ content: 'Hi b', seq: 1 });
     });
   });
+
+  it('runs a tick: the appends, then the folds, a sweep step and an index step after them', async () => {
+    await withBareRows(kind, async (chat, row) => {
+      const repo = new AnswerRepository(chat);
+      const mine = await row('streaming', 'w');
+      await repo.appendContent([{ id: mine, text: ' a', seq: 1 }], 'w');
+      const tick = repo.tick({
+        appends: [{ id: mine, text: ' b', seq: 2 }],
+        again: false,
+        writer: 'w',
+        folds: [{ id: mine, text: 'Hi a b', seq: 2 }],
+        now: 9,
+        sweep: { after: 0, limit: 10 },
+        index: true,
+      });
+      expect(await tick.written).toEqual(new Set([mine]));
+      const tidied = await tick.tidied;
+      // Both parts were folded (the second by this tick's own append), so the step takes both.
+      expect(tidied).toMatchObject({ fold: { value: undefined }, index: { value: true } });
+      expect(tidied.sweep && 'value' in tidied.sweep && tidied.sweep.value).toBeGreaterThan(0);
+      expect(await stored(chat, mine)).toEqual({ content: 'Hi a b', seq: 2, updatedAt: 9 });
+      expect(await partsOf(chat)).toEqual([]);
+    });
+  });
 });

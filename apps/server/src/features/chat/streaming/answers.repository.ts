@@ -9,7 +9,8 @@ import {
 } from '../chat.tables';
 import { appendSql, foldSql, liveSql, sweepSql } from './append-sql.mjs';
 import { ftsQueueSql, INDEX_STEP } from './fts-queue-sql.mjs';
-import type { AppendThread } from './append-thread';
+import { errorFromThread } from '../../../db/sqlite-connection.mjs';
+import type { AppendThread, ThreadStep } from './append-thread';
 
 /** The text a streaming message gained since its last write, as the flusher appends it. */
 export interface ContentAppend {
@@ -25,6 +26,57 @@ export interface ContentFold {
   id: number;
   text: string;
   seq: number;
+}
+
+/**
+ * A tick of the group commit (`AnswerRepository.tick`): the appends, then the tidying that
+ * follows them: the folds, a step of the parts' sweep, a step of the search index's queue.
+ */
+export interface Tick {
+  appends: readonly ContentAppend[];
+  /** The appends are a write tried again (appendContent). */
+  again: boolean;
+  writer: string;
+  folds: readonly ContentFold[];
+  now: number;
+  /** A sweep step over `limit` parts after the key `after`, if one is due. */
+  sweep?: { after: number; limit: number };
+  /** Whether a step of the search index's queue is due. */
+  index: boolean;
+}
+
+/** One tidying step's outcome: its value, or the error it failed with. */
+export type StepOutcome<T> = { value: T } | { error: unknown };
+
+/**
+ * What a tick's tidying did, for each step it asked for (none, when its appends failed):
+ * `sweep`, the step's last key (undefined past the parts' end); `index`, whether the queue is
+ * empty now.
+ */
+export interface Tidied {
+  fold?: StepOutcome<void>;
+  sweep?: StepOutcome<number | undefined>;
+  index?: StepOutcome<boolean>;
+}
+
+const attempt = async <T>(step: () => Promise<T>): Promise<StepOutcome<T>> => {
+  try {
+    return { value: await step() };
+  } catch (error) {
+    return { error };
+  }
+};
+
+const fromThread = <T, U>(step: ThreadStep<T> | undefined, map: (value: T) => U) =>
+  step && ('error' in step ? { error: errorFromThread(step.error) } : { value: map(step.value) });
+
+/** The JSON arrays of [id, text, seq] carrying `list`, FLUSH_BATCH rows each. */
+function batches(list: readonly { id: number; text: string; seq: number }[]): string[] {
+  const rows: string[] = [];
+  for (let i = 0; i < list.length; i += FLUSH_BATCH) {
+    rows.push(JSON.stringify(list.slice(i, i + FLUSH_BATCH).map((a) => [a.id, a.text, a.seq])));
+  }
+  return rows;
 }
 
 /** A message without its text, images and place in the conversation (`findState`). */
@@ -180,13 +232,54 @@ export class AnswerRepository {
     again = false,
   ): Promise<Set<number>> {
     const written = new Set<number>();
-    for (let i = 0; i < appends.length; i += FLUSH_BATCH) {
-      const rows = JSON.stringify(
-        appends.slice(i, i + FLUSH_BATCH).map((a) => [a.id, a.text, a.seq]),
-      );
+    for (const rows of batches(appends)) {
       for (const id of await this.append(rows, writer, again)) written.add(id);
     }
     return written;
+  }
+
+  /**
+   * A tick of the group commit: `written` answers as soon as the appends have committed (as
+   * `appendContent`), `tidied` once the fold, sweep and index steps that follow them are done.
+   * On the writer thread they all go in one message and one turn to write, so none waits for
+   * the event loop to hear of the one before.
+   */
+  tick(tick: Tick): { written: Promise<Set<number>>; tidied: Promise<Tidied> } {
+    if (this.thread && !this.postgres) {
+      const { written, tidied } = this.thread.tick({
+        rows: batches(tick.appends),
+        writer: tick.writer,
+        again: tick.again,
+        folds: batches(tick.folds),
+        now: tick.now,
+        sweep: tick.sweep ?? null,
+        index: tick.index ? INDEX_STEP : null,
+      });
+      return {
+        written: written.then((ids) => new Set(ids)),
+        tidied: tidied.then((tidy) => ({
+          fold: fromThread(tidy.fold, () => undefined),
+          sweep: fromThread(tidy.sweep, (bound) => bound ?? undefined),
+          index: fromThread(tidy.index, (taken) => taken < INDEX_STEP),
+        })),
+      };
+    }
+    const written = this.appendContent(tick.appends, tick.writer, tick.again);
+    const tidied = written.then(
+      () => this.tidy(tick),
+      (): Tidied => ({}),
+    );
+    return { written, tidied };
+  }
+
+  /** The tidying of a tick, step by step on this repository's connection. */
+  private async tidy({ folds, writer, now, sweep, index }: Tick): Promise<Tidied> {
+    return {
+      fold:
+        folds.length > 0 ? await attempt(() => this.foldAnswers(folds, writer, now)) : undefined,
+      sweep: sweep ? await attempt(() => this.sweepParts(sweep.after, sweep.limit)) : undefined,
+      index: index ? await attempt(() => this.indexEnded()) : undefined,
+    };
   }
 
   private async append(rows: string, writer: string, again: boolean): Promise<number[]> {
@@ -204,19 +297,15 @@ export class AnswerRepository {
 
   /**
    * Folds the writer's text into its streaming answers' rows (append-sql.mjs, `foldSql`): each
-   * row takes its whole stored text and seq, unless it already has that seq or a later one.
+   * row takes its whole stored text and seq, unless it already has that seq or a later one. On
+   * this repository's connection (the writer thread folds in its ticks).
    */
   async foldAnswers(folds: readonly ContentFold[], writer: string, now: number): Promise<void> {
-    for (let i = 0; i < folds.length; i += FLUSH_BATCH) {
-      const rows = JSON.stringify(
-        folds.slice(i, i + FLUSH_BATCH).map((f) => [f.id, f.text, f.seq]),
-      );
-      if (this.thread && !this.postgres) await this.thread.fold(rows, writer, now);
-      else
-        await this.inTransaction(async (trx) => {
-          for (const step of this.statements.fold)
-            await trx.executeQuery(CompiledQuery.raw(step.text, step.bind(rows, writer, now)));
-        });
+    for (const rows of batches(folds)) {
+      await this.inTransaction(async (trx) => {
+        for (const step of this.statements.fold)
+          await trx.executeQuery(CompiledQuery.raw(step.text, step.bind(rows, writer, now)));
+      });
     }
   }
 
@@ -226,7 +315,6 @@ export class AnswerRepository {
    * is no part after `after` (the next step starts from 0).
    */
   async sweepParts(after: number, limit: number): Promise<number | undefined> {
-    if (this.thread && !this.postgres) return this.thread.sweep(after, limit);
     const { bound: boundSql, clear } = this.statements.sweep;
     return this.inTransaction(async (trx) => {
       const [row] = (
@@ -247,11 +335,10 @@ export class AnswerRepository {
   }
 
   /**
-   * One step of the search index's queue (fts-queue-sql.mjs), on the writer thread when there is
-   * one: answers whether the queue is empty now.
+   * One step of the search index's queue (fts-queue-sql.mjs) on this repository's connection:
+   * answers whether the queue is empty now.
    */
   async indexEnded(): Promise<boolean> {
-    if (this.thread && !this.postgres) return (await this.thread.index(INDEX_STEP)) < INDEX_STEP;
     return indexQueuedMessages(this.db, 1);
   }
 

@@ -6,6 +6,7 @@ import type { ChatDb } from '../chat.tables';
 import { insertBareAnswer } from '../chat.testing';
 import { AnswerRepository } from './answers.repository';
 import { AppendThread } from './append-thread';
+import { WriteGate } from '../../../db/sqlite-write-gate';
 
 let testDb: TestDb;
 let chat: ChatDb;
@@ -55,9 +56,19 @@ describe('the answers writer thread (SQLite)', () => {
     await repo.appendContent([{ id: mine, text: ' wörld', seq: 2 }], 'w', true);
     expect(await contentOf(mine)).toBe('Hi, hello wörld');
     expect(await contentOf(theirs)).toBe('Hi');
-    // The fold and the sweep run there too: the row holds the text, and no part is left.
-    await repo.foldAnswers([{ id: mine, text: 'Hi, hello wörld', seq: 2 }], 'w', 8);
-    expect(await repo.sweepParts(0, 10)).toBeGreaterThan(0);
+    // The fold and the sweep run there too, in a tick: the row holds the text, and no part is
+    // left.
+    const tick = repo.tick({
+      appends: [],
+      again: false,
+      writer: 'w',
+      folds: [{ id: mine, text: 'Hi, hello wörld', seq: 2 }],
+      now: 8,
+      sweep: { after: 0, limit: 10 },
+      index: false,
+    });
+    expect(await tick.written).toEqual(new Set());
+    expect(await tick.tidied).toMatchObject({ fold: { value: undefined }, sweep: { value: 2 } });
     const row = await chat
       .selectFrom('chatMessages')
       .select(['content', 'seq', 'updatedAt'])
@@ -98,8 +109,63 @@ describe('the answers writer thread (SQLite)', () => {
     await repo.appendContent([{ id, text: '!', seq: 1 }], 'w');
     await repo.close();
     await expect(repo.appendContent([{ id, text: '?', seq: 2 }], 'w')).rejects.toThrow(/closed/);
-    await expect(repo.foldAnswers([{ id, text: 'Hi?', seq: 2 }], 'w', 7)).rejects.toThrow(/closed/);
-    await expect(repo.sweepParts(0, 10)).rejects.toThrow(/closed/);
+    const tick = repo.tick({
+      appends: [],
+      again: false,
+      writer: 'w',
+      folds: [{ id, text: 'Hi?', seq: 2 }],
+      now: 7,
+      index: true,
+    });
+    await expect(tick.written).rejects.toThrow(/closed/);
+    await expect(tick.tidied).rejects.toThrow(/closed/);
     expect(await contentOf(id)).toBe('Hi!');
+  });
+
+  it('runs a tick in one turn to write: the appends answered first, then the steps after them; none after appends that fail', async () => {
+    const file = await sqliteFileOf(testDb.db);
+    if (!file) throw new Error('the test database is not a file');
+    const gate = new WriteGate(5_000);
+    thread = new AppendThread({ file, busyTimeoutMs: 5_000, writeTimeoutMs: 10_000, gate });
+    const repo = new AnswerRepository(chat, thread);
+    const id = await streamingRow('w');
+    const steps = {
+      again: false,
+      writer: 'w',
+      now: 8,
+      sweep: { after: 0, limit: 10 },
+      index: true,
+    };
+    const tick = repo.tick({
+      ...steps,
+      appends: [{ id, text: ' there', seq: 1 }],
+      folds: [{ id, text: 'Hi there', seq: 1 }],
+    });
+    const order: string[] = [];
+    await Promise.all([
+      tick.written.then(() => order.push('written')),
+      tick.tidied.then(() => order.push('tidied')),
+    ]);
+    expect(order).toEqual(['written', 'tidied']);
+    expect(await tick.tidied).toMatchObject({ fold: { value: undefined }, index: { value: true } });
+    expect(await contentOf(id)).toBe('Hi there');
+    expect(await chat.selectFrom('chatMessageParts').selectAll().execute()).toEqual([]);
+    // The turn was given back once the steps were done.
+    await gate.run(() => Promise.resolve());
+
+    // Rows the statement cannot read: the appends fail, and no step is taken.
+    const failing = thread.tick({
+      rows: ['not json'],
+      writer: 'w',
+      again: false,
+      folds: [JSON.stringify([[id, 'Hi there!', 2]])],
+      now: 9,
+      sweep: { after: 0, limit: 10 },
+      index: 50,
+    });
+    await expect(failing.written).rejects.toThrow();
+    expect(await failing.tidied).toEqual({});
+    expect(await contentOf(id)).toBe('Hi there');
+    await gate.run(() => Promise.resolve());
   });
 });

@@ -27,16 +27,43 @@ export interface AppendThreadOptions {
   gate?: WriteGate;
 }
 
-type Reply = { id: number; ids: number[] } | { id: number; error: ThreadError };
+/** One step of a tick's tidying, as the thread answers it: its value, or why it failed. */
+export type ThreadStep<T> = { value: T } | { error: ThreadError };
 
-type Task =
-  | { op: 'append'; rows: string; writer: string; again: boolean }
-  | { op: 'fold'; rows: string; writer: string; now: number }
-  | { op: 'sweep'; after: number; limit: number }
-  | { op: 'index'; limit: number };
+/**
+ * What a tick's tidying did (append.worker.mjs, `tick`): each step asked for, if the appends
+ * went through (none was taken otherwise). `sweep`: the step's last key, null past the end;
+ * `index`: how many messages the step took off the queue.
+ */
+export interface ThreadTidy {
+  fold?: ThreadStep<undefined>;
+  sweep?: ThreadStep<number | null>;
+  index?: ThreadStep<number>;
+}
+
+/** A tick: its appends, and the tidying that follows them on the thread (`AppendThread.tick`). */
+export interface ThreadTick {
+  /** The appends' JSON arrays, each one statement. */
+  rows: string[];
+  writer: string;
+  again: boolean;
+  /** The folds' JSON arrays, each one transaction; none, for no fold. */
+  folds: string[];
+  now: number;
+  sweep: { after: number; limit: number } | null;
+  /** The index step's limit, or null for none. */
+  index: number | null;
+}
+
+type Reply =
+  | { id: number; ids: number[] }
+  | { id: number; tidy: ThreadTidy }
+  | { id: number; error: ThreadError };
+
+type Task = { op: 'append'; rows: string; writer: string; again: boolean };
 
 interface Waiting {
-  resolve: (ids: number[]) => void;
+  resolve: (value: never) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
 }
@@ -62,19 +89,37 @@ export class AppendThread {
     return this.run({ op: 'append', rows, writer, again });
   }
 
-  /** Folds the text of `rows` into the writer's streaming answers (append-sql.mjs, `foldSql`). */
-  async fold(rows: string, writer: string, now: number): Promise<void> {
-    await this.run({ op: 'fold', rows, writer, now });
-  }
-
-  /** One step of the parts' sweep (append-sql.mjs, `sweepSql`): its last key, if any. */
-  async sweep(after: number, limit: number): Promise<number | undefined> {
-    return (await this.run({ op: 'sweep', after, limit }))[0];
-  }
-
-  /** One step of the search index's queue (fts-queue-sql.mjs): how many messages it took. */
-  async index(limit: number): Promise<number> {
-    return (await this.run({ op: 'index', limit }))[0] ?? 0;
+  /**
+   * A tick of the group commit in one turn to write and one message: `written` answers the ids
+   * of the answers appended to, as soon as the appends have committed; `tidied` what the fold,
+   * sweep and index steps that follow them did.
+   */
+  tick(task: ThreadTick): { written: Promise<number[]>; tidied: Promise<ThreadTidy> } {
+    const { gate } = this.options;
+    const turn = gate && !this.closed ? gate.acquire() : undefined;
+    const posted = (turn ?? Promise.resolve()).then(() => {
+      if (this.closed) throw new Error('the answers writer thread is closed');
+      const worker = this.running();
+      const [id, tidyId] = [this.nextId++, this.nextId++];
+      const replies = {
+        written: this.expect<number[]>(worker, id),
+        tidied: this.expect<ThreadTidy>(worker, tidyId),
+      };
+      worker.postMessage({ id, tidyId, op: 'tick', ...task });
+      return replies;
+    });
+    const tidied = posted.then((replies) => replies.tidied);
+    // The turn is held until the last step is done, or the tick has failed.
+    if (turn && gate)
+      void turn.then(
+        () =>
+          tidied.then(
+            () => gate.release(),
+            () => gate.release(),
+          ),
+        () => undefined,
+      );
+    return { written: posted.then((replies) => replies.written), tidied };
   }
 
   private async run(task: Task): Promise<number[]> {
@@ -88,15 +133,21 @@ export class AppendThread {
     if (this.closed) return Promise.reject(new Error('the answers writer thread is closed'));
     const worker = this.running();
     const id = this.nextId++;
-    return new Promise<number[]>((resolve, reject) => {
+    const reply = this.expect<number[]>(worker, id);
+    worker.postMessage({ id, ...task });
+    return reply;
+  }
+
+  /** The reply `id` of `worker`: failed with the thread, or after `writeTimeoutMs`. */
+  private expect<T>(worker: Worker, id: number): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.fail(
           worker,
           new Error(`the answers writer thread took over ${this.options.writeTimeoutMs} ms`),
         );
       }, this.options.writeTimeoutMs);
-      this.waiting.set(id, { resolve, reject, timer });
-      worker.postMessage({ id, ...task });
+      this.waiting.set(id, { resolve: resolve as (value: never) => void, reject, timer });
     });
   }
 
@@ -124,7 +175,7 @@ export class AppendThread {
       this.waiting.delete(reply.id);
       clearTimeout(waiter.timer);
       if ('error' in reply) waiter.reject(errorFromThread(reply.error));
-      else waiter.resolve(reply.ids);
+      else waiter.resolve(('tidy' in reply ? reply.tidy : reply.ids) as never);
     });
     worker.on('error', (error) => this.fail(worker, error));
     worker.on('exit', (code) => {

@@ -11,8 +11,8 @@ import { openSqlite, threadError } from '../../../db/sqlite-connection.mjs';
 import { appendSql, foldSql, liveSql, sweepSql } from './append-sql.mjs';
 import { ftsQueueSql } from './fts-queue-sql.mjs';
 
+if (!parentPort) throw new Error('append.worker.mjs runs as a worker thread');
 const port = parentPort;
-if (!port) throw new Error('append.worker.mjs runs as a worker thread');
 
 /** @type {{ file: string, busyTimeoutMs: number }} */
 const options = workerData;
@@ -60,11 +60,59 @@ const index = db.transaction((/** @type {number} */ limit) => {
   return clearQueued.run(limit).changes;
 });
 
+/** @param {string} rows @param {string} writer @param {boolean} again */
+const appendRows = (rows, writer, again) =>
+  again ? tryAgain(rows, writer) : idsOf(append.all(rows, writer));
+
 /**
- * @typedef {{ id: number, op: 'append', rows: string, writer: string, again: boolean }
- *   | { id: number, op: 'fold', rows: string, writer: string, now: number }
- *   | { id: number, op: 'sweep', after: number, limit: number }
- *   | { id: number, op: 'index', limit: number }
+ * @template T
+ * @param {() => T} step
+ * @returns {{ value: T } | { error: ReturnType<typeof threadError> }}
+ */
+function attempt(step) {
+  try {
+    return { value: step() };
+  } catch (error) {
+    return { error: threadError(error) };
+  }
+}
+
+/**
+ * A tick of the group commit: its appends (answered at once, so that they are published while
+ * the rest runs), then, if they went through, the fold, the sweep's step and the index's step,
+ * each answered for itself; none of them waits for the event loop to hear of the one before.
+ * @param {TickTask} task
+ */
+function tick(task) {
+  /** @type {number[]} */
+  let ids;
+  try {
+    ids = task.rows.flatMap((rows) => appendRows(rows, task.writer, task.again));
+  } catch (error) {
+    port.postMessage({ id: task.id, error: threadError(error) });
+    port.postMessage({ id: task.tidyId, tidy: {} });
+    return;
+  }
+  port.postMessage({ id: task.id, ids });
+  const { folds, writer, now, sweep: step, index: indexLimit } = task;
+  port.postMessage({
+    id: task.tidyId,
+    tidy: {
+      ...(folds.length > 0
+        ? { fold: attempt(() => folds.forEach((rows) => fold(rows, writer, now))) }
+        : {}),
+      ...(step ? { sweep: attempt(() => sweep(step.after, step.limit)[0] ?? null) } : {}),
+      ...(indexLimit !== null ? { index: attempt(() => index(indexLimit)) } : {}),
+    },
+  });
+}
+
+/**
+ * @typedef {{ id: number, tidyId: number, op: 'tick', rows: string[], writer: string,
+ *   again: boolean, folds: string[], now: number, sweep: { after: number, limit: number } | null,
+ *   index: number | null }} TickTask
+ * @typedef {TickTask
+ *   | { id: number, op: 'append', rows: string, writer: string, again: boolean }
  *   | { op: 'close' }} Task
  */
 port.on('message', (/** @type {Task} */ task) => {
@@ -73,24 +121,12 @@ port.on('message', (/** @type {Task} */ task) => {
     port.close();
     return;
   }
+  if (task.op === 'tick') {
+    tick(task);
+    return;
+  }
   try {
-    if (task.op === 'fold') {
-      fold(task.rows, task.writer, task.now);
-      port.postMessage({ id: task.id, ids: [] });
-      return;
-    }
-    if (task.op === 'index') {
-      port.postMessage({ id: task.id, ids: [index(task.limit)] });
-      return;
-    }
-    if (task.op === 'sweep') {
-      port.postMessage({ id: task.id, ids: sweep(task.after, task.limit) });
-      return;
-    }
-    const ids = task.again
-      ? tryAgain(task.rows, task.writer)
-      : idsOf(append.all(task.rows, task.writer));
-    port.postMessage({ id: task.id, ids });
+    port.postMessage({ id: task.id, ids: appendRows(task.rows, task.writer, task.again) });
   } catch (error) {
     port.postMessage({ id: task.id, error: threadError(error) });
   }

@@ -4,7 +4,7 @@
  * and the takeover of answers whose writer died or lost the database (issue 26).
  */
 export { AbandonedAnswers } from './abandoned';
-export { AnswerRepository, indexQueuedMessages } from './answers.repository';
+export { AnswerRepository, indexQueuedMessages, type Tidied } from './answers.repository';
 export { AppendThread } from './append-thread';
 export {
   channelOf,
