@@ -73,13 +73,17 @@ const usageOf = (row: MessageState): StreamUsage => ({
   estimated: row.tokensEstimated === 1,
 });
 
-function sendEnd(sink: StreamSink, row: MessageRow): void {
-  if (row.status === 'done' || row.status === 'stopped') {
-    sink.done({ status: row.status, usage: usageOf(row) });
-  } else if (row.status === 'error' || row.status === 'interrupted') {
+/** Tells the client how the answer ended: `end` as stored, or as its end event says. */
+function sendEnd(
+  sink: StreamSink,
+  end: Pick<MessageRow, 'status' | 'error'> & { usage: StreamUsage },
+): void {
+  if (end.status === 'done' || end.status === 'stopped') {
+    sink.done({ status: end.status, usage: end.usage });
+  } else if (end.status === 'error' || end.status === 'interrupted') {
     sink.error({
-      status: row.status,
-      error: row.error || storedError(message('chat.answerFailed')),
+      status: end.status,
+      error: end.error || storedError(message('chat.answerFailed')),
     });
   }
 }
@@ -212,11 +216,13 @@ export class ChatStreams {
     };
     const finishFrom = (current: MessageRow) => {
       sendFrom(current);
-      sendEnd(sink, current);
+      sendEnd(sink, { ...current, usage: usageOf(current) });
       sink.end();
     };
 
     sendFrom(row);
+    // The seq of the text the client holds: an end at or below it needs nothing more read.
+    let seen = row.seq;
     if (row.status !== 'streaming') return finishFrom(row);
     if (!(await generations.isWritten(row))) {
       await generations.endAbandoned(row.id, row.writerInstance);
@@ -280,6 +286,13 @@ export class ChatStreams {
         continue;
       }
       if (event.t === 'end') {
+        // A thousand answers end within a second: their followers read no row when they hold
+        // the whole text already (the last words come as a delta before the end).
+        if (event.seq <= seen) {
+          sendEnd(sink, event);
+          sink.end();
+          return;
+        }
         const final = await repo.findMessage(messageId);
         if (final) finishFrom(final);
         else sink.end();
@@ -302,6 +315,7 @@ export class ChatStreams {
         sink.delta({ seq: event.seq, offset: have, text: event.text.slice(have - event.offset) });
         have = end;
       }
+      seen = Math.max(seen, event.seq);
     }
   }
 
