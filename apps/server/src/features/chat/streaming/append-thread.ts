@@ -56,6 +56,7 @@ export interface ThreadTick {
 }
 
 type Reply =
+  | { ready: true }
   | { id: number; ids: number[] }
   | { id: number; tidy: ThreadTidy }
   | { id: number; error: ThreadError };
@@ -65,8 +66,12 @@ type Task = { op: 'append'; rows: string; writer: string; again: boolean };
 interface Waiting {
   resolve: (value: never) => void;
   reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
+  /** Started once the thread is ready: its start is not a write taking long. */
+  timer?: NodeJS.Timeout;
 }
+
+/** How long a thread may take to open its connection, at the least (a loaded machine is slow). */
+const STARTUP_MS = 10_000;
 
 /**
  * The group commit's statements on a thread of its own (append.worker.mjs), for SQLite: the
@@ -78,6 +83,9 @@ export class AppendThread {
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
   private closed = false;
+  /** When the current thread has opened its connection and prepared its statements. */
+  private started: Promise<void> = Promise.resolve();
+  private startup: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: AppendThreadOptions) {}
 
@@ -138,16 +146,24 @@ export class AppendThread {
     return reply;
   }
 
-  /** The reply `id` of `worker`: failed with the thread, or after `writeTimeoutMs`. */
+  /**
+   * The reply `id` of `worker`: failed with the thread, or once it has taken `writeTimeoutMs`
+   * counted from when the thread was ready.
+   */
   private expect<T>(worker: Worker, id: number): Promise<T> {
+    const started = this.started;
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.fail(
-          worker,
-          new Error(`the answers writer thread took over ${this.options.writeTimeoutMs} ms`),
-        );
-      }, this.options.writeTimeoutMs);
-      this.waiting.set(id, { resolve: resolve as (value: never) => void, reject, timer });
+      const waiter: Waiting = { resolve: resolve as (value: never) => void, reject };
+      this.waiting.set(id, waiter);
+      void started.then(() => {
+        if (this.waiting.get(id) !== waiter) return;
+        waiter.timer = setTimeout(() => {
+          this.fail(
+            worker,
+            new Error(`the answers writer thread took over ${this.options.writeTimeoutMs} ms`),
+          );
+        }, this.options.writeTimeoutMs);
+      });
     });
   }
 
@@ -169,7 +185,18 @@ export class AppendThread {
       workerData: { file: this.options.file, busyTimeoutMs: this.options.busyTimeoutMs },
     });
     worker.unref();
+    let ready: () => void = () => undefined;
+    this.started = new Promise<void>((resolve) => (ready = resolve));
+    const startupMs = Math.max(STARTUP_MS, this.options.writeTimeoutMs);
+    this.startup = setTimeout(() => {
+      this.fail(worker, new Error(`the answers writer thread did not start in ${startupMs} ms`));
+    }, startupMs);
     worker.on('message', (reply: Reply) => {
+      if ('ready' in reply) {
+        clearTimeout(this.startup);
+        ready();
+        return;
+      }
       const waiter = this.waiting.get(reply.id);
       if (!waiter) return;
       this.waiting.delete(reply.id);
@@ -189,6 +216,7 @@ export class AppendThread {
   private fail(worker: Worker, error: Error): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
+    clearTimeout(this.startup);
     void worker.terminate();
     for (const waiter of this.waiting.values()) {
       clearTimeout(waiter.timer);

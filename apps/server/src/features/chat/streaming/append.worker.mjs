@@ -115,6 +115,9 @@ function tick(task) {
  *   | { id: number, op: 'append', rows: string, writer: string, again: boolean }
  *   | { op: 'close' }} Task
  */
+// Ready: a write's time is counted from here, not from the thread's start.
+port.postMessage({ ready: true });
+
 port.on('message', (/** @type {Task} */ task) => {
   if (task.op === 'close') {
     db.close();
