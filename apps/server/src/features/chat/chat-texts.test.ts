@@ -13,7 +13,7 @@ import { startFakeOpenAi, type FakeOpenAi } from '../../testing/fake-openai';
 import { testDbKinds } from '../../testing/db';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { errorToStore, readError, storedError } from './chat-texts';
-import { expectOk, postIn, seedRoom, TEST_API_KEY, unlimited, type Seeded } from './chat.testing';
+import { expectOk, postIn, removeQuota, seedRoom, TEST_API_KEY, type Seeded } from './chat.testing';
 import { EndMessages } from './streaming/index';
 
 describe('stored chat texts', () => {
@@ -76,10 +76,7 @@ describe.each(testDbKinds)('chat texts in the reader’s language on %s', (kind)
     fake = await startFakeOpenAi({ apiKey: TEST_API_KEY });
     t = await createTestApp({ db: kind });
     seeded = await seedRoom(t, fake);
-    await expectOk(t, '/admin/api/aigc/usage/quota_save', unlimited, {
-      area: 'admin',
-      token: seeded.adminToken,
-    });
+    await removeQuota(t, seeded);
   });
 
   afterAll(async () => {

@@ -72,6 +72,14 @@ export async function postIn<T = unknown>(
   return res.json<Envelope<T>>();
 }
 
+/** Sets the members' quota to `unlimited`, as the admin `seedRoom` signed in. */
+export async function removeQuota(t: Pick<TestApp, 'post'>, seeded: Seeded): Promise<void> {
+  await expectOk(t, '/admin/api/aigc/usage/quota_save', unlimited, {
+    area: 'admin',
+    token: seeded.adminToken,
+  });
+}
+
 /** A provider pointing at the fake server, one model and one room, through the admin API. */
 export async function seedRoom(
   t: Pick<TestApp, 'post' | 'loginAdmin'>,

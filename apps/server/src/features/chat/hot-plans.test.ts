@@ -1,35 +1,16 @@
-import {
-  CompiledQuery,
-  type KyselyPlugin,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type QueryResult,
-  type RootOperationNode,
-  type UnknownRow,
-} from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { testDbPerTest } from '../../testing/db';
+import { SeenQueries } from '../../testing/seen-queries';
 import { UsageRepository } from './budgets/index';
 import { chatDb, type ChatDb } from './chat.tables';
 import { ChatRepository } from './conversations/index';
 
 const tests = testDbPerTest();
 
-/** Keeps every query a repository runs, to ask SQLite how it plans them. */
-class Seen implements KyselyPlugin {
-  readonly nodes: RootOperationNode[] = [];
-  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    this.nodes.push(node);
-    return node;
-  }
-  transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return Promise.resolve(result);
-  }
-}
-
 /** SQLite's plan of each query `run` makes, one line per query. */
 async function plansOf(chat: ChatDb, run: (db: ChatDb) => Promise<unknown>): Promise<string[]> {
-  const seen = new Seen();
+  const seen = new SeenQueries();
   await run(chat.withPlugin(seen));
   const plans: string[] = [];
   for (const node of seen.nodes) {

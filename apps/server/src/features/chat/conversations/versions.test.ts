@@ -26,7 +26,7 @@ import {
   send,
   TEST_API_KEY,
   type Seeded,
-  unlimited,
+  removeQuota,
 } from '../chat.testing';
 
 /** Regenerate keeps the earlier answer as a version of the same turn (issue 28, point 6). */
@@ -44,10 +44,7 @@ describe.each(testDbKinds)('versions of an answer on %s', (kind) => {
     t = await createTestApp({ db: kind });
     base = await listen(t.app);
     seeded = await seedRoom(t, fake, { title: 'Fruit room' });
-    await expectOk(t, '/admin/api/aigc/usage/quota_save', unlimited, {
-      area: 'admin',
-      token: seeded.adminToken,
-    });
+    await removeQuota(t, seeded);
   });
   afterAll(async () => {
     await t.cleanup();

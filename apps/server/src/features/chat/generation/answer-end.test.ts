@@ -5,13 +5,12 @@ import { testDbKinds } from '../../../testing/db';
 import { createTestApp, type TestApp } from '../../../testing/test-app';
 import { chatDb } from '../chat.tables';
 import {
-  expectOk,
   listen,
   newConversation,
   seedRoom,
   send,
   TEST_API_KEY,
-  unlimited,
+  removeQuota,
   until,
   watch,
   type Seeded,
@@ -36,10 +35,7 @@ describe.each(testDbKinds)("an answer's last words on %s", (kind) => {
     t = await createTestApp({ db: kind, deps: { aigc: { generation: { flushTickMs: 1_000 } } } });
     base = await listen(t.app);
     seeded = await seedRoom(t, fake);
-    await expectOk(t, '/admin/api/aigc/usage/quota_save', unlimited, {
-      area: 'admin',
-      token: seeded.adminToken,
-    });
+    await removeQuota(t, seeded);
   });
 
   afterAll(async () => {

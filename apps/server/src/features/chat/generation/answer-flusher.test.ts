@@ -34,7 +34,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const streamingRow = (chat: ChatDb) => insertBareAnswer(chat, { content: '' });
 
-function flusherOf(chat: ChatDb, job: Job, timing: { retryMs: number; foldMs: number }) {
+function flusherOf(
+  chat: ChatDb,
+  job: Job,
+  timing: { retryMs: number; foldMs: number; tickMs?: number },
+) {
   return new AnswerFlusher({
     repo: new AnswerRepository(chat, thread),
     bus: createMemoryBus(),
@@ -152,17 +156,7 @@ describe('the last text of an answer whose provider has ended', () => {
     const shown: JobEvent[] = [];
     job.listeners.add((event) => shown.push(event));
     // A long tick: the first text is written at once, the next waits for the tick.
-    const flusher = new AnswerFlusher({
-      repo: new AnswerRepository(chat, thread),
-      bus: createMemoryBus(),
-      log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger,
-      now: Date.now,
-      instanceId: 'w',
-      jobs: new Map([[job.messageId, job]]),
-      tickMs: 300,
-      retryMs: 1_000,
-      foldMs: 60_000,
-    });
+    const flusher = flusherOf(chat, job, { retryMs: 1_000, foldMs: 60_000, tickMs: 300 });
     flusher.append(job, 'one');
     await expect.poll(() => job.stored).toBe(3);
     flusher.append(job, ' two');

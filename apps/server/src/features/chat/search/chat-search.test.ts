@@ -21,7 +21,7 @@ import {
   send,
   TEST_API_KEY,
   type Seeded,
-  unlimited,
+  removeQuota,
 } from '../chat.testing';
 
 describe('excerpts', () => {
@@ -59,10 +59,7 @@ describe.each(testDbKinds)('conversation search on %s', (kind) => {
         { area: 'admin', token: seeded.adminToken },
       )
     ).id;
-    await expectOk(t, '/admin/api/aigc/usage/quota_save', unlimited, {
-      area: 'admin',
-      token: seeded.adminToken,
-    });
+    await removeQuota(t, seeded);
   });
 
   afterAll(async () => {

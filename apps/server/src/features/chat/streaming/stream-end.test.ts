@@ -1,34 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
-import {
-  sql,
-  type KyselyPlugin,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type QueryResult,
-  type RootOperationNode,
-  type UnknownRow,
-} from 'kysely';
+import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryBus } from '../../../bus/memory';
 import { createTestDb, type TestDb } from '../../../testing/db';
+import { SeenQueries } from '../../../testing/seen-queries';
 import type { ChatDb } from '../chat.tables';
 import { insertBareAnswer } from '../chat.testing';
 import { AnswerRepository } from './answers.repository';
 import { channelOf, type JobEvent } from './job';
 import { ChatStreams, type StreamEnd, type StreamSink } from './stream';
-
-/** Counts the statements run through it. */
-class Counted implements KyselyPlugin {
-  statements = 0;
-  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    this.statements += 1;
-    return node;
-  }
-  transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    return Promise.resolve(result);
-  }
-}
 
 let testDb: TestDb;
 beforeEach(async () => {
@@ -58,10 +39,10 @@ function sinkOf() {
 describe('a client following an answer written on another instance', () => {
   it('ends from the end event when it holds the whole text, and reads the row only when it does not', async () => {
     const chat = testDb.db as unknown as ChatDb;
-    const counted = new Counted();
+    const queries = new SeenQueries();
     const bus = createMemoryBus();
     const streams = new ChatStreams({
-      repo: new AnswerRepository(chat.withPlugin(counted)),
+      repo: new AnswerRepository(chat.withPlugin(queries)),
       bus,
       // Written elsewhere, by a live writer.
       generations: {
@@ -79,7 +60,7 @@ describe('a client following an answer written on another instance', () => {
     // Attached until the answer ends: its first read sends what is stored.
     const following = streams.attach(id, 0, whole.sink);
     await expect.poll(() => whole.seen.text).toBe('Hi');
-    const read = counted.statements;
+    const read = queries.nodes.length;
     await publish({ t: 'd', seq: 1, offset: 2, text: ' there' });
     await publish({ t: 'end', seq: 1, status: 'done', error: '', usage });
     await following;
@@ -88,7 +69,7 @@ describe('a client following an answer written on another instance', () => {
       ends: [{ status: 'done', usage }],
       closed: true,
     });
-    expect(counted.statements).toBe(read);
+    expect(queries.nodes.length).toBe(read);
 
     // An end past the text it holds: the rest comes from the row.
     const behind = sinkOf();
