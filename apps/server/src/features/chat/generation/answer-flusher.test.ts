@@ -36,7 +36,7 @@ const streamingRow = (chat: ChatDb) => insertBareAnswer(chat, { content: '' });
 
 function flusherOf(
   chat: ChatDb,
-  job: Job,
+  jobs: Job | Job[],
   timing: { retryMs: number; foldMs: number; tickMs?: number },
 ) {
   return new AnswerFlusher({
@@ -45,7 +45,7 @@ function flusherOf(
     log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger,
     now: Date.now,
     instanceId: 'w',
-    jobs: new Map([[job.messageId, job]]),
+    jobs: new Map([jobs].flat().map((job) => [job.messageId, job])),
     tickMs: 20,
     ...timing,
   });
@@ -142,6 +142,42 @@ describe('the group commit of streamed text', () => {
     flusher.tidy();
     await expect.poll(parts).toBe(0);
     await expect.poll(indexed).toEqual([first.messageId]);
+    await flusher.running;
+  });
+});
+
+describe('the tick', () => {
+  it("writes an answer's first text as soon as the write under way is done, and its next with the tick", async () => {
+    const chat = testDb.db as unknown as ChatDb;
+    const file = await sqliteFileOf(testDb.db);
+    if (!file) throw new Error('the test database is not a file');
+    thread = new AppendThread({ file, busyTimeoutMs: 5_000, writeTimeoutMs: 5_000 });
+    const [streaming, starting] = [
+      jobOf(await streamingRow(chat)),
+      jobOf(await streamingRow(chat)),
+    ];
+    // A long tick: a write every 800 ms at most, but for an answer's first text.
+    const flusher = flusherOf(chat, [streaming, starting], {
+      retryMs: 1_000,
+      foldMs: 60_000,
+      tickMs: 800,
+    });
+    flusher.append(streaming, 'one');
+    await expect.poll(() => streaming.stored).toBe(3);
+    const written = performance.now();
+    flusher.append(streaming, ' two');
+    flusher.append(starting, 'first');
+    await expect.poll(() => starting.stored, { timeout: 500 }).toBe(5);
+    expect(performance.now() - written).toBeLessThan(500);
+    // The first write of the answer starting took the other's waiting text with it; what comes
+    // now waits for the tick.
+    expect(streaming.stored).toBe('one two'.length);
+    flusher.append(streaming, ' three');
+    flusher.append(starting, ' second');
+    await sleep(300);
+    expect([streaming.stored, starting.stored]).toEqual(['one two'.length, 5]);
+    await expect.poll(() => starting.stored, { timeout: 2_000 }).toBe('first second'.length);
+    expect(streaming.stored).toBe('one two three'.length);
     await flusher.running;
   });
 });

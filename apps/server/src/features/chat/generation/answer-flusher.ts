@@ -8,6 +8,7 @@ import {
   type JobEvent,
   type Tidied,
 } from '../streaming/index';
+import { WritePace } from './write-pace';
 
 export interface FlusherDeps {
   repo: AnswerRepository;
@@ -78,7 +79,7 @@ export class AnswerFlusher {
    * write or end rather than failing again every tick (a database out of reach, a closed thread).
    */
   private stalled = false;
-  private lastWriteAt = -Infinity;
+  private readonly pace: WritePace;
   private flushing: Promise<void> | undefined;
   private readonly publishing: IncidentLog;
   private readonly folding: IncidentLog;
@@ -110,6 +111,7 @@ export class AnswerFlusher {
     this.folding = new IncidentLog(deps.log, 'folding streamed chat text');
     this.sweeping = new IncidentLog(deps.log, 'sweeping streamed chat parts');
     this.indexing = new IncidentLog(deps.log, 'indexing ended chat answers');
+    this.pace = new WritePace(deps.tickMs);
   }
 
   /** The flush under way, if any (for shutdown). */
@@ -121,7 +123,14 @@ export class AnswerFlusher {
   append(job: Job, text: string): void {
     if (!job.receive(text)) return;
     this.stalled = false;
+    this.want(job);
+  }
+
+  /** Has `job`'s text written: with the next tick, or at once if it is the answer's first. */
+  private want(job: Job): void {
+    const idle = this.dirty.size === 0;
     this.dirty.add(job);
+    this.pace.came(job, job.seq === 0, idle);
     if (!this.flushing) this.schedule();
   }
 
@@ -136,8 +145,7 @@ export class AnswerFlusher {
     if (!this.writable(job) || job.content.length <= job.stored) return Promise.resolve();
     return new Promise((resolve) => {
       this.draining.set(job, resolve);
-      this.dirty.add(job);
-      if (!this.flushing) this.schedule();
+      this.want(job);
     });
   }
 
@@ -177,10 +185,9 @@ export class AnswerFlusher {
           this.schedule();
       });
     };
-    const wait = this.lastWriteAt + this.deps.tickMs - performance.now();
     // Tokens of any answer that arrive in the same turn of the event loop share one write.
-    if (wait <= 0) setImmediate(run);
-    else setTimeout(run, wait);
+    if (this.pace.wait() <= 0) setImmediate(run);
+    else void this.pace.rest(() => true).then(run);
   }
 
   /**
@@ -243,8 +250,8 @@ export class AnswerFlusher {
         if (!sweep && !index && !this.foldDue()) return;
         // Nothing to write: the folds due, the sweep and the index go on alone, a step per
         // tick; a failed step leaves them to the next write or end (the parts and the queue
-        // wait; reads and searches do without them).
-        this.lastWriteAt = performance.now();
+        // wait; reads and searches do without them). Such a step is not a write: text that
+        // comes meanwhile is written as soon as the tick of the last write allows (`rest`).
         const { written, tidied } = this.tick([], false, { sweep, index });
         // With nothing appended, a failed tick is the steps' failure (`tidied` tells it).
         written.catch(() => undefined);
@@ -252,10 +259,10 @@ export class AnswerFlusher {
           this.stalled = true;
           return;
         }
-        await sleep(this.deps.tickMs);
+        await this.pace.rest(() => this.dirty.size > 0);
         continue;
       }
-      this.lastWriteAt = performance.now();
+      this.pace.wrote();
       const { written, tidied } = this.tick(snapshots, again, {
         sweep: true,
         index: this.unindexed(),
@@ -273,8 +280,7 @@ export class AnswerFlusher {
       retry = [];
       this.drained();
       await tidied;
-      const wait = this.lastWriteAt + this.deps.tickMs - performance.now();
-      if (wait > 0 && this.dirty.size > 0) await sleep(wait);
+      if (this.dirty.size > 0) await this.pace.rest(() => true);
     }
   }
 
