@@ -38,9 +38,10 @@ function flusherOf(
   chat: ChatDb,
   jobs: Job | Job[],
   timing: { retryMs: number; foldMs: number; tickMs?: number },
+  repo = new AnswerRepository(chat, thread),
 ) {
   return new AnswerFlusher({
-    repo: new AnswerRepository(chat, thread),
+    repo,
     bus: createMemoryBus(),
     log: pino({ level: 'silent' }) as unknown as FastifyBaseLogger,
     now: Date.now,
@@ -179,6 +180,40 @@ describe('the tick', () => {
     await expect.poll(() => starting.stored, { timeout: 2_000 }).toBe('first second'.length);
     expect(streaming.stored).toBe('one two three'.length);
     await flusher.running;
+  });
+});
+
+describe('the steps between writes', () => {
+  it('wait for the next write or end once one has failed, rather than failing every tick', async () => {
+    const chat = testDb.db as unknown as ChatDb;
+    const file = await sqliteFileOf(testDb.db);
+    if (!file) throw new Error('the test database is not a file');
+    const writer = new AppendThread({ file, busyTimeoutMs: 5_000, writeTimeoutMs: 5_000 });
+    thread = writer;
+    const repo = new AnswerRepository(chat, writer);
+    const ticks: boolean[] = [];
+    const tick = repo.tick.bind(repo);
+    repo.tick = (asked) => {
+      ticks.push(asked.appends.length > 0);
+      return tick(asked);
+    };
+    const job = jobOf(await streamingRow(chat));
+    const flusher = flusherOf(chat, job, { retryMs: 1_000, foldMs: 60_000, tickMs: 10 }, repo);
+    flusher.append(job, 'one');
+    await expect.poll(() => job.stored).toBe(3);
+    await flusher.running;
+    // The thread is gone (the instance closing, say): the steps an end asks for fail.
+    await writer.close();
+    ticks.length = 0;
+    flusher.tidy();
+    await sleep(300);
+    // One idle tick failed, and none came after it in thirty ticks' time.
+    expect(ticks).toEqual([false]);
+    expect(flusher.running).toBeUndefined();
+    // The next end tries them again, once.
+    flusher.tidy();
+    await sleep(100);
+    expect(ticks).toEqual([false, false]);
   });
 });
 

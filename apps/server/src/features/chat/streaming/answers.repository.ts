@@ -283,7 +283,14 @@ export class AnswerRepository {
   }
 
   private async append(rows: string, writer: string, again: boolean): Promise<number[]> {
-    if (this.thread && !this.postgres) return this.thread.append(rows, writer, again);
+    if (this.thread && !this.postgres) {
+      // On the thread, appends alone are a tick without steps.
+      const tick = { rows: [rows], writer, again, folds: [], now: 0, sweep: null, index: null };
+      const { written, tidied } = this.thread.tick(tick);
+      // Without steps, a failed tick is the appends' failure (`written` tells it).
+      tidied.catch(() => undefined);
+      return written;
+    }
     const run = async (db: ChatDb, text: string) =>
       (await db.executeQuery<{ id: number }>(CompiledQuery.raw(text, [rows, writer]))).rows.map(
         (row) => Number(row.id),

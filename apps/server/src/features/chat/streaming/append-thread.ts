@@ -61,8 +61,6 @@ type Reply =
   | { id: number; tidy: ThreadTidy }
   | { id: number; error: ThreadError };
 
-type Task = { op: 'append'; rows: string; writer: string; again: boolean };
-
 interface Waiting {
   resolve: (value: never) => void;
   reject: (error: Error) => void;
@@ -88,14 +86,6 @@ export class AppendThread {
   private startup: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: AppendThreadOptions) {}
-
-  /**
-   * Runs the append of `rows` (the statement's JSON array; `again`: a write tried again, see
-   * append-sql.mjs); answers the ids of the answers appended to.
-   */
-  append(rows: string, writer: string, again: boolean): Promise<number[]> {
-    return this.run({ op: 'append', rows, writer, again });
-  }
 
   /**
    * A tick of the group commit in one turn to write and one message: `written` answers the ids
@@ -128,22 +118,6 @@ export class AppendThread {
         () => undefined,
       );
     return { written: posted.then((replies) => replies.written), tidied };
-  }
-
-  private async run(task: Task): Promise<number[]> {
-    const { gate } = this.options;
-    // A closed thread refuses at once, without waiting for a turn.
-    if (!gate || this.closed) return this.post(task);
-    return gate.run(() => this.post(task));
-  }
-
-  private post(task: Task): Promise<number[]> {
-    if (this.closed) return Promise.reject(new Error('the answers writer thread is closed'));
-    const worker = this.running();
-    const id = this.nextId++;
-    const reply = this.expect<number[]>(worker, id);
-    worker.postMessage({ id, ...task });
-    return reply;
   }
 
   /**

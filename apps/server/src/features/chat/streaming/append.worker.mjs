@@ -111,9 +111,7 @@ function tick(task) {
  * @typedef {{ id: number, tidyId: number, op: 'tick', rows: string[], writer: string,
  *   again: boolean, folds: string[], now: number, sweep: { after: number, limit: number } | null,
  *   index: number | null }} TickTask
- * @typedef {TickTask
- *   | { id: number, op: 'append', rows: string, writer: string, again: boolean }
- *   | { op: 'close' }} Task
+ * @typedef {TickTask | { op: 'close' }} Task
  */
 // Ready: a write's time is counted from here, not from the thread's start.
 port.postMessage({ ready: true });
@@ -124,13 +122,5 @@ port.on('message', (/** @type {Task} */ task) => {
     port.close();
     return;
   }
-  if (task.op === 'tick') {
-    tick(task);
-    return;
-  }
-  try {
-    port.postMessage({ id: task.id, ids: appendRows(task.rows, task.writer, task.again) });
-  } catch (error) {
-    port.postMessage({ id: task.id, error: threadError(error) });
-  }
+  tick(task);
 });
