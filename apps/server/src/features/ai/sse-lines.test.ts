@@ -52,6 +52,26 @@ describe('SSE lines', () => {
     ]);
   });
 
+  it('reads whole one-line events and whatever follows them in the same piece alike', () => {
+    expect(parse('data: a\n\ndata: b\ndata: c\n\nevent: x\ndata: d\n\ndata: e\n')).toEqual([
+      [undefined, 'a'],
+      [undefined, 'b\nc'],
+      ['x', 'd'],
+    ]);
+    expect(parse('data: a\n\ndata: b\r\n\r\n', 'data: c\n\ndata:d\n\n')).toEqual([
+      [undefined, 'a'],
+      [undefined, 'b'],
+      [undefined, 'c'],
+      [undefined, 'd'],
+    ]);
+    // An event begun in one piece is finished by the next, before its whole events.
+    expect(parse('data: a\n', '\ndata: b\n\n', 'event: y\n', 'data: c\n\n')).toEqual([
+      [undefined, 'a'],
+      [undefined, 'b'],
+      ['y', 'c'],
+    ]);
+  });
+
   it('drops an event the stream ends in the middle of', () => {
     expect(parse('data: done\n\n', 'data: unfinished\n')).toEqual([[undefined, 'done']]);
   });

@@ -16,6 +16,12 @@ export class SseLines {
   constructor(private readonly onEvent: (data: string, event: string | undefined) => void) {}
 
   feed(text: string): void {
+    if (this.rest === '' && this.data.length === 0 && this.event === undefined && !this.afterCr) {
+      // Nothing pending, and the piece starts with whole events of one `data: ` line each,
+      // ended by LF (a provider's usual token): their data is cut from the piece as it is.
+      const whole = this.wholeEvents(text);
+      if (whole > 0) text = text.slice(whole);
+    }
     let from = 0;
     if (this.afterCr && text.startsWith('\n')) from = 1;
     this.afterCr = false;
@@ -39,6 +45,22 @@ export class SseLines {
       if (cr >= 0 && cr < from) cr = text.indexOf('\r', from);
     }
     if (from < length) this.rest += text.slice(from);
+  }
+
+  /**
+   * Dispatches the events of one `data: ` line each, LF-ended, that `text` starts with (none if
+   * it holds a CR anywhere); answers where the first other line begins.
+   */
+  private wholeEvents(text: string): number {
+    if (text.indexOf('\r') >= 0) return 0;
+    let from = 0;
+    while (text.startsWith('data: ', from)) {
+      const end = text.indexOf('\n', from);
+      if (end < 0 || text.charCodeAt(end + 1) !== 10) break;
+      this.onEvent(text.slice(from + 6, end), undefined);
+      from = end + 2;
+    }
+    return from;
   }
 
   private line(line: string): void {
