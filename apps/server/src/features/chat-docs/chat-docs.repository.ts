@@ -351,11 +351,16 @@ export class ChatDocsRepository {
   }
 
   /** Makes the message's citations exactly these (an answer written again cites anew). */
-  async replaceCitations(
+  /**
+   * Stores an answer's citations. An answer is cited once, at its end, and every answer is a row
+   * of its own (a regeneration is another row), so there is nothing to replace: an answer that
+   * cites nothing costs no statement (a thousand ending together cost a thousand deletes, each
+   * a write of its own on the instance's connection).
+   */
+  async addCitations(
     messageId: number,
     rows: readonly Omit<Insertable<ChatCitationsTable>, 'messageId'>[],
   ): Promise<void> {
-    await this.db.deleteFrom('chatCitations').where('messageId', '=', messageId).execute();
     if (rows.length === 0) return;
     await this.db
       .insertInto('chatCitations')

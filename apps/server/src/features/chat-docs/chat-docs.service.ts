@@ -213,14 +213,12 @@ export class ChatDocsService {
     return retrievePassages({ repo: this.repo, embedder: this.deps.embedder }, ready, question);
   }
 
-  /**
-   * Stores the passages `answer` cites among those it was given (and drops what an earlier
-   * version of the answer cited).
-   */
+  /** Stores the passages `answer` cites among those it was given (once, at its end). */
   async cite(messageId: number, given: Retrieved | undefined, answer: string): Promise<void> {
     const passages = given?.passages ?? [];
+    if (passages.length === 0) return;
     const cited = new Set(citedNumbers(answer, passages.length));
-    await this.repo.replaceCitations(
+    await this.repo.addCitations(
       messageId,
       passages.filter((passage) => cited.has(passage.n)),
     );
