@@ -32,6 +32,14 @@ afterEach(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The answers' writer thread on the test database's file (closed after each test). */
+async function threadOn(writeTimeoutMs = 5_000): Promise<AppendThread> {
+  const file = await sqliteFileOf(testDb.db);
+  if (!file) throw new Error('the test database is not a file');
+  thread = new AppendThread({ file, busyTimeoutMs: 5_000, writeTimeoutMs });
+  return thread;
+}
+
 const streamingRow = (chat: ChatDb) => insertBareAnswer(chat, { content: '' });
 
 function flusherOf(
@@ -59,10 +67,8 @@ describe('the group commit of streamed text', () => {
   it('tries a failed write again exactly as it was, so text that came since is not lost when the failed one had committed', async () => {
     const chat = testDb.db as unknown as ChatDb;
     const id = await streamingRow(chat);
-    const file = await sqliteFileOf(testDb.db);
-    if (!file) throw new Error('the test database is not a file');
     // A write waiting for the lock longer than 300 ms is given up, though it commits later.
-    thread = new AppendThread({ file, busyTimeoutMs: 5_000, writeTimeoutMs: 300 });
+    await threadOn(300);
     const job = jobOf(id);
     const shown: JobEvent[] = [];
     job.listeners.add((event) => shown.push(event));
@@ -94,9 +100,7 @@ describe('the group commit of streamed text', () => {
 
   it("writes parts until an answer's fold is due, then folds its text into its row and sweeps the parts", async () => {
     const chat = testDb.db as unknown as ChatDb;
-    const file = await sqliteFileOf(testDb.db);
-    if (!file) throw new Error('the test database is not a file');
-    thread = new AppendThread({ file, busyTimeoutMs: 5_000, writeTimeoutMs: 5_000 });
+    await threadOn();
     const rowText = async (job: Job) =>
       (
         await chat
@@ -150,9 +154,7 @@ describe('the group commit of streamed text', () => {
 describe('the tick', () => {
   it("writes an answer's first text as soon as the write under way is done, and its next with the tick", async () => {
     const chat = testDb.db as unknown as ChatDb;
-    const file = await sqliteFileOf(testDb.db);
-    if (!file) throw new Error('the test database is not a file');
-    thread = new AppendThread({ file, busyTimeoutMs: 5_000, writeTimeoutMs: 5_000 });
+    await threadOn();
     const [streaming, starting] = [
       jobOf(await streamingRow(chat)),
       jobOf(await streamingRow(chat)),
@@ -186,10 +188,7 @@ describe('the tick', () => {
 describe('the steps between writes', () => {
   it('wait for the next write or end once one has failed, rather than failing every tick', async () => {
     const chat = testDb.db as unknown as ChatDb;
-    const file = await sqliteFileOf(testDb.db);
-    if (!file) throw new Error('the test database is not a file');
-    const writer = new AppendThread({ file, busyTimeoutMs: 5_000, writeTimeoutMs: 5_000 });
-    thread = writer;
+    const writer = await threadOn();
     const repo = new AnswerRepository(chat, writer);
     const ticks: boolean[] = [];
     const tick = repo.tick.bind(repo);
@@ -220,9 +219,7 @@ describe('the steps between writes', () => {
 describe('the last text of an answer whose provider has ended', () => {
   it('is written and shown by the next write, and drain waits for it; once the end is written, none is taken', async () => {
     const chat = testDb.db as unknown as ChatDb;
-    const file = await sqliteFileOf(testDb.db);
-    if (!file) throw new Error('the test database is not a file');
-    thread = new AppendThread({ file, busyTimeoutMs: 5_000, writeTimeoutMs: 5_000 });
+    await threadOn();
     const job = jobOf(await streamingRow(chat));
     const shown: JobEvent[] = [];
     job.listeners.add((event) => shown.push(event));
