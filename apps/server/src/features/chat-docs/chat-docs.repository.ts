@@ -350,7 +350,6 @@ export class ChatDocsRepository {
     return found.rows;
   }
 
-  /** Makes the message's citations exactly these (an answer written again cites anew). */
   /**
    * Stores an answer's citations. An answer is cited once, at its end, and every answer is a row
    * of its own (a regeneration is another row), so there is nothing to replace: an answer that
