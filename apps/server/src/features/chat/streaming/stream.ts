@@ -159,11 +159,7 @@ export class ChatStreams {
         sink.delta({ seq: event.seq, offset: event.offset, text: event.text });
         return;
       }
-      if (event.status === 'done' || event.status === 'stopped') {
-        sink.done({ status: event.status, usage: event.usage });
-      } else {
-        sink.error({ status: event.status, error: event.error });
-      }
+      sendEnd(sink, event);
       sink.end();
     });
     sink.onClose(() => {
