@@ -9,9 +9,11 @@
 // own, created and dropped here; on Redis it only uses Atrium's keys and channels.
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import {
   askAndFollow,
+  coresSpent,
   directPhase,
   machineLine,
   newConversations,
@@ -113,6 +115,14 @@ try {
     `${STREAMS} concurrent answers on two instances: ${pass ? 'OK' : 'MISSED'} (open ${through.openSeconds} s)`,
   );
   console.log(machineLine(direct, through));
+  // The whole deployment shares the cores: what each part took of them, read directly and
+  // through the instances (the provider and this client alone already take the direct share).
+  const spent = {
+    direct: coresSpent(direct, availableParallelism(), ['provider']),
+    through: coresSpent(through, availableParallelism(), ['instance A', 'instance B', 'provider']),
+  };
+  console.log(`cores spent, through the instances: ${JSON.stringify(spent.through)}`);
+  console.log(`cores spent, directly: ${JSON.stringify(spent.direct)}`);
   saveResult('chat-instances', {
     streams: STREAMS,
     tokensPerSecond: 20,
@@ -122,6 +132,7 @@ try {
     rssIdleMiB: idleRss,
     addedLatencyP99Ms: addedP99,
     cpuRatio,
+    coresSpent: spent,
     checks,
     pass,
   });

@@ -5,7 +5,7 @@
 // directly, is the latency Atrium adds. CPU of Atrium and of the provider over the same window,
 // Atrium's RSS, another call's latency meanwhile, and every token counted.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { apiCall, apiHeaders, root } from './lib.mjs';
@@ -58,6 +58,33 @@ function machineCpu() {
   const [user, nice, system, idle, iowait, irq, softirq, steal] = ticks.map(Number);
   const busy = user + nice + system + irq + softirq;
   return { busy, steal, total: busy + steal + idle + iowait };
+}
+
+/**
+ * CPU seconds used so far by the machine's PostgreSQL and Redis servers: every process of each
+ * (by its name in /proc), and on PostgreSQL the backends already gone, which its postmaster
+ * reaped (their time moves to its children's count, so a backend ending mid-phase counts once).
+ * They share the cores with Atrium, the provider and this client.
+ */
+export function servicesCpu() {
+  const used = { postgres: 0, redis: 0 };
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // ended since the listing
+    }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const service =
+      name === 'postgres' ? 'postgres' : name.startsWith('redis-server') ? 'redis' : undefined;
+    if (!service) continue;
+    // utime stime cutime cstime, after the name and the state.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    used[service] += (+fields[11] + +fields[12] + +fields[13] + +fields[14]) / 100;
+  }
+  return used;
 }
 
 export const rssMiB = (pid) => {
@@ -152,6 +179,7 @@ export async function phase({ count, tokens, provider, open, pids, probe }) {
   const openSeconds = +((performance.now() - openedAt) / 1000).toFixed(1);
   await sleep(1000);
   const cpu0 = pids.map(cpuSeconds);
+  const services0 = servicesCpu();
   const client0 = process.cpuUsage();
   const machine0 = machineCpu();
   const t0 = performance.now();
@@ -177,6 +205,7 @@ export async function phase({ count, tokens, provider, open, pids, probe }) {
   const cpuSecondsUsed = pids.map((pid, i) => +(cpuSeconds(pid) - cpu0[i]).toFixed(2));
   const cpu = cpuSecondsUsed.map((used) => +(used / seconds).toFixed(3));
   const client = process.cpuUsage(client0);
+  const services = servicesCpu();
   const machine = machineCpu();
   const delivered = streams.reduce((sum, s) => sum + s.tokens, 0);
   // Why the streams that saw no end did not: their error event, or how they stand.
@@ -201,6 +230,9 @@ export async function phase({ count, tokens, provider, open, pids, probe }) {
     // This client's own CPU, and how busy the whole machine was: every process here shares its
     // cores, so a saturated machine makes every token late whoever spent the time.
     clientCpuSeconds: +((client.user + client.system) / 1e6).toFixed(2),
+    // The database and Redis servers of the machine, over the same window.
+    postgresCpuSeconds: +(services.postgres - services0.postgres).toFixed(2),
+    redisCpuSeconds: +(services.redis - services0.redis).toFixed(2),
     machineBusy: +((machine.busy - machine0.busy) / (machine.total - machine0.total)).toFixed(3),
     // Taken by the host from this virtual machine: time no process here could run.
     machineStolen: +((machine.steal - machine0.steal) / (machine.total - machine0.total)).toFixed(
@@ -325,4 +357,21 @@ export function machineLine(direct, through) {
     `(directly: ${pct(direct.machineBusy)}, ${pct(direct.machineStolen)}); ` +
     `this client ${through.clientCpuSeconds} CPU s (directly: ${direct.clientCpuSeconds})`
   );
+}
+
+/**
+ * Where the machine's cores went in a phase, in cores (CPU seconds over the phase's seconds):
+ * each of `names` (the phase's `pids`, in order), this client, PostgreSQL, Redis, and the rest
+ * of the machine's busy time (the kernel's own work, other processes). With every part of the
+ * deployment on the same cores, it shows what a saturated machine was spent on.
+ */
+export function coresSpent(phaseResult, cores, names) {
+  const of = (seconds) => +(seconds / phaseResult.seconds).toFixed(2);
+  const spent = Object.fromEntries(names.map((name, i) => [name, of(phaseResult.cpuSeconds[i])]));
+  spent['this client'] = of(phaseResult.clientCpuSeconds);
+  spent.PostgreSQL = of(phaseResult.postgresCpuSeconds);
+  spent.Redis = of(phaseResult.redisCpuSeconds);
+  const counted = Object.values(spent).reduce((sum, share) => sum + share, 0);
+  spent['rest of the machine'] = +Math.max(0, phaseResult.machineBusy * cores - counted).toFixed(2);
+  return spent;
 }

@@ -8,6 +8,7 @@
 //     against reading the provider directly, Atrium's CPU <= 3x the provider process's, RSS <=
 //     400 MiB, and app/config's p99 <= 50 ms meanwhile.
 import { rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { tsImport } from 'tsx/esm/api';
 import {
   apiCall,
@@ -20,6 +21,7 @@ import {
 } from './lib.mjs';
 import {
   concurrentAnswers,
+  coresSpent,
   machineLine,
   startProvider,
   streamChecks,
@@ -215,6 +217,8 @@ try {
     `${STREAMS} concurrent answers: ${streamsPass ? 'OK' : 'MISSED'} (open ${through.openSeconds} s)`,
   );
   console.log(machineLine(directly, through));
+  const spent = coresSpent(through, availableParallelism(), ['Atrium', 'provider']);
+  console.log(`cores spent, through Atrium: ${JSON.stringify(spent)}`);
   result.concurrentStreams = {
     streams: STREAMS,
     tokensPerSecond: 20,
@@ -224,6 +228,7 @@ try {
     rssIdleMiB: idleRss,
     addedLatencyP99Ms: addedP99,
     cpuRatio,
+    coresSpent: spent,
     checks,
     pass: streamsPass,
   };
