@@ -223,8 +223,10 @@ describe('the last text of an answer whose provider has ended', () => {
     const job = jobOf(await streamingRow(chat));
     const shown: JobEvent[] = [];
     job.listeners.add((event) => shown.push(event));
-    // A long tick: the first text is written at once, the next waits for the tick.
-    const flusher = flusherOf(chat, job, { retryMs: 1_000, foldMs: 60_000, tickMs: 300 });
+    // A long tick: the first text is written at once, the next waits for the tick (long enough
+    // that a loaded machine sees the first write and the drain well within it).
+    const tickMs = 1_000;
+    const flusher = flusherOf(chat, job, { retryMs: 1_000, foldMs: 60_000, tickMs });
     flusher.append(job, 'one');
     await expect.poll(() => job.stored).toBe(3);
     flusher.append(job, ' two');
@@ -245,7 +247,7 @@ describe('the last text of an answer whose provider has ended', () => {
     job.ending = true;
     flusher.append(job, ' three');
     await flusher.drain(job);
-    await sleep(400);
+    await sleep(tickMs + 100);
     expect(job.stored).toBe('one two'.length);
     await flusher.running;
   });
