@@ -45,9 +45,19 @@ function postJson(url, body, headers = { 'content-type': 'application/json' }) {
   });
 }
 
+/**
+ * A process's name and the fields of /proc/<pid>/stat after it (state first: utime is [11],
+ * stime [12], the reaped children's cutime [13] and cstime [14], in clock ticks).
+ */
+function procStat(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const end = stat.lastIndexOf(')');
+  return { name: stat.slice(stat.indexOf('(') + 1, end), fields: stat.slice(end + 2).split(' ') };
+}
+
 /** CPU seconds (user + system) a process has used so far. */
 export function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const { fields } = procStat(pid);
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
@@ -72,16 +82,14 @@ export function servicesCpu() {
     if (!/^\d+$/.test(entry)) continue;
     let stat;
     try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      stat = procStat(entry);
     } catch {
       continue; // ended since the listing
     }
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const { name, fields } = stat;
     const service =
       name === 'postgres' ? 'postgres' : name.startsWith('redis-server') ? 'redis' : undefined;
     if (!service) continue;
-    // utime stime cutime cstime, after the name and the state.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     used[service] += (+fields[11] + +fields[12] + +fields[13] + +fields[14]) / 100;
   }
   return used;
@@ -367,7 +375,9 @@ export function machineLine(direct, through) {
  */
 export function coresSpent(phaseResult, cores, names) {
   const of = (seconds) => +(seconds / phaseResult.seconds).toFixed(2);
-  const spent = Object.fromEntries(names.map((name, i) => [name, of(phaseResult.cpuSeconds[i])]));
+  const spent = Object.fromEntries(
+    names.map((name, i) => [name, +phaseResult.cpuCores[i].toFixed(2)]),
+  );
   spent['this client'] = of(phaseResult.clientCpuSeconds);
   spent.PostgreSQL = of(phaseResult.postgresCpuSeconds);
   spent.Redis = of(phaseResult.redisCpuSeconds);
