@@ -41,6 +41,36 @@ describe.each(testDbKinds)('instances on %s', (kind) => {
     await b.stop();
   });
 
+  it('grants the others the time it was paused itself, not a wall clock set forward', async () => {
+    const clock = createClock();
+    let monotonic = 0;
+    const timing = { heartbeatMs: 1_000, deadAfterMs: 3_000 };
+    const a = new Instances(testDb.db, clock.now, timing, undefined, () => monotonic);
+    const b = new Instances(testDb.db, clock.now, timing, undefined, () => monotonic);
+    await a.start();
+    await b.start();
+    // The wall clock alone moves (the way the other tests age a heartbeat): `a` is dead to `b`.
+    clock.advance(timing.deadAfterMs + 1);
+    expect(await b.isAlive(a.id)).toBe(false);
+    await a.beat();
+    expect(await b.isAlive(a.id)).toBe(true);
+
+    // Both were paused 5 s (one machine, or one process) and `b` asks first on waking: its own
+    // overdue timer tells it so, and `a`'s heartbeat, as old as the pause, is still alive.
+    clock.advance(5_000);
+    monotonic += 5_000;
+    expect(await b.isAlive(a.id)).toBe(true);
+    expect(b.recentPauseMs()).toBe(4_000);
+    expect(await b.alive()).toContain(a.id);
+    // `a` itself may not finish what it holds until its heartbeat is written again.
+    expect(a.holdsOn()).toBe(false);
+    await a.beat();
+    expect(a.holdsOn()).toBe(true);
+    await a.stop();
+    await b.stop();
+    expect(b.recentPauseMs()).toBe(0);
+  });
+
   it('forgets instances dead for a day', async () => {
     const clock = createClock();
     const gone = new Instances(testDb.db, clock.now);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/index';
+import { LoopPauses } from './loop-pauses';
 
 export interface InstanceTiming {
   /** How often a running instance writes its heartbeat. */
@@ -32,13 +33,18 @@ export class Instances {
   private timer: NodeJS.Timeout | undefined;
   private lastBeat = 0;
   private stopped = false;
+  private readonly pauses: LoopPauses;
 
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
     readonly timing: InstanceTiming = defaultInstanceTiming,
     private readonly onError: (error: unknown) => void = () => undefined,
-  ) {}
+    /** The monotonic clock this process's own pauses are timed on (`LoopPauses`). */
+    monotonic?: () => number,
+  ) {
+    this.pauses = new LoopPauses(timing.heartbeatMs, timing.deadAfterMs, monotonic);
+  }
 
   /** Registers this instance and starts beating. */
   async start(): Promise<void> {
@@ -48,7 +54,11 @@ export class Instances {
       .values({ id: this.id, startedAt: now, heartbeatAt: now })
       .execute();
     this.lastBeat = now;
-    this.timer = setInterval(() => void this.beat(), this.timing.heartbeatMs);
+    this.pauses.turn();
+    this.timer = setInterval(() => {
+      this.pauses.turn();
+      void this.beat();
+    }, this.timing.heartbeatMs);
     this.timer.unref();
   }
 
@@ -82,9 +92,18 @@ export class Instances {
     return !this.stopped && this.now() - this.lastBeat < this.timing.deadAfterMs;
   }
 
-  /** Heartbeats at or after this time are alive (for queries that join claims to instances). */
+  /**
+   * Heartbeats at or after this time are alive (for queries that join claims to instances). A
+   * pause of this process's own lately (`LoopPauses`) is granted on top: the others' heartbeats
+   * did not age while it slept, as far as it can know.
+   */
   aliveSince(): number {
-    return this.now() - this.timing.deadAfterMs;
+    return this.now() - this.timing.deadAfterMs - this.pauses.recentMs();
+  }
+
+  /** How long this process was paused lately, in ms (0 when its timers ran on time). */
+  recentPauseMs(): number {
+    return this.pauses.recentMs();
   }
 
   async isAlive(id: string): Promise<boolean> {
@@ -120,6 +139,7 @@ export class Instances {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    this.pauses.stop();
     await this.db.deleteFrom('instances').where('id', '=', this.id).execute().catch(this.onError);
   }
 }

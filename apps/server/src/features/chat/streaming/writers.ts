@@ -76,7 +76,9 @@ export class WriterPresence {
       return 'gone';
     }
     if (value === undefined) return 'gone';
-    return this.now() - Number(value) < this.stallGraceMs ? 'stalled' : 'lost';
+    // A pause of this process's own is not time the writer spent out of touch (`LoopPauses`).
+    const outOfTouch = this.now() - Number(value) - this.instances.recentPauseMs();
+    return outOfTouch < this.stallGraceMs ? 'stalled' : 'lost';
   }
 
   async stop(): Promise<void> {
