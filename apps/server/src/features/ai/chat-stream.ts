@@ -1,4 +1,9 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type {
@@ -79,96 +84,116 @@ export function streamChatCompletion(
       if (error === undefined) resolve();
       else reject(error instanceof Error ? error : new Error(String(error)));
     };
+    /** The request under way (the last, when a stale connection made it go again). */
+    let req: ClientRequest;
     const onAbort = () => {
       req.destroy();
       settle();
     };
-    const req = (secure ? httpsRequest : httpRequest)(
-      url,
-      {
-        method: 'POST',
-        agent: secure ? agents.https : agents.http,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'text/event-stream',
-          'content-length': Buffer.byteLength(payload),
-          // A provider without a key (Ollama, llama.cpp) gets no Authorization header at all.
-          ...(connection.apiKey ? { authorization: `Bearer ${connection.apiKey}` } : {}),
+    const send = () =>
+      (secure ? httpsRequest : httpRequest)(
+        url,
+        {
+          method: 'POST',
+          agent: secure ? agents.https : agents.http,
+          headers: {
+            'content-type': 'application/json',
+            accept: 'text/event-stream',
+            'content-length': Buffer.byteLength(payload),
+            // A provider without a key (Ollama, llama.cpp) gets no Authorization header at all.
+            ...(connection.apiKey ? { authorization: `Bearer ${connection.apiKey}` } : {}),
+          },
         },
-      },
-      (res) => {
-        responded = true;
-        clearTimeout(timer);
-        res.setEncoding('utf8');
-        const status = res.statusCode ?? 0;
-        if (status < 200 || status >= 300) {
-          let text = '';
+        (res) => {
+          responded = true;
+          clearTimeout(timer);
+          res.setEncoding('utf8');
+          const status = res.statusCode ?? 0;
+          if (status < 200 || status >= 300) {
+            let text = '';
+            res.on('data', (piece: string) => {
+              if (text.length < ERROR_BODY_LIMIT) text += piece;
+            });
+            res.on('end', () => {
+              const json = safeJson(text);
+              settle(
+                APIError.generate(
+                  status,
+                  json as object | undefined,
+                  json === undefined ? text : undefined,
+                  headersOf(res),
+                ),
+              );
+            });
+            res.on('error', (error) => settle(error));
+            return;
+          }
+          let done = false;
+          const lines = new SseLines((data) => {
+            if (done || settled) return;
+            if (data.startsWith('[DONE]')) {
+              done = true;
+              // The rest is read, not looked at, so the connection serves the next answer.
+              res.resume();
+              settle();
+              return;
+            }
+            let chunk: ChatCompletionChunk & { error?: unknown };
+            try {
+              chunk = JSON.parse(data) as ChatCompletionChunk & { error?: unknown };
+            } catch (error) {
+              req.destroy();
+              settle(error);
+              return;
+            }
+            if (chunk?.error) {
+              req.destroy();
+              settle(new APIError(undefined, chunk.error as object, undefined, headersOf(res)));
+              return;
+            }
+            try {
+              options.onChunk(chunk);
+            } catch (error) {
+              req.destroy();
+              settle(error);
+            }
+          });
           res.on('data', (piece: string) => {
-            if (text.length < ERROR_BODY_LIMIT) text += piece;
+            if (!settled) lines.feed(piece);
           });
-          res.on('end', () => {
-            const json = safeJson(text);
-            settle(
-              APIError.generate(
-                status,
-                json as object | undefined,
-                json === undefined ? text : undefined,
-                headersOf(res),
-              ),
-            );
-          });
-          res.on('error', (error) => settle(error));
-          return;
-        }
-        let done = false;
-        const lines = new SseLines((data) => {
-          if (done || settled) return;
-          if (data.startsWith('[DONE]')) {
-            done = true;
-            // The rest is read, not looked at, so the connection serves the next answer.
-            res.resume();
-            settle();
-            return;
-          }
-          let chunk: ChatCompletionChunk & { error?: unknown };
-          try {
-            chunk = JSON.parse(data) as ChatCompletionChunk & { error?: unknown };
-          } catch (error) {
-            req.destroy();
-            settle(error);
-            return;
-          }
-          if (chunk?.error) {
-            req.destroy();
-            settle(new APIError(undefined, chunk.error as object, undefined, headersOf(res)));
-            return;
-          }
-          try {
-            options.onChunk(chunk);
-          } catch (error) {
-            req.destroy();
-            settle(error);
-          }
-        });
-        res.on('data', (piece: string) => {
-          if (!settled) lines.feed(piece);
-        });
-        res.on('end', () => settle());
-        // Closed before its end: the provider (or the network) cut the answer off.
-        res.on('close', () => settle(res.complete ? undefined : new Error('terminated')));
-        res.on('error', () => undefined);
-      },
-    );
+          res.on('end', () => settle());
+          // Closed before its end: the provider (or the network) cut the answer off.
+          res.on('close', () => settle(res.complete ? undefined : new Error('terminated')));
+          res.on('error', () => undefined);
+        },
+      );
     const timer = setTimeout(() => {
       req.destroy();
       settle(new APIConnectionTimeoutError());
     }, options.timeoutMs);
-    req.on('error', (error) => {
-      if (signal.aborted) settle();
-      else settle(responded ? new Error('terminated') : new APIConnectionError({ cause: error }));
-    });
-    if (signal.aborted) return onAbort();
+    const start = (attempt: number) => {
+      const sent = send();
+      sent.on('error', (error: NodeJS.ErrnoException) => {
+        if (signal.aborted || settled) return settle();
+        // A kept connection the provider closed as this request went out on it (both ends time
+        // idle connections out, and a loaded machine widens the race): the request never reached
+        // the provider, so it goes again on a new connection.
+        if (!responded && sent.reusedSocket && attempt < MAX_STALE_RETRIES && isStale(error))
+          return start(attempt + 1);
+        settle(responded ? new Error('terminated') : new APIConnectionError({ cause: error }));
+      });
+      req = sent;
+      sent.end(payload);
+    };
+    if (signal.aborted) return settle();
     signal.addEventListener('abort', onAbort, { once: true });
-    req.end(payload);
+    start(0);
   });
 }
+
+/** How often a request goes again after a kept connection turned out closed (`isStale`). */
+const MAX_STALE_RETRIES = 3;
+
+/** The errors of writing to a connection the other end had closed. */
+const isStale = (error: NodeJS.ErrnoException) =>
+  error.code === 'ECONNRESET' || error.code === 'EPIPE';

@@ -165,6 +165,41 @@ describe('streamChatCompletion', () => {
     expect(gone.error).toBeInstanceOf(APIConnectionError);
   });
 
+  it('sends again, on a new connection, a request whose kept connection the provider had closed; never one on a new connection', async () => {
+    const stream = 'data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: [DONE]\n\n';
+    // Each connection answers its first request; one that comes on a kept connection finds it
+    // closed, as when the provider's idle time-out and the request cross.
+    const sockets = new Map<unknown, number>();
+    let requests = 0;
+    const url = await provider((res) => {
+      requests += 1;
+      const seen = (sockets.get(res.socket) ?? 0) + 1;
+      sockets.set(res.socket, seen);
+      if (seen > 1) return res.socket?.destroy();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(stream);
+    });
+    for (let i = 0; i < 3; i++) {
+      const { chunks, error } = await read(url);
+      expect(error).toBeUndefined();
+      expect(chunks).toEqual([{ choices: [{ delta: { content: 'a' } }] }]);
+    }
+    // The second and third each went twice: once on the kept connection, then on a new one.
+    expect(requests).toBe(5);
+    expect(sockets.size).toBe(3);
+
+    // A new connection closed on the request: the provider may have taken it, so it is not sent
+    // again, and the answer fails as a connection error.
+    let taken = 0;
+    const closing = await provider((res) => {
+      taken += 1;
+      res.socket?.destroy();
+    });
+    const { error } = await read(closing);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(taken).toBe(1);
+  });
+
   it('answers no headers in time as a connection timeout', async () => {
     const url = await provider(() => undefined);
     const error = await streamChatCompletion(

@@ -81,6 +81,8 @@ export async function readAnswer(job: Job, request: ReadRequest): Promise<Outcom
         {
           messageId: job.messageId,
           reason: scrubKey(thrown instanceof Error ? thrown.message : String(thrown), apiKey),
+          // What the connection said underneath ("Connection error." alone names no cause).
+          cause: scrubKey(causeOf(thrown) ?? '', apiKey) || undefined,
         },
         'chat generation failed',
       );
@@ -136,4 +138,11 @@ function settledUsage(
         estimated: false,
       }
     : { promptTokens: usage.prompt_tokens, completionTokens: floor, estimated: true };
+}
+
+/** The code (ECONNRESET, ECONNREFUSED…) or message of what an error wraps, if anything. */
+function causeOf(thrown: unknown): string | undefined {
+  const cause =
+    thrown instanceof Error ? (thrown.cause as NodeJS.ErrnoException | undefined) : undefined;
+  return cause?.code ?? (cause instanceof Error ? cause.message : undefined);
 }
