@@ -19,6 +19,42 @@ export interface AtriumServer {
   createAdmin(username: string, password: string, rules?: string[]): Promise<void>;
   /** The answer of a captcha image (its data URL) this server drew, from its log. */
   captchaAnswer(image: string): Promise<string>;
+  /** What the server has logged so far (warnings and errors: it runs at LOG_LEVEL=warn). */
+  log: ServerLog;
+}
+
+/** The server's log lines, kept so that a failed test can show what the server said during it. */
+export class ServerLog {
+  private readonly lines: string[] = [];
+  private partial = '';
+  /** How many lines were ever logged: a test's own lines are those past its start's count. */
+  private count = 0;
+
+  constructor(child: ChildProcess) {
+    const take = (d: Buffer) => {
+      const lines = (this.partial + d.toString()).split('\n');
+      this.partial = lines.pop() ?? '';
+      for (const line of lines) {
+        // The captcha answers are the tests' own channel, not something the server says.
+        if (!line || line.includes('"captchaAnswer"')) continue;
+        this.lines.push(line);
+        this.count++;
+        if (this.lines.length > 500) this.lines.shift();
+      }
+    };
+    child.stdout?.on('data', take);
+    child.stderr?.on('data', take);
+  }
+
+  /** A mark to read from later (`since`). */
+  mark(): number {
+    return this.count;
+  }
+
+  /** The lines logged since `mark` (at most the last 500). */
+  since(mark: number): string[] {
+    return this.lines.slice(Math.max(0, this.lines.length - (this.count - mark)));
+  }
 }
 
 function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
@@ -90,7 +126,20 @@ function startServer(env: NodeJS.ProcessEnv): Promise<{
 }
 
 /** One real Atrium server per worker, on a free port with a fresh temporary data folder. */
-export const test = base.extend<object, { atrium: AtriumServer }>({
+export const test = base.extend<{ serverLog: void }, { atrium: AtriumServer }>({
+  // A failed test shows what the server logged while it ran (a load-sensitive failure on CI is
+  // otherwise read from the page alone): as a text attachment, printed with the failure.
+  serverLog: [
+    async ({ atrium }, use, testInfo) => {
+      const mark = atrium.log.mark();
+      await use();
+      if (testInfo.status === testInfo.expectedStatus) return;
+      const lines = atrium.log.since(mark);
+      if (lines.length > 0)
+        await testInfo.attach('server log', { body: lines.join('\n'), contentType: 'text/plain' });
+    },
+    { auto: true },
+  ],
   atrium: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
@@ -113,6 +162,7 @@ export const test = base.extend<object, { atrium: AtriumServer }>({
         ATRIUM_PASSWORD_COST: 'test',
       };
       const { child, port, captchaAnswer } = await startServer(env);
+      const log = new ServerLog(child);
       const url = `http://127.0.0.1:${port}/`;
       await use({
         url,
@@ -125,6 +175,7 @@ export const test = base.extend<object, { atrium: AtriumServer }>({
           await runCli(args, env);
         },
         captchaAnswer,
+        log,
       });
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
