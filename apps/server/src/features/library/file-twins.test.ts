@@ -50,6 +50,25 @@ describe.each(testDbKinds)('a duplicate upload (issue 28) (%s)', (kind) => {
     expect(await unsavedUploads()).toBe(before);
   });
 
+  it('answers a save sent again for the same upload as the first did: the file it filed, not a twin', async () => {
+    const c = await member();
+    const file = { name: 'retried.txt', data: textFile(2550, 'sent twice') };
+    const done = await c.upload(file);
+    const body = {
+      action: 'save',
+      path: done.data.path,
+      name: file.name,
+      size: file.data.length,
+      categoryId: 0,
+    };
+    const first = await c.call<SavedFile>(body);
+    const again = await c.call<SavedFile>(body);
+    expect(again.code, again.msg).toBe(0);
+    expect(again.data).toEqual(first.data);
+    expect(again.data.existing).toBeUndefined();
+    expect((await listed(c, 0)).filter((r) => r.name === 'retried.txt')).toHaveLength(1);
+  });
+
   it('files the same bytes under another name, or in another category, as a file of its own', async () => {
     const c = await member();
     const made = await c.call<{ id: number }>({

@@ -88,7 +88,9 @@ export class FilesService {
       const blobId = pending[0]?.blobId ?? (await repo.blobIdAt(scope, request.path));
       if (blobId === undefined) throw new ApiError(about('path', message('files.noSuchUpload')));
       const twin = await twinOf(trx, uploadRepo, scope, { ...request, name, blobId }, pending);
-      if (twin) return { ...twin, existing: true as const };
+      // The upload at this very path filed already: the save sent again (its answer lost on the
+      // way, or refused as the database blinked after it committed) answers what it filed.
+      if (twin) return twin.path === request.path ? twin : { ...twin, existing: true as const };
       const blob = await trx
         .selectFrom('fileBlobs')
         .select(['id', 'size'])
