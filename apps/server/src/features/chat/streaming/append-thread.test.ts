@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sqliteFileOf } from '../../../db/index';
@@ -101,6 +105,39 @@ describe('the answers writer thread (SQLite)', () => {
     expect(await contentOf(id)).toBe('Hi stuck');
     expect(await repo.appendContent([{ id, text: ' then', seq: 2 }], 'w')).toEqual(new Set([id]));
     expect(await contentOf(id)).toBe('Hi stuck then');
+  });
+
+  it('fails the writes of a thread that cannot open its connection within the start-up bound, not after SQLite gives up', async () => {
+    // A database another connection holds exclusively (rollback journal): the thread's first
+    // statement waits in SQLite's busy handler (3 s), where a thread cannot be ended from outside.
+    const folder = mkdtempSync(join(tmpdir(), 'atrium-append-'));
+    const holder = new SQLite(join(folder, 'held.db'));
+    holder.exec('create table t (x); begin exclusive; insert into t values (1)');
+    try {
+      thread = new AppendThread({
+        file: join(folder, 'held.db'),
+        busyTimeoutMs: 3_000,
+        writeTimeoutMs: 100,
+        startupMs: 300,
+      });
+      const started = performance.now();
+      const tick = thread.tick({
+        rows: ['[]'],
+        writer: 'w',
+        again: false,
+        folds: [],
+        now: 1,
+        sweep: null,
+        index: null,
+      });
+      await expect(tick.written).rejects.toThrow(/did not start in 300 ms/);
+      await expect(tick.tidied).rejects.toThrow(/did not start in 300 ms/);
+      expect(performance.now() - started).toBeLessThan(2_500);
+    } finally {
+      holder.exec('rollback');
+      holder.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('refuses writes once closed', async () => {

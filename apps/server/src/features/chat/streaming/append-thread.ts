@@ -25,6 +25,12 @@ export interface AppendThreadOptions {
    * it, so the instance's own writes wait for it on a queue, not in SQLite's busy handler.
    */
   gate?: WriteGate;
+  /**
+   * How long a new thread may take to open its connection before it is deemed stuck (its writes
+   * fail, and the next write starts another); at least `writeTimeoutMs`, and `STARTUP_MS` unless
+   * given (tests give less).
+   */
+  startupMs?: number;
 }
 
 /** One step of a tick's tidying, as the thread answers it: its value, or why it failed. */
@@ -78,6 +84,8 @@ const STARTUP_MS = 10_000;
  */
 export class AppendThread {
   private worker: Worker | undefined;
+  /** The current thread's flag (`retire`): set, it takes no more work and closes. */
+  private retired = new Int32Array(new SharedArrayBuffer(4));
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
   private closed = false;
@@ -141,31 +149,57 @@ export class AppendThread {
     });
   }
 
-  /** Closes the thread's connection after the writes under way; ends it if it does not go. */
+  /** Closes the thread's connection after the writes under way; waits for it at most a write's bound. */
   async close(): Promise<void> {
     this.closed = true;
     const worker = this.worker;
     if (!worker) return;
     const exit = once(worker, 'exit').catch(() => undefined);
     worker.postMessage({ op: 'close' });
-    const late = setTimeout(() => void worker.terminate(), this.options.writeTimeoutMs);
-    await exit;
+    // A thread inside a statement cannot be ended from outside (see `retire`): it closes once the
+    // statement returns; past the bound it is left to (it holds no reference to the process).
+    let late: NodeJS.Timeout | undefined;
+    await Promise.race([
+      exit,
+      new Promise((resolve) => (late = setTimeout(resolve, this.options.writeTimeoutMs))),
+    ]);
     clearTimeout(late);
+  }
+
+  /**
+   * Lets a thread go that is stuck or dead, without `terminate()`: a thread is only ever stuck
+   * inside SQLite (a busy wait, a slow disk), which termination cannot interrupt, and a statement
+   * that then returns an error in a terminating thread aborts the whole process (better-sqlite3
+   * creates the error's object where V8 no longer can: "FATAL ERROR: v8::ToLocalChecked Empty
+   * MaybeLocal"). The flag tells it to take no more of the ticks queued to it (their writes go
+   * again on the next thread) and to close once its statement is done.
+   */
+  private retire(worker: Worker, retired: Int32Array): void {
+    Atomics.store(retired, 0, 1);
+    worker.postMessage({ op: 'close' });
   }
 
   private running(): Worker {
     if (this.worker) return this.worker;
+    const retired = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(workerFile, {
-      workerData: { file: this.options.file, busyTimeoutMs: this.options.busyTimeoutMs },
+      workerData: {
+        file: this.options.file,
+        busyTimeoutMs: this.options.busyTimeoutMs,
+        retired,
+      },
     });
+    this.retired = retired;
     worker.unref();
     let ready: () => void = () => undefined;
     this.started = new Promise<void>((resolve) => (ready = resolve));
-    const startupMs = Math.max(STARTUP_MS, this.options.writeTimeoutMs);
+    const startupMs = Math.max(this.options.startupMs ?? STARTUP_MS, this.options.writeTimeoutMs);
     this.startup = setTimeout(() => {
       this.fail(worker, new Error(`the answers writer thread did not start in ${startupMs} ms`));
     }, startupMs);
     worker.on('message', (reply: Reply) => {
+      // A thread let go (`retire`) may still answer once its statement returns: not heard.
+      if (this.worker !== worker) return;
       if ('ready' in reply) {
         clearTimeout(this.startup);
         ready();
@@ -191,7 +225,7 @@ export class AppendThread {
     if (this.worker !== worker) return;
     this.worker = undefined;
     clearTimeout(this.startup);
-    void worker.terminate();
+    this.retire(worker, this.retired);
     for (const waiter of this.waiting.values()) {
       clearTimeout(waiter.timer);
       waiter.reject(error);

@@ -14,7 +14,7 @@ import { ftsQueueSql } from './fts-queue-sql.mjs';
 if (!parentPort) throw new Error('append.worker.mjs runs as a worker thread');
 const port = parentPort;
 
-/** @type {{ file: string, busyTimeoutMs: number }} */
+/** @type {{ file: string, busyTimeoutMs: number, retired: Int32Array }} */
 const options = workerData;
 
 const db = openSqlite(options.file, options.busyTimeoutMs);
@@ -117,7 +117,8 @@ function tick(task) {
 port.postMessage({ ready: true });
 
 port.on('message', (/** @type {Task} */ task) => {
-  if (task.op === 'close') {
+  // Let go by the instance (`AppendThread.retire`): the ticks still queued here went to another.
+  if (task.op === 'close' || Atomics.load(options.retired, 0) === 1) {
     db.close();
     port.close();
     return;
