@@ -69,9 +69,11 @@ class WriterThread {
     [];
   private failure: Error | undefined;
   private exited = false;
+  /** Set to stop the thread between two transactions (`stop`). */
+  private readonly retired = new Int32Array(new SharedArrayBuffer(4));
 
   constructor(workerData: Record<string, unknown>) {
-    this.worker = new Worker(workerFile, { workerData });
+    this.worker = new Worker(workerFile, { workerData: { ...workerData, retired: this.retired } });
     this.worker.unref();
     this.worker.on('message', (reply: Reply) => {
       if ('error' in reply) return this.fail(errorFromThread(reply.error));
@@ -111,19 +113,22 @@ class WriterThread {
     };
   }
 
-  /** Ends the thread: after its last answer it closes its connection; else it is terminated. */
+  /**
+   * Ends the thread once it has closed its connection: gracefully after its last batch (stopped
+   * instead if that takes over BUSY_TIMEOUT_MS), else at once, between two of its transactions.
+   * Never `terminate()`: a thread waiting inside SQLite cannot be ended from outside, and a
+   * statement that then failed in a terminating thread aborted the whole process (see
+   * `AppendThread.retire`). Resolves once it has exited, so that what it wrote can be undone.
+   */
   async stop(graceful: boolean): Promise<void> {
     if (this.exited) return;
     const exit = once(this.worker, 'exit').catch(() => undefined);
-    if (graceful && !this.failure) {
-      this.worker.postMessage({});
-      const late = setTimeout(() => void this.worker.terminate(), BUSY_TIMEOUT_MS);
-      await exit;
-      clearTimeout(late);
-      return;
-    }
-    await this.worker.terminate();
+    const retire = () => Atomics.store(this.retired, 0, 1);
+    if (!graceful || this.failure) retire();
+    this.worker.postMessage({});
+    const late = setTimeout(retire, BUSY_TIMEOUT_MS);
     await exit;
+    clearTimeout(late);
   }
 }
 

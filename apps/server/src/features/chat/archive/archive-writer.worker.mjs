@@ -31,6 +31,7 @@ if (!port) throw new Error('archive-writer.worker.mjs runs as a worker thread');
  * @property {number} txRows Rows a transaction writes at most.
  * @property {number} txMs Milliseconds a transaction writes at most (it ends after the row).
  * @property {number} pauseMs Milliseconds between transactions, for the instance's writers.
+ * @property {Int32Array} retired Set by the instance to stop the import between transactions.
  */
 const options = /** @type {Options} */ (workerData);
 
@@ -92,6 +93,7 @@ async function writeBatch(batch) {
     record.run(JSON.stringify(written), options.memberId, options.instanceId);
   });
   while (!cursor.done) {
+    if (Atomics.load(options.retired, 0) === 1) throw new Error('the import was stopped');
     // Immediate: the write lock is taken (or waited for) at the start, never mid-way.
     step.immediate();
     if (options.pauseMs > 0) await sleep(options.pauseMs);
@@ -109,7 +111,7 @@ port.on('message', (/** @type {{ batch?: Conversation[] }} */ { batch }) => {
       port.close();
       return;
     }
-    if (failed) return;
+    if (failed || Atomics.load(options.retired, 0) === 1) return;
     try {
       port.postMessage({ done: await writeBatch(batch) });
     } catch (error) {
