@@ -356,58 +356,66 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
     });
   });
 
-  it.runIf(kind === 'sqlite')(
-    'undoes an import its writer thread failed midway: the transactions it had committed are taken back, and the thread is stopped, not ended from outside',
-    async () => {
-      const token = await member();
-      const before = await conversationCount(token);
-      const message = (id: number, content: string) => ({
-        id,
-        parentId: id > 1 ? id - 1 : null,
-        role: 'user' as const,
-        content,
-        images: [],
-        status: 'done' as const,
-        error: '',
-        promptTokens: 0,
-        completionTokens: 0,
-        tokensEstimated: false,
+  it('undoes an import that failed midway: on SQLite the transactions its writer thread had committed are taken back, and the thread is stopped, not ended from outside', async () => {
+    const token = await member();
+    const before = await conversationCount(token);
+    const message = (id: number, content: string) => ({
+      id,
+      parentId: id > 1 ? id - 1 : null,
+      role: 'user' as const,
+      content,
+      images: [],
+      status: 'done' as const,
+      error: '',
+      promptTokens: 0,
+      completionTokens: 0,
+      tokensEstimated: false,
+      createdAt: 1000,
+      updatedAt: 1000,
+    });
+    // The thread writes 100 rows a transaction: the first conversation's first 99 messages
+    // commit, then the second conversation's message fails its transaction.
+    const file: ChatExportFile = {
+      format: 'atrium-chat-export',
+      version: 1,
+      exportedAt: 1,
+      conversations: [
+        Array.from({ length: 150 }, (_, i) => message(i + 1, `line ${i + 1}`)),
+        [message(1, 'boom')],
+      ].map((messages, n) => ({
+        id: n + 1,
+        title: `Half-imported ${n + 1}`,
+        room: { id: seeded.room.id, title: 'x' },
+        leafId: null,
         createdAt: 1000,
-        updatedAt: 1000,
-      });
-      // The thread writes 100 rows a transaction: the first conversation's first 99 messages
-      // commit, then the second conversation's message fails its transaction.
-      const file: ChatExportFile = {
-        format: 'atrium-chat-export',
-        version: 1,
-        exportedAt: 1,
-        conversations: [
-          Array.from({ length: 150 }, (_, i) => message(i + 1, `line ${i + 1}`)),
-          [message(1, 'boom')],
-        ].map((messages, n) => ({
-          id: n + 1,
-          title: `Half-imported ${n + 1}`,
-          room: { id: seeded.room.id, title: 'x' },
-          leafId: null,
-          createdAt: 1000,
-          updatedAt: 2000,
-          messages,
-        })),
-      };
+        updatedAt: 2000,
+        messages,
+      })),
+    };
+    if (kind === 'sqlite') {
       await sql`create trigger boom before insert on chat_messages when new.content = 'boom'
-        begin select raise(abort, 'boom'); end`.execute(t.db);
-      try {
-        const { json } = await importFile(token, JSON.stringify(file));
-        expect(json.code).not.toBe(0);
-      } finally {
-        await sql`drop trigger boom`.execute(t.db);
-      }
-      expect(await conversationCount(token)).toBe(before);
-      // The member's import is over: the next one runs.
-      const { json } = await importFile(token, JSON.stringify({ ...file, conversations: [] }));
-      expect(json.code, json.msg).not.toBe(Code.TooManyRequests);
-    },
-  );
+          begin select raise(abort, 'boom'); end`.execute(t.db);
+    } else {
+      await sql`create function boom() returns trigger language plpgsql as $$
+          begin if new.content = 'boom' then raise exception 'boom'; end if; return new; end $$`.execute(
+        t.db,
+      );
+      await sql`create trigger boom before insert on chat_messages
+          for each row execute function boom()`.execute(t.db);
+    }
+    try {
+      const { json } = await importFile(token, JSON.stringify(file));
+      expect(json.code).not.toBe(0);
+    } finally {
+      const on = sql.raw(kind === 'sqlite' ? '' : 'on chat_messages');
+      await sql`drop trigger boom ${on}`.execute(t.db);
+      if (kind !== 'sqlite') await sql`drop function boom()`.execute(t.db);
+    }
+    expect(await conversationCount(token)).toBe(before);
+    // The member's import is over: the next one runs.
+    const { json } = await importFile(token, JSON.stringify({ ...file, conversations: [] }));
+    expect(json.code, json.msg).not.toBe(Code.TooManyRequests);
+  });
 
   it('refuses bad files with a clear message and stores nothing', async () => {
     const token = await member();
