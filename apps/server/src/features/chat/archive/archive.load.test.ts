@@ -7,6 +7,7 @@ import { answeredWithinMs, sampleWhile, type Sampled } from '../../../testing/la
 import { authHeaders, createTestApp, type TestApp } from '../../../testing/test-app';
 import { seedRoom, TEST_API_KEY } from '../chat.testing';
 import { chatDb } from '../chat.tables';
+import { exportedMessage } from './archive.testing';
 
 /**
  * Imports and exports on SQLite, whose statements all run on the event loop (issue 26, point 8):
@@ -73,20 +74,16 @@ describe('imports and exports beside other members on SQLite', () => {
       leafId: null,
       createdAt: 1700000000000,
       updatedAt: 1700000000000,
-      messages: Array.from({ length: each }, (_, i) => ({
-        id: i + 1,
-        parentId: i === 0 ? null : i,
-        role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
-        content: `Message ${i} of an imported conversation, long enough to weigh what real ones do: ${'x'.repeat(120)}`,
-        images: [],
-        status: 'done' as const,
-        error: '',
-        promptTokens: 0,
-        completionTokens: 0,
-        tokensEstimated: false,
-        createdAt: 1700000000000 + i,
-        updatedAt: 1700000000000 + i,
-      })),
+      messages: Array.from({ length: each }, (_, i) =>
+        exportedMessage({
+          id: i + 1,
+          parentId: i === 0 ? null : i,
+          role: i % 2 === 0 ? 'user' : 'assistant',
+          content: `Message ${i} of an imported conversation, long enough to weigh what real ones do: ${'x'.repeat(120)}`,
+          createdAt: 1700000000000 + i,
+          updatedAt: 1700000000000 + i,
+        }),
+      ),
     }));
     return JSON.stringify({
       format: 'atrium-chat-export',

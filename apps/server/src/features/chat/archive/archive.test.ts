@@ -16,6 +16,7 @@ import {
   type ExportedConversation,
 } from '@atrium/shared/contract/chat-export';
 import { sql } from 'kysely';
+import { exportedMessage } from './archive.testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileClient, useUploadConfig } from '../../library/library.testing';
@@ -309,34 +310,18 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
         createdAt: 1000,
         updatedAt: 2000,
         messages: [
-          {
-            id: 10,
-            parentId: null,
-            role: 'user' as const,
-            content: 'q',
-            images: [],
-            status: 'done' as const,
-            error: '',
-            promptTokens: 0,
-            completionTokens: 0,
-            tokensEstimated: false,
-            createdAt: 1000,
-            updatedAt: 1000,
-          },
-          {
+          exportedMessage({ id: 10, parentId: null, content: 'q' }),
+          exportedMessage({
             id: 11,
             parentId: 10,
-            role: 'assistant' as const,
+            role: 'assistant',
             content: 'half an ans',
-            images: [],
-            status: 'streaming' as const,
-            error: '',
+            status: 'streaming',
             promptTokens: 3,
             completionTokens: 4,
             tokensEstimated: true,
-            createdAt: 1000,
             updatedAt: 1500,
-          },
+          }),
         ],
       })),
     };
@@ -359,20 +344,8 @@ describe.each(testDbKinds)('chat export, import and share links on %s', (kind) =
   it('undoes an import that failed midway: on SQLite the transactions its writer thread had committed are taken back, and the thread is stopped, not ended from outside', async () => {
     const token = await member();
     const before = await conversationCount(token);
-    const message = (id: number, content: string) => ({
-      id,
-      parentId: id > 1 ? id - 1 : null,
-      role: 'user' as const,
-      content,
-      images: [],
-      status: 'done' as const,
-      error: '',
-      promptTokens: 0,
-      completionTokens: 0,
-      tokensEstimated: false,
-      createdAt: 1000,
-      updatedAt: 1000,
-    });
+    const message = (id: number, content: string) =>
+      exportedMessage({ id, parentId: id > 1 ? id - 1 : null, content });
     // The thread writes 100 rows a transaction: the first conversation's first 99 messages
     // commit, then the second conversation's message fails its transaction.
     const file: ChatExportFile = {

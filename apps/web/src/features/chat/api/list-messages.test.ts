@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageRecord } from '@atrium/shared/contract/chat';
+import { finishedMessage } from '@atrium/shared/testing/messages';
 import { applyDelta } from '../hooks/use-answer-streams';
 import { appendMessages, flattenPages, updateMessage, type MessagePages } from './list-messages';
 
@@ -8,14 +9,7 @@ const message = (id: number, content = `m${id}`): MessageRecord => ({
   conversationId: 1,
   role: id % 2 ? 'user' : 'assistant',
   content,
-  images: [],
-  status: 'done',
-  error: '',
-  promptTokens: 0,
-  completionTokens: 0,
-  tokensEstimated: false,
-  createdAt: 0,
-  updatedAt: 0,
+  ...finishedMessage(),
 });
 
 const pages: MessagePages = {

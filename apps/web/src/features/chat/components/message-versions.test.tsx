@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { MessageRecord } from '@atrium/shared/contract/chat';
+import { finishedMessage } from '@atrium/shared/testing/messages';
 import { setLanguage } from '@/lib/i18n';
 import { renderWithProviders } from '@/test-utils/render';
 import { MessageBubble } from './message-bubble';
@@ -11,14 +12,7 @@ const answer = (fields: Partial<MessageRecord>): MessageRecord => ({
   conversationId: 1,
   role: 'assistant',
   content: 'An answer',
-  images: [],
-  status: 'done',
-  error: '',
-  promptTokens: 0,
-  completionTokens: 0,
-  tokensEstimated: false,
-  createdAt: 0,
-  updatedAt: 0,
+  ...finishedMessage(),
   ...fields,
 });
 
