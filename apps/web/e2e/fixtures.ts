@@ -23,18 +23,30 @@ export interface AtriumServer {
   log: ServerLog;
 }
 
-/** The server's log lines, kept so that a failed test can show what the server said during it. */
+/**
+ * The one reader of the server's output, line by line from its first byte (so no line is read
+ * from its middle): lines go to `onLine` listeners (the captcha answers), and the last 500 of what
+ * the server says are kept so that a failed test can show what it said during it.
+ */
 export class ServerLog {
   private readonly lines: string[] = [];
-  private partial = '';
-  /** How many lines were ever logged: a test's own lines are those past its start's count. */
+  private readonly listeners: ((line: string) => void)[] = [];
+  /** How many lines were ever kept: a test's own lines are those past its start's count. */
   private count = 0;
 
   constructor(child: ChildProcess) {
-    const take = (d: Buffer) => {
-      const lines = (this.partial + d.toString()).split('\n');
-      this.partial = lines.pop() ?? '';
+    child.stdout?.on('data', this.reader());
+    child.stderr?.on('data', this.reader());
+  }
+
+  /** Splits one stream of the server's into lines (each stream keeps its own partial line). */
+  private reader(): (d: Buffer) => void {
+    let partial = '';
+    return (d) => {
+      const lines = (partial + d.toString()).split('\n');
+      partial = lines.pop() ?? '';
       for (const line of lines) {
+        for (const listener of this.listeners) listener(line);
         // The captcha answers are the tests' own channel, not something the server says.
         if (!line || line.includes('"captchaAnswer"')) continue;
         this.lines.push(line);
@@ -42,8 +54,11 @@ export class ServerLog {
         if (this.lines.length > 500) this.lines.shift();
       }
     };
-    child.stdout?.on('data', take);
-    child.stderr?.on('data', take);
+  }
+
+  /** Hears every line from now on. */
+  onLine(listener: (line: string) => void): void {
+    this.listeners.push(listener);
   }
 
   /** A mark to read from later (`since`). */
@@ -74,17 +89,12 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
  * Captcha answers by image, read from the log lines the server writes with
  * ATRIUM_LOG_CAPTCHA_ANSWERS: the picture itself is made so that no program can read it.
  */
-function captchaAnswers(child: ChildProcess): (image: string) => Promise<string> {
+function captchaAnswers(log: ServerLog): (image: string) => Promise<string> {
   const answers = new Map<string, string>();
-  let partial = '';
-  child.stdout?.on('data', (d: Buffer) => {
-    const lines = (partial + d.toString()).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) {
-      if (!line.includes('"captchaAnswer"')) continue;
-      const entry = JSON.parse(line) as { captchaAnswer: string; captchaImage: string };
-      answers.set(entry.captchaImage, entry.captchaAnswer);
-    }
+  log.onLine((line) => {
+    if (!line.includes('"captchaAnswer"')) return;
+    const entry = JSON.parse(line) as { captchaAnswer: string; captchaImage: string };
+    answers.set(entry.captchaImage, entry.captchaAnswer);
   });
   return async (image) => {
     const id = captchaImageId(image);
@@ -98,11 +108,12 @@ function startServer(env: NodeJS.ProcessEnv): Promise<{
   child: ChildProcess;
   port: number;
   captchaAnswer: (image: string) => Promise<string>;
+  log: ServerLog;
 }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [serverMain, 'start'], { env });
-    // From the first byte, so no log line is read from its middle.
-    const captchaAnswer = captchaAnswers(child);
+    const log = new ServerLog(child);
+    const captchaAnswer = captchaAnswers(log);
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -113,7 +124,7 @@ function startServer(env: NodeJS.ProcessEnv): Promise<{
       const m = /Atrium listening on http:\/\/[^:]+:(\d+)/.exec(out);
       if (m?.[1]) {
         clearTimeout(timer);
-        resolve({ child, port: Number(m[1]), captchaAnswer });
+        resolve({ child, port: Number(m[1]), captchaAnswer, log });
       }
     };
     child.stdout?.on('data', onData);
@@ -161,8 +172,7 @@ export const test = base.extend<{ serverLog: void }, { atrium: AtriumServer }>({
         // Passwords hashed at the test cost (1 MiB, 1 pass): every spec signs in, often.
         ATRIUM_PASSWORD_COST: 'test',
       };
-      const { child, port, captchaAnswer } = await startServer(env);
-      const log = new ServerLog(child);
+      const { child, port, captchaAnswer, log } = await startServer(env);
       const url = `http://127.0.0.1:${port}/`;
       await use({
         url,

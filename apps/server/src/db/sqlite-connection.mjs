@@ -1,8 +1,9 @@
 // @ts-check
 // A SQLite connection as every one of Atrium's is opened (the instance's in db/index.ts and the
-// worker threads' own: the import's writer, the streamed answers' appends), and how a thread's
-// error travels back to the instance with SQLite's code. Plain JavaScript, checked by the
-// compiler (checkJs), so the threads run it unchanged from the sources and next to the bundle.
+// worker threads' own: the import's writer, the streamed answers' appends), how a thread's
+// error travels back to the instance with SQLite's code, and how a thread is stopped. Plain
+// JavaScript, checked by the compiler (checkJs), so the threads run it unchanged from the
+// sources and next to the bundle.
 import SQLite from 'better-sqlite3';
 
 /**
@@ -51,3 +52,20 @@ export function errorFromThread(reply) {
   if (reply.code) error.code = reply.code;
   return error;
 }
+
+/**
+ * A flag the instance raises to stop a SQLite thread, shared with it (`workerData`): the thread
+ * reads it between its statements, takes no more of the work queued to it, and closes. A SQLite
+ * thread is never `terminate()`d: one stuck inside SQLite (a busy wait, a slow disk) cannot be
+ * ended from outside, and a statement that then fails in a terminating thread aborts the whole
+ * process (better-sqlite3 builds the error's object where V8 no longer can: "FATAL ERROR:
+ * v8::ToLocalChecked Empty MaybeLocal").
+ * @returns {Int32Array}
+ */
+export const threadStopFlag = () => new Int32Array(new SharedArrayBuffer(4));
+
+/** Raises the flag (`threadStopFlag`). @param {Int32Array} flag */
+export const stopThread = (flag) => void Atomics.store(flag, 0, 1);
+
+/** Whether the flag is raised (`threadStopFlag`). @param {Int32Array} flag */
+export const threadStopped = (flag) => Atomics.load(flag, 0) === 1;

@@ -1,6 +1,11 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { errorFromThread, type ThreadError } from '../../../db/sqlite-connection.mjs';
+import {
+  errorFromThread,
+  stopThread,
+  threadStopFlag,
+  type ThreadError,
+} from '../../../db/sqlite-connection.mjs';
 import type { ChatImportResponse, ExportedConversation } from '@atrium/shared/contract/chat-export';
 import { dataPathsOf } from '@atrium/shared/file-refs';
 import { sql } from 'kysely';
@@ -70,7 +75,7 @@ class WriterThread {
   private failure: Error | undefined;
   private exited = false;
   /** Set to stop the thread between two transactions (`stop`). */
-  private readonly retired = new Int32Array(new SharedArrayBuffer(4));
+  private readonly retired = threadStopFlag();
 
   constructor(workerData: Record<string, unknown>) {
     this.worker = new Worker(workerFile, { workerData: { ...workerData, retired: this.retired } });
@@ -115,15 +120,14 @@ class WriterThread {
 
   /**
    * Ends the thread once it has closed its connection: gracefully after its last batch (stopped
-   * instead if that takes over BUSY_TIMEOUT_MS), else at once, between two of its transactions.
-   * Never `terminate()`: a thread waiting inside SQLite cannot be ended from outside, and a
-   * statement that then failed in a terminating thread aborted the whole process (see
-   * `AppendThread.retire`). Resolves once it has exited, so that what it wrote can be undone.
+   * instead if that takes over BUSY_TIMEOUT_MS), else at once, between two of its transactions
+   * (by its stop flag: a SQLite thread is never terminated, `threadStopFlag`). Resolves once it
+   * has exited, so that what it wrote can be undone.
    */
   async stop(graceful: boolean): Promise<void> {
     if (this.exited) return;
     const exit = once(this.worker, 'exit').catch(() => undefined);
-    const retire = () => Atomics.store(this.retired, 0, 1);
+    const retire = () => stopThread(this.retired);
     if (!graceful || this.failure) retire();
     this.worker.postMessage({});
     const late = setTimeout(retire, BUSY_TIMEOUT_MS);

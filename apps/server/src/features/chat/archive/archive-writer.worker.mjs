@@ -9,7 +9,7 @@
 // instance's reads are never blocked in WAL.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import { openSqlite, threadError } from '../../../db/sqlite-connection.mjs';
+import { openSqlite, threadError, threadStopped } from '../../../db/sqlite-connection.mjs';
 import {
   conversationColumns,
   conversationValues,
@@ -93,7 +93,7 @@ async function writeBatch(batch) {
     record.run(JSON.stringify(written), options.memberId, options.instanceId);
   });
   while (!cursor.done) {
-    if (Atomics.load(options.retired, 0) === 1) throw new Error('the import was stopped');
+    if (threadStopped(options.retired)) throw new Error('the import was stopped');
     // Immediate: the write lock is taken (or waited for) at the start, never mid-way.
     step.immediate();
     if (options.pauseMs > 0) await sleep(options.pauseMs);
@@ -111,7 +111,7 @@ port.on('message', (/** @type {{ batch?: Conversation[] }} */ { batch }) => {
       port.close();
       return;
     }
-    if (failed || Atomics.load(options.retired, 0) === 1) return;
+    if (failed || threadStopped(options.retired)) return;
     try {
       port.postMessage({ done: await writeBatch(batch) });
     } catch (error) {

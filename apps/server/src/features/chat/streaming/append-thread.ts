@@ -1,6 +1,11 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { errorFromThread, type ThreadError } from '../../../db/sqlite-connection.mjs';
+import {
+  errorFromThread,
+  stopThread,
+  threadStopFlag,
+  type ThreadError,
+} from '../../../db/sqlite-connection.mjs';
 import type { WriteGate } from '../../../db/sqlite-write-gate';
 
 /**
@@ -84,8 +89,8 @@ const STARTUP_MS = 10_000;
  */
 export class AppendThread {
   private worker: Worker | undefined;
-  /** The current thread's flag (`retire`): set, it takes no more work and closes. */
-  private retired = new Int32Array(new SharedArrayBuffer(4));
+  /** The current thread's stop flag (`retire`). */
+  private retired = threadStopFlag();
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
   private closed = false;
@@ -156,7 +161,7 @@ export class AppendThread {
     if (!worker) return;
     const exit = once(worker, 'exit').catch(() => undefined);
     worker.postMessage({ op: 'close' });
-    // A thread inside a statement cannot be ended from outside (see `retire`): it closes once the
+    // A thread inside a statement cannot be ended from outside (`threadStopFlag`): it closes once the
     // statement returns; past the bound it is left to (it holds no reference to the process).
     let late: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -167,21 +172,18 @@ export class AppendThread {
   }
 
   /**
-   * Lets a thread go that is stuck or dead, without `terminate()`: a thread is only ever stuck
-   * inside SQLite (a busy wait, a slow disk), which termination cannot interrupt, and a statement
-   * that then returns an error in a terminating thread aborts the whole process (better-sqlite3
-   * creates the error's object where V8 no longer can: "FATAL ERROR: v8::ToLocalChecked Empty
-   * MaybeLocal"). The flag tells it to take no more of the ticks queued to it (their writes go
-   * again on the next thread) and to close once its statement is done.
+   * Lets a thread go that is stuck or dead, by its stop flag (`threadStopFlag`: a SQLite thread is
+   * never terminated): it takes no more of the ticks queued to it (their writes go again on the
+   * next thread) and closes once its statement is done.
    */
   private retire(worker: Worker, retired: Int32Array): void {
-    Atomics.store(retired, 0, 1);
+    stopThread(retired);
     worker.postMessage({ op: 'close' });
   }
 
   private running(): Worker {
     if (this.worker) return this.worker;
-    const retired = new Int32Array(new SharedArrayBuffer(4));
+    const retired = threadStopFlag();
     const worker = new Worker(workerFile, {
       workerData: {
         file: this.options.file,

@@ -7,7 +7,7 @@
 // for the lock at most one statement. Plain JavaScript, checked by the compiler (checkJs) and
 // lint, so it runs unchanged from the sources (tests, tsx) and next to the bundle (dist).
 import { parentPort, workerData } from 'node:worker_threads';
-import { openSqlite, threadError } from '../../../db/sqlite-connection.mjs';
+import { openSqlite, threadError, threadStopped } from '../../../db/sqlite-connection.mjs';
 import { appendSql, foldSql, liveSql, sweepSql } from './append-sql.mjs';
 import { ftsQueueSql } from './fts-queue-sql.mjs';
 
@@ -118,7 +118,7 @@ port.postMessage({ ready: true });
 
 port.on('message', (/** @type {Task} */ task) => {
   // Let go by the instance (`AppendThread.retire`): the ticks still queued here went to another.
-  if (task.op === 'close' || Atomics.load(options.retired, 0) === 1) {
+  if (task.op === 'close' || threadStopped(options.retired)) {
     db.close();
     port.close();
     return;
