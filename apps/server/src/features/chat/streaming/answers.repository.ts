@@ -308,11 +308,14 @@ export class AnswerRepository {
    * this repository's connection (the writer thread folds in its ticks).
    */
   async foldAnswers(folds: readonly ContentFold[], writer: string, now: number): Promise<void> {
+    const steps = this.statements.fold;
     for (const rows of batches(folds)) {
-      await this.inTransaction(async (trx) => {
-        for (const step of this.statements.fold)
-          await trx.executeQuery(CompiledQuery.raw(step.text, step.bind(rows, writer, now)));
-      });
+      const run = async (db: ChatDb) => {
+        for (const step of steps)
+          await db.executeQuery(CompiledQuery.raw(step.text, step.bind(rows, writer, now)));
+      };
+      // A single statement is its own transaction.
+      await (steps.length === 1 ? run(this.db) : this.inTransaction(run));
     }
   }
 
@@ -322,16 +325,24 @@ export class AnswerRepository {
    * is no part after `after` (the next step starts from 0).
    */
   async sweepParts(after: number, limit: number): Promise<number | undefined> {
-    const { bound: boundSql, clear } = this.statements.sweep;
+    const sweep = this.statements.sweep;
+    const boundOf = (row: { bound: number | string | null } | undefined) =>
+      row?.bound === null || row?.bound === undefined ? undefined : Number(row.bound);
+    if ('step' in sweep) {
+      const { rows } = await this.db.executeQuery<{ bound: number | string | null }>(
+        CompiledQuery.raw(sweep.step, [after, limit]),
+      );
+      return boundOf(rows[0]);
+    }
     return this.inTransaction(async (trx) => {
       const [row] = (
         await trx.executeQuery<{ bound: number | string | null }>(
-          CompiledQuery.raw(boundSql, [after, limit]),
+          CompiledQuery.raw(sweep.bound, [after, limit]),
         )
       ).rows;
-      if (row?.bound === null || row?.bound === undefined) return undefined;
-      const bound = Number(row.bound);
-      await trx.executeQuery(CompiledQuery.raw(clear, [after, bound]));
+      const bound = boundOf(row);
+      if (bound !== undefined)
+        await trx.executeQuery(CompiledQuery.raw(sweep.clear, [after, bound]));
       return bound;
     });
   }

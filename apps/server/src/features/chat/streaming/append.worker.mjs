@@ -41,7 +41,7 @@ const fold = db.transaction(
   },
 );
 
-const sweepStatements = sweepSql(false);
+const sweepStatements = /** @type {{ bound: string, clear: string }} */ (sweepSql(false));
 const sweepBound = db.prepare(sweepStatements.bound);
 const sweepClear = db.prepare(sweepStatements.clear);
 /** One step of the sweep: answers its last key, or none past the table's end. */
