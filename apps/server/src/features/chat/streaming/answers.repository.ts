@@ -308,15 +308,10 @@ export class AnswerRepository {
    * this repository's connection (the writer thread folds in its ticks).
    */
   async foldAnswers(folds: readonly ContentFold[], writer: string, now: number): Promise<void> {
-    const steps = this.statements.fold;
-    for (const rows of batches(folds)) {
-      const run = async (db: ChatDb) => {
-        for (const step of steps)
-          await db.executeQuery(CompiledQuery.raw(step.text, step.bind(rows, writer, now)));
-      };
-      // A single statement is its own transaction.
-      await (steps.length === 1 ? run(this.db) : this.inTransaction(run));
-    }
+    const { text, bind } = this.statements.fold;
+    // One statement per batch, a transaction of its own.
+    for (const rows of batches(folds))
+      await this.db.executeQuery(CompiledQuery.raw(text, bind(rows, writer, now)));
   }
 
   /**

@@ -61,15 +61,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
           const { rows: ids } = await sql<{ id: number }>`select id from chat_messages
             where writer_instance = 'w' order by id`.execute(trx);
           const rows = JSON.stringify(ids.map(({ id }) => [id, ' more', 1]));
-          const fold = foldSql(true).map(({ text, bind }) => ({
-            text,
-            params: bind(rows, 'w', 2),
-          }));
+          const fold = foldSql(true);
           const statements: [string, string, unknown[]][] = [
             ['append', appendSql(true, false), [rows, 'w']],
             ['append again', appendSql(true, true), [rows, 'w']],
             ['live', liveSql(true), [rows, 'w']],
-            ...fold.map(({ text, params }): [string, string, unknown[]] => ['fold', text, params]),
+            ['fold', fold.text, fold.bind(rows, 'w', 2)],
           ];
           const seen: { name: string; reads: number[] }[] = [];
           for (const [name, text, params] of statements)

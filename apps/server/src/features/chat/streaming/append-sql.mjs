@@ -102,10 +102,10 @@ export function liveSql(/** @type {boolean} */ postgres) {
  * PostgreSQL locks the slice's rows first, in id order, so an instance ending one of them
  * meanwhile (abandoned.ts) either waits for the fold or is waited for; each row is looked up by
  * its key (`streamingAnswer`), never through the status index.
- * The statements in order, each with `bind`, which answers its parameters' values in order from
- * the rows' JSON, the writer and the time of the fold.
+ * One statement on either database, with `bind`, which answers its parameters' values in order
+ * from the rows' JSON, the writer and the time of the fold.
  * @param {boolean} postgres
- * @returns {{ text: string, bind: (rows: string, writer: string, now: number) => unknown[] }[]}
+ * @returns {{ text: string, bind: (rows: string, writer: string, now: number) => unknown[] }}
  */
 export function foldSql(postgres) {
   if (postgres) {
@@ -116,14 +116,14 @@ export function foldSql(postgres) {
         ${streamingAnswer('', 'for update')} where m.seq < v.vseq)
       update chat_messages t set content = locked.vtext, seq = locked.vseq, updated_at = $3
       from locked where t.id = locked.vid`;
-    return [{ text: fold, bind: (rows, writer, now) => [rows, writer, now] }];
+    return { text: fold, bind: (rows, writer, now) => [rows, writer, now] };
   }
   const fold = `update chat_messages set content = v.vtext, seq = v.vseq, updated_at = ?
     from (${rowsOf(false, '?')}) as v
     where chat_messages.id = v.vid and +chat_messages.status = 'streaming'
       and chat_messages.writer_instance = ? and chat_messages.seq < v.vseq`;
   // `?` binds in the order of the text: the time comes first there.
-  return [{ text: fold, bind: (rows, writer, now) => [now, rows, writer] }];
+  return { text: fold, bind: (rows, writer, now) => [now, rows, writer] };
 }
 
 /**

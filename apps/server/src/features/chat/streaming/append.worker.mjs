@@ -21,10 +21,8 @@ const db = openSqlite(options.file, options.busyTimeoutMs);
 const append = db.prepare(appendSql(false, false));
 const appendAgain = db.prepare(appendSql(false, true));
 const live = db.prepare(liveSql(false));
-const foldStatements = foldSql(false).map(({ text, bind }) => ({
-  statement: db.prepare(text),
-  bind,
-}));
+const foldStatement = foldSql(false);
+const foldUpdate = db.prepare(foldStatement.text);
 
 /** @param {unknown[]} rows */
 const idsOf = (rows) => rows.map((row) => Number(/** @type {{ id: number }} */ (row).id));
@@ -37,7 +35,7 @@ const tryAgain = db.transaction((/** @type {string} */ rows, /** @type {string} 
 
 const fold = db.transaction(
   (/** @type {string} */ rows, /** @type {string} */ writer, /** @type {number} */ now) => {
-    for (const step of foldStatements) step.statement.run(...step.bind(rows, writer, now));
+    foldUpdate.run(...foldStatement.bind(rows, writer, now));
   },
 );
 
