@@ -89,8 +89,8 @@ const STARTUP_MS = 10_000;
  */
 export class AppendThread {
   private worker: Worker | undefined;
-  /** The current thread's stop flag (`retire`). */
-  private retired = threadStopFlag();
+  /** The current thread's stop flag (`fail`), set with it. */
+  private retired: Int32Array | undefined;
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
   private closed = false;
@@ -171,16 +171,6 @@ export class AppendThread {
     clearTimeout(late);
   }
 
-  /**
-   * Lets a thread go that is stuck or dead, by its stop flag (`threadStopFlag`: a SQLite thread is
-   * never terminated): it takes no more of the ticks queued to it (their writes go again on the
-   * next thread) and closes once its statement is done.
-   */
-  private retire(worker: Worker, retired: Int32Array): void {
-    stopThread(retired);
-    worker.postMessage({ op: 'close' });
-  }
-
   private running(): Worker {
     if (this.worker) return this.worker;
     const retired = threadStopFlag();
@@ -200,7 +190,7 @@ export class AppendThread {
       this.fail(worker, new Error(`the answers writer thread did not start in ${startupMs} ms`));
     }, startupMs);
     worker.on('message', (reply: Reply) => {
-      // A thread let go (`retire`) may still answer once its statement returns: not heard.
+      // A thread let go (`fail`) may still answer once its statement returns: not heard.
       if (this.worker !== worker) return;
       if ('ready' in reply) {
         clearTimeout(this.startup);
@@ -227,7 +217,11 @@ export class AppendThread {
     if (this.worker !== worker) return;
     this.worker = undefined;
     clearTimeout(this.startup);
-    this.retire(worker, this.retired);
+    // Let go by its stop flag (`threadStopFlag`: a SQLite thread is never terminated): it takes
+    // no more of the ticks queued to it (their writes go again on the next thread) and closes
+    // once its statement is done.
+    if (this.retired) stopThread(this.retired);
+    worker.postMessage({ op: 'close' });
     for (const waiter of this.waiting.values()) {
       clearTimeout(waiter.timer);
       waiter.reject(error);

@@ -115,7 +115,7 @@ function tick(task) {
 port.postMessage({ ready: true });
 
 port.on('message', (/** @type {Task} */ task) => {
-  // Let go by the instance (`AppendThread.retire`): the ticks still queued here went to another.
+  // Let go by the instance (`AppendThread.fail`): the ticks still queued here went to another.
   if (task.op === 'close' || threadStopped(options.retired)) {
     db.close();
     port.close();
